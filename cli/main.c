@@ -1,0 +1,68 @@
+/* ptxpose: generate, load, check, inspect and time PTX transposes. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+static const struct {
+	const char *name;
+	int (*fn)(int, char **);
+	const char *what;
+} commands[] = {
+	{"bench", cmd_bench, "time variants against the same-run copy over a grid of shapes"},
+	{"check", cmd_check, "verify every PTX file over the odd shapes, on the GPU or emulated"},
+	{"gen", cmd_gen, "run a Lua script that writes PTX variants"},
+	{"list", cmd_list, "summarize PTX files: parameters, ptxas resources, SASS, bank model"},
+	{"run", cmd_run, "load a PTX file, transpose random data, verify bit-exactly, time"},
+	{"sass", cmd_sass, "assemble a PTX file and summarize its SASS"},
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+void cli_err(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "ptxpose %s: ", cmd);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: ptxpose COMMAND [ARGS]\n\ncommands:\n");
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(f, "  %-6s %s\n", commands[i].name, commands[i].what);
+	fprintf(f, "  %-6s %s\n", "help", "this text, or `ptxpose help COMMAND` for one command");
+	fprintf(f, "\nEach command takes --help. Exit codes: 0 ok, 1 wrong result, 2 usage,\n"
+		   "3 input, 4 no CUDA driver or device, 5 CUDA error, 6 script error,\n"
+		   "7 missing tool, 8 emulator fault.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	const char *name = argv[1];
+	if (!strcmp(name, "help") || !strcmp(name, "--help") || !strcmp(name, "-h")) {
+		if (argc > 2 && strcmp(name, "help") == 0) {
+			for (size_t i = 0; i < NCOMMANDS; i++)
+				if (!strcmp(commands[i].name, argv[2])) {
+					char *sub[] = {argv[2], "--help", NULL};
+					return commands[i].fn(2, sub);
+				}
+			fprintf(stderr, "ptxpose help: unknown command '%s'\n", argv[2]);
+			return EXIT_USAGE;
+		}
+		usage(stdout);
+		return EXIT_OK;
+	}
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(commands[i].name, name))
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "ptxpose: unknown command '%s' (try 'ptxpose help')\n", name);
+	return EXIT_USAGE;
+}

@@ -1,0 +1,235 @@
+#include "loader/meta.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TAG "// ptxpose "
+#define SMEM_TAG "// ptxpose-smem "
+
+static int parse_uint(const char *s, uint64_t max, uint64_t *out)
+{
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	char *end;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || *end || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* "AxB" or "AxBxC" into dims (missing ones are 1). Returns the count. */
+static int parse_dims(const char *s, unsigned *dims, int maxd)
+{
+	char buf[64];
+	snprintf(buf, sizeof buf, "%s", s);
+	int n = 0;
+	char *save = NULL;
+	for (char *t = strtok_r(buf, "x", &save); t; t = strtok_r(NULL, "x", &save)) {
+		uint64_t v;
+		if (n == maxd || parse_uint(t, 1u << 20, &v) || v == 0)
+			return -1;
+		dims[n++] = (unsigned)v;
+	}
+	for (int i = n; i < maxd; i++)
+		dims[i] = 1;
+	return n;
+}
+
+const char *meta_get(const px_meta *m, const char *key)
+{
+	for (int i = 0; i < m->nkv; i++)
+		if (!strcmp(m->key[i], key))
+			return m->val[i];
+	return NULL;
+}
+
+static int add_kv(px_meta *m, const char *tok, int line, char *err, size_t errlen)
+{
+	const char *eq = strchr(tok, '=');
+	if (!eq || eq == tok) {
+		snprintf(err, errlen, "line %d: metadata token '%s' is not key=value", line, tok);
+		return -1;
+	}
+	size_t kl = (size_t)(eq - tok);
+	if (kl >= sizeof m->key[0] || strlen(eq + 1) >= sizeof m->val[0]) {
+		snprintf(err, errlen, "line %d: metadata token '%.40s' is too long", line, tok);
+		return -1;
+	}
+	if (m->nkv == META_MAX_KV) {
+		snprintf(err, errlen, "line %d: more than %d metadata keys", line, META_MAX_KV);
+		return -1;
+	}
+	memcpy(m->key[m->nkv], tok, kl);
+	m->key[m->nkv][kl] = '\0';
+	if (meta_get(m, m->key[m->nkv])) {
+		snprintf(err, errlen, "line %d: metadata key '%s' given twice", line, m->key[m->nkv]);
+		return -1;
+	}
+	strcpy(m->val[m->nkv], eq + 1);
+	m->nkv++;
+	return 0;
+}
+
+static int add_smem(px_meta *m, char *rest, int line, char *err, size_t errlen)
+{
+	if (m->nsmem == META_MAX_SMEM) {
+		snprintf(err, errlen, "line %d: more than %d shared-memory access lines", line, META_MAX_SMEM);
+		return -1;
+	}
+	meta_smem *a = &m->smem[m->nsmem];
+	memset(a, 0, sizeof *a);
+	int have = 0;
+	char *save = NULL;
+	for (char *t = strtok_r(rest, " \t\r", &save); t; t = strtok_r(NULL, " \t\r", &save)) {
+		char *eq = strchr(t, '=');
+		uint64_t v = 0;
+		if (!eq)
+			goto bad;
+		*eq++ = '\0';
+		if (!strcmp(t, "id")) {
+			snprintf(a->id, sizeof a->id, "%s", eq);
+			have |= 1;
+		} else if (!strcmp(t, "op")) {
+			if (strcmp(eq, "ld") && strcmp(eq, "st"))
+				goto bad;
+			a->op_store = !strcmp(eq, "st");
+			have |= 2;
+		} else if (!strcmp(t, "bytes") || !strcmp(t, "wavefronts") || !strcmp(t, "ideal")) {
+			if (parse_uint(eq, 1u << 20, &v))
+				goto bad;
+			if (t[0] == 'b')
+				a->bytes = (unsigned)v, have |= 4;
+			else if (t[0] == 'w')
+				a->wavefronts = (unsigned)v, have |= 8;
+			else
+				a->ideal = (unsigned)v, have |= 16;
+		}
+	}
+	if (have != 31)
+		goto bad;
+	m->nsmem++;
+	return 0;
+bad:
+	snprintf(err, errlen, "line %d: shared-memory access line needs id= op=ld|st bytes= wavefronts= ideal=", line);
+	return -1;
+}
+
+int meta_parse(const char *ptx, px_meta *m, char *err, size_t errlen)
+{
+	memset(m, 0, sizeof *m);
+	int line = 0;
+	for (const char *p = ptx; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		line++;
+		int smem = !strncmp(p, SMEM_TAG, strlen(SMEM_TAG));
+		if (smem || !strncmp(p, TAG, strlen(TAG))) {
+			char buf[1024];
+			if (n >= sizeof buf) {
+				snprintf(err, errlen, "line %d: metadata line too long", line);
+				return -1;
+			}
+			memcpy(buf, p, n);
+			buf[n] = '\0';
+			char *rest = buf + strlen(smem ? SMEM_TAG : TAG);
+			if (smem) {
+				if (add_smem(m, rest, line, err, errlen))
+					return -1;
+			} else {
+				char *save = NULL;
+				for (char *t = strtok_r(rest, " \t\r", &save); t; t = strtok_r(NULL, " \t\r", &save))
+					if (add_kv(m, t, line, err, errlen))
+						return -1;
+			}
+		}
+		p += n + (nl ? 1 : 0);
+	}
+	const char *v;
+	uint64_t u;
+	if (!(v = meta_get(m, "kernel"))) {
+		snprintf(err, errlen, "no ptxpose metadata (no '// ptxpose kernel=...' line): not a ptxpose-generated file?");
+		return -1;
+	}
+	if (strlen(v) >= sizeof m->kernel) {
+		snprintf(err, errlen, "metadata: kernel name too long");
+		return -1;
+	}
+	memmove(m->kernel, v, strlen(v) + 1);
+	if (!(v = meta_get(m, "elem")) || parse_uint(v, 128, &u) ||
+	    (u != 8 && u != 16 && u != 32 && u != 64 && u != 128)) {
+		snprintf(err, errlen, "metadata: elem must be 8, 16, 32, 64 or 128, got '%s'", v ? v : "(missing)");
+		return -1;
+	}
+	m->elem_bits = (unsigned)u;
+	if (!(v = meta_get(m, "block")) || parse_dims(v, m->block, 3) < 1 ||
+	    (uint64_t)m->block[0] * m->block[1] * m->block[2] > 1024) {
+		snprintf(err, errlen, "metadata: block must be XxY[xZ] with at most 1024 threads, got '%s'", v ? v : "(missing)");
+		return -1;
+	}
+	if (!(v = meta_get(m, "grid"))) {
+		snprintf(err, errlen, "metadata: grid is missing (tile or linear)");
+		return -1;
+	}
+	if (!strcmp(v, "tile")) {
+		unsigned d[2];
+		m->grid = META_GRID_TILE;
+		if (!(v = meta_get(m, "tile")) || parse_dims(v, d, 2) != 2) {
+			snprintf(err, errlen, "metadata: grid=tile needs tile=TMxTN, got '%s'", v ? v : "(missing)");
+			return -1;
+		}
+		m->tile_rows = d[0];
+		m->tile_cols = d[1];
+	} else if (!strcmp(v, "linear")) {
+		m->grid = META_GRID_LINEAR;
+		if (!(v = meta_get(m, "per_block")) || parse_uint(v, 1u << 30, &u) || u == 0) {
+			snprintf(err, errlen, "metadata: grid=linear needs per_block=N, got '%s'", v ? v : "(missing)");
+			return -1;
+		}
+		m->per_block = u;
+	} else {
+		snprintf(err, errlen, "metadata: grid must be tile or linear, got '%s'", v);
+		return -1;
+	}
+	if ((v = meta_get(m, "dyn_smem"))) {
+		if (parse_uint(v, 1u << 20, &u)) {
+			snprintf(err, errlen, "metadata: dyn_smem must be a byte count, got '%s'", v);
+			return -1;
+		}
+		m->dyn_smem = (unsigned)u;
+	}
+	return 0;
+}
+
+unsigned meta_threads(const px_meta *m)
+{
+	return m->block[0] * m->block[1] * m->block[2];
+}
+
+int meta_grid_dims(const px_meta *m, uint64_t rows, uint64_t cols,
+		   unsigned grid[3], char *err, size_t errlen)
+{
+	uint64_t gx, gy = 1;
+	if (m->grid == META_GRID_TILE) {
+		gx = (cols + m->tile_cols - 1) / m->tile_cols;
+		gy = (rows + m->tile_rows - 1) / m->tile_rows;
+	} else {
+		if (cols && rows > UINT64_MAX / cols) {
+			snprintf(err, errlen, "rows*cols overflows");
+			return -1;
+		}
+		gx = (rows * cols + m->per_block - 1) / m->per_block;
+	}
+	if (gx > 0x7fffffffu || gy > 65535) {
+		snprintf(err, errlen, "grid %llux%llu exceeds the launch limit (2^31-1 x 65535) for kernel %s",
+			 (unsigned long long)gx, (unsigned long long)gy, m->kernel);
+		return -1;
+	}
+	grid[0] = (unsigned)gx;
+	grid[1] = (unsigned)gy;
+	grid[2] = 1;
+	return 0;
+}

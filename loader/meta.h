@@ -1,0 +1,52 @@
+/* meta: the self-describing header of a ptxpose PTX file (docs/DESIGN.md).
+ * Pure C, no CUDA: the emulator, `list` and the loader all read it. */
+#ifndef LOADER_META_H
+#define LOADER_META_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum meta_grid { META_GRID_TILE = 1, META_GRID_LINEAR = 2 };
+
+#define META_MAX_KV 40
+#define META_MAX_SMEM 16
+
+typedef struct {
+	char id[32];
+	int op_store;      /* 1 = st.shared, 0 = ld.shared */
+	unsigned bytes;    /* bytes per thread access */
+	unsigned wavefronts, ideal;
+} meta_smem;
+
+typedef struct {
+	char kernel[128];
+	unsigned elem_bits;
+	enum meta_grid grid;
+	unsigned block[3];
+	unsigned tile_rows, tile_cols;  /* grid=tile */
+	uint64_t per_block;             /* grid=linear */
+	unsigned dyn_smem;
+	/* every key=value in file order, for display */
+	int nkv;
+	char key[META_MAX_KV][24];
+	char val[META_MAX_KV][64];
+	int nsmem;
+	meta_smem smem[META_MAX_SMEM];
+} px_meta;
+
+/* Parse the metadata of a PTX text. Returns 0, or -1 with a one-line reason
+ * in err ("line 7: tile needs the form TMxTN, got '32'"). */
+int meta_parse(const char *ptx, px_meta *m, char *err, size_t errlen);
+
+/* The value of a key, or NULL. */
+const char *meta_get(const px_meta *m, const char *key);
+
+/* Launch grid for a rows×cols input. Returns 0, or -1 with a reason when a
+ * dimension exceeds the hardware limit. */
+int meta_grid_dims(const px_meta *m, uint64_t rows, uint64_t cols,
+		   unsigned grid[3], char *err, size_t errlen);
+
+/* Threads per block (block[0]*block[1]*block[2]). */
+unsigned meta_threads(const px_meta *m);
+
+#endif
