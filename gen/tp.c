@@ -1,0 +1,154 @@
+/* tp: parameter defaults, validation, and the file header with metadata. */
+#include "gen/tp.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "common/fsio.h"
+#include "gen/bank.h"
+#include "gen/tp_emit.h"
+#include "gen/tp_geom.h"
+
+#define STATIC_SMEM_LIMIT 49152
+#define MAX_ELEMS_PER_THREAD 64
+
+void tp_defaults(tp_params *p)
+{
+	memset(p, 0, sizeof *p);
+	snprintf(p->name, sizeof p->name, "transpose");
+	p->elem = 32;
+	p->tm = p->tn = 32;
+	p->tx = 32;
+	p->ty = 8;
+	p->vec = 1;
+	p->smem = TP_SMEM_NONE;
+}
+
+const char *tp_smem_name(enum tp_smem s)
+{
+	static const char *names[] = {"none", "plain", "padded", "swizzle"};
+	return names[s];
+}
+
+static int pow2(unsigned x) { return x && !(x & (x - 1)); }
+
+#define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
+
+static int valid_name(const char *s)
+{
+	if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_'))
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '_'))
+			return 0;
+	return 1;
+}
+
+int tp_validate(const tp_params *p, char *err, size_t errlen)
+{
+	if (!valid_name(p->name))
+		FAIL("name: '%s' is not a PTX identifier (letters, digits, _; not starting with a digit)", p->name);
+	if (p->elem != 32 && p->elem != 64) {
+		if (p->elem == 8 || p->elem == 16 || p->elem == 128)
+			FAIL("elem: %u-bit elements are not generated yet (32 and 64 are)", p->elem);
+		FAIL("elem: %u is not an element width (8, 16, 32, 64 or 128 bits)", p->elem);
+	}
+	unsigned es = p->elem / 8, nthr = p->tx * p->ty;
+	if (!pow2(p->tx) || !pow2(p->ty) || nthr < 32 || nthr > 1024)
+		FAIL("threads: %ux%u must be powers of two giving 32 to 1024 threads", p->tx, p->ty);
+	if (p->vec != 1 && p->vec != 2 && p->vec != 4)
+		FAIL("vec: %u is not 1, 2 or 4", p->vec);
+	if (p->vec * es > 16)
+		FAIL("vec: %u x %u-bit elements is a %u-byte access; the widest is 16 bytes",
+		     p->vec, p->elem, p->vec * es);
+	if (p->linear) {
+		if (p->vec != 1 || p->smem != TP_SMEM_NONE || p->ty != 1)
+			FAIL("grid: the linear (1-D) kernel takes vec=1, smem=none and threads={N, 1}");
+		return 0;
+	}
+	if (!pow2(p->tm) || !pow2(p->tn) || p->tm > 256 || p->tn > 256)
+		FAIL("tile: %ux%u must be powers of two, at most 256", p->tm, p->tn);
+	if (p->tm % p->vec || p->tn % p->vec)
+		FAIL("vec: %u does not divide the tile %ux%u", p->vec, p->tm, p->tn);
+	unsigned nbr = p->tm / p->vec, nbc = p->tn / p->vec, blocks = nbr * nbc;
+	if (blocks < nthr)
+		FAIL("tile: %ux%u has %u blocks of %ux%u, fewer than the %u threads",
+		     p->tm, p->tn, blocks, p->vec, p->vec, nthr);
+	unsigned per_thread = p->tm * p->tn / nthr;
+	if (per_thread > MAX_ELEMS_PER_THREAD)
+		FAIL("tile: %ux%u over %u threads is %u elements per thread; at most %u fit in registers",
+		     p->tm, p->tn, nthr, per_thread, MAX_ELEMS_PER_THREAD);
+	if (p->smem == TP_SMEM_NONE && p->major_in)
+		FAIL("major: applies only to kernels with shared memory");
+	if (p->smem != TP_SMEM_NONE && p->coalesce_write)
+		FAIL("coalesce: applies only to smem=none (shared-memory kernels coalesce both sides)");
+	tp_geom g;
+	tp_geom_init(&g, p);
+	if (p->smem != TP_SMEM_NONE) {
+		if (g.smem_bytes > STATIC_SMEM_LIMIT)
+			FAIL("tile: %ux%u needs %u bytes of shared memory, over the %u-byte static limit",
+			     p->tm, p->tn, g.smem_bytes, STATIC_SMEM_LIMIT);
+		if (p->smem == TP_SMEM_SWIZZLE && g.sgran < 2)
+			FAIL("smem: a swizzle needs at least 2 granules per shared row, the tile gives %u", g.sgran);
+		if (p->swizzle_mask && (p->smem != TP_SMEM_SWIZZLE || !pow2(p->swizzle_mask + 1) ||
+					p->swizzle_mask >= g.sgran))
+			FAIL("swizzle_mask: %u must be 2^n-1 below %u, with smem=swizzle", p->swizzle_mask, g.sgran);
+	} else if (p->swizzle_mask) {
+		FAIL("swizzle_mask: needs smem=swizzle");
+	}
+	return 0;
+}
+
+static void header(const tp_params *p, const tp_geom *g, const bank_report *br, strbuf *h)
+{
+	sb_printf(h, "//\n// " FS_GENERATED_MARK " from %s. DO NOT EDIT.\n//\n",
+		  p->script[0] ? p->script : "the Lua API");
+	sb_printf(h, "// out[j][i] = in[i][j] for %u-bit elements, row-major, leading dimensions\n"
+		     "// in elements. ", p->elem);
+	if (p->linear) {
+		sb_printf(h, "One element per thread over a 1-D grid: a coalesced read and a\n"
+			     "// strided write.\n//\n");
+		sb_printf(h, "// ptxpose kernel=%s elem=%u grid=linear block=%ux1 per_block=%u vec=1 smem=none\n",
+			  p->name, p->elem, p->tx, p->tx);
+		return;
+	}
+	sb_printf(h, "Each block moves a %ux%u tile; each thread %u blocks of %ux%u elements,\n",
+		  p->tm, p->tn, g->k, g->v, g->v);
+	if (p->smem == TP_SMEM_NONE)
+		sb_printf(h, "// straight from registers to global memory (the %s side is coalesced).\n",
+			  p->coalesce_write ? "write" : "read");
+	else
+		sb_printf(h, "// through %s shared memory laid out by %s rows.\n", tp_smem_name(p->smem),
+			  p->major_in ? "input" : "output");
+	sb_printf(h, "//\n// ptxpose kernel=%s elem=%u grid=tile tile=%ux%u block=%ux%u\n",
+		  p->name, p->elem, p->tm, p->tn, p->tx, p->ty);
+	sb_printf(h, "// ptxpose vec=%u smem=%s", p->vec, tp_smem_name(p->smem));
+	if (p->smem == TP_SMEM_NONE)
+		sb_printf(h, " coalesce=%s", p->coalesce_write ? "write" : "read");
+	else
+		sb_printf(h, " major=%s smem_bytes=%u pitch=%u swizzle=%u", p->major_in ? "in" : "out",
+			  g->smem_bytes, g->pitch * g->gbytes, g->swz);
+	sb_printf(h, " per_thread=%u\n", g->k * g->v * g->v);
+	for (int i = 0; i < br->n; i++)
+		sb_printf(h, "// ptxpose-smem id=%s op=%s bytes=%u wavefronts=%u ideal=%u requests=%u total=%u\n",
+			  br->acc[i].id, br->acc[i].store ? "st" : "ld", br->acc[i].bytes,
+			  br->acc[i].worst, br->acc[i].ideal, br->acc[i].requests, br->acc[i].total);
+}
+
+int tp_generate(const tp_params *p, strbuf *out, char *err, size_t errlen)
+{
+	if (tp_validate(p, err, errlen))
+		return -1;
+	tp_geom g;
+	tp_geom_init(&g, p);
+	bank_report br;
+	bank_model(p, &g, &br);
+	strbuf h;
+	sb_init(&h);
+	header(p, &g, &br, &h);
+	int rc = p->linear ? tp_emit_linear(p, sb_str(&h), out, err, errlen)
+			   : tp_emit_tile(p, &g, sb_str(&h), out, err, errlen);
+	sb_free(&h);
+	return rc;
+}

@@ -1,0 +1,38 @@
+/* tp: the transpose generator. One generator with parameters, not a file per
+ * variant: out[j][i] = in[i][j], row-major, leading dimensions in elements,
+ * 64-bit addressing, kernel ABI as in docs/DESIGN.md. */
+#ifndef GEN_TP_H
+#define GEN_TP_H
+
+#include <stddef.h>
+
+#include "common/strbuf.h"
+
+enum tp_smem { TP_SMEM_NONE, TP_SMEM_PLAIN, TP_SMEM_PADDED, TP_SMEM_SWIZZLE };
+
+typedef struct {
+	char name[96];        /* kernel entry name */
+	unsigned elem;        /* element width in bits */
+	unsigned tm, tn;      /* tile: input rows × input columns per block */
+	unsigned tx, ty;      /* threads per block */
+	unsigned vec;         /* elements per global access (1, 2, 4) */
+	enum tp_smem smem;
+	int major_in;         /* shared rows are input rows (1) or output rows (0) */
+	int coalesce_write;   /* smem=none: the write side is coalesced */
+	int linear;           /* naive 1-D grid, one element per thread */
+	unsigned swizzle_mask;/* 0 = derived; a test-only override otherwise */
+	char script[128];     /* the script that asked, for the header */
+} tp_params;
+
+/* Defaults: 32-bit, 32x32 tile, 32x8 threads, vec 1, no shared memory. */
+void tp_defaults(tp_params *p);
+
+/* Check a parameter set. Returns 0, or -1 with "parameter: reason" in err. */
+int tp_validate(const tp_params *p, char *err, size_t errlen);
+
+/* Generate the PTX for p (validated first). Returns 0 or -1 with err. */
+int tp_generate(const tp_params *p, strbuf *out, char *err, size_t errlen);
+
+const char *tp_smem_name(enum tp_smem s);
+
+#endif

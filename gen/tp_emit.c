@@ -1,0 +1,370 @@
+/* tp_emit: the tiled kernel. Phases: parameters and coordinates; the
+ * interior test; all global loads; (shared memory: stores, barrier, loads);
+ * all global stores. Interior tiles take unpredicated vector accesses, edge
+ * tiles per-element predicated ones. */
+#include "gen/tp_emit.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "gen/ptxb.h"
+
+const char tp_entry_params[] =
+	"\t.param .u64 param_in,\n\t.param .u64 param_out,\n"
+	"\t.param .u32 param_rows,\n\t.param .u32 param_cols,\n"
+	"\t.param .u32 param_ld_in,\n\t.param .u32 param_ld_out\n";
+
+typedef struct {
+	ptxb *b;
+	const tp_params *p;
+	const tp_geom *g;
+	const char *dt;                         /* data type: b32 or b64 */
+	const char *in, *out, *rows, *cols, *ld_in, *ld_out;
+	const char *t, *r0, *c0, *fast, *pe;
+	const char *x[TP_MAX_K][4][4];          /* element (i, c) of block k */
+} em;
+
+static unsigned lg2(unsigned x)
+{
+	unsigned n = 0;
+	while (x >>= 1)
+		n++;
+	return n;
+}
+
+/* "[%reg]" or "[%reg+off]" */
+static const char *addr(char *buf, size_t n, const char *reg, unsigned off)
+{
+	if (off)
+		snprintf(buf, n, "[%s+%u]", reg, off);
+	else
+		snprintf(buf, n, "[%s]", reg);
+	return buf;
+}
+
+/* "{%a, %b, ...}" of block k's elements along a row (fix_row) or column. */
+static const char *vec_list(char *buf, size_t n, const em *e, unsigned k,
+			    int along_row, unsigned fixed)
+{
+	size_t len = 0;
+	unsigned v = e->g->v;
+	if (v == 1) {
+		snprintf(buf, n, "%s", e->x[k][0][0]);
+		return buf;
+	}
+	len += (size_t)snprintf(buf + len, n - len, "{");
+	for (unsigned j = 0; j < v; j++)
+		len += (size_t)snprintf(buf + len, n - len, "%s%s", j ? ", " : "",
+					along_row ? e->x[k][fixed][j] : e->x[k][j][fixed]);
+	snprintf(buf + len, n - len, "}");
+	return buf;
+}
+
+static const char *vec_op(char *buf, size_t n, const char *base, unsigned v, const char *dt)
+{
+	if (v == 1)
+		snprintf(buf, n, "%s.%s", base, dt);
+	else
+		snprintf(buf, n, "%s.v%u.%s", base, v, dt);
+	return buf;
+}
+
+static void emit_setup(em *e)
+{
+	ptxb *b = e->b;
+	const tp_params *p = e->p;
+	ptxb_group(b, "Parameters, the thread's linear id, and the tile's first input row and column.");
+	e->in = ptxb_reg(b, "b64", "input base (global)", "in");
+	e->out = ptxb_reg(b, "b64", "output base (global)", "out");
+	e->rows = ptxb_reg(b, "b32", "input rows", "rows");
+	e->cols = ptxb_reg(b, "b32", "input columns", "cols");
+	e->ld_in = ptxb_reg(b, "b32", "input leading dimension (elements)", "ld_in");
+	e->ld_out = ptxb_reg(b, "b32", "output leading dimension (elements)", "ld_out");
+	ptxb_op(b, NULL, "ld.param.u64", "%s, [param_in]", e->in);
+	ptxb_op(b, NULL, "ld.param.u64", "%s, [param_out]", e->out);
+	ptxb_op(b, NULL, "ld.param.u32", "%s, [param_rows]", e->rows);
+	ptxb_op(b, NULL, "ld.param.u32", "%s, [param_cols]", e->cols);
+	ptxb_op(b, NULL, "ld.param.u32", "%s, [param_ld_in]", e->ld_in);
+	ptxb_op(b, NULL, "ld.param.u32", "%s, [param_ld_out]", e->ld_out);
+	ptxb_op(b, NULL, "cvta.to.global.u64", "%s, %s", e->in, e->in);
+	ptxb_op(b, NULL, "cvta.to.global.u64", "%s, %s", e->out, e->out);
+	e->t = ptxb_reg(b, "b32", "linear thread id in the block", "thread");
+	ptxb_op(b, NULL, "mov.u32", "%s, %%tid.x", e->t);
+	if (p->ty > 1) {
+		const char *ty = ptxb_reg(b, "b32", "threadIdx.y", "thread_y");
+		ptxb_op(b, NULL, "mov.u32", "%s, %%tid.y", ty);
+		ptxb_op(b, NULL, "shl.b32", "%s, %s, %u", ty, ty, lg2(p->tx));
+		ptxb_op(b, NULL, "add.u32", "%s, %s, %s", e->t, e->t, ty);
+	}
+	e->r0 = ptxb_reg(b, "b32", "first input row of the tile", "tile_row");
+	e->c0 = ptxb_reg(b, "b32", "first input column of the tile", "tile_col");
+	ptxb_op(b, NULL, "mov.u32", "%s, %%ctaid.y", e->r0);
+	ptxb_op(b, NULL, "shl.b32", "%s, %s, %u", e->r0, e->r0, lg2(p->tm));
+	ptxb_op(b, NULL, "mov.u32", "%s, %%ctaid.x", e->c0);
+	ptxb_op(b, NULL, "shl.b32", "%s, %s, %u", e->c0, e->c0, lg2(p->tn));
+}
+
+static void emit_fast_test(em *e)
+{
+	ptxb *b = e->b;
+	const tp_geom *g = e->g;
+	const char *lim = ptxb_reg(b, "b32", "tile end, for the interior test", "tile_end");
+	e->fast = ptxb_reg(b, "pred", "whole tile inside the matrix (and aligned for vectors)", "fast");
+	e->pe = ptxb_reg(b, "pred", "this element is inside the matrix", "inside");
+	if (g->v > 1)
+		ptxb_group(b, "Interior tiles whose rows are %u-byte aligned take the unpredicated vector path.",
+			   g->gbytes);
+	else
+		ptxb_group(b, "Interior tiles take the unpredicated path; edge tiles check every element.");
+	ptxb_op(b, NULL, "add.u32", "%s, %s, %u", lim, e->r0, e->p->tm);
+	ptxb_op(b, NULL, "setp.le.u32", "%s, %s, %s", e->fast, lim, e->rows);
+	ptxb_op(b, NULL, "add.u32", "%s, %s, %u", lim, e->c0, e->p->tn);
+	ptxb_op(b, NULL, "setp.le.and.u32", "%s, %s, %s, %s", e->fast, lim, e->cols, e->fast);
+	if (g->v == 1)
+		return;
+	const char *al = ptxb_reg(b, "b32", "low bits of pointers and row pitches", "align");
+	const char *tmp = ptxb_reg(b, "b32", "scratch for the alignment test", "align_tmp");
+	ptxb_op(b, NULL, "or.b32", "%s, %s, %s", al, e->ld_in, e->ld_out);
+	ptxb_op(b, NULL, "shl.b32", "%s, %s, %u", al, al, lg2(g->es));
+	ptxb_op(b, NULL, "cvt.u32.u64", "%s, %s", tmp, e->in);
+	ptxb_op(b, NULL, "or.b32", "%s, %s, %s", al, al, tmp);
+	ptxb_op(b, NULL, "cvt.u32.u64", "%s, %s", tmp, e->out);
+	ptxb_op(b, NULL, "or.b32", "%s, %s, %s", al, al, tmp);
+	ptxb_op(b, NULL, "and.b32", "%s, %s, %u", al, al, g->gbytes - 1);
+	ptxb_op(b, NULL, "setp.eq.and.u32", "%s, %s, 0, %s", e->fast, al, e->fast);
+}
+
+/* The thread's first block (rb0, gc0) under mapping m, into two registers. */
+static void emit_block0(em *e, const tp_map *m, int write_map, const char *tag,
+			const char **rb0, const char **gc0)
+{
+	ptxb *b = e->b;
+	*rb0 = ptxb_reg(b, "b32", "first block row of this thread", "%s_brow", tag);
+	*gc0 = ptxb_reg(b, "b32", "first block column of this thread", "%s_bcol", tag);
+	const char *along = write_map ? *rb0 : *gc0, *across = write_map ? *gc0 : *rb0;
+	ptxb_op(b, NULL, "and.b32", "%s, %s, %u", along, e->t, m->fast - 1);
+	ptxb_op(b, NULL, "shr.u32", "%s, %s, %u", across, e->t, lg2(m->fast));
+}
+
+/* One side of global memory: the input (load) or the output (store). */
+typedef struct {
+	int store;
+	const tp_map *m;
+	int write_map;
+	const char *tag;                   /* "ld" or "st" */
+	const char *row[256];              /* address of the thread's row m */
+	const char *rows_left, *cols_left; /* signed room below and right of it */
+} gside;
+
+/* Row offset m and column offset n (elements) of access (k, s). */
+static void gaccess(const em *e, const gside *s, unsigned k, unsigned j,
+		    unsigned *mrow, unsigned *ncol)
+{
+	unsigned v = e->g->v;
+	if (!s->store) {  /* input row rb*v + j, columns gc*v .. */
+		*mrow = s->m->dr[k] * v + j;
+		*ncol = s->m->dc[k] * v;
+	} else {          /* output row gc*v + j, columns rb*v .. */
+		*mrow = s->m->dc[k] * v + j;
+		*ncol = s->m->dr[k] * v;
+	}
+}
+
+static void emit_gaddr(em *e, gside *s)
+{
+	ptxb *b = e->b;
+	const tp_geom *g = e->g;
+	const char *rb0, *gc0;
+	ptxb_group(b, "%s addresses: consecutive threads take consecutive %u-byte pieces of a%s row.",
+		   s->store ? "Output" : "Input", g->gbytes, s->store ? "n output" : "n input");
+	emit_block0(e, s->m, s->write_map, s->tag, &rb0, &gc0);
+	const char *row0 = ptxb_reg(b, "b32", "first matrix row this thread touches", "%s_row0", s->tag);
+	const char *col0 = ptxb_reg(b, "b32", "first matrix column this thread touches", "%s_col0", s->tag);
+	const char *off = ptxb_reg(b, "b64", "element offset, then byte address", "%s_base", s->tag);
+	const char *c64 = ptxb_reg(b, "b64", "column as 64 bits", "%s_col64", s->tag);
+	const char *pitch = ptxb_reg(b, "b64", "row pitch in bytes", "%s_pitch", s->tag);
+	/* input: row r0 + rb*v, column c0 + gc*v; output: row c0 + gc*v, column r0 + rb*v */
+	ptxb_op(b, NULL, "shl.b32", "%s, %s, %u", row0, s->store ? gc0 : rb0, lg2(g->v));
+	ptxb_op(b, NULL, "add.u32", "%s, %s, %s", row0, row0, s->store ? e->c0 : e->r0);
+	ptxb_op(b, NULL, "shl.b32", "%s, %s, %u", col0, s->store ? rb0 : gc0, lg2(g->v));
+	ptxb_op(b, NULL, "add.u32", "%s, %s, %s", col0, col0, s->store ? e->r0 : e->c0);
+	const char *ld = s->store ? e->ld_out : e->ld_in;
+	ptxb_op(b, NULL, "mul.wide.u32", "%s, %s, %s", off, row0, ld);
+	ptxb_op(b, NULL, "cvt.u64.u32", "%s, %s", c64, col0);
+	ptxb_op(b, NULL, "add.u64", "%s, %s, %s", off, off, c64);
+	ptxb_op(b, NULL, "shl.b64", "%s, %s, %u", off, off, lg2(g->es));
+	ptxb_op(b, NULL, "add.u64", "%s, %s, %s", off, off, s->store ? e->out : e->in);
+	ptxb_op(b, NULL, "mul.wide.u32", "%s, %s, %u", pitch, ld, g->es);
+	memset(s->row, 0, sizeof s->row);
+	for (unsigned k = 0; k < g->k; k++)
+		for (unsigned j = 0; j < g->v; j++) {
+			unsigned mrow, ncol;
+			gaccess(e, s, k, j, &mrow, &ncol);
+			if (s->row[mrow])
+				continue;
+			if (mrow == 0) {
+				s->row[0] = off;
+				continue;
+			}
+			s->row[mrow] = ptxb_reg(b, "b64", NULL, "%s_row%u", s->tag, mrow);
+			ptxb_op(b, NULL, "mad.lo.u64", "%s, %s, %u, %s", s->row[mrow], pitch, mrow, off);
+		}
+	s->rows_left = ptxb_reg(b, "b32", "rows from this thread's first to the edge", "%s_rows_left", s->tag);
+	s->cols_left = ptxb_reg(b, "b32", "columns from this thread's first to the edge", "%s_cols_left", s->tag);
+	ptxb_op(b, NULL, "sub.s32", "%s, %s, %s", s->rows_left, s->store ? e->cols : e->rows, row0);
+	ptxb_op(b, NULL, "sub.s32", "%s, %s, %s", s->cols_left, s->store ? e->rows : e->cols, col0);
+}
+
+/* The vector accesses of one side (unpredicated), or its scalar ones. */
+static void emit_gaccess(em *e, const gside *s, int edge)
+{
+	ptxb *b = e->b;
+	const tp_geom *g = e->g;
+	char op[48], a[64], regs[160];
+	const char *rok = NULL;
+	for (unsigned k = 0; k < g->k; k++)
+		for (unsigned j = 0; j < g->v; j++) {
+			unsigned mrow, ncol;
+			gaccess(e, s, k, j, &mrow, &ncol);
+			addr(a, sizeof a, s->row[mrow], ncol * g->es);
+			if (!edge) {
+				vec_op(op, sizeof op, s->store ? "st.global" : "ld.global", g->v, e->dt);
+				vec_list(regs, sizeof regs, e, k, !s->store, j);
+				if (s->store)
+					ptxb_op(b, NULL, op, "%s, %s", a, regs);
+				else
+					ptxb_op(b, NULL, op, "%s, %s", regs, a);
+				continue;
+			}
+			if (!rok)
+				rok = ptxb_reg(b, "pred", "this access's row is inside", "%s_row_ok", s->tag);
+			ptxb_op(b, NULL, "setp.gt.s32", "%s, %s, %u", rok, s->rows_left, mrow);
+			for (unsigned c = 0; c < g->v; c++) {
+				const char *x = s->store ? e->x[k][c][j] : e->x[k][j][c];
+				ptxb_op(b, NULL, "setp.gt.and.s32", "%s, %s, %u, %s", e->pe, s->cols_left,
+					ncol + c, rok);
+				addr(a, sizeof a, s->row[mrow], (ncol + c) * g->es);
+				snprintf(op, sizeof op, "%s.%s", s->store ? "st.global" : "ld.global", e->dt);
+				if (s->store)
+					ptxb_op(b, e->pe, op, "%s, %s", a, x);
+				else
+					ptxb_op(b, e->pe, op, "%s, %s", x, a);
+			}
+		}
+}
+
+/* Shared-memory stores (phase 0) or loads (phase 1), addresses first. */
+static void emit_smem(em *e, const char *sbase, int load)
+{
+	ptxb *b = e->b;
+	const tp_params *p = e->p;
+	const tp_geom *g = e->g;
+	const tp_map *m = load ? &g->wr : &g->rd;
+	const char *tag = load ? "sl" : "ss";
+	const char *rb0, *gc0;
+	emit_block0(e, m, load, tag, &rb0, &gc0);
+	/* shared row = A*v + s (or s*srows/v + A when permuted), column B */
+	const char *a0 = p->major_in ? rb0 : gc0, *b0 = p->major_in ? gc0 : rb0;
+	if (!g->permute && g->v > 1)
+		ptxb_op(b, NULL, "shl.b32", "%s, %s, %u", a0, a0, lg2(g->v));
+	const char *srow = ptxb_reg(b, "b32", NULL, "%s_row", tag);
+	const char *scol = ptxb_reg(b, "b32", NULL, "%s_col", tag);
+	const char *sxor = g->swz ? ptxb_reg(b, "b32", "swizzle: low bits of the shared row", "%s_xor", tag) : NULL;
+	const char *sa[TP_MAX_K][4];
+	for (unsigned k = 0; k < g->k; k++)
+		for (unsigned s = 0; s < g->v; s++) {
+			unsigned da = p->major_in ? m->dr[k] : m->dc[k], db = p->major_in ? m->dc[k] : m->dr[k];
+			unsigned cr = g->permute ? s * (g->srows / g->v) + da : da * g->v + s;
+			sa[k][s] = ptxb_reg(b, "b32", NULL, "%s_addr%u_%u", tag, k, s);
+			ptxb_op(b, NULL, "add.u32", "%s, %s, %u", srow, a0, cr);
+			ptxb_op(b, NULL, "add.u32", "%s, %s, %u", scol, b0, db);
+			if (sxor) {
+				ptxb_op(b, NULL, "and.b32", "%s, %s, %u", sxor, srow, g->swz);
+				ptxb_op(b, NULL, "xor.b32", "%s, %s, %s", scol, scol, sxor);
+			}
+			ptxb_op(b, NULL, "mad.lo.u32", "%s, %s, %u, %s", scol, srow, g->pitch, scol);
+			ptxb_op(b, NULL, "mad.lo.u32", "%s, %s, %u, %s", sa[k][s], scol, g->gbytes, sbase);
+		}
+	char op[48], regs[160];
+	vec_op(op, sizeof op, load ? "ld.shared" : "st.shared", g->v, e->dt);
+	ptxb_note(b, "%s", load ? "all shared loads, then the global stores"
+			       : "shared stores: the register block goes out as whole granules");
+	for (unsigned k = 0; k < g->k; k++)
+		for (unsigned s = 0; s < g->v; s++) {
+			vec_list(regs, sizeof regs, e, k, p->major_in, s);
+			if (load)
+				ptxb_op(b, NULL, op, "%s, [%s]", regs, sa[k][s]);
+			else
+				ptxb_op(b, NULL, op, "[%s], %s", sa[k][s], regs);
+		}
+}
+
+static void emit_shared(em *e)
+{
+	ptxb *b = e->b;
+	const tp_params *p = e->p;
+	const tp_geom *g = e->g;
+	ptxb_global(b, "// %u rows of %u-byte granules, %u bytes apart%s.", g->srows, g->gbytes,
+		    g->pitch * g->gbytes,
+		    p->smem == TP_SMEM_SWIZZLE ? ", granule column XOR (row & swizzle)" :
+		    p->smem == TP_SMEM_PADDED ? " (one granule of padding per row)" : "");
+	ptxb_global(b, ".shared .align 16 .b8 tile_smem[%u];", g->smem_bytes);
+	const char *sbase = ptxb_reg(b, "b32", "shared tile base", "smem");
+	ptxb_group(b, "Into shared memory by %s rows (%s), a barrier, and out along the other axis.",
+		   p->major_in ? "input" : "output", tp_smem_name(p->smem));
+	ptxb_op(b, NULL, "mov.u32", "%s, tile_smem", sbase);
+	emit_smem(e, sbase, 0);
+	ptxb_op(b, NULL, "bar.sync", "0");
+	emit_smem(e, sbase, 1);
+}
+
+int tp_emit_tile(const tp_params *p, const tp_geom *g, const char *header,
+		 strbuf *out, char *err, size_t errlen)
+{
+	em e = {.p = p, .g = g, .dt = p->elem == 64 ? "b64" : "b32"};
+	e.b = ptxb_new();
+	if (!e.b) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	ptxb *b = e.b;
+	emit_setup(&e);
+	for (unsigned k = 0; k < g->k; k++)
+		for (unsigned i = 0; i < g->v; i++)
+			for (unsigned c = 0; c < g->v; c++)
+				e.x[k][i][c] = ptxb_reg(b, e.dt, k + i + c ? NULL : "element (row i, column j) of the thread's block k",
+							"x%u_%u%u", k, i, c);
+	emit_fast_test(&e);
+	/* Without shared memory both sides use one mapping: the coalesced side's. */
+	int smem = p->smem != TP_SMEM_NONE;
+	const tp_map *lm = (!smem && p->coalesce_write) ? &g->wr : &g->rd;
+	const tp_map *sm = (smem || p->coalesce_write) ? &g->wr : &g->rd;
+	gside ld = {.store = 0, .m = lm, .write_map = lm == &g->wr, .tag = "ld"};
+	gside st = {.store = 1, .m = sm, .write_map = sm == &g->wr, .tag = "st"};
+	emit_gaddr(&e, &ld);
+	ptxb_group(b, "Every global load of the thread is issued before any of them is used.");
+	char notfast[40];
+	snprintf(notfast, sizeof notfast, "!%s", e.fast);
+	ptxb_op(b, notfast, "bra.uni", "LOAD_EDGE");
+	emit_gaccess(&e, &ld, 0);
+	ptxb_op(b, NULL, "bra.uni", "LOADED");
+	ptxb_label(b, "LOAD_EDGE");
+	ptxb_note(b, "edge tile: one predicated element at a time");
+	emit_gaccess(&e, &ld, 1);
+	ptxb_label(b, "LOADED");
+	if (smem)
+		emit_shared(&e);
+	emit_gaddr(&e, &st);
+	ptxb_group(b, "The stores: vectors on the interior path, predicated elements on the edge.");
+	ptxb_op(b, notfast, "bra.uni", "STORE_EDGE");
+	emit_gaccess(&e, &st, 0);
+	ptxb_op(b, NULL, "ret", " ");
+	ptxb_label(b, "STORE_EDGE");
+	emit_gaccess(&e, &st, 1);
+	ptxb_op(b, NULL, "ret", " ");
+	int rc = ptxb_finish(b, out, header, TP_TARGET, p->name, tp_entry_params, p->tx, p->ty);
+	if (rc)
+		snprintf(err, errlen, "generator: %s", ptxb_error(b));
+	ptxb_free(b);
+	return rc;
+}
