@@ -1,0 +1,158 @@
+/* Unit tests for the PTX builder, the generator's validation and the bank
+ * model. Prints TAP. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gen/bank.h"
+#include "gen/ptxb.h"
+#include "gen/tp.h"
+#include "gen/tp_geom.h"
+
+static int n, failed;
+
+static void ok(int cond, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	printf("%sok %d - ", cond ? "" : "not ", ++n);
+	vprintf(fmt, ap);
+	printf("\n");
+	va_end(ap);
+	failed += !cond;
+}
+
+static void builder(void)
+{
+	ptxb *b = ptxb_new();
+	const char *r = ptxb_reg(b, "b32", "the role", "tile_%s", "row");
+	ok(!strcmp(r, "%tile_row"), "register named by role: %s", r);
+	ptxb_group(b, "Why this group.");
+	ptxb_op(b, NULL, "add.u32", "%s, %s, 1", r, r);
+	ptxb_op(b, "!%p", "bra.uni", "DONE");
+	ptxb_op(b, NULL, "ret", " ");
+	strbuf s;
+	sb_init(&s);
+	ok(ptxb_finish(b, &s, "// head\n", "sm_80", "k", "\t.param .u64 a\n", 64, 1) == 0, "finish");
+	const char *t = sb_str(&s);
+	ok(strstr(t, "\t.reg .b32 %tile_row;") != NULL, "declared in the block");
+	ok(strstr(t, "// the role") != NULL, "declaration carries its comment");
+	ok(strstr(t, "\n\t// Why this group.\n") != NULL, "group comment");
+	ok(strstr(t, "\t            add.u32                     %tile_row, %tile_row, 1;\n") != NULL,
+	   "opcode column aligned");
+	ok(strstr(t, "\t@!%p        bra.uni                     DONE;\n") != NULL, "guard column aligned");
+	ok(strstr(t, "ret;\n") != NULL, "no operands, no padding");
+	ok(strstr(t, ".reqntid 64, 1, 1") != NULL, ".reqntid");
+	ptxb_reg(b, "b32", NULL, "tile_row");
+	ok(ptxb_error(b) && strstr(ptxb_error(b), "declared twice"), "duplicate register is an error");
+	sb_free(&s);
+	ptxb_free(b);
+}
+
+static void expect_refused(tp_params *p, const char *what, const char *needle)
+{
+	char err[256] = "";
+	int rc = tp_validate(p, err, sizeof err);
+	ok(rc == -1 && strstr(err, needle), "refused %s: %s", what, err);
+}
+
+static void validation(void)
+{
+	tp_params p;
+	char err[256];
+	tp_defaults(&p);
+	ok(tp_validate(&p, err, sizeof err) == 0, "defaults are valid");
+	tp_defaults(&p), p.elem = 48;
+	expect_refused(&p, "elem 48", "elem:");
+	tp_defaults(&p), p.tm = 48;
+	expect_refused(&p, "tile 48", "tile:");
+	tp_defaults(&p), p.elem = 64, p.vec = 4;
+	expect_refused(&p, "32-byte vector", "widest is 16");
+	tp_defaults(&p), p.tm = 2, p.tn = 2;
+	expect_refused(&p, "tile smaller than the block", "fewer than");
+	tp_defaults(&p), p.tm = 256, p.tn = 256, p.smem = TP_SMEM_PADDED, p.tx = 32, p.ty = 32;
+	expect_refused(&p, "too much shared memory", "static limit");
+	tp_defaults(&p), p.tm = 256, p.tn = 128;
+	expect_refused(&p, "too many elements per thread", "registers");
+	tp_defaults(&p), p.coalesce_write = 1, p.smem = TP_SMEM_SWIZZLE;
+	expect_refused(&p, "coalesce with shared memory", "coalesce:");
+	tp_defaults(&p), snprintf(p.name, sizeof p.name, "9bad");
+	expect_refused(&p, "bad name", "name:");
+}
+
+static void generation_is_deterministic(void)
+{
+	tp_params p;
+	tp_defaults(&p);
+	p.smem = TP_SMEM_SWIZZLE, p.vec = 4, p.tn = 128;
+	strbuf a, b;
+	sb_init(&a), sb_init(&b);
+	char err[256];
+	ok(tp_generate(&p, &a, err, sizeof err) == 0 && tp_generate(&p, &b, err, sizeof err) == 0 &&
+	   a.len == b.len && !memcmp(a.data, b.data, a.len), "same parameters, same bytes");
+	ok(strstr(sb_str(&a), "ld.global.v4.b32") && strstr(sb_str(&a), "st.global.v4.b32"),
+	   "vec=4 emits 16-byte global loads and stores");
+	ok(strstr(sb_str(&a), "bar.sync") != NULL, "shared variant has a barrier");
+	sb_free(&a), sb_free(&b);
+}
+
+static unsigned wave(unsigned stride_bytes, unsigned bytes)
+{
+	unsigned addr[32];
+	for (unsigned l = 0; l < 32; l++)
+		addr[l] = l * stride_bytes;
+	return bank_wavefronts(addr, 32, bytes);
+}
+
+static bank_report model(enum tp_smem smem, int major_in, unsigned elem, unsigned vec, unsigned mask)
+{
+	tp_params p;
+	tp_defaults(&p);
+	p.tm = 32, p.tn = vec == 4 ? 128 : 64, p.elem = elem, p.vec = vec, p.smem = smem;
+	p.major_in = major_in, p.swizzle_mask = mask;
+	char err[256];
+	if (tp_validate(&p, err, sizeof err))
+		ok(0, "model parameters valid: %s", err);
+	tp_geom g;
+	tp_geom_init(&g, &p);
+	bank_report r;
+	bank_model(&p, &g, &r);
+	return r;
+}
+
+static void banks(void)
+{
+	ok(wave(4, 4) == 1, "unit stride words: 1 wavefront");
+	ok(wave(128, 4) == 32, "stride 32 words: 32-way");
+	ok(wave(132, 4) == 1, "stride 33 words: conflict-free");
+	ok(wave(0, 4) == 1, "one word for all lanes: broadcast");
+	ok(wave(8, 8) == 2, "8-byte unit stride: 2 wavefronts (half-warps)");
+	ok(wave(16, 16) == 4, "16-byte unit stride: 4 wavefronts (quarter-warps)");
+	ok(wave(256, 16) == 32, "16-byte, stride 256 bytes: 8-way in each quarter");
+	bank_report r = model(TP_SMEM_PLAIN, 0, 32, 1, 0);
+	ok(r.acc[0].worst == 32 && r.acc[1].worst == 1, "plain by output rows: stores 32-way, loads free");
+	r = model(TP_SMEM_PLAIN, 1, 32, 1, 0);
+	ok(r.acc[0].worst == 1 && r.acc[1].worst == 32, "plain by input rows: loads 32-way, stores free");
+	for (unsigned e = 32; e <= 64; e *= 2)
+		for (unsigned v = 1; v * e <= 128; v *= 2) {
+			r = model(TP_SMEM_PADDED, 0, e, v, 0);
+			ok(r.acc[0].worst == r.acc[0].ideal && r.acc[1].worst == r.acc[1].ideal,
+			   "padded b%u vec %u: conflict-free", e, v);
+			r = model(TP_SMEM_SWIZZLE, 0, e, v, 0);
+			ok(r.acc[0].worst == r.acc[0].ideal && r.acc[1].worst == r.acc[1].ideal,
+			   "swizzled b%u vec %u: conflict-free", e, v);
+		}
+	r = model(TP_SMEM_SWIZZLE, 0, 32, 1, 1);
+	ok(r.acc[0].worst > r.acc[0].ideal, "a broken swizzle (mask 1) is reported as conflicted: %u-way",
+	   r.acc[0].worst);
+}
+
+int main(void)
+{
+	builder();
+	validation();
+	generation_is_deterministic();
+	banks();
+	printf("1..%d\n", n);
+	return failed != 0;
+}
