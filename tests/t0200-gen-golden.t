@@ -1,0 +1,32 @@
+#!/bin/sh
+# Regenerate ptx/ into a scratch folder and diff it against the committed
+# files: every generator change shows up as a PTX diff in review.
+cd "$(dirname "$0")/.." || exit 1
+tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
+n=$(ls ptx/*.ptx | wc -l)
+echo "1..$((n + 3))"
+if build/asan/ptxpose gen --out "$tmp" scripts/variants.lua >"$tmp.log" 2>&1; then
+	echo "ok 1 - gen scripts/variants.lua (ASan/UBSan build)"
+else
+	sed 's/^/# /' "$tmp.log"; echo "not ok 1 - gen scripts/variants.lua"
+fi
+rm -f "$tmp.log"
+i=1
+for f in ptx/*.ptx; do
+	i=$((i + 1))
+	if d=$(diff -u "$f" "$tmp/$(basename "$f")" 2>&1); then
+		echo "ok $i - $f is what the generator writes"
+	else
+		echo "$d" | head -40 | sed 's/^/# /'
+		echo "not ok $i - $f differs from the generator's output (run: ninja ptx)"
+	fi
+done
+extra=$(for f in "$tmp"/*.ptx; do [ -e "ptx/$(basename "$f")" ] || basename "$f"; done)
+[ -z "$extra" ] && echo "ok $((i + 1)) - no generated file is missing from ptx/" \
+	|| echo "not ok $((i + 1)) - generated but not committed: $extra"
+build/ptxpose gen --out "$tmp/again" scripts/variants.lua >/dev/null 2>&1
+if [ -z "$(diff -rq "$tmp/again" "$tmp" 2>&1 | grep -v 'Only in')" ]; then
+	echo "ok $((i + 2)) - two runs give the same bytes"
+else
+	echo "not ok $((i + 2)) - two runs differ"
+fi
