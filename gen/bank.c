@@ -65,3 +65,20 @@ void bank_model(const tp_params *p, const tp_geom *g, bank_report *r)
 				}
 	}
 }
+
+void bank_pick_swizzle(const tp_params *p, tp_geom *g)
+{
+	if (p->linear || p->smem != TP_SMEM_SWIZZLE || p->swizzle_mask)
+		return;
+	unsigned best = ~0u, bshr = 0, bshl = 0;
+	for (unsigned shl = 0; shl < 4; shl++)
+		for (unsigned shr = 0; shr < 4; shr++) {
+			g->swz_shr = shr, g->swz_shl = shl;
+			bank_report r;
+			bank_model(p, g, &r);
+			unsigned cost = r.acc[0].total + r.acc[1].total;
+			if (cost < best)
+				best = cost, bshr = shr, bshl = shl;
+		}
+	g->swz_shr = bshr, g->swz_shl = bshl;
+}

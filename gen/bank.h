@@ -28,6 +28,11 @@ typedef struct {
 /* Wavefronts for one warp request: addr[l] is lane l's byte address. */
 unsigned bank_wavefronts(const unsigned *addr, unsigned nlanes, unsigned bytes);
 
+/* For smem=swizzle (without a test-only mask): choose the XOR of the shared
+ * row's bits, ((row >> shr) << shl) & swz, that the model finds cheapest for
+ * the stores and loads together; the plain (row & swz) wins ties. */
+void bank_pick_swizzle(const tp_params *p, tp_geom *g);
+
 /* Model every shared access of p (n = 0 when p uses no shared memory). */
 void bank_model(const tp_params *p, const tp_geom *g, bank_report *r);
 

@@ -10,7 +10,7 @@
 #include "gen/tp_geom.h"
 
 #define STATIC_SMEM_LIMIT 49152
-#define MAX_ELEMS_PER_THREAD 64
+#define MAX_BYTES_PER_THREAD 256
 
 void tp_defaults(tp_params *p)
 {
@@ -49,24 +49,24 @@ int tp_validate(const tp_params *p, char *err, size_t errlen)
 {
 	if (!valid_name(p->name))
 		FAIL("name: '%s' is not a PTX identifier (letters, digits, _; not starting with a digit)", p->name);
-	if (p->elem != 32 && p->elem != 64) {
-		if (p->elem == 8 || p->elem == 16 || p->elem == 128)
-			FAIL("elem: %u-bit elements are not generated yet (32 and 64 are)", p->elem);
+	if (p->elem != 8 && p->elem != 16 && p->elem != 32 && p->elem != 64 && p->elem != 128)
 		FAIL("elem: %u is not an element width (8, 16, 32, 64 or 128 bits)", p->elem);
-	}
 	unsigned es = p->elem / 8, nthr = p->tx * p->ty;
 	if (!pow2(p->tx) || !pow2(p->ty) || nthr < 32 || nthr > 1024)
 		FAIL("threads: %ux%u must be powers of two giving 32 to 1024 threads", p->tx, p->ty);
-	if (p->vec != 1 && p->vec != 2 && p->vec != 4)
-		FAIL("vec: %u is not 1, 2 or 4", p->vec);
+	if (p->vec != 8 && p->vec != 16 && (p->vec != 1 && p->vec != 2 && p->vec != 4))
+		FAIL("vec: %u is not 1, 2, 4, 8 or 16", p->vec);
 	if (p->vec * es > 16)
 		FAIL("vec: %u x %u-bit elements is a %u-byte access; the widest is 16 bytes",
 		     p->vec, p->elem, p->vec * es);
 	if (p->linear) {
-		if (p->vec != 1 || p->smem != TP_SMEM_NONE || p->ty != 1)
-			FAIL("grid: the linear (1-D) kernel takes vec=1, smem=none and threads={N, 1}");
+		if (p->vec != 1 || p->smem != TP_SMEM_NONE || p->ty != 1 || p->ld_nc || p->st_cs)
+			FAIL("grid: the linear (1-D) kernel takes vec=1, smem=none, no hints and threads={N, 1}");
 		return 0;
 	}
+	if (es < 4 && p->vec * es < 4)
+		FAIL("vec: %u-bit elements travel packed in 32-bit words, so vec must be at least %u",
+		     p->elem, 4 / es);
 	if (!pow2(p->tm) || !pow2(p->tn) || p->tm > 256 || p->tn > 256)
 		FAIL("tile: %ux%u must be powers of two, at most 256", p->tm, p->tn);
 	if (p->tm % p->vec || p->tn % p->vec)
@@ -75,10 +75,10 @@ int tp_validate(const tp_params *p, char *err, size_t errlen)
 	if (blocks < nthr)
 		FAIL("tile: %ux%u has %u blocks of %ux%u, fewer than the %u threads",
 		     p->tm, p->tn, blocks, p->vec, p->vec, nthr);
-	unsigned per_thread = p->tm * p->tn / nthr;
-	if (per_thread > MAX_ELEMS_PER_THREAD)
-		FAIL("tile: %ux%u over %u threads is %u elements per thread; at most %u fit in registers",
-		     p->tm, p->tn, nthr, per_thread, MAX_ELEMS_PER_THREAD);
+	unsigned per_thread = p->tm * p->tn / nthr * es;
+	if (per_thread > MAX_BYTES_PER_THREAD)
+		FAIL("tile: %ux%u over %u threads is %u bytes per thread; at most %u fit in registers",
+		     p->tm, p->tn, nthr, per_thread, MAX_BYTES_PER_THREAD);
 	if (p->smem == TP_SMEM_NONE && p->major_in)
 		FAIL("major: applies only to kernels with shared memory");
 	if (p->smem != TP_SMEM_NONE && p->coalesce_write)
@@ -129,7 +129,13 @@ static void header(const tp_params *p, const tp_geom *g, const bank_report *br, 
 	else
 		sb_printf(h, " major=%s smem_bytes=%u pitch=%u swizzle=%u", p->major_in ? "in" : "out",
 			  g->smem_bytes, g->pitch * g->gbytes, g->swz);
-	sb_printf(h, " per_thread=%u\n", g->k * g->v * g->v);
+	if (g->swz_shr || g->swz_shl)
+		sb_printf(h, " swizzle_shr=%u swizzle_shl=%u", g->swz_shr, g->swz_shl);
+	sb_printf(h, " per_thread=%u", g->k * g->v * g->v);
+	if (p->ld_nc || p->st_cs)
+		sb_printf(h, " hints=%s%s%s", p->ld_nc ? "ld.nc" : "", p->ld_nc && p->st_cs ? "," : "",
+			  p->st_cs ? "st.cs" : "");
+	sb_addc(h, '\n');
 	for (int i = 0; i < br->n; i++)
 		sb_printf(h, "// ptxpose-smem id=%s op=%s bytes=%u wavefronts=%u ideal=%u requests=%u total=%u\n",
 			  br->acc[i].id, br->acc[i].store ? "st" : "ld", br->acc[i].bytes,
@@ -142,6 +148,7 @@ int tp_generate(const tp_params *p, strbuf *out, char *err, size_t errlen)
 		return -1;
 	tp_geom g;
 	tp_geom_init(&g, p);
+	bank_pick_swizzle(p, &g);
 	bank_report br;
 	bank_model(p, &g, &br);
 	strbuf h;

@@ -21,6 +21,8 @@ typedef struct {
 	int coalesce_write;   /* smem=none: the write side is coalesced */
 	int linear;           /* naive 1-D grid, one element per thread */
 	unsigned swizzle_mask;/* 0 = derived; a test-only override otherwise */
+	int ld_nc;            /* loads through the non-coherent path, no L1 allocation */
+	int st_cs;            /* streaming stores (.cs: evict first) */
 	char script[128];     /* the script that asked, for the header */
 } tp_params;
 

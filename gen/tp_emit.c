@@ -14,14 +14,24 @@ const char tp_entry_params[] =
 	"\t.param .u32 param_rows,\n\t.param .u32 param_cols,\n"
 	"\t.param .u32 param_ld_in,\n\t.param .u32 param_ld_out\n";
 
+#define TP_MAX_V 16
+
+/* Data lives in units: a 32-bit word for 1- to 4-byte elements (narrow ones
+ * packed), a 64-bit register for 8- and 16-byte ones. A row vector (v
+ * elements along an input row) and a column vector (along an input column,
+ * i.e. an output row) are each na units. For 4-, 8- and 16-byte elements the
+ * two views name the same registers; packed elements need a prmt transpose. */
 typedef struct {
 	ptxb *b;
 	const tp_params *p;
 	const tp_geom *g;
-	const char *dt;                         /* data type: b32 or b64 */
+	const char *ut;                         /* unit type: b32 or b64 */
+	unsigned ub, na, epw;                   /* unit bytes, units per access, elements per word (packed) */
+	const char *ldop, *stop;                /* global load/store with cache hints */
 	const char *in, *out, *rows, *cols, *ld_in, *ld_out;
-	const char *t, *r0, *c0, *fast, *pe;
-	const char *x[TP_MAX_K][4][4];          /* element (i, c) of block k */
+	const char *t, *r0, *c0, *fast, *pe, *tmp;
+	const char *xr[TP_MAX_K][TP_MAX_V][4];  /* block k, row i, unit u */
+	const char *xc[TP_MAX_K][TP_MAX_V][4];  /* block k, column c, unit u */
 } em;
 
 static unsigned lg2(unsigned x)
@@ -42,30 +52,28 @@ static const char *addr(char *buf, size_t n, const char *reg, unsigned off)
 	return buf;
 }
 
-/* "{%a, %b, ...}" of block k's elements along a row (fix_row) or column. */
-static const char *vec_list(char *buf, size_t n, const em *e, unsigned k,
-			    int along_row, unsigned fixed)
+/* "{%a, %b, ...}" (or "%a") of block k's row vector i or column vector c. */
+static const char *unit_list(char *buf, size_t n, const em *e, unsigned k, int row, unsigned j)
 {
-	size_t len = 0;
-	unsigned v = e->g->v;
-	if (v == 1) {
-		snprintf(buf, n, "%s", e->x[k][0][0]);
+	const char *const *u = row ? e->xr[k][j] : e->xc[k][j];
+	if (e->na == 1) {
+		snprintf(buf, n, "%s", u[0]);
 		return buf;
 	}
-	len += (size_t)snprintf(buf + len, n - len, "{");
-	for (unsigned j = 0; j < v; j++)
-		len += (size_t)snprintf(buf + len, n - len, "%s%s", j ? ", " : "",
-					along_row ? e->x[k][fixed][j] : e->x[k][j][fixed]);
+	size_t len = (size_t)snprintf(buf, n, "{");
+	for (unsigned i = 0; i < e->na; i++)
+		len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? ", " : "", u[i]);
 	snprintf(buf + len, n - len, "}");
 	return buf;
 }
 
-static const char *vec_op(char *buf, size_t n, const char *base, unsigned v, const char *dt)
+/* "ld.global.v4.b32" and the like: n units of the unit type. */
+static const char *unit_op(char *buf, size_t n, const char *base, unsigned units, const char *ut)
 {
-	if (v == 1)
-		snprintf(buf, n, "%s.%s", base, dt);
+	if (units == 1)
+		snprintf(buf, n, "%s.%s", base, ut);
 	else
-		snprintf(buf, n, "%s.v%u.%s", base, v, dt);
+		snprintf(buf, n, "%s.v%u.%s", base, units, ut);
 	return buf;
 }
 
@@ -215,12 +223,59 @@ static void emit_gaddr(em *e, gside *s)
 	ptxb_op(b, NULL, "sub.s32", "%s, %s, %s", s->cols_left, s->store ? e->rows : e->cols, col0);
 }
 
-/* The vector accesses of one side (unpredicated), or its scalar ones. */
+/* Element (i, c) of block k in registers: its unit and, for packed
+ * elements, the bit offset inside that word. */
+static const char *elem_unit(const em *e, unsigned k, unsigned i, unsigned c, int store, unsigned *bit)
+{
+	unsigned es = e->g->es;
+	*bit = 0;
+	if (es >= 4) /* one unit per element; 16-byte ones are a pair, see elem_access */
+		return e->xr[k][i][es == 16 ? 0 : c];
+	if (store) { /* output row c holds elements i packed */
+		*bit = (i % e->epw) * 8 * es;
+		return e->xc[k][c][i / e->epw];
+	}
+	*bit = (c % e->epw) * 8 * es;
+	return e->xr[k][i][c / e->epw];
+}
+
+/* One predicated element access of the edge path. */
+static void elem_access(em *e, const gside *s, unsigned k, unsigned i, unsigned c, const char *a)
+{
+	ptxb *b = e->b;
+	unsigned es = e->g->es, bit;
+	char op[64], regs[80];
+	const char *u = elem_unit(e, k, i, c, s->store, &bit);
+	const char *base = s->store ? e->stop : e->ldop;
+	if (es == 16) {
+		snprintf(regs, sizeof regs, "{%s, %s}", e->xr[k][0][0], e->xr[k][0][1]);
+		unit_op(op, sizeof op, base, 2, "b64");
+	} else if (es >= 4) {
+		snprintf(regs, sizeof regs, "%s", u);
+		unit_op(op, sizeof op, base, 1, e->ut);
+	} else {
+		snprintf(regs, sizeof regs, "%s", e->tmp);
+		snprintf(op, sizeof op, "%s.b%u", base, 8 * es);
+	}
+	if (s->store) {
+		if (es < 4 && bit)
+			ptxb_op(b, NULL, "shr.b32", "%s, %s, %u", e->tmp, u, bit);
+		else if (es < 4)
+			snprintf(regs, sizeof regs, "%s", u);
+		ptxb_op(b, e->pe, op, "%s, %s", a, regs);
+		return;
+	}
+	ptxb_op(b, e->pe, op, "%s, %s", regs, a);
+	if (es < 4)
+		ptxb_op(b, NULL, "bfi.b32", "%s, %s, %s, %u, %u", u, e->tmp, u, bit, 8 * es);
+}
+
+/* The vector accesses of one side (unpredicated), or its element ones. */
 static void emit_gaccess(em *e, const gside *s, int edge)
 {
 	ptxb *b = e->b;
 	const tp_geom *g = e->g;
-	char op[48], a[64], regs[160];
+	char op[64], a[64], regs[160];
 	const char *rok = NULL;
 	for (unsigned k = 0; k < g->k; k++)
 		for (unsigned j = 0; j < g->v; j++) {
@@ -228,8 +283,8 @@ static void emit_gaccess(em *e, const gside *s, int edge)
 			gaccess(e, s, k, j, &mrow, &ncol);
 			addr(a, sizeof a, s->row[mrow], ncol * g->es);
 			if (!edge) {
-				vec_op(op, sizeof op, s->store ? "st.global" : "ld.global", g->v, e->dt);
-				vec_list(regs, sizeof regs, e, k, !s->store, j);
+				unit_op(op, sizeof op, s->store ? e->stop : e->ldop, e->na, e->ut);
+				unit_list(regs, sizeof regs, e, k, !s->store, j);
 				if (s->store)
 					ptxb_op(b, NULL, op, "%s, %s", a, regs);
 				else
@@ -240,17 +295,53 @@ static void emit_gaccess(em *e, const gside *s, int edge)
 				rok = ptxb_reg(b, "pred", "this access's row is inside", "%s_row_ok", s->tag);
 			ptxb_op(b, NULL, "setp.gt.s32", "%s, %s, %u", rok, s->rows_left, mrow);
 			for (unsigned c = 0; c < g->v; c++) {
-				const char *x = s->store ? e->x[k][c][j] : e->x[k][j][c];
 				ptxb_op(b, NULL, "setp.gt.and.s32", "%s, %s, %u, %s", e->pe, s->cols_left,
 					ncol + c, rok);
 				addr(a, sizeof a, s->row[mrow], (ncol + c) * g->es);
-				snprintf(op, sizeof op, "%s.%s", s->store ? "st.global" : "ld.global", e->dt);
+				/* load: element (j, c); store: output row j, element c = input row c */
 				if (s->store)
-					ptxb_op(b, e->pe, op, "%s, %s", a, x);
+					elem_access(e, s, k, c, j, a);
 				else
-					ptxb_op(b, e->pe, op, "%s, %s", x, a);
+					elem_access(e, s, k, j, c, a);
 			}
 		}
+}
+
+/* Packed elements: turn row words into column words with prmt. A 4x4 byte
+ * block takes 8 prmt (pairs of rows interleaved, then pairs of pairs); a
+ * 2x2 block of halves takes 2. */
+static void emit_xpose(em *e)
+{
+	ptxb *b = e->b;
+	const tp_geom *g = e->g;
+	if (g->es >= 4)
+		return;
+	ptxb_group(b, "Transpose the packed %u-bit elements in registers (prmt), %ux%u per step.",
+		   8 * g->es, e->epw, e->epw);
+	const char *t[4];
+	for (int i = 0; i < 4 && g->es == 1; i++)
+		t[i] = ptxb_reg(b, "b32", i ? NULL : "byte pairs interleaved from two rows", "pair%d", i);
+	for (unsigned k = 0; k < g->k; k++)
+		for (unsigned r = 0; r < g->v; r += e->epw)      /* a group of epw rows */
+			for (unsigned w = 0; w < e->na; w++) {    /* the word column in them */
+				unsigned col = w * e->epw, ow = r / e->epw;
+				if (g->es == 2) {
+					const char *a = e->xr[k][r][w], *c = e->xr[k][r + 1][w];
+					ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x5410", e->xc[k][col][ow], a, c);
+					ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x7632", e->xc[k][col + 1][ow], a, c);
+					continue;
+				}
+				const char *x0 = e->xr[k][r][w], *x1 = e->xr[k][r + 1][w];
+				const char *x2 = e->xr[k][r + 2][w], *x3 = e->xr[k][r + 3][w];
+				ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x5140", t[0], x0, x1);
+				ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x5140", t[1], x2, x3);
+				ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x7362", t[2], x0, x1);
+				ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x7362", t[3], x2, x3);
+				ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x5410", e->xc[k][col][ow], t[0], t[1]);
+				ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x7632", e->xc[k][col + 1][ow], t[0], t[1]);
+				ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x5410", e->xc[k][col + 2][ow], t[2], t[3]);
+				ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x7632", e->xc[k][col + 3][ow], t[2], t[3]);
+			}
 }
 
 /* Shared-memory stores (phase 0) or loads (phase 1), addresses first. */
@@ -279,19 +370,28 @@ static void emit_smem(em *e, const char *sbase, int load)
 			ptxb_op(b, NULL, "add.u32", "%s, %s, %u", srow, a0, cr);
 			ptxb_op(b, NULL, "add.u32", "%s, %s, %u", scol, b0, db);
 			if (sxor) {
-				ptxb_op(b, NULL, "and.b32", "%s, %s, %u", sxor, srow, g->swz);
+				const char *from = srow;
+				if (g->swz_shr) {
+					ptxb_op(b, NULL, "shr.u32", "%s, %s, %u", sxor, from, g->swz_shr);
+					from = sxor;
+				}
+				if (g->swz_shl) {
+					ptxb_op(b, NULL, "shl.b32", "%s, %s, %u", sxor, from, g->swz_shl);
+					from = sxor;
+				}
+				ptxb_op(b, NULL, "and.b32", "%s, %s, %u", sxor, from, g->swz);
 				ptxb_op(b, NULL, "xor.b32", "%s, %s, %s", scol, scol, sxor);
 			}
 			ptxb_op(b, NULL, "mad.lo.u32", "%s, %s, %u, %s", scol, srow, g->pitch, scol);
 			ptxb_op(b, NULL, "mad.lo.u32", "%s, %s, %u, %s", sa[k][s], scol, g->gbytes, sbase);
 		}
 	char op[48], regs[160];
-	vec_op(op, sizeof op, load ? "ld.shared" : "st.shared", g->v, e->dt);
+	unit_op(op, sizeof op, load ? "ld.shared" : "st.shared", e->na, e->ut);
 	ptxb_note(b, "%s", load ? "all shared loads, then the global stores"
 			       : "shared stores: the register block goes out as whole granules");
 	for (unsigned k = 0; k < g->k; k++)
 		for (unsigned s = 0; s < g->v; s++) {
-			vec_list(regs, sizeof regs, e, k, p->major_in, s);
+			unit_list(regs, sizeof regs, e, k, p->major_in, s);
 			if (load)
 				ptxb_op(b, NULL, op, "%s, [%s]", regs, sa[k][s]);
 			else
@@ -318,10 +418,41 @@ static void emit_shared(em *e)
 	emit_smem(e, sbase, 1);
 }
 
+static void declare_data(em *e)
+{
+	ptxb *b = e->b;
+	const tp_geom *g = e->g;
+	unsigned es = g->es;
+	e->ub = es >= 8 ? 8 : 4;
+	e->ut = e->ub == 8 ? "b64" : "b32";
+	e->na = g->gbytes / e->ub;
+	e->epw = es < 4 ? 4 / es : 1;
+	for (unsigned k = 0; k < g->k; k++)
+		for (unsigned i = 0; i < g->v; i++)
+			for (unsigned u = 0; u < e->na; u++)
+				e->xr[k][i][u] = ptxb_reg(b, e->ut, k + i + u ? NULL :
+					es < 4 ? "block k, input row i, word u (packed elements)" :
+					es == 16 ? "block k, the element's low and high halves" :
+						   "block k, element (row i, column u)",
+					"x%u_%u_%u", k, i, u);
+	for (unsigned k = 0; k < g->k; k++)
+		for (unsigned c = 0; c < g->v; c++)
+			for (unsigned u = 0; u < e->na; u++)
+				e->xc[k][c][u] = es == 16 ? e->xr[k][0][u] : es >= 4 ? e->xr[k][u][c] :
+					ptxb_reg(b, "b32", k + c + u ? NULL :
+						 "block k, input column c (an output row), word u", "y%u_%u_%u", k, c, u);
+	if (es < 4)
+		e->tmp = ptxb_reg(b, "b32", "one packed element on the edge path", "elem");
+}
+
 int tp_emit_tile(const tp_params *p, const tp_geom *g, const char *header,
 		 strbuf *out, char *err, size_t errlen)
 {
-	em e = {.p = p, .g = g, .dt = p->elem == 64 ? "b64" : "b32"};
+	static em e; /* large (register name tables); the generator is single-threaded */
+	memset(&e, 0, sizeof e);
+	e.p = p, e.g = g;
+	e.ldop = p->ld_nc ? "ld.global.nc.L1::no_allocate" : "ld.global";
+	e.stop = p->st_cs ? "st.global.cs" : "st.global";
 	e.b = ptxb_new();
 	if (!e.b) {
 		snprintf(err, errlen, "out of memory");
@@ -329,11 +460,7 @@ int tp_emit_tile(const tp_params *p, const tp_geom *g, const char *header,
 	}
 	ptxb *b = e.b;
 	emit_setup(&e);
-	for (unsigned k = 0; k < g->k; k++)
-		for (unsigned i = 0; i < g->v; i++)
-			for (unsigned c = 0; c < g->v; c++)
-				e.x[k][i][c] = ptxb_reg(b, e.dt, k + i + c ? NULL : "element (row i, column j) of the thread's block k",
-							"x%u_%u%u", k, i, c);
+	declare_data(&e);
 	emit_fast_test(&e);
 	/* Without shared memory both sides use one mapping: the coalesced side's. */
 	int smem = p->smem != TP_SMEM_NONE;
@@ -352,8 +479,12 @@ int tp_emit_tile(const tp_params *p, const tp_geom *g, const char *header,
 	ptxb_note(b, "edge tile: one predicated element at a time");
 	emit_gaccess(&e, &ld, 1);
 	ptxb_label(b, "LOADED");
+	if (!smem || !p->major_in)
+		emit_xpose(&e);
 	if (smem)
 		emit_shared(&e);
+	if (smem && p->major_in)
+		emit_xpose(&e);
 	emit_gaddr(&e, &st);
 	ptxb_group(b, "The stores: vectors on the interior path, predicated elements on the edge.");
 	ptxb_op(b, notfast, "bra.uni", "STORE_EDGE");

@@ -65,5 +65,5 @@ unsigned tp_srow(const tp_geom *g, unsigned r)
 unsigned tp_saddr(const tp_geom *g, unsigned r, unsigned gcol)
 {
 	unsigned s = tp_srow(g, r);
-	return (s * g->pitch + (gcol ^ (s & g->swz))) * g->gbytes;
+	return (s * g->pitch + (gcol ^ (((s >> g->swz_shr) << g->swz_shl) & g->swz))) * g->gbytes;
 }

@@ -23,8 +23,8 @@ typedef struct {
 	unsigned nthr, nbr, nbc, k;      /* threads; blocks down, across; blocks per thread */
 	tp_map rd, wr;                   /* read and write mappings */
 	/* shared memory: srows rows of sgran granules (gbytes each), pitch
-	 * granules apart; physical granule = gcol ^ (srow & swz) */
-	unsigned srows, sgran, pitch, swz;
+	 * granules apart; physical granule = gcol ^ (((srow >> shr) << shl) & swz) */
+	unsigned srows, sgran, pitch, swz, swz_shr, swz_shl;
 	int permute;                     /* srow(r) = (r % v) * (srows / v) + r / v */
 	unsigned smem_bytes;
 } tp_geom;

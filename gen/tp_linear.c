@@ -13,8 +13,11 @@ int tp_emit_linear(const tp_params *p, const char *header, strbuf *out,
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	const char *dt = p->elem == 64 ? "b64" : "b32";
-	unsigned es = p->elem / 8, sh = es == 8 ? 3 : 2;
+	unsigned es = p->elem / 8, sh = 0;
+	while ((1u << sh) < es)
+		sh++;
+	/* registers hold at least 32 bits; a 16-byte element is a pair of b64 */
+	const char *rt = es >= 8 ? "b64" : "b32";
 	const char *in = ptxb_reg(b, "b64", "input base (global)", "in");
 	const char *o = ptxb_reg(b, "b64", "output base (global)", "out");
 	const char *rows = ptxb_reg(b, "b32", "input rows", "rows");
@@ -32,7 +35,8 @@ int tp_emit_linear(const tp_params *p, const char *header, strbuf *out,
 	const char *ld64 = ptxb_reg(b, "b64", "a leading dimension, 64-bit", "ld64");
 	const char *src = ptxb_reg(b, "b64", "address of in[i][j]", "src");
 	const char *dst = ptxb_reg(b, "b64", "address of out[j][i]", "dst");
-	const char *x = ptxb_reg(b, dt, "the element", "x");
+	const char *x = ptxb_reg(b, rt, es == 16 ? "the element's low half" : "the element", "x");
+	const char *xh = es == 16 ? ptxb_reg(b, rt, "the element's high half", "x_hi") : NULL;
 	const char *past = ptxb_reg(b, "pred", "past the last element", "past_end");
 
 	ptxb_group(b, "Parameters.");
@@ -67,11 +71,16 @@ int tp_emit_linear(const tp_params *p, const char *header, strbuf *out,
 	ptxb_op(b, NULL, "shl.b64", "%s, %s, %u", dst, dst, sh);
 	ptxb_op(b, NULL, "add.u64", "%s, %s, %s", dst, dst, o);
 	ptxb_group(b, "The move itself: a coalesced read, a strided write.");
-	char op[24];
-	snprintf(op, sizeof op, "ld.global.%s", dt);
-	ptxb_op(b, NULL, op, "%s, [%s]", x, src);
-	snprintf(op, sizeof op, "st.global.%s", dt);
-	ptxb_op(b, NULL, op, "[%s], %s", dst, x);
+	if (es == 16) {
+		ptxb_op(b, NULL, "ld.global.v2.b64", "{%s, %s}, [%s]", x, xh, src);
+		ptxb_op(b, NULL, "st.global.v2.b64", "[%s], {%s, %s}", dst, x, xh);
+	} else {
+		char op[24];
+		snprintf(op, sizeof op, "ld.global.b%u", 8 * es);
+		ptxb_op(b, NULL, op, "%s, [%s]", x, src);
+		snprintf(op, sizeof op, "st.global.b%u", 8 * es);
+		ptxb_op(b, NULL, op, "[%s], %s", dst, x);
+	}
 	ptxb_label(b, "DONE");
 	ptxb_op(b, NULL, "ret", " ");
 	int rc = ptxb_finish(b, out, header, TP_TARGET, p->name, tp_entry_params, p->tx, 1);

@@ -115,6 +115,7 @@ static bank_report model(enum tp_smem smem, int major_in, unsigned elem, unsigne
 		ok(0, "model parameters valid: %s", err);
 	tp_geom g;
 	tp_geom_init(&g, &p);
+	bank_pick_swizzle(&p, &g);
 	bank_report r;
 	bank_model(&p, &g, &r);
 	return r;
