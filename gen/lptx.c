@@ -61,6 +61,17 @@ static void pair_field(lua_State *L, const char *key, unsigned *a, unsigned *b)
 	lua_pop(L, 1);
 }
 
+/* Boolean field `key` (absent = false). */
+static int bool_field(lua_State *L, const char *key)
+{
+	lua_getfield(L, 1, key);
+	if (!lua_isnil(L, -1) && !lua_isboolean(L, -1))
+		luaL_error(L, "transpose: %s must be true or false, got %s", key, luaL_typename(L, -1));
+	int v = lua_toboolean(L, -1);
+	lua_pop(L, 1);
+	return v;
+}
+
 /* Field `key` as one of `names`; returns its index, or `def` when absent. */
 static int option_field(lua_State *L, const char *key, const char *const names[], int def)
 {
@@ -89,7 +100,8 @@ static int option_field(lua_State *L, const char *key, const char *const names[]
 }
 
 static const char *const known_keys[] = {
-	"coalesce", "elem", "grid", "major", "name", "smem", "swizzle_mask", "threads", "tile", "vec", NULL,
+	"coalesce", "elem", "grid", "ld_nc", "major", "name", "smem", "st_cs", "swizzle_mask", "threads",
+	"tile", "vec", NULL,
 };
 
 static void check_keys(lua_State *L)
@@ -134,6 +146,8 @@ static int l_transpose(lua_State *L)
 	p.coalesce_write = option_field(L, "coalesce", side_names, 0);
 	p.linear = option_field(L, "grid", grid_names, 0);
 	p.swizzle_mask = (unsigned)int_field(L, "swizzle_mask", 0, 0, 1024);
+	p.ld_nc = bool_field(L, "ld_nc");
+	p.st_cs = bool_field(L, "st_cs");
 	lua_getglobal(L, "ptx");
 	lua_getfield(L, -1, "script");
 	snprintf(p.script, sizeof p.script, "%s", lua_tostring(L, -1) ? lua_tostring(L, -1) : "");

@@ -1,0 +1,55 @@
+-- Tuning candidates for every element width: the shapes of tile, block and
+-- access that bench/TUNING.md reasons about. Not committed as PTX: generate
+-- them into a scratch folder and time them with ptxpose bench.
+--
+--   ptxpose gen --out build/tune scripts/tune.lua
+--   ptxpose bench --out-dir build/tune-results build/tune/*.ptx
+--
+-- Names read t<TM>x<TN>_v<vec>_<smem>_<threads>[_nc][_cs].
+
+local function candidate(elem, tm, tn, vec, smem, threads, hints)
+  hints = hints or {}
+  local tx = math.min(threads, 32)
+  local name = string.format("tune_b%d_t%dx%d_v%d_%s_%d%s%s", elem, tm, tn, vec, smem,
+                             threads, hints.ld_nc and "_nc" or "", hints.st_cs and "_cs" or "")
+  local text = ptx.transpose{
+    name = name, elem = elem, tile = {tm, tn}, threads = {tx, threads // tx},
+    vec = vec, smem = smem, ld_nc = hints.ld_nc, st_cs = hints.st_cs,
+  }
+  ptx.write(name .. ".ptx", text)
+end
+
+local both = { ld_nc = true, st_cs = true }
+local per_width = {
+  [8] = {
+    {128, 128, 16, "swizzle", 64}, {128, 64, 16, "swizzle", 32}, {64, 128, 16, "swizzle", 32},
+    {128, 128, 8, "swizzle", 256}, {64, 128, 8, "swizzle", 128}, {64, 64, 8, "swizzle", 64},
+    {128, 128, 16, "swizzle", 64, both}, {128, 128, 8, "swizzle", 256, both},
+  },
+  [16] = {
+    {64, 64, 8, "swizzle", 64}, {128, 64, 8, "swizzle", 128}, {64, 128, 8, "swizzle", 128},
+    {128, 128, 8, "swizzle", 256}, {64, 64, 4, "swizzle", 256}, {64, 128, 4, "swizzle", 256},
+    {128, 64, 8, "swizzle", 128, both}, {64, 128, 4, "swizzle", 256, both},
+  },
+  [32] = {
+    {32, 128, 4, "swizzle", 256}, {64, 64, 4, "swizzle", 256}, {64, 128, 4, "swizzle", 256},
+    {64, 64, 4, "swizzle", 128}, {128, 64, 4, "swizzle", 256}, {32, 32, 1, "padded", 256},
+    {64, 64, 4, "swizzle", 256, both}, {64, 128, 4, "swizzle", 256, both},
+  },
+  [64] = {
+    {32, 32, 2, "swizzle", 256}, {32, 64, 2, "swizzle", 256}, {64, 64, 2, "swizzle", 256},
+    {64, 32, 2, "swizzle", 256}, {32, 64, 2, "swizzle", 128},
+    {32, 64, 2, "swizzle", 256, both}, {64, 64, 2, "swizzle", 256, both},
+  },
+  [128] = {
+    {32, 32, 1, "swizzle", 256}, {16, 32, 1, "swizzle", 128}, {32, 16, 1, "swizzle", 128},
+    {64, 32, 1, "swizzle", 256}, {32, 32, 1, "padded", 256},
+    {32, 32, 1, "swizzle", 256, both}, {64, 32, 1, "swizzle", 256, both},
+  },
+}
+
+for _, elem in ipairs{8, 16, 32, 64, 128} do
+  for _, c in ipairs(per_width[elem]) do
+    candidate(elem, c[1], c[2], c[3], c[4], c[5], c[6])
+  end
+end
