@@ -40,14 +40,19 @@ deps_cuda() {
 	fi
 }
 
-# cuobjdump: the toolkit's if it has one, else PyPI's nvidia-cuda-cuobjdump in .deps/.
+# cuobjdump (which runs nvdisasm for SASS): the toolkit's if it has them,
+# else PyPI's nvidia-cuda-cuobjdump and nvidia-cuda-nvdisasm in .deps/.
 deps_cuobjdump() {
-	if command -v cuobjdump >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/cuobjdump ] ||
-		ls .deps/nvidia/cuda_cuobjdump/bin/cuobjdump >/dev/null 2>&1; then
+	if { command -v cuobjdump || [ -x /usr/local/cuda/bin/cuobjdump ]; } >/dev/null 2>&1 &&
+		{ command -v nvdisasm || [ -x /usr/local/cuda/bin/nvdisasm ]; } >/dev/null 2>&1; then
 		return
 	fi
-	say "installing nvidia-cuda-cuobjdump into .deps/"
-	python3 -m pip install -q --disable-pip-version-check --target .deps nvidia-cuda-cuobjdump
+	if ls .deps/nvidia/cuda_cuobjdump/bin/cuobjdump .deps/nvidia/cuda_nvdisasm/bin/nvdisasm >/dev/null 2>&1; then
+		return
+	fi
+	say "installing nvidia-cuda-cuobjdump and nvidia-cuda-nvdisasm into .deps/"
+	python3 -m pip install -q --disable-pip-version-check --target .deps \
+		nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm
 }
 
 build() {
