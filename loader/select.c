@@ -1,0 +1,48 @@
+#include "loader/select.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+int sel_pick(const char *table, unsigned elem, uint64_t rows, uint64_t cols,
+	     char *kernel, size_t klen, char *err, size_t errlen)
+{
+	double best = INFINITY;
+	int line = 0;
+	kernel[0] = '\0';
+	for (const char *p = table; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		char buf[256];
+		line++;
+		if (n >= sizeof buf) {
+			snprintf(err, errlen, "selection table line %d is too long", line);
+			return -1;
+		}
+		memcpy(buf, p, n);
+		buf[n] = '\0';
+		p += n + (nl != NULL);
+		if (buf[strspn(buf, " \t\r")] == '#' || buf[strspn(buf, " \t\r")] == '\0')
+			continue;
+		unsigned e;
+		unsigned long long r, c;
+		char name[128];
+		double pct;
+		if (sscanf(buf, "%u %llu %llu %127s %lf", &e, &r, &c, name, &pct) != 5 || !r || !c) {
+			snprintf(err, errlen, "selection table line %d: want 'elem rows cols kernel pct'", line);
+			return -1;
+		}
+		if (e != elem)
+			continue;
+		double d = fabs(log2((double)rows) - log2((double)r)) + fabs(log2((double)cols) - log2((double)c));
+		if (d < best) {
+			best = d;
+			snprintf(kernel, klen, "%s", name);
+		}
+	}
+	if (!kernel[0]) {
+		snprintf(err, errlen, "the selection table has no kernel for %u-bit elements", elem);
+		return -1;
+	}
+	return 0;
+}

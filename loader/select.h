@@ -1,0 +1,18 @@
+/* select: choose a kernel for (element width, shape) from the selection
+ * table that `ptxpose bench` measured (bench/select.tsv). Pure C. */
+#ifndef LOADER_SELECT_H
+#define LOADER_SELECT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Table text: '#' comment lines, then "elem rows cols kernel pct" rows.
+ * Picks the row of the same elem at the measured shape nearest to
+ * rows×cols (distance |log2 rows - log2 r| + |log2 cols - log2 c|; the
+ * first row wins ties). Every kernel handles any shape and alignment, so
+ * the rule only affects speed. Returns 0 with the kernel name, or -1 with
+ * a reason (no row for that width, a malformed line). */
+int sel_pick(const char *table, unsigned elem, uint64_t rows, uint64_t cols,
+	     char *kernel, size_t klen, char *err, size_t errlen);
+
+#endif
