@@ -1,8 +1,400 @@
-/* Placeholder until its owner lands the command. */
+/* ptxpose list: one row per PTX file: its parameters, what ptxas made of it
+ * (registers, shared memory, spills, 128-bit global accesses) and the
+ * generator's shared-memory bank model. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
 #include "cli/cli.h"
+#include "cli/opts.h"
+#include "inspect/inspect.h"
+
+static const char help[] =
+	"usage: ptxpose list [--arch sm_90] [--no-sass] [--csv] [FILE.ptx... | DIR]\n"
+	"\n"
+	"Summarizes PTX files (default: every .ptx in ptx/), one row each:\n"
+	"  name         the file name without .ptx\n"
+	"  elem         element width in bits (metadata elem=)\n"
+	"  tile         input rows x columns per block (tile=), or lin:N for a 1-D\n"
+	"               grid of N elements per block (per_block=)\n"
+	"  block        threads per block (block=)\n"
+	"  vec          elements per vector access (vec=)\n"
+	"  smem         shared-memory layout: none, plain, padded, swizzle (smem=)\n"
+	"  regs         registers per thread (ptxas -v)\n"
+	"  smem B       static shared memory bytes per block (ptxas -v)\n"
+	"  spill/stack  spill bytes (stores + loads) / stack frame bytes (ptxas -v)\n"
+	"  LDG128       yes if the SASS has a 128-bit global load (LDG.E.128)\n"
+	"  STG128       yes if the SASS has a 128-bit global store (STG.E.128)\n"
+	"  bank W/I     the generator's bank model, worst store and worst load:\n"
+	"               wavefronts per warp request / conflict-free minimum\n"
+	"               (st 32/1 = a 32-way conflict; st 4/4 = conflict-free)\n"
+	"\n"
+	"  --arch SM    target for ptxas (default sm_90)\n"
+	"  --no-sass    skip cuobjdump: no LDG128/STG128 columns\n"
+	"  --csv        comma-separated values with a header, all numbers separate\n"
+	"  --jobs N     files inspected at a time (default: the processors online)\n"
+	"\n"
+	"Exit codes: 0 ok, 2 usage, 3 a file missing, unreadable or without ptxpose\n"
+	"metadata, 5 a file ptxas rejects (shown with its error after the table),\n"
+	"7 ptxas or cuobjdump missing (" INS_CUOBJDUMP_INSTALL ").\n";
+
+enum { C_NAME, C_ELEM, C_TILE, C_BLOCK, C_VEC, C_SMEM, C_REGS, C_SMEMB, C_SPILL,
+       C_LDG, C_STG, C_BANK, NCOL };
+
+static const char *const heads[NCOL] = {
+	"name", "elem", "tile", "block", "vec", "smem", "regs", "smem B", "spill/stack",
+	"LDG128", "STG128", "bank W/I",
+};
+
+typedef struct {
+	char cell[NCOL][64];
+	char error[512];  /* instead of the ptxas and SASS columns */
+} list_row;
+
+typedef struct {
+	const char *arch;
+	int no_sass, csv;
+	uint64_t jobs;
+	char **files;
+	int nfiles;
+} list_opts;
+
+static int parse_args(int argc, char **argv, list_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->arch = "sm_90";
+	o->jobs = (uint64_t)ins_jobs_default();
+	o->files = calloc((size_t)argc, sizeof *o->files);
+	if (!o->files)
+		return -1;
+	for (int i = 1; i < argc; i++) {
+		int r = opt_value("list", argv, argc, &i, "--arch", &o->arch);
+		if (r < 0)
+			return -1;
+		if (r > 0)
+			continue;
+		const char *v;
+		if ((r = opt_value("list", argv, argc, &i, "--jobs", &v)) < 0 ||
+		    (r > 0 && opt_u64("list", "--jobs", v, 1, 64, &o->jobs)))
+			return -1;
+		if (r > 0)
+			continue;
+		if (!strcmp(argv[i], "--no-sass"))
+			o->no_sass = 1;
+		else if (!strcmp(argv[i], "--csv"))
+			o->csv = 1;
+		else if (argv[i][0] == '-' && argv[i][1]) {
+			cli_err("list", "unknown flag '%s' (try --help)", argv[i]);
+			return -1;
+		} else
+			o->files[o->nfiles++] = argv[i];
+	}
+	if (!ins_arch_valid(o->arch)) {
+		cli_err("list", "--arch: expected sm_NN (sm_80, sm_90, sm_90a, sm_100, ...), got '%s'", o->arch);
+		return -1;
+	}
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+/* Append the .ptx files of a folder, sorted, to *paths. */
+static int add_dir(const char *dir, char ***paths, int *n, int *cap)
+{
+	DIR *d = opendir(dir);
+	if (!d) {
+		cli_err("list", "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	int first = *n;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (!ends_with(e->d_name, ".ptx") || e->d_name[0] == '.')
+			continue;
+		if (*n == *cap) {
+			int nc = *cap ? *cap * 2 : 64;
+			char **p = realloc(*paths, (size_t)nc * sizeof *p);
+			if (!p)
+				break;
+			*paths = p;
+			*cap = nc;
+		}
+		size_t len = strlen(dir) + strlen(e->d_name) + 2;
+		char *s = malloc(len);
+		if (!s)
+			break;
+		snprintf(s, len, "%s%s%s", dir, ends_with(dir, "/") ? "" : "/", e->d_name);
+		(*paths)[(*n)++] = s;
+	}
+	closedir(d);
+	if (*n == first) {
+		cli_err("list", "%s: no .ptx files", dir);
+		return -1;
+	}
+	qsort(*paths + first, (size_t)(*n - first), sizeof **paths, cmp_str);
+	return 0;
+}
+
+/* Files given, folders expanded, default ptx/. Returns the count or -1. */
+static int collect(const list_opts *o, char ***paths)
+{
+	int n = 0, cap = 0;
+	*paths = NULL;
+	if (o->nfiles == 0)
+		return add_dir("ptx", paths, &n, &cap) ? -1 : n;
+	for (int i = 0; i < o->nfiles; i++) {
+		struct stat st;
+		if (!stat(o->files[i], &st) && S_ISDIR(st.st_mode)) {
+			if (add_dir(o->files[i], paths, &n, &cap))
+				return -1;
+			continue;
+		}
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			char **p = realloc(*paths, (size_t)cap * sizeof *p);
+			if (!p)
+				return -1;
+			*paths = p;
+		}
+		(*paths)[n] = strdup(o->files[i]);
+		if (!(*paths)[n++])
+			return -1;
+	}
+	return n;
+}
+
+static void set(list_row *row, int col, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void set(list_row *row, int col, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(row->cell[col], sizeof row->cell[col], fmt, ap);
+	va_end(ap);
+}
+
+static const char *meta_or(const ins_report *r, const char *key, const char *dflt)
+{
+	const char *v = r->have_meta ? meta_get(&r->meta, key) : NULL;
+	return v ? v : dflt;
+}
+
+static void bank_cell(const ins_report *r, list_row *row)
+{
+	const meta_smem *st = r->have_meta ? ins_smem_worst(&r->meta, 1) : NULL;
+	const meta_smem *ld = r->have_meta ? ins_smem_worst(&r->meta, 0) : NULL;
+	char a[32] = "", b[32] = "";
+	if (st)
+		snprintf(a, sizeof a, "st %u/%u", st->wavefronts, st->ideal);
+	if (ld)
+		snprintf(b, sizeof b, "ld %u/%u", ld->wavefronts, ld->ideal);
+	set(row, C_BANK, "%s%s%s", a, *a && *b ? " " : "", (*a || *b) ? b : "-");
+}
+
+static void fill_row(const ins_report *r, list_row *row)
+{
+	const char *base = strrchr(r->path, '/');
+	base = base ? base + 1 : r->path;
+	size_t bl = strlen(base);
+	if (ends_with(base, ".ptx"))
+		bl -= 4;
+	set(row, C_NAME, "%.*s", (int)bl, base);
+	set(row, C_ELEM, "%s", meta_or(r, "elem", "-"));
+	if (!meta_or(r, "tile", NULL) && meta_or(r, "per_block", NULL))
+		set(row, C_TILE, "lin:%s", meta_or(r, "per_block", "-"));
+	else
+		set(row, C_TILE, "%s", meta_or(r, "tile", "-"));
+	set(row, C_BLOCK, "%s", meta_or(r, "block", "-"));
+	set(row, C_VEC, "%s", meta_or(r, "vec", "-"));
+	set(row, C_SMEM, "%s", meta_or(r, "smem", "-"));
+	bank_cell(r, row);
+	if (r->status != INS_OK) {
+		snprintf(row->error, sizeof row->error, "%s", r->err);
+		return;
+	}
+	const ins_res *x = &r->res;
+	set(row, C_REGS, "%u", x->registers);
+	set(row, C_SMEMB, "%u", x->smem_bytes);
+	set(row, C_SPILL, "%u/%u", x->spill_store_bytes + x->spill_load_bytes, x->stack_bytes);
+	set(row, C_LDG, "%s", !r->have_sass ? "-" : r->sass.count[INS_C_LDG][INS_W128] ? "yes" : "no");
+	set(row, C_STG, "%s", !r->have_sass ? "-" : r->sass.count[INS_C_STG][INS_W128] ? "yes" : "no");
+}
+
+static void print_table(const list_row *rows, int n)
+{
+	size_t w[NCOL];
+	for (int c = 0; c < NCOL; c++) {
+		w[c] = strlen(heads[c]);
+		for (int i = 0; i < n; i++)
+			if (!rows[i].error[0] || c < C_REGS || c == C_BANK)
+				w[c] = strlen(rows[i].cell[c]) > w[c] ? strlen(rows[i].cell[c]) : w[c];
+	}
+	for (int c = 0; c < NCOL; c++)
+		printf("%-*s%s", c == NCOL - 1 ? 0 : (int)w[c], heads[c], c + 1 < NCOL ? "  " : "\n");
+	for (int i = 0; i < n; i++) {
+		const list_row *r = &rows[i];
+		for (int c = 0; c < C_REGS; c++)
+			printf("%-*s  ", (int)w[c], r->cell[c]);
+		if (r->error[0]) {
+			printf("error: %s\n", r->error);
+			continue;
+		}
+		for (int c = C_REGS; c < NCOL; c++)
+			printf("%-*s%s", c == NCOL - 1 ? 0 : (int)w[c], r->cell[c], c + 1 < NCOL ? "  " : "\n");
+	}
+}
+
+static void csv_field(strbuf *out, const char *s, int last)
+{
+	if (strpbrk(s, ",\"\n")) {
+		sb_addc(out, '"');
+		for (; *s; s++) {
+			if (*s == '"')
+				sb_addc(out, '"');
+			sb_addc(out, *s);
+		}
+		sb_addc(out, '"');
+	} else {
+		sb_add(out, s);
+	}
+	sb_addc(out, last ? '\n' : ',');
+}
+
+#define CSV_HEAD "file,name,kernel,elem,tile,per_block,block,vec,smem,registers,smem_bytes," \
+		 "stack_bytes,spill_store_bytes,spill_load_bytes,ldg128,stg128,ldl,stl," \
+		 "st_wavefronts,st_ideal,ld_wavefronts,ld_ideal,status,error\n"
+
+static void csv_row(const ins_report *r, const list_row *row, strbuf *out)
+{
+	char num[16][24];
+	int k = 0;
+	const int ok = r->status == INS_OK, sass = ok && r->have_sass;
+	const ins_res *x = &r->res;
+	const ins_sass *s = &r->sass;
+	const meta_smem *st = r->have_meta ? ins_smem_worst(&r->meta, 1) : NULL;
+	const meta_smem *ld = r->have_meta ? ins_smem_worst(&r->meta, 0) : NULL;
+	unsigned long long v[] = {x->registers, x->smem_bytes, x->stack_bytes, x->spill_store_bytes,
+				  x->spill_load_bytes, s->count[INS_C_LDG][INS_W128],
+				  s->count[INS_C_STG][INS_W128], ins_sass_count(s, INS_C_LDL),
+				  ins_sass_count(s, INS_C_STL)};
+	for (int i = 0; i < 9; i++, k++) {
+		int show = i < 5 ? ok : sass;
+		snprintf(num[k], sizeof num[k], show ? "%llu" : "", v[i]);
+	}
+	const meta_smem *m[2] = {st, ld};
+	for (int i = 0; i < 2; i++, k += 2) {
+		snprintf(num[k], sizeof num[k], m[i] ? "%u" : "", m[i] ? m[i]->wavefronts : 0);
+		snprintf(num[k + 1], sizeof num[k + 1], m[i] ? "%u" : "", m[i] ? m[i]->ideal : 0);
+	}
+	csv_field(out, r->path, 0);
+	csv_field(out, row->cell[C_NAME], 0);
+	csv_field(out, r->have_meta ? r->meta.kernel : x->function, 0);
+	csv_field(out, meta_or(r, "elem", ""), 0);
+	csv_field(out, meta_or(r, "tile", ""), 0);
+	csv_field(out, meta_or(r, "per_block", ""), 0);
+	csv_field(out, meta_or(r, "block", ""), 0);
+	csv_field(out, meta_or(r, "vec", ""), 0);
+	csv_field(out, meta_or(r, "smem", ""), 0);
+	for (int i = 0; i < k; i++)
+		csv_field(out, num[i], 0);
+	csv_field(out, ok ? (r->have_meta ? "ok" : "no-metadata") : "error", 0);
+	csv_field(out, ok ? (r->have_meta ? "" : r->meta_err) : r->err, 1);
+}
 
 int cmd_list(int argc, char **argv)
 {
-	cli_err("list", "not implemented yet");
-	return EXIT_USAGE;
+	if (argc > 1 && opt_is_help(argv[1])) {
+		fputs(help, stdout);
+		return EXIT_OK;
+	}
+	list_opts o;
+	int rc = EXIT_OK;
+	char **paths = NULL;
+	int n = -1;
+	list_row *rows = NULL;
+	ins_report *reps = NULL;
+	strbuf out, errors;
+	sb_init(&out);
+	sb_init(&errors);
+	if (parse_args(argc, argv, &o)) {
+		rc = EXIT_USAGE;
+		goto done;
+	}
+	ins_tools tools;
+	char err[512];
+	if (ins_find_ptxas(tools.ptxas, sizeof tools.ptxas, err, sizeof err)) {
+		cli_err("list", "%s", err);
+		rc = EXIT_TOOL;
+		goto done;
+	}
+	tools.cuobjdump[0] = '\0';
+	if (!o.no_sass && ins_find_cuobjdump(tools.cuobjdump, sizeof tools.cuobjdump, err, sizeof err)) {
+		cli_err("list", "%s (or run with --no-sass)", err);
+		rc = EXIT_TOOL;
+		goto done;
+	}
+	if ((n = collect(&o, &paths)) < 0 || !(rows = calloc((size_t)n + 1, sizeof *rows)) ||
+	    !(reps = calloc((size_t)n + 1, sizeof *reps))) {
+		rc = EXIT_INPUT;
+		goto done;
+	}
+	ins_inspect_many(&tools, paths, n, o.arch, (int)o.jobs, reps);
+	if (o.csv)
+		sb_add(&out, CSV_HEAD);
+	for (int i = 0; i < n; i++) {
+		const ins_report *r = &reps[i];
+		int st = r->status;
+		if (st == INS_ENOTOOL || st == INS_ETOOL || st == INS_EARCH) {
+			/* the same for every file: say it once and stop */
+			cli_err("list", "%s", r->err);
+			rc = st == INS_EARCH ? EXIT_USAGE : EXIT_TOOL;
+			goto done;
+		}
+		fill_row(r, &rows[i]);
+		if (o.csv)
+			csv_row(r, &rows[i], &out);
+		if (st == INS_EASM) {
+			sb_printf(&errors, "%s:\n%s", paths[i], sb_str(&r->log));
+			rc = EXIT_CUDA;
+		} else if (st == INS_EINPUT || !r->have_meta) {
+			sb_printf(&errors, "%s: %s\n", paths[i], st == INS_EINPUT ? r->err : r->meta_err);
+			if (rc == EXIT_OK)
+				rc = EXIT_INPUT;
+		}
+	}
+	if (o.csv)
+		fputs(sb_str(&out), stdout);
+	else
+		print_table(rows, n);
+	if (errors.len) {
+		fflush(stdout);
+		fprintf(stderr, "\n%s", sb_str(&errors));
+	}
+done:
+	for (int i = 0; i < n; i++) {
+		free(paths[i]);
+		if (reps)
+			ins_report_free(&reps[i]);
+	}
+	free(reps);
+	free(paths);
+	free(rows);
+	free(o.files);
+	sb_free(&out);
+	sb_free(&errors);
+	return rc;
 }

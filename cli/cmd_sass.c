@@ -1,8 +1,251 @@
-/* Placeholder until its owner lands the command. */
+/* ptxpose sass: assemble a PTX file, disassemble it and summarize the SASS. */
+#include <stdio.h>
+#include <string.h>
+
 #include "cli/cli.h"
+#include "cli/opts.h"
+#include "common/fsio.h"
+#include "inspect/inspect.h"
+
+static const char help[] =
+	"usage: ptxpose sass [--arch sm_90] [--summary | --raw] [--json] [-v] FILE.ptx|VARIANT\n"
+	"       ptxpose sass --diff [--arch sm_90] [--json] A B\n"
+	"\n"
+	"Assembles the PTX with ptxas -v for the target (default sm_90; sm_80, sm_89,\n"
+	"sm_90a, sm_100, ...), disassembles the object with cuobjdump -sass, prints the\n"
+	"SASS (without the encodings; --raw: as cuobjdump wrote it) and a summary.\n"
+	"A VARIANT is a name without .ptx: ptx/VARIANT.ptx.\n"
+	"\n"
+	"  --arch SM     target architecture, sm_NN or sm_NNN with an optional a/f\n"
+	"  --summary     the summary only, no SASS listing\n"
+	"  --raw         the SASS exactly as cuobjdump printed it\n"
+	"  --json        one JSON object instead of text (with --diff: {\"a\":..., \"b\":...})\n"
+	"  --diff A B    two summaries side by side; '*' marks the lines that differ\n"
+	"  -v            print the tools used and ptxas's own output\n"
+	"\n"
+	"Summary fields:\n"
+	"  file            the PTX file\n"
+	"  kernel          the entry (metadata kernel=, or what ptxas compiled)\n"
+	"  metadata        the launch keys of the ptxpose header: elem (bits), tile\n"
+	"                  (rows x cols per block) or per_block, block (threads), vec\n"
+	"                  (elements per vector access), smem (none/plain/padded/\n"
+	"                  swizzle), dyn_smem; 'none' for PTX without the header\n"
+	"  target          the --arch assembled for\n"
+	"  registers       registers per thread (ptxas: Used N registers)\n"
+	"  shared memory   static shared memory per block (ptxas: N bytes smem), plus\n"
+	"                  the metadata's dyn_smem when it has one\n"
+	"  stack           stack frame bytes per thread (ptxas); 0 expected\n"
+	"  spills          spill stores and spill loads, bytes (ptxas); 0 expected\n"
+	"  constant        constant bank bytes, all cmem[k] added up (ptxas)\n"
+	"  global loads    LDG instructions by access width: LDG.E.128 (16 bytes),\n"
+	"                  LDG.E.64, LDG.E (32 bits), LDG.E.16 (U16 and S16), LDG.E.8\n"
+	"                  (U8 and S8); cache modifiers (.CONSTANT .NA .EF ...) do not\n"
+	"                  change the width and are not shown\n"
+	"  global stores   STG the same way (STG.E.128 ...)\n"
+	"  shared loads    LDS by width (LDS.128, LDS.64, LDS)\n"
+	"  shared stores   STS by width\n"
+	"  local memory    LDL and STL: spills or stack arrays; 'none' expected\n"
+	"  generic memory  LD and ST through generic addresses; 'none' expected\n"
+	"  barriers        BAR instructions (BAR.SYNC and the other BAR forms)\n"
+	"  predicated      memory instructions (the six kinds above plus LD/ST) under\n"
+	"                  a guard (@P0, @!P1, @UP0; not @PT), of all of them\n"
+	"  instructions    SASS instructions of the entry, NOP padding excluded\n"
+	"  bank model      per shared-memory instruction, from the generator's\n"
+	"                  '// ptxpose-smem' lines: op, id, bytes per thread access,\n"
+	"                  shared-memory wavefronts per warp request, the conflict-free\n"
+	"                  minimum, and 'conflict-free' or 'N-way' (wavefronts/ideal);\n"
+	"                  ptxpose displays it, the generator computes it\n"
+	"\n"
+	"Tools: ptxas from $PTXPOSE_PTXAS, PATH or /usr/local/cuda/bin; cuobjdump\n"
+	"from $PTXPOSE_CUOBJDUMP, PATH, /usr/local/cuda/bin, the repository's .deps/\n"
+	"or the Python nvidia packages (" INS_CUOBJDUMP_INSTALL ").\n"
+	"Exit codes: 0 ok, 2 usage or unknown --arch, 3 file missing or unreadable,\n"
+	"5 ptxas rejected the PTX, 7 ptxas or cuobjdump missing or failed.\n";
+
+typedef struct {
+	const char *arch;
+	int json, summary_only, raw, diff, verbose;
+	const char *files[2];
+	int nfiles;
+} sass_opts;
+
+static int parse_args(int argc, char **argv, sass_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->arch = "sm_90";
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		int r = opt_value("sass", argv, argc, &i, "--arch", &o->arch);
+		if (r < 0)
+			return -1;
+		if (r > 0)
+			continue;
+		if (!strcmp(a, "--json"))
+			o->json = 1;
+		else if (!strcmp(a, "--summary"))
+			o->summary_only = 1;
+		else if (!strcmp(a, "--raw"))
+			o->raw = 1;
+		else if (!strcmp(a, "--diff"))
+			o->diff = 1;
+		else if (!strcmp(a, "-v") || !strcmp(a, "--verbose"))
+			o->verbose = 1;
+		else if (a[0] == '-' && a[1]) {
+			cli_err("sass", "unknown flag '%s' (try --help)", a);
+			return -1;
+		} else if (o->nfiles == 2) {
+			cli_err("sass", "too many files: '%s'", a);
+			return -1;
+		} else {
+			o->files[o->nfiles++] = a;
+		}
+	}
+	if (!ins_arch_valid(o->arch)) {
+		cli_err("sass", "--arch: expected sm_NN (sm_80, sm_90, sm_90a, sm_100, ...), got '%s'", o->arch);
+		return -1;
+	}
+	if (o->nfiles != (o->diff ? 2 : 1)) {
+		cli_err("sass", o->diff ? "--diff needs two files" : "expected one PTX file or variant name (try --help)");
+		return -1;
+	}
+	if (o->raw && o->summary_only) {
+		cli_err("sass", "--raw and --summary do not go together");
+		return -1;
+	}
+	return 0;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+/* A path as given, or a variant name: ptx/NAME.ptx here, or in the
+ * repository that holds the running binary (build/ptxpose, build/asan/ptxpose). */
+static int resolve(const char *arg, char *out, size_t outlen)
+{
+	snprintf(out, outlen, "%s", arg);
+	if (fs_exists(arg) || ends_with(arg, ".ptx") || strchr(arg, '/'))
+		return 0;
+	char exe[INS_PATH_MAX];
+	int have_exe = ins_exe_dir(exe, sizeof exe) == 0;
+	for (int up = 0; up < 3; up++) {
+		/* ./ptx, then the binary's folder with one, then two levels removed */
+		char *slash = up && have_exe ? strrchr(exe, '/') : NULL;
+		if (up && (!slash || slash == exe))
+			break;
+		if (slash)
+			*slash = '\0';
+		strbuf cand;
+		sb_init(&cand);
+		if (up)
+			sb_printf(&cand, "%s/", exe);
+		sb_printf(&cand, "ptx/%s.ptx", arg);
+		int found = fs_exists(sb_str(&cand)) && cand.len < outlen;
+		if (found)
+			memcpy(out, cand.data, cand.len + 1);
+		sb_free(&cand);
+		if (found)
+			return 0;
+	}
+	cli_err("sass", "%s: no such file, and no variant ptx/%s.ptx", arg, arg);
+	return -1;
+}
+
+static int exit_code(int st)
+{
+	switch (st) {
+	case INS_OK: return EXIT_OK;
+	case INS_EINPUT: return EXIT_INPUT;
+	case INS_EARCH: return EXIT_USAGE;
+	case INS_EASM: return EXIT_CUDA;
+	default: return EXIT_TOOL;
+	}
+}
+
+static void report_error(const ins_report *r)
+{
+	if (r->status == INS_EASM && r->log.len) {
+		cli_err("sass", "ptxas rejected %s for %s:", r->path, r->arch);
+		fputs(sb_str(&r->log), stderr);
+	} else {
+		cli_err("sass", "%s", r->err);
+	}
+}
+
+static void print_one(const sass_opts *o, const ins_report *r, strbuf *out)
+{
+	if (o->verbose && r->log.len)
+		fprintf(stderr, "%s", sb_str(&r->log));
+	if (o->json) {
+		ins_json_report(r, out);
+		sb_addc(out, '\n');
+		return;
+	}
+	if (!o->summary_only && r->have_sass) {
+		const strbuf *l = o->raw ? &r->sass_text : &r->listing;
+		size_t n = l->len;
+		while (n > 0 && (l->data[n - 1] == '\n' || l->data[n - 1] == ' '))
+			n--;
+		sb_addn(out, sb_str(l), n);
+		sb_add(out, "\n\n");
+	}
+	ins_summary_text(r, out);
+}
 
 int cmd_sass(int argc, char **argv)
 {
-	cli_err("sass", "not implemented yet");
-	return EXIT_USAGE;
+	if (argc > 1 && opt_is_help(argv[1])) {
+		fputs(help, stdout);
+		return EXIT_OK;
+	}
+	sass_opts o;
+	if (parse_args(argc, argv, &o))
+		return EXIT_USAGE;
+	char paths[2][INS_PATH_MAX];
+	for (int i = 0; i < o.nfiles; i++)
+		if (resolve(o.files[i], paths[i], sizeof paths[i]))
+			return EXIT_INPUT;
+
+	ins_tools tools;
+	char err[512];
+	if (ins_find_ptxas(tools.ptxas, sizeof tools.ptxas, err, sizeof err) ||
+	    ins_find_cuobjdump(tools.cuobjdump, sizeof tools.cuobjdump, err, sizeof err)) {
+		cli_err("sass", "%s", err);
+		return EXIT_TOOL;
+	}
+	if (o.verbose)
+		fprintf(stderr, "ptxas: %s\ncuobjdump: %s\n", tools.ptxas, tools.cuobjdump);
+
+	static ins_report rep[2];
+	int rc = EXIT_OK;
+	char *p[2] = {paths[0], paths[1]};
+	ins_inspect_many(&tools, p, o.nfiles, o.arch, 2, rep);
+	for (int i = 0; i < o.nfiles; i++)
+		if (rep[i].status != INS_OK) {
+			if (rc == EXIT_OK)
+				rc = exit_code(rep[i].status);
+			report_error(&rep[i]);
+		}
+
+	strbuf out;
+	sb_init(&out);
+	if (o.json && o.diff) {
+		sb_add(&out, "{\"a\":");
+		ins_json_report(&rep[0], &out);
+		sb_add(&out, ",\"b\":");
+		ins_json_report(&rep[1], &out);
+		sb_add(&out, "}\n");
+	} else if (o.json || rc == EXIT_OK) {
+		if (o.diff)
+			ins_summary_diff(&rep[0], &rep[1], &out);
+		else
+			print_one(&o, &rep[0], &out);
+	}
+	fputs(sb_str(&out), stdout);
+	sb_free(&out);
+	for (int i = 0; i < o.nfiles; i++)
+		ins_report_free(&rep[i]);
+	return rc;
 }

@@ -1,0 +1,57 @@
+/* report: everything `sass` and `list` show about one PTX file. */
+#include "inspect/inspect.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/fsio.h"
+
+static int finish(ins_report *r, int st)
+{
+	r->status = st;
+	return st;
+}
+
+int ins_inspect(const ins_tools *tools, const char *path, const char *arch,
+		ins_report *r)
+{
+	memset(r, 0, sizeof *r);
+	sb_init(&r->log);
+	sb_init(&r->sass_text);
+	sb_init(&r->listing);
+	snprintf(r->path, sizeof r->path, "%s", path);
+	snprintf(r->arch, sizeof r->arch, "%s", arch);
+
+	char *ptx = fs_read(path, NULL);
+	if (!ptx) {
+		snprintf(r->err, sizeof r->err, "%s: %s", path, strerror(errno));
+		return finish(r, INS_EINPUT);
+	}
+	r->have_meta = meta_parse(ptx, &r->meta, r->meta_err, sizeof r->meta_err) == 0;
+	free(ptx);
+
+	ins_cubin cubin = {0};
+	int st = ins_ptxas(tools->ptxas, path, arch, &r->res, tools->cuobjdump[0] ? &cubin : NULL,
+			   &r->log, r->err, sizeof r->err);
+	if (st != INS_OK)
+		return finish(r, st);
+	r->have_res = 1;
+	if (tools->cuobjdump[0]) {
+		st = ins_cuobjdump(tools->cuobjdump, &cubin, &r->sass_text, r->err, sizeof r->err);
+		ins_cubin_free(&cubin);
+		if (st != INS_OK)
+			return finish(r, st);
+		ins_sass_parse(sb_str(&r->sass_text), &r->sass, &r->listing);
+		r->have_sass = 1;
+	}
+	return finish(r, INS_OK);
+}
+
+void ins_report_free(ins_report *r)
+{
+	sb_free(&r->log);
+	sb_free(&r->sass_text);
+	sb_free(&r->listing);
+}

@@ -1,0 +1,62 @@
+# tap.sh: TAP helpers for the shell tests, sourced from the repository root
+# (`. tests/lib/tap.sh`). Sets $PX (the ptxpose under test: $PTXPOSE, else
+# the ASan build) and $tmp (a fresh folder, removed at exit).
+#   ok DESC / nok DESC        one TAP line
+#   diag <FILE                the file as # diagnostics
+#   check DESC CODE CMD...    run CMD (stdout in $tmp/out, stderr in $tmp/err),
+#                             ok when it exits with CODE
+#   one_line DESC PATTERN     ok when $tmp/err is one line matching PATTERN
+#   need_ptxpose, need_ptx FIRST-FILE, need_sass_tools FILE
+#                             fail out loud (and finish) when a prerequisite lacks
+#   finish                    print the plan and exit 1 if anything failed
+PX=${PTXPOSE:-build/asan/ptxpose}
+n=0
+fails=0
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptxpose-test.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+nok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
+diag() { sed 's/^/# /'; }
+finish() { echo "1..$n"; [ "$fails" -eq 0 ]; exit $?; }
+
+check() {
+	desc=$1 want=$2
+	shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	if [ "$got" -eq "$want" ]; then
+		ok "$desc"
+	else
+		nok "$desc (exit $got, want $want)"
+		diag <"$tmp/err"
+	fi
+}
+
+one_line() {
+	if [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "$2" "$tmp/err"; then
+		ok "$1"
+	else
+		nok "$1"
+		diag <"$tmp/err"
+	fi
+}
+
+need_ptxpose() {
+	[ -x "$PX" ] && return
+	nok "$PX is not built: run ninja"
+	finish
+}
+
+need_ptx() {
+	[ -e "$1" ] && return
+	nok "ptx/ is empty: no PTX file (run 'ninja ptx')"
+	finish
+}
+
+need_sass_tools() {
+	"$PX" sass --summary "$1" >/dev/null 2>"$tmp/err"
+	[ $? -ne 7 ] && return
+	nok "ptxas or cuobjdump missing: $(cat "$tmp/err") -- run the README's set-up command (./build.sh test), which installs nvidia-cuda-cuobjdump into .deps/"
+	finish
+}

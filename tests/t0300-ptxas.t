@@ -1,0 +1,52 @@
+#!/bin/sh
+# t0300-ptxas: every committed PTX file assembles with ptxas for sm_80 and
+# sm_90 with no stack frame and no spills; `ptxpose list --csv` reports the
+# same registers and zeros as ptxas itself.
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib/tap.sh
+
+ptxas=${PTXPOSE_PTXAS:-$(command -v ptxas)}
+[ -n "$ptxas" ] || ptxas=/usr/local/cuda/bin/ptxas
+if [ ! -x "$ptxas" ]; then
+	nok "ptxas not found (PTXPOSE_PTXAS, PATH, /usr/local/cuda/bin): run the README's set-up command"
+	finish
+fi
+
+set -- ptx/*.ptx
+need_ptx "$1"
+nfiles=$#
+
+for arch in sm_80 sm_90; do
+	for f in "$@"; do
+		if ! "$ptxas" -v -arch="$arch" -o "$tmp/out.cubin" "$f" >"$tmp/log" 2>&1; then
+			nok "$f assembles for $arch"
+			diag <"$tmp/log"
+			continue
+		fi
+		if grep -q '^ *0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads$' "$tmp/log" &&
+		   ! grep -Eq '(^|[^0-9])[1-9][0-9]* bytes (stack frame|spill)' "$tmp/log"; then
+			ok "$f assembles for $arch with 0 bytes stack and 0 bytes spills"
+		else
+			nok "$f assembles for $arch with 0 bytes stack and 0 bytes spills"
+			diag <"$tmp/log"
+		fi
+		grep -o 'Used [0-9]* registers' "$tmp/log" | head -1 | awk -v f="$f" '{print f, $2}' >>"$tmp/regs.$arch"
+	done
+done
+
+# ptxpose's own parse of ptxas -v agrees with ptxas
+for arch in sm_80 sm_90; do
+	check "ptxpose list --no-sass --csv --arch $arch" 0 "$PX" list --no-sass --csv --arch "$arch"
+	cp "$tmp/out" "$tmp/list.csv"
+	rows=$(($(wc -l <"$tmp/list.csv") - 1))
+	if [ "$rows" -eq "$nfiles" ]; then ok "list --csv --arch $arch: one row per file ($rows)"
+	else nok "list --csv --arch $arch: one row per file ($rows rows, $nfiles files)"; fi
+	# columns: file ... registers(10) smem_bytes(11) stack(12) spill_store(13) spill_load(14)
+	awk -F, 'NR > 1 { print $1, $10 }' "$tmp/list.csv" >"$tmp/ours.$arch"
+	if diff -u "$tmp/regs.$arch" "$tmp/ours.$arch" >"$tmp/d"; then ok "list --arch $arch: registers as ptxas reports them"
+	else nok "list --arch $arch: registers as ptxas reports them"; diag <"$tmp/d"; fi
+	bad=$(awk -F, 'NR > 1 && ($12 != 0 || $13 != 0 || $14 != 0) { print $1 }' "$tmp/list.csv")
+	if [ -z "$bad" ]; then ok "list --arch $arch: 0 stack and 0 spills for every file"
+	else nok "list --arch $arch: 0 stack and 0 spills for every file"; echo "$bad" | diag; fi
+done
+finish

@@ -1,0 +1,73 @@
+#!/bin/sh
+# t0310-list: `ptxpose list`, the main job's summary table: one row per PTX
+# file, CSV, --no-sass, and the failures (a file ptxas rejects, a file
+# without metadata, ptxas missing, a bad --arch, an empty folder).
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib/tap.sh
+
+need_ptxpose
+set -- ptx/*.ptx
+need_ptx "$1"
+nfiles=$#
+
+check "list --no-sass runs on ptx/" 0 "$PX" list --no-sass
+rows=$(($(wc -l <"$tmp/out") - 1))
+if [ "$rows" -eq "$nfiles" ]; then ok "one row per file ($rows)"; else nok "one row per file ($rows rows, $nfiles files)"; diag <"$tmp/out"; fi
+if head -1 "$tmp/out" | grep -q '^name  *elem  *tile  *block  *vec  *smem  *regs  *smem B  *spill/stack  *LDG128  *STG128  *bank W/I$'; then
+	ok "header names every column"
+else
+	nok "header names every column"; head -1 "$tmp/out" | diag
+fi
+# aligned: every row has its 'regs' column where the header has it
+col=$(head -1 "$tmp/out" | awk '{ print index($0, "regs") }')
+bad=$(awk -v c="$col" 'NR > 1 && substr($0, c - 2, 2) != "  " { print }' "$tmp/out")
+if [ -z "$bad" ]; then ok "columns are aligned"; else nok "columns are aligned"; echo "$bad" | diag; fi
+if awk 'NR > 1 && ($10 != "-" || $11 != "-") { bad = 1 } END { exit bad }' "$tmp/out"; then
+	ok "--no-sass leaves LDG128/STG128 as -"
+else
+	nok "--no-sass leaves LDG128/STG128 as -"; diag <"$tmp/out"
+fi
+
+check "list --no-sass --csv FILE FILE" 0 "$PX" list --no-sass --csv "$1" "$2"
+if [ "$(wc -l <"$tmp/out")" -eq 3 ] && head -1 "$tmp/out" | grep -q '^file,name,kernel,elem,tile,' &&
+   [ "$(awk -F, '{ print NF }' "$tmp/out" | sort -u)" = 24 ]; then
+	ok "CSV: a header and one row per file, 24 fields each"
+else
+	nok "CSV: a header and one row per file, 24 fields each"; diag <"$tmp/out"
+fi
+
+# a folder with a good file, a name with a space, a broken file, a file without metadata
+mkdir "$tmp/d"
+cp "$1" "$tmp/d/good one.ptx"
+sed "s/\bret;/bogus.instruction;/" "$1" >"$tmp/d/broken.ptx"
+grep -v '^// ptxpose' "$1" >"$tmp/d/nometa.ptx"
+check "list --no-sass on a folder with a file ptxas rejects exits 5" 5 "$PX" list --no-sass "$tmp/d"
+if grep -q '^good one ' "$tmp/out" && grep -q '^nometa ' "$tmp/out" && grep -q '^broken .*error: ptxas .*broken.ptx, line [0-9]*; error' "$tmp/out"; then
+	ok "the rejected file is a row with its error, the others are listed"
+else
+	nok "the rejected file is a row with its error, the others are listed"; diag <"$tmp/out"
+fi
+if grep -q 'broken.ptx:$' "$tmp/err" && grep -q 'ptxas .*error' "$tmp/err"; then
+	ok "ptxas's error text follows the table"
+else
+	nok "ptxas's error text follows the table"; diag <"$tmp/err"
+fi
+check "a file without ptxpose metadata exits 3" 3 "$PX" list --no-sass "$tmp/d/nometa.ptx" "$tmp/d/good one.ptx"
+grep -q 'no ptxpose metadata' "$tmp/err" && ok "... and says why" || { nok "... and says why"; diag <"$tmp/err"; }
+
+mkdir "$tmp/empty"
+check "a folder without .ptx files exits 3" 3 "$PX" list --no-sass "$tmp/empty"
+check "a missing file exits 3" 3 "$PX" list --no-sass "$tmp/nothere.ptx"
+check "--arch sm9 exits 2" 2 "$PX" list --arch sm9
+check "--arch sm_99 (unknown to ptxas) exits 2" 2 "$PX" list --no-sass --arch sm_99 "$1"
+check "an unknown flag exits 2" 2 "$PX" list --frobnicate
+check "ptxas missing exits 7" 7 env PTXPOSE_PTXAS=/nonexistent/ptxas "$PX" list --no-sass
+if [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q 'PTXPOSE_PTXAS' "$tmp/err"; then ok "... with one line"
+else nok "... with one line"; diag <"$tmp/err"; fi
+check "list --help" 0 "$PX" list --help
+missing=
+for field in name elem tile block vec smem regs 'smem B' spill/stack LDG128 STG128 'bank W/I'; do
+	grep -q "^  $field " "$tmp/out" || missing="$missing '$field'"
+done
+if [ -z "$missing" ]; then ok "--help documents every column"; else nok "--help documents every column: not$missing"; fi
+finish

@@ -1,0 +1,81 @@
+#!/bin/sh
+# t0600-sass: for every committed PTX file `ptxpose sass` produces the SASS
+# summary (text and JSON); no file uses local memory (LDL/STL) or generic
+# LD/ST; files with 16-byte accesses (vec=4 of 32-bit, vec=2 of 64-bit
+# elements) have 128-bit global loads AND stores; files with shared memory
+# have shared loads, shared stores and a barrier.
+# Needs cuobjdump: the README's set-up installs it (pip, into .deps/).
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib/tap.sh
+
+need_ptxpose
+set -- ptx/*.ptx
+need_ptx "$1"
+need_sass_tools "$1"
+
+# One JSON summary per file, checked by a small Python reader.
+cat >"$tmp/check.py" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+m, s = r["meta"] or {}, r["sass"]
+out = []
+def say(good, what):
+    out.append(("ok" if good else "not ok") + " " + what)
+say(r["ok"] and s is not None and r["ptxas"] is not None, "summary produced")
+say(s["ldl"] == 0 and s["stl"] == 0, "no local memory (LDL %d, STL %d)" % (s["ldl"], s["stl"]))
+say(s["ld_generic"] == 0 and s["st_generic"] == 0, "no generic LD/ST")
+vec, elem = m.get("vec", "1"), m.get("elem", "")
+if (vec, elem) in (("4", "32"), ("2", "64")):
+    say(s["ldg"]["128"] > 0 and s["stg"]["128"] > 0,
+        "16-byte accesses: LDG.E.128 x%d and STG.E.128 x%d" % (s["ldg"]["128"], s["stg"]["128"]))
+if m.get("smem", "none") != "none":
+    say(sum(s["lds"].values()) > 0 and sum(s["sts"].values()) > 0 and s["bar"] > 0,
+        "shared memory: LDS, STS and BAR present")
+print("\n".join(out))
+PY
+
+for f in "$@"; do
+	if ! "$PX" sass --json "$f" >"$tmp/j" 2>"$tmp/err"; then
+		nok "$f: ptxpose sass --json"
+		diag <"$tmp/err"
+		continue
+	fi
+	if ! python3 "$tmp/check.py" "$tmp/j" >"$tmp/res" 2>"$tmp/err"; then
+		nok "$f: the JSON summary reads"
+		diag <"$tmp/err"
+		continue
+	fi
+	while read -r status rest; do
+		case $status in
+		ok) ok "$f: $rest" ;;
+		*) nok "$f: ${rest#ok }"; diag <"$tmp/j" ;;
+		esac
+	done <"$tmp/res"
+done
+
+# The text form of one vectorized file: the listing and the summary agree.
+vecf=
+for f in "$@"; do
+	meta=" $(grep '^// ptxpose ' "$f" | sed 's|^// ptxpose ||' | tr '\n' ' ') "
+	case $meta in
+	*" elem=32 "*" vec=4 "* | *" vec=4 "*" elem=32 "* | *" elem=64 "*" vec=2 "* | *" vec=2 "*" elem=64 "*)
+		vecf=$f
+		break ;;
+	esac
+done
+if [ -z "$vecf" ]; then
+	nok "no vectorized (vec=4 of 32-bit or vec=2 of 64-bit) file in ptx/"
+elif "$PX" sass "$vecf" >"$tmp/t" 2>"$tmp/err"; then
+	if grep -q '^ *\/\*[0-9a-f]*\*\/ .*LDG\.E\.128' "$tmp/t" && grep -q '^ *\/\*[0-9a-f]*\*\/ .*STG\.E\.128' "$tmp/t" &&
+	   grep -q '^global loads  *.*LDG\.E\.128 x[1-9]' "$tmp/t" && grep -q '^global stores  *.*STG\.E\.128 x[1-9]' "$tmp/t" &&
+	   grep -q '^local memory  *none$' "$tmp/t"; then
+		ok "$vecf: the listing and the text summary show LDG.E.128 and STG.E.128, no local memory"
+	else
+		nok "$vecf: the listing and the text summary show LDG.E.128 and STG.E.128, no local memory"
+		diag <"$tmp/t"
+	fi
+else
+	nok "$vecf: ptxpose sass"
+	diag <"$tmp/err"
+fi
+finish

@@ -1,0 +1,113 @@
+#!/bin/sh
+# t0610-sass-cli: `ptxpose sass` as a command: the missing-tool message,
+# --diff, --json, exit codes for a bad --arch, a missing file and PTX that
+# does not assemble, variant names, file names with spaces, and --help
+# documenting every field the summary prints.
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib/tap.sh
+
+need_ptxpose
+a=ptx/cute_swizzle_b32.ptx
+b=ptx/cute_vec_swizzle_b32.ptx
+need_ptx "$a"
+need_ptx "$b"
+need_sass_tools "$a"
+
+# The missing-tool message: exit 7, one line, what to install.
+check "PTXPOSE_CUOBJDUMP naming no file exits 7" 7 env PTXPOSE_CUOBJDUMP=/nonexistent/cuobjdump "$PX" sass "$a"
+one_line "... with one line naming nvidia-cuda-cuobjdump" 'pip install nvidia-cuda-cuobjdump'
+if [ -e /usr/local/cuda/bin/cuobjdump ]; then
+	ok "# SKIP /usr/local/cuda/bin/cuobjdump exists, so it cannot be missing"
+	ok "# SKIP (the same)"
+else
+	# no PATH, no python3, no HOME, and a binary away from the repository's .deps/
+	mkdir "$tmp/bin" "$tmp/empty"
+	cp "$PX" "$tmp/bin/ptxpose"
+	check "no cuobjdump anywhere exits 7" 7 env -u PTXPOSE_CUOBJDUMP PATH="$tmp/empty" HOME="$tmp/empty" "$tmp/bin/ptxpose" sass "$a"
+	one_line "... with one line naming nvidia-cuda-cuobjdump" 'cuobjdump not found.*pip install nvidia-cuda-cuobjdump'
+fi
+# cuobjdump 13 runs nvdisasm: a cuobjdump alone in its folder cannot disassemble
+co=$("$PX" sass -v --summary "$a" 2>&1 >/dev/null | sed -n 's/^cuobjdump: //p')
+if PATH=/usr/bin:/bin command -v nvdisasm >/dev/null; then
+	ok "# SKIP nvdisasm is in /usr/bin or /bin"
+	ok "# SKIP (the same)"
+else
+	mkdir "$tmp/alone"
+	cp "$co" "$tmp/alone/cuobjdump"
+	check "cuobjdump without nvdisasm exits 7" 7 env PATH=/usr/bin:/bin PTXPOSE_CUOBJDUMP="$tmp/alone/cuobjdump" "$PX" sass "$a"
+	one_line "... with one line naming nvidia-cuda-nvdisasm" 'cannot find nvdisasm.*pip install nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm'
+fi
+check "PTXPOSE_PTXAS naming no file exits 7" 7 env PTXPOSE_PTXAS=/nonexistent/ptxas "$PX" sass "$a"
+one_line "... with one line" 'PTXPOSE_PTXAS=/nonexistent/ptxas is not an executable'
+
+# Usage and input errors.
+check "--arch sm9 exits 2" 2 "$PX" sass --arch sm9 "$a"
+one_line "... saying what an arch looks like" "expected sm_NN"
+check "--arch sm_99 (unknown to ptxas) exits 2" 2 "$PX" sass --arch sm_99 "$a"
+check "an unknown flag exits 2" 2 "$PX" sass --frobnicate "$a"
+check "no file exits 2" 2 "$PX" sass
+check "--diff with one file exits 2" 2 "$PX" sass --diff "$a"
+check "a missing file exits 3" 3 "$PX" sass "$tmp/nothere.ptx"
+one_line "... naming it" "nothere.ptx: No such file"
+check "a missing variant name exits 3" 3 "$PX" sass no_such_variant
+one_line "... naming ptx/NAME.ptx" "no variant ptx/no_such_variant.ptx"
+sed "s/\bret;/bogus.instruction;/" "$a" >"$tmp/broken.ptx"
+check "PTX that ptxas rejects exits 5" 5 "$PX" sass "$tmp/broken.ptx"
+if grep -q "ptxas rejected" "$tmp/err" && grep -q "broken.ptx, line [0-9]*; error" "$tmp/err"; then ok "... and shows ptxas's errors"
+else nok "... and shows ptxas's errors"; diag <"$tmp/err"; fi
+
+# Names: a variant name from another folder, a file name with spaces.
+check "a variant name, from another folder" 0 sh -c 'cd / && "$0" sass --summary cute_vec_swizzle_b32' "$(cd "$(dirname "$PX")" && pwd)/$(basename "$PX")"
+grep -q "^kernel  *cute_vec_swizzle_b32$" "$tmp/out" && ok "... finds ptx/cute_vec_swizzle_b32.ptx" || { nok "... finds ptx/cute_vec_swizzle_b32.ptx"; diag <"$tmp/out"; }
+cp "$b" "$tmp/with space.ptx"
+check "a file name with a space" 0 "$PX" sass --summary "$tmp/with space.ptx"
+grep -q "^file  *$tmp/with space.ptx$" "$tmp/out" && ok "... is shown whole" || { nok "... is shown whole"; diag <"$tmp/out"; }
+
+# --json: one object that parses, with the fields scripts read.
+check "--json" 0 "$PX" sass --json --arch sm_80 "$b"
+if python3 -m json.tool <"$tmp/out" >/dev/null 2>"$tmp/err"; then ok "--json parses (python3 -m json.tool)"
+else nok "--json parses (python3 -m json.tool)"; diag <"$tmp/err"; fi
+if python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+assert r["ok"] and r["arch"] == "sm_80", r
+assert r["ptxas"]["registers"] > 0 and r["ptxas"]["stack_bytes"] == 0
+assert r["sass"]["ldg"]["128"] > 0 and r["sass"]["instructions"] > 0
+assert r["meta"]["kernel"] == "cute_vec_swizzle_b32"
+assert all(a["wavefronts"] >= a["ideal"] for a in r["bank_model"])
+' <"$tmp/out" 2>"$tmp/err"; then ok "--json holds ptxas, SASS, metadata and bank model fields"
+else nok "--json holds ptxas, SASS, metadata and bank model fields"; diag <"$tmp/err"; fi
+check "--json on PTX that ptxas rejects exits 5" 5 "$PX" sass --json "$tmp/broken.ptx"
+python3 -c 'import json,sys; r=json.load(sys.stdin); assert not r["ok"] and "error" in r["log"]' <"$tmp/out" 2>/dev/null &&
+	ok "... and still prints an object with ok false and ptxas's log" || { nok "... and still prints an object with ok false and ptxas's log"; diag <"$tmp/out"; }
+
+# --diff: side by side, '*' on the lines that differ.
+check "--diff A B" 0 "$PX" sass --diff "$a" "$b"
+if grep -q '^\* global loads  *LDG\.E x[0-9]*  *| LDG\.E\.128 x' "$tmp/out" && grep -q '^  target  *sm_90  *| sm_90$' "$tmp/out" &&
+   grep -q '^  local memory  *none  *| none$' "$tmp/out"; then
+	ok "--diff puts the summaries side by side and marks the differences"
+else
+	nok "--diff puts the summaries side by side and marks the differences"; diag <"$tmp/out"
+fi
+check "--diff --json" 0 "$PX" sass --diff --json "$a" "$b"
+python3 -c 'import json,sys; r=json.load(sys.stdin); assert r["a"]["file"].endswith("cute_swizzle_b32.ptx") and r["b"]["ok"]' <"$tmp/out" 2>"$tmp/err" &&
+	ok "--diff --json is {\"a\": ..., \"b\": ...}" || { nok "--diff --json is {\"a\": ..., \"b\": ...}"; diag <"$tmp/err"; }
+
+# The text: the listing (no encodings) before the summary; --help documents every field.
+check "sass FILE" 0 "$PX" sass "$b"
+if grep -q 'Function : cute_vec_swizzle_b32' "$tmp/out" && grep -q '^ *\/\*0000\*\/ ' "$tmp/out" && ! grep -q '/\* 0x' "$tmp/out"; then
+	ok "the listing comes without the encodings"
+else
+	nok "the listing comes without the encodings"; head -20 "$tmp/out" | diag
+fi
+check "sass --raw FILE" 0 "$PX" sass --raw "$b"
+grep -q '/\* 0x' "$tmp/out" && ok "--raw keeps cuobjdump's encodings" || nok "--raw keeps cuobjdump's encodings"
+"$PX" sass --summary "$b" | cut -c1-16 | sed 's/ *$//' | grep . | sort -u >"$tmp/labels"
+check "sass --help" 0 "$PX" sass --help
+missing=
+while read -r label; do
+	grep -q "^  $label  " "$tmp/out" || missing="$missing '$label'"
+done <"$tmp/labels"
+if [ -z "$missing" ] && [ "$(wc -l <"$tmp/labels")" -ge 18 ]; then ok "--help documents every summary field ($(wc -l <"$tmp/labels"))"
+else nok "--help documents every summary field: not$missing"; fi
+finish

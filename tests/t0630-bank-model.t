@@ -1,0 +1,48 @@
+#!/bin/sh
+# t0630-bank-model: what the generator's bank model (the `// ptxpose-smem`
+# lines, shown by `ptxpose sass` and `list`) says about the standard set:
+# padded and swizzled layouts are conflict-free on every access; the plain
+# CuTe layouts are 32-way for 32-bit elements (16-way for 64-bit) on their
+# strided side and conflict-free on the other; every shared-memory variant
+# describes a load and a store.
+# To come (needs a test-only generator parameter): a deliberately broken
+# swizzle is reported as conflicted.
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib/tap.sh
+
+need_ptxpose
+set -- ptx/*.ptx
+need_ptx "$1"
+check "ptxpose list --no-sass --csv" 0 "$PX" list --no-sass --csv
+cp "$tmp/out" "$tmp/csv"
+# fields: 2 name, 4 elem, 9 smem, 19 st_wavefronts, 20 st_ideal, 21 ld_wavefronts, 22 ld_ideal
+awk -F, 'NR > 1 { print $2, $4, $9, $19, $20, $21, $22 }' "$tmp/csv" >"$tmp/rows"
+while read -r name elem smem stw sti ldw ldi; do
+	case $smem in
+	none) continue ;;
+	padded | swizzle)
+		if [ -n "$stw" ] && [ "$stw" = "$sti" ] && [ -n "$ldw" ] && [ "$ldw" = "$ldi" ]; then
+			ok "$name ($smem): conflict-free (st $stw/$sti, ld $ldw/$ldi)"
+		else
+			nok "$name ($smem): conflict-free (st $stw/$sti, ld $ldw/$ldi)"
+		fi ;;
+	plain)
+		case $name in
+		cute_smem_conflict_read_*) side=ld; w=$ldw; i=$ldi; ow=$stw; oi=$sti ;;
+		cute_smem_conflict_write_*) side=st; w=$stw; i=$sti; ow=$ldw; oi=$ldi ;;
+		*)
+			# other plain layouts (the 16x16 Julia tile): conflicted somewhere
+			if [ "$stw" != "$sti" ] || [ "$ldw" != "$ldi" ]; then ok "$name (plain): a conflict is predicted (st $stw/$sti, ld $ldw/$ldi)"
+			else nok "$name (plain): a conflict is predicted (st $stw/$sti, ld $ldw/$ldi)"; fi
+			continue ;;
+		esac
+		ways=$((32 * 32 / elem))
+		if [ -n "$w" ] && [ -n "$i" ] && [ "$i" -gt 0 ] && [ $((w / i)) -eq $((ways > 32 ? 32 : ways)) ] && [ "$ow" = "$oi" ]; then
+			ok "$name (plain): $side $w/$i, $((w / i))-way on the strided side; the other side conflict-free"
+		else
+			nok "$name (plain): $side $w/$i on the strided side (want $((ways > 32 ? 32 : ways))-way), other side $ow/$oi"
+		fi ;;
+	*) nok "$name: unknown smem kind '$smem'" ;;
+	esac
+done <"$tmp/rows"
+finish
