@@ -1,9 +1,9 @@
 #!/bin/sh
 # t0600-sass: for every committed PTX file `ptxpose sass` produces the SASS
 # summary (text and JSON); no file uses local memory (LDL/STL) or generic
-# LD/ST; files with 16-byte accesses (vec=4 of 32-bit, vec=2 of 64-bit
-# elements) have 128-bit global loads AND stores; files with shared memory
-# have shared loads, shared stores and a barrier.
+# LD/ST; files with 16-byte accesses (vec x elem = 128 bits: vec=4 of
+# 32-bit, vec=2 of 64-bit elements) have 128-bit global loads AND stores;
+# files with shared memory have shared loads, shared stores and a barrier.
 # Needs cuobjdump: the README's set-up installs it (pip, into .deps/).
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib/tap.sh
@@ -24,8 +24,8 @@ def say(good, what):
 say(r["ok"] and s is not None and r["ptxas"] is not None, "summary produced")
 say(s["ldl"] == 0 and s["stl"] == 0, "no local memory (LDL %d, STL %d)" % (s["ldl"], s["stl"]))
 say(s["ld_generic"] == 0 and s["st_generic"] == 0, "no generic LD/ST")
-vec, elem = m.get("vec", "1"), m.get("elem", "")
-if (vec, elem) in (("4", "32"), ("2", "64")):
+vec, elem = int(m.get("vec", "1")), int(m.get("elem", "0"))
+if vec * elem == 128:
     say(s["ldg"]["128"] > 0 and s["stg"]["128"] > 0,
         "16-byte accesses: LDG.E.128 x%d and STG.E.128 x%d" % (s["ldg"]["128"], s["stg"]["128"]))
 if m.get("smem", "none") != "none":
