@@ -33,7 +33,7 @@ def sources():
 
 def main():
     srcs = sources()
-    lib = [s for s in srcs if s != 'cli/main.c']
+    lib = [s for s in srcs if not s.startswith('cli/')]
     units = sorted(glob.glob('tests/unit/*.c'))
     w = []
     p = w.append
