@@ -1,5 +1,6 @@
 /* emu: run a ptxpose kernel on the CPU, for the PTX subset the generators
- * emit (docs/DESIGN.md), with sanitizer-like checks. */
+ * emit (docs/DESIGN.md), with sanitizer-like checks. emu/README.md says
+ * what is checked and what is not. */
 #ifndef EMU_EMU_H
 #define EMU_EMU_H
 
@@ -23,5 +24,41 @@ int emu_transpose(const char *ptx, const px_meta *m,
 		  const void *in, size_t in_bytes, void *out, size_t out_bytes,
 		  uint32_t rows, uint32_t cols, uint32_t ld_in, uint32_t ld_out,
 		  strbuf *diag);
+
+/* The two steps of emu_transpose, for callers that run one program several
+ * times or choose the launch themselves (tests). */
+typedef struct emu_prog emu_prog;
+
+/* Parse and decode the entry of `ptx`. Returns EMU_OK with *out set, or
+ * EMU_UNSUPPORTED with "line N: ..." in diag. */
+int emu_load(const char *ptx, emu_prog **out, strbuf *diag);
+void emu_free(emu_prog *p);
+/* The entry's name. */
+const char *emu_entry(const emu_prog *p);
+
+typedef struct {
+	uint64_t instructions;  /* executed, guarded-off ones included */
+	uint64_t ctas;
+} emu_stats;
+
+/* One launch with the kernel ABI's parameters. `in` is read-only; it and
+ * `out` live at distinct fake device addresses and every access is checked
+ * against their exact sizes. */
+typedef struct {
+	unsigned grid[3], block[3];
+	unsigned dyn_smem;              /* bytes of dynamic shared memory */
+	const void *in;
+	size_t in_bytes;
+	void *out;
+	size_t out_bytes;
+	uint32_t rows, cols, ld_in, ld_out;
+	uint64_t branch_budget;         /* backward branches a thread may take
+					 * between barriers; 0: 2^26 */
+	emu_stats *stats;               /* optional: filled on return */
+} emu_launch;
+
+/* Run a loaded program. EMU_OK, or EMU_FAULT / EMU_UNSUPPORTED with a
+ * one-line message in diag. */
+int emu_run(const emu_prog *p, const emu_launch *l, strbuf *diag);
 
 #endif

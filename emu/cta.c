@@ -1,0 +1,165 @@
+/* cta: the launch. CTAs run one after another; inside a CTA each thread
+ * runs alone up to its next bar.sync (exact for this subset, which has no
+ * warp-synchronous instructions), then the barrier releases them all and a
+ * new race-detection interval begins. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/emu_int.h"
+
+#define EMU_BRANCH_BUDGET (1ull << 26)
+#define EMU_SMEM_POISON 0xa5
+
+static void put(uint8_t *param, const emu_param *pa, uint64_t v) { memcpy(param + pa->off, &v, pa->bytes); }
+
+/* The kernel ABI (docs/DESIGN.md): in, out (u64), rows, cols, ld_in, ld_out (u32). */
+static int check_abi(const emu_prog *p, strbuf *diag)
+{
+	static const int widths[6] = {8, 8, 4, 4, 4, 4};
+	int ok = p->nparams == 6;
+	for (int k = 0; ok && k < 6; k++)
+		ok = p->params[k].bytes == widths[k];
+	if (!ok)
+		sb_printf(diag, "kernel %s: the parameters are not the kernel ABI "
+				"(.u64 in, .u64 out, .u32 rows, .u32 cols, .u32 ld_in, .u32 ld_out)", p->entry);
+	return ok ? 0 : -1;
+}
+
+static int check_block(const emu_prog *p, const unsigned *b, strbuf *diag)
+{
+	uint64_t n = (uint64_t)b[0] * b[1] * b[2];
+	if (!n || n > 1024) {
+		sb_printf(diag, "kernel %s: block %ux%ux%u is not 1 to 1024 threads", p->entry, b[0], b[1], b[2]);
+		return -1;
+	}
+	if (p->has_reqntid && memcmp(p->reqntid, b, sizeof p->reqntid)) {
+		sb_printf(diag, "kernel %s: block %ux%ux%u does not match .reqntid %u, %u, %u (the launch would fail)",
+			  p->entry, b[0], b[1], b[2], p->reqntid[0], p->reqntid[1], p->reqntid[2]);
+		return -1;
+	}
+	if (p->has_maxntid && n > (uint64_t)p->maxntid[0] * p->maxntid[1] * p->maxntid[2]) {
+		sb_printf(diag, "kernel %s: block %ux%ux%u exceeds .maxntid (the launch would fail)", p->entry, b[0],
+			  b[1], b[2]);
+		return -1;
+	}
+	return 0;
+}
+
+static void init_threads(emu_ctx *x, emu_thread *th, unsigned n, uint64_t *regs)
+{
+	const emu_prog *p = x->prog;
+	const unsigned *b = x->l->block;
+	unsigned sval[EMU_SR_COUNT] = {0};
+	for (int k = 0; k < 3; k++) {
+		sval[EMU_SR_NTID_X + k] = b[k];
+		sval[EMU_SR_CTAID_X + k] = x->ctaid[k];
+		sval[EMU_SR_NCTAID_X + k] = x->l->grid[k];
+	}
+	for (unsigned t = 0; t < n; t++) {
+		uint64_t *R = regs + (size_t)t * (size_t)p->nslots;
+		memcpy(R, p->init, (size_t)p->nslots * sizeof *R);
+		sval[EMU_SR_TID_X] = t % b[0];
+		sval[EMU_SR_TID_Y] = t / b[0] % b[1];
+		sval[EMU_SR_TID_Z] = t / (b[0] * b[1]);
+		sval[EMU_SR_LANEID] = t % 32;
+		sval[EMU_SR_WARPID] = t / 32;
+		for (int k = 0; k < EMU_SR_COUNT; k++)
+			if (p->sreg_slot[k] >= 0)
+				R[p->sreg_slot[k]] = sval[k];
+		/* EMU_STOP_BAR: runnable from pc, like a thread a barrier released */
+		th[t] = (emu_thread){.R = R, .pc = 0, .tid = (uint16_t)t, .state = EMU_STOP_BAR};
+	}
+}
+
+/* After an interval every live thread waits at a barrier or has exited.
+ * Returns 1 when all exited, 0 when all wait at one bar.sync, -1 (fault
+ * recorded) otherwise. */
+static int barrier_state(emu_ctx *x, const emu_thread *th, unsigned n)
+{
+	int ref = -1;
+	unsigned arrived = 0;
+	for (unsigned t = 0; t < n; t++)
+		if (th[t].state == EMU_STOP_BAR && ref < 0)
+			ref = (int)t;
+	if (ref < 0)
+		return 1;
+	for (unsigned t = 0; t < n; t++)
+		arrived += th[t].state == EMU_STOP_BAR && th[t].pc == th[ref].pc;
+	if (arrived == n)
+		return 0;
+	for (unsigned t = 0; t < n; t++)
+		if (th[t].state != EMU_STOP_BAR || th[t].pc != th[ref].pc) {
+			x->f = (emu_fault){.kind = EMU_F_BARRIER, .ins = (int)th[ref].pc, .tid = (unsigned)ref,
+					   .other_tid = t, .other_ins = (int)th[t].pc,
+					   .other_exited = th[t].state == EMU_STOP_EXIT, .arrived = arrived,
+					   .threads = n};
+			break;
+		}
+	return -1;
+}
+
+static int run_cta(emu_ctx *x, emu_thread *th, unsigned n, uint64_t *regs)
+{
+	init_threads(x, th, n, regs);
+	memset(x->smem, EMU_SMEM_POISON, x->smem_bytes);
+	x->epoch++;
+	for (;;) {
+		for (unsigned t = 0; t < n; t++)
+			if (th[t].state == EMU_STOP_BAR && emu_exec(x, &th[t]) == EMU_STOP_FAULT)
+				return -1;
+		int st = barrier_state(x, th, n);
+		if (st)
+			return st > 0 ? 0 : -1;
+		x->epoch++;
+		for (unsigned t = 0; t < n; t++)
+			th[t].pc++;
+	}
+}
+
+int emu_run(const emu_prog *p, const emu_launch *l, strbuf *diag)
+{
+	if (check_abi(p, diag))
+		return EMU_UNSUPPORTED;
+	if (check_block(p, l->block, diag))
+		return EMU_FAULT;
+	emu_ctx x = {.prog = p, .l = l, .budget = l->branch_budget ? l->branch_budget : EMU_BRANCH_BUDGET};
+	const uint64_t vals[6] = {EMU_IN_BASE, EMU_OUT_BASE, l->rows, l->cols, l->ld_in, l->ld_out};
+	for (int k = 0; k < 6; k++)
+		put(x.param, &p->params[k], vals[k]);
+	x.smem_bytes = p->smem_static;
+	if (p->dyn_align)
+		x.smem_bytes = ((p->smem_static + p->dyn_align - 1) & ~(p->dyn_align - 1)) + l->dyn_smem;
+	unsigned n = l->block[0] * l->block[1] * l->block[2];
+	uint64_t *regs = malloc((size_t)n * (size_t)p->nslots * sizeof *regs);
+	emu_thread *th = malloc(n * sizeof *th);
+	x.smem = malloc(x.smem_bytes + 1);
+	x.shadow = calloc((size_t)x.smem_bytes + 1, sizeof *x.shadow);
+	int rc = EMU_OK;
+	uint64_t ctas = 0;
+	if (!regs || !th || !x.smem || !x.shadow) {
+		sb_add(diag, "out of memory for the emulated block");
+		rc = EMU_FAULT;
+		goto out;
+	}
+	for (unsigned z = 0; z < l->grid[2] && rc == EMU_OK; z++)
+		for (unsigned y = 0; y < l->grid[1] && rc == EMU_OK; y++)
+			for (unsigned cx = 0; cx < l->grid[0]; cx++) {
+				x.ctaid[0] = cx, x.ctaid[1] = y, x.ctaid[2] = z;
+				ctas++;
+				if (run_cta(&x, th, n, regs)) {
+					emu_diag_fault(&x, diag);
+					rc = EMU_FAULT;
+					break;
+				}
+			}
+out:
+	if (l->stats) {
+		l->stats->instructions = x.executed;
+		l->stats->ctas = ctas;
+	}
+	free(regs);
+	free(th);
+	free(x.smem);
+	free(x.shadow);
+	return rc;
+}

@@ -1,0 +1,265 @@
+/* emu_int: the emulator's internal types, shared by its files.
+ *
+ * Pipeline: emu_lex (text -> tokens), emu_parse (tokens -> declarations and
+ * raw instructions), emu_decode (raw instructions -> emu_ins with resolved
+ * slots), emu_exec (one thread until a barrier or exit), emu_cta (a CTA's
+ * threads and barriers, the grid), emu_mem (global/shared access, bounds and
+ * race shadow), emu_diag (the one-line fault messages). */
+#ifndef EMU_EMU_INT_H
+#define EMU_EMU_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/strbuf.h"
+#include "emu/emu.h"
+
+#define EMU_NAME_MAX 64
+#define EMU_MAX_OPD 5
+#define EMU_MAX_PARAMS 16
+
+/* ---- lexer (lex.c) ---- */
+enum emu_tok_kind { EMU_T_END, EMU_T_WORD, EMU_T_NUM, EMU_T_PUNCT, EMU_T_STR };
+
+typedef struct {
+	uint8_t kind;
+	char punct;        /* EMU_T_PUNCT */
+	int line;
+	const char *s;     /* the token's text in the source */
+	int len;
+	uint64_t num;      /* EMU_T_NUM */
+} emu_tok;
+
+/* Tokenize `src`. Returns a malloc'd array ending with EMU_T_END, or NULL
+ * with "line N: ..." in diag. Comments are dropped. */
+emu_tok *emu_lex(const char *src, strbuf *diag);
+
+/* ---- parse (parse.c): syntax only, names unresolved ---- */
+typedef struct {
+	const char *s;
+	int len;
+} emu_name;
+
+enum emu_ropd_kind { EMU_RO_NAME, EMU_RO_IMM, EMU_RO_VEC, EMU_RO_ADDR };
+
+typedef struct {
+	uint8_t kind;
+	uint8_t neg;        /* NAME: '!' prefix */
+	uint8_t nvec;       /* VEC */
+	uint8_t has_base;   /* ADDR: a register or variable name before the offset */
+	uint8_t has_pipe;   /* NAME: "p|q" (setp's second destination) */
+	emu_name name;      /* NAME; ADDR base */
+	emu_name pipe;
+	emu_name vec[4];
+	int64_t imm;        /* IMM; ADDR offset */
+} emu_ropd;
+
+typedef struct {
+	int line;
+	uint8_t has_guard, guard_neg;
+	emu_name guard;
+	emu_name op;        /* "ld.global.v4.b32" */
+	int nopd;
+	emu_ropd opd[EMU_MAX_OPD];
+	const char *text;   /* the statement from guard to ';' */
+	int textlen;
+} emu_rins;
+
+typedef struct {
+	char name[EMU_NAME_MAX];
+	uint8_t bytes;      /* 1, 2, 4, 8; 0 for .pred */
+} emu_regdecl;
+
+typedef struct {
+	char name[EMU_NAME_MAX];
+	uint32_t align, size, off;
+	uint8_t is_extern;  /* size comes from the launch's dynamic shared memory */
+	int line;
+} emu_svar;
+
+typedef struct {
+	char name[EMU_NAME_MAX];
+	int ins;            /* index of the next instruction */
+	int line;
+} emu_label;
+
+typedef struct {
+	char name[EMU_NAME_MAX];
+	uint8_t bytes;
+	uint32_t off;
+} emu_param;
+
+typedef struct {
+	char entry[128];
+	int entry_line;
+	int nparams;
+	emu_param params[EMU_MAX_PARAMS];
+	uint32_t param_bytes;
+	unsigned reqntid[3], maxntid[3];
+	uint8_t has_reqntid, has_maxntid;
+	emu_regdecl *regs;
+	int nregs, capregs;
+	emu_svar *svars;
+	int nsvars, capsvars;
+	emu_label *labels;
+	int nlabels, caplabels;
+	emu_rins *ins;
+	int nins, capins;
+	int end_line;       /* the entry's closing brace */
+} emu_src;
+
+/* Parse tokens into `s` (zeroed by the caller). 0, or -1 with diag. */
+int emu_parse(const emu_tok *t, emu_src *s, strbuf *diag);
+void emu_src_free(emu_src *s);
+
+/* ---- decoded program (decode.c) ---- */
+enum emu_op {
+	EMU_OP_MOV, EMU_OP_PACK, EMU_OP_UNPACK,
+	EMU_OP_ADD, EMU_OP_SUB, EMU_OP_MUL_LO, EMU_OP_MUL_HI, EMU_OP_MUL_WIDE,
+	EMU_OP_MAD_LO, EMU_OP_MAD_HI, EMU_OP_MAD_WIDE,
+	EMU_OP_DIV, EMU_OP_REM, EMU_OP_MIN, EMU_OP_MAX,
+	EMU_OP_AND, EMU_OP_OR, EMU_OP_XOR, EMU_OP_NOT,
+	EMU_OP_SHL, EMU_OP_SHR,
+	EMU_OP_SETP, EMU_OP_SELP, EMU_OP_CVT, EMU_OP_PRMT, EMU_OP_BFI, EMU_OP_BFE,
+	EMU_OP_LD_GLOBAL, EMU_OP_ST_GLOBAL, EMU_OP_LD_SHARED, EMU_OP_ST_SHARED,
+	EMU_OP_LD_PARAM,
+	EMU_OP_BAR, EMU_OP_BRA, EMU_OP_EXIT,
+};
+
+enum emu_cmp { EMU_CMP_EQ, EMU_CMP_NE, EMU_CMP_LT, EMU_CMP_LE, EMU_CMP_GT, EMU_CMP_GE };
+enum emu_bool { EMU_BOOL_NONE, EMU_BOOL_AND, EMU_BOOL_OR, EMU_BOOL_XOR };
+
+/* Special registers: each one used gets a slot, filled per thread. */
+enum emu_sreg {
+	EMU_SR_TID_X, EMU_SR_TID_Y, EMU_SR_TID_Z,
+	EMU_SR_NTID_X, EMU_SR_NTID_Y, EMU_SR_NTID_Z,
+	EMU_SR_CTAID_X, EMU_SR_CTAID_Y, EMU_SR_CTAID_Z,
+	EMU_SR_NCTAID_X, EMU_SR_NCTAID_Y, EMU_SR_NCTAID_Z,
+	EMU_SR_LANEID, EMU_SR_WARPID,
+	EMU_SR_COUNT
+};
+
+/* One decoded instruction. Every operand is a slot of the thread's register
+ * file: declared registers, then special registers, then constants (the
+ * immediates, variable addresses and the always-true guard). */
+typedef struct {
+	uint8_t op;         /* enum emu_op */
+	uint8_t w;          /* operand width in bytes (type of the instruction) */
+	uint8_t w2;         /* cvt: source width */
+	uint8_t sgn;        /* signed type (cvt: the source's) */
+	uint8_t sub;        /* setp: enum emu_cmp; ld/st: element count */
+	uint8_t sub2;       /* setp: enum emu_bool; cvt: destination signed */
+	uint8_t gneg;       /* guard '@!' */
+	uint8_t cneg;       /* setp: '!' on the combining predicate */
+	uint16_t g;         /* guard slot (the true constant when unguarded) */
+	uint16_t d, d2, a, b, c, e;  /* e: bfi's length */
+	uint16_t v[4];      /* ld/st/pack/unpack: the vector's slots */
+	uint64_t mask;      /* result mask (ld: of the destination registers) */
+	int64_t imm;        /* ld/st: address offset; bra: target index */
+	uint32_t line;
+	uint32_t text;      /* offset of the statement's text in emu_prog.text */
+} emu_ins;
+
+typedef struct {
+	char name[EMU_NAME_MAX];
+	uint32_t off, size;
+	uint8_t is_extern;
+} emu_pvar;
+
+struct emu_prog {
+	char entry[128];
+	int nparams;
+	emu_param params[EMU_MAX_PARAMS];
+	uint32_t param_bytes;
+	unsigned reqntid[3], maxntid[3];
+	uint8_t has_reqntid, has_maxntid;
+	emu_ins *code;
+	int ncode;
+	int nregs;          /* declared registers: slots [0, nregs) */
+	int nslots;
+	uint64_t *init;     /* a thread's register file at start */
+	int sreg_slot[EMU_SR_COUNT]; /* -1 when unused */
+	emu_pvar *vars;     /* shared variables, laid out */
+	int nvars;
+	uint32_t smem_static;  /* bytes of static shared memory */
+	uint32_t dyn_align;    /* alignment of the extern shared variable, 0 if none */
+	char *text;         /* the statements' texts, NUL-separated */
+};
+
+/* Resolve a parsed source into a program. 0, or -1 with diag. */
+int emu_decode(const emu_src *s, emu_prog *p, strbuf *diag);
+
+/* ---- memory, shadow (mem.c) and faults (diag.c) ---- */
+enum emu_fault_kind {
+	EMU_F_NONE,
+	EMU_F_GLOBAL_OOB, EMU_F_GLOBAL_MISALIGN, EMU_F_GLOBAL_READONLY,
+	EMU_F_SHARED_OOB, EMU_F_SHARED_MISALIGN,
+	EMU_F_RACE, EMU_F_DIVZERO, EMU_F_LOOP, EMU_F_BARRIER,
+};
+
+typedef struct {
+	int kind;
+	int ins;            /* faulting instruction index */
+	unsigned tid;       /* faulting thread (linear in the CTA) */
+	int store;
+	unsigned bytes;
+	uint64_t addr;
+	/* race: the other access; barrier: the thread that did not arrive */
+	unsigned other_tid;
+	int other_ins;
+	int other_store;
+	int other_exited;   /* barrier: the other thread exited (else waits elsewhere) */
+	unsigned arrived, threads;  /* barrier */
+} emu_fault;
+
+typedef struct {
+	uint32_t wep, rep;      /* epochs of the last write, of the reads */
+	uint16_t w, r1, r2;     /* writer, first two distinct readers: tid+1, 0 none */
+	uint16_t pad;
+	uint32_t wins, r1ins, r2ins;
+} emu_shadow;
+
+/* Everything one launch needs; the CTA loop owns it. */
+typedef struct {
+	const emu_prog *prog;
+	const emu_launch *l;
+	uint8_t param[EMU_MAX_PARAMS * 8];
+	uint8_t *smem;          /* this CTA's shared memory */
+	uint32_t smem_bytes;
+	emu_shadow *shadow;     /* one per shared byte */
+	uint32_t epoch;         /* barrier interval, global across CTAs */
+	unsigned ctaid[3];
+	uint64_t budget;        /* backward branches a thread may take per interval */
+	uint64_t executed;      /* instructions, for the statistics */
+	emu_fault f;
+} emu_ctx;
+
+#define EMU_IN_BASE UINT64_C(0x100000000000)
+#define EMU_OUT_BASE UINT64_C(0x200000000000)
+
+/* Host pointer for a global access of `bytes` at addr, or NULL with the
+ * fault recorded in x->f. */
+uint8_t *emu_global(emu_ctx *x, uint64_t addr, unsigned bytes, int store);
+/* Host pointer for a shared access (bounds, alignment, race shadow), or NULL
+ * with the fault recorded. `ins` and `tid` are for the shadow. */
+uint8_t *emu_shared(emu_ctx *x, uint64_t addr, unsigned bytes, int store,
+		    unsigned tid, int ins);
+
+/* Format the fault of the current CTA into diag. */
+void emu_diag_fault(const emu_ctx *x, strbuf *diag);
+
+/* ---- execution (exec.c) ---- */
+enum emu_stop { EMU_STOP_BAR, EMU_STOP_EXIT, EMU_STOP_FAULT };
+
+typedef struct {
+	uint64_t *R;        /* register file: prog->nslots slots */
+	uint32_t pc;
+	uint16_t tid;
+	uint8_t state;      /* enum emu_stop of the last run */
+} emu_thread;
+
+/* Run one thread from t->pc until it reaches bar.sync (t->pc points at it),
+ * exits, or faults (x->f filled). */
+int emu_exec(emu_ctx *x, emu_thread *t);
+
+#endif

@@ -1,0 +1,509 @@
+/* parse: tokens into the module's declarations and the entry's raw
+ * instructions. Syntax only: names are resolved by decode.c. Anything that
+ * is not in the subset stops here with the line and the offending word. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/emu_int.h"
+
+typedef struct {
+	const emu_tok *t;
+	emu_src *s;
+	strbuf *diag;
+	int in_entry;
+} parser;
+
+static int perr(parser *P, const emu_tok *at, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int perr(parser *P, const emu_tok *at, const char *fmt, ...)
+{
+	va_list ap;
+	sb_printf(P->diag, "line %d: ", at->line);
+	va_start(ap, fmt);
+	sb_vprintf(P->diag, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int is_punct(const emu_tok *t, char c) { return t->kind == EMU_T_PUNCT && t->punct == c; }
+static int is_word(const emu_tok *t, const char *w)
+{
+	return t->kind == EMU_T_WORD && (size_t)t->len == strlen(w) && !memcmp(t->s, w, (size_t)t->len);
+}
+
+static const char *what(const emu_tok *t)
+{
+	switch (t->kind) {
+	case EMU_T_END: return "end of file";
+	case EMU_T_PUNCT: return t->punct == ';' ? "';'" : "punctuation";
+	default: return "token";
+	}
+}
+
+static int expect(parser *P, char c)
+{
+	if (!is_punct(P->t, c))
+		return perr(P, P->t, "expected '%c', found %s '%.*s'", c, what(P->t), P->t->len, P->t->s);
+	P->t++;
+	return 0;
+}
+
+static int copy_name(parser *P, const emu_tok *t, char *dst, const char *suffix)
+{
+	size_t sl = suffix ? strlen(suffix) : 0;
+	if (t->kind != EMU_T_WORD)
+		return perr(P, t, "expected a name, found %s '%.*s'", what(t), t->len, t->s);
+	if ((size_t)t->len + sl >= EMU_NAME_MAX)
+		return perr(P, t, "name '%.*s' is longer than %d characters", t->len, t->s, EMU_NAME_MAX - 1);
+	memcpy(dst, t->s, (size_t)t->len);
+	memcpy(dst + t->len, suffix ? suffix : "", sl + 1);
+	return 0;
+}
+
+#define GROW(arr, n, cap)                                                        \
+	((n) < (cap) ? 0                                                         \
+	 : (((cap) = (cap) ? (cap) * 2 : 64),                                    \
+	    ((arr) = realloc_or_free((arr), (size_t)(cap) * sizeof *(arr))) ? 0 : -1))
+
+static void *realloc_or_free(void *p, size_t n)
+{
+	void *q = realloc(p, n);
+	if (!q)
+		free(p);
+	return q;
+}
+
+/* Width in bytes of a scalar type word (".b32"), 0 for .pred, -1 if none. */
+static int type_bytes(const emu_tok *t)
+{
+	static const struct { const char *w; int b; } types[] = {
+		{".b8", 1}, {".u8", 1}, {".s8", 1}, {".b16", 2}, {".u16", 2}, {".s16", 2},
+		{".f16", 2}, {".bf16", 2}, {".b32", 4}, {".u32", 4}, {".s32", 4}, {".f32", 4},
+		{".b64", 8}, {".u64", 8}, {".s64", 8}, {".f64", 8}, {".pred", 0},
+	};
+	for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+		if (is_word(t, types[i].w))
+			return types[i].b;
+	return -1;
+}
+
+static int add_reg(parser *P, const emu_tok *at, const char *name, int bytes)
+{
+	emu_src *s = P->s;
+	for (int i = 0; i < s->nregs; i++)
+		if (!strcmp(s->regs[i].name, name))
+			return perr(P, at, "register %s declared twice", name);
+	if (s->nregs >= 60000)
+		return perr(P, at, "more than 60000 registers");
+	if (GROW(s->regs, s->nregs, s->capregs))
+		return perr(P, at, "out of memory");
+	emu_regdecl *r = &s->regs[s->nregs++];
+	strcpy(r->name, name);
+	r->bytes = (uint8_t)bytes;
+	return 0;
+}
+
+/* .reg .TYPE %a, %b<N>; */
+static int parse_reg(parser *P)
+{
+	const emu_tok *d = P->t++;
+	int bytes = type_bytes(P->t);
+	if (bytes < 0)
+		return perr(P, P->t, "unsupported register type '%.*s' (scalar .b/.u/.s/.f types and .pred only)",
+			    P->t->len, P->t->s);
+	P->t++;
+	for (;;) {
+		char name[EMU_NAME_MAX];
+		const emu_tok *nt = P->t;
+		if (nt->kind != EMU_T_WORD || nt->s[0] != '%')
+			return perr(P, nt, "expected a %%register name after %.*s", d->len, d->s);
+		if (copy_name(P, nt, name, NULL))
+			return -1;
+		P->t++;
+		if (is_punct(P->t, '<')) {
+			P->t++;
+			if (P->t->kind != EMU_T_NUM || P->t->num == 0 || P->t->num > 60000)
+				return perr(P, P->t, "register range %s<N> needs 1 <= N <= 60000", name);
+			uint64_t cnt = P->t->num;
+			P->t++;
+			if (expect(P, '>'))
+				return -1;
+			for (uint64_t k = 0; k < cnt; k++) {
+				char full[EMU_NAME_MAX + 24];
+				snprintf(full, sizeof full, "%s%llu", name, (unsigned long long)k);
+				if (strlen(full) >= EMU_NAME_MAX)
+					return perr(P, nt, "register name %s is too long", full);
+				if (add_reg(P, nt, full, bytes))
+					return -1;
+			}
+		} else if (add_reg(P, nt, name, bytes)) {
+			return -1;
+		}
+		if (is_punct(P->t, ','))
+			P->t++;
+		else
+			return expect(P, ';');
+	}
+}
+
+/* [.extern] .shared [.align N] .TYPE name[N]...; */
+static int parse_shared(parser *P)
+{
+	emu_src *s = P->s;
+	const emu_tok *first = P->t;
+	int ext = is_word(P->t, ".extern");
+	if (ext)
+		P->t++;
+	if (!is_word(P->t, ".shared"))
+		return perr(P, P->t, "unsupported directive '%.*s' (only .extern .shared)", P->t->len, P->t->s);
+	P->t++;
+	uint64_t align = 0;
+	if (is_word(P->t, ".align")) {
+		P->t++;
+		if (P->t->kind != EMU_T_NUM || !P->t->num || (P->t->num & (P->t->num - 1)) || P->t->num > 4096)
+			return perr(P, P->t, ".align needs a power of two up to 4096");
+		align = P->t->num;
+		P->t++;
+	}
+	int tb = type_bytes(P->t);
+	if (tb <= 0)
+		return perr(P, P->t, "unsupported .shared type '%.*s' (scalar types only)", P->t->len, P->t->s);
+	P->t++;
+	if (GROW(s->svars, s->nsvars, s->capsvars))
+		return perr(P, first, "out of memory");
+	emu_svar *v = &s->svars[s->nsvars];
+	memset(v, 0, sizeof *v);
+	if (copy_name(P, P->t, v->name, NULL))
+		return -1;
+	for (int i = 0; i < s->nsvars; i++)
+		if (!strcmp(s->svars[i].name, v->name))
+			return perr(P, P->t, "shared variable %s declared twice", v->name);
+	P->t++;
+	uint64_t size = (uint64_t)tb;
+	int dims = 0;
+	while (is_punct(P->t, '[')) {
+		P->t++;
+		dims++;
+		if (is_punct(P->t, ']') && ext && dims == 1) {
+			v->is_extern = 1;
+		} else if (P->t->kind == EMU_T_NUM && P->t->num && P->t->num <= (1u << 24)) {
+			size *= P->t->num;
+			P->t++;
+		} else {
+			return perr(P, P->t, "shared array %s needs a size of 1 to 2^24 elements", v->name);
+		}
+		if (expect(P, ']'))
+			return -1;
+	}
+	if (ext != v->is_extern)
+		return perr(P, first, ext ? ".extern .shared %s needs the form name[] (its size is the launch's dynamic shared memory)"
+					 : "shared array %s has no size", v->name);
+	if (size > (1u << 24))
+		return perr(P, first, "shared variable %s is larger than 16 MiB", v->name);
+	v->size = v->is_extern ? 0 : (uint32_t)size;
+	v->align = (uint32_t)(align ? align : (uint64_t)tb);
+	v->line = first->line;
+	s->nsvars++;
+	return expect(P, ';');
+}
+
+static int parse_name_opd(parser *P, emu_ropd *o)
+{
+	if (P->t->kind != EMU_T_WORD)
+		return perr(P, P->t, "expected a name, found %s '%.*s'", what(P->t), P->t->len, P->t->s);
+	o->name = (emu_name){P->t->s, P->t->len};
+	P->t++;
+	return 0;
+}
+
+static int parse_operand(parser *P, emu_ropd *o)
+{
+	memset(o, 0, sizeof *o);
+	const emu_tok *t = P->t;
+	if (is_punct(t, '!')) {
+		P->t++;
+		o->kind = EMU_RO_NAME;
+		o->neg = 1;
+		return parse_name_opd(P, o);
+	}
+	if (t->kind == EMU_T_WORD) {
+		o->kind = EMU_RO_NAME;
+		parse_name_opd(P, o);
+		if (is_punct(P->t, '|')) {
+			P->t++;
+			emu_ropd q;
+			if (parse_name_opd(P, &q))
+				return -1;
+			o->has_pipe = 1;
+			o->pipe = q.name;
+		}
+		return 0;
+	}
+	if (t->kind == EMU_T_NUM || (is_punct(t, '-') && t[1].kind == EMU_T_NUM)) {
+		int neg = is_punct(t, '-');
+		P->t += neg;
+		o->kind = EMU_RO_IMM;
+		o->imm = neg ? -(int64_t)P->t->num : (int64_t)P->t->num;
+		P->t++;
+		return 0;
+	}
+	if (is_punct(t, '{')) {
+		P->t++;
+		o->kind = EMU_RO_VEC;
+		for (;;) {
+			if (o->nvec == 4)
+				return perr(P, P->t, "vector operand with more than 4 elements");
+			if (P->t->kind != EMU_T_WORD)
+				return perr(P, P->t, "expected a register in the vector operand, found '%.*s'",
+					    P->t->len, P->t->s);
+			o->vec[o->nvec++] = (emu_name){P->t->s, P->t->len};
+			P->t++;
+			if (is_punct(P->t, ','))
+				P->t++;
+			else
+				return expect(P, '}');
+		}
+	}
+	if (is_punct(t, '[')) {
+		P->t++;
+		o->kind = EMU_RO_ADDR;
+		if (P->t->kind == EMU_T_WORD) {
+			o->has_base = 1;
+			o->name = (emu_name){P->t->s, P->t->len};
+			P->t++;
+			if (is_punct(P->t, '+') || is_punct(P->t, '-')) {
+				int neg = is_punct(P->t, '-');
+				P->t++;
+				if (is_punct(P->t, '-'))
+					neg = !neg, P->t++;
+				if (P->t->kind != EMU_T_NUM)
+					return perr(P, P->t, "unsupported address form (only [reg], [reg+imm], [name], [name+imm])");
+				o->imm = neg ? -(int64_t)P->t->num : (int64_t)P->t->num;
+				P->t++;
+			}
+		} else if (P->t->kind == EMU_T_NUM) {
+			o->imm = (int64_t)P->t->num;
+			P->t++;
+		} else {
+			return perr(P, P->t, "unsupported address form (only [reg], [reg+imm], [name], [name+imm])");
+		}
+		return expect(P, ']');
+	}
+	return perr(P, t, "cannot read operand '%.*s'", t->len, t->s);
+}
+
+static int parse_ins(parser *P)
+{
+	emu_src *s = P->s;
+	if (GROW(s->ins, s->nins, s->capins))
+		return perr(P, P->t, "out of memory");
+	emu_rins *r = &s->ins[s->nins];
+	memset(r, 0, sizeof *r);
+	const emu_tok *start = P->t;
+	r->line = start->line;
+	r->text = start->s;
+	if (is_punct(P->t, '@')) {
+		P->t++;
+		r->has_guard = 1;
+		if (is_punct(P->t, '!'))
+			r->guard_neg = 1, P->t++;
+		if (P->t->kind != EMU_T_WORD || P->t->s[0] != '%')
+			return perr(P, P->t, "a guard needs a predicate register: @%%p or @!%%p");
+		r->guard = (emu_name){P->t->s, P->t->len};
+		P->t++;
+	}
+	if (P->t->kind != EMU_T_WORD || P->t->s[0] == '.' || P->t->s[0] == '%')
+		return perr(P, P->t, "expected an instruction, found '%.*s'", P->t->len, P->t->s);
+	r->op = (emu_name){P->t->s, P->t->len};
+	P->t++;
+	if (!is_punct(P->t, ';'))
+		for (;;) {
+			if (r->nopd == EMU_MAX_OPD)
+				return perr(P, P->t, "more than %d operands", EMU_MAX_OPD);
+			if (parse_operand(P, &r->opd[r->nopd++]))
+				return -1;
+			if (!is_punct(P->t, ','))
+				break;
+			P->t++;
+		}
+	if (!is_punct(P->t, ';'))
+		return perr(P, P->t, "expected ';' after the operands of '%.*s', found '%.*s'",
+			    r->op.len, r->op.s, P->t->len, P->t->s);
+	r->textlen = (int)(P->t->s + 1 - start->s);
+	P->t++;
+	s->nins++;
+	return 0;
+}
+
+static int parse_body(parser *P)
+{
+	emu_src *s = P->s;
+	for (;;) {
+		const emu_tok *t = P->t;
+		if (t->kind == EMU_T_END)
+			return perr(P, t, "the body of %s has no closing '}'", s->entry);
+		if (is_punct(t, '}')) {
+			s->end_line = t->line;
+			P->t++;
+			return 0;
+		}
+		if (is_word(t, ".reg")) {
+			if (parse_reg(P))
+				return -1;
+		} else if (is_word(t, ".shared") || is_word(t, ".extern")) {
+			if (parse_shared(P))
+				return -1;
+		} else if (t->kind == EMU_T_WORD && is_punct(t + 1, ':') && t->s[0] != '.' && t->s[0] != '%') {
+			if (GROW(s->labels, s->nlabels, s->caplabels))
+				return perr(P, t, "out of memory");
+			emu_label *l = &s->labels[s->nlabels];
+			if (copy_name(P, t, l->name, NULL))
+				return -1;
+			for (int i = 0; i < s->nlabels; i++)
+				if (!strcmp(s->labels[i].name, l->name))
+					return perr(P, t, "label %s defined twice", l->name);
+			l->ins = s->nins;
+			l->line = t->line;
+			s->nlabels++;
+			P->t += 2;
+		} else if (is_punct(t, '{')) {
+			return perr(P, t, "unsupported nested block '{'");
+		} else if (t->kind == EMU_T_WORD && t->s[0] == '.') {
+			return perr(P, t, "unsupported directive '%.*s' in the kernel body", t->len, t->s);
+		} else if (parse_ins(P)) {
+			return -1;
+		}
+	}
+}
+
+/* .reqntid / .maxntid: one to three counts. */
+static int parse_ntid(parser *P, unsigned n[3])
+{
+	n[0] = n[1] = n[2] = 1;
+	for (int k = 0; k < 3; k++) {
+		if (P->t->kind != EMU_T_NUM || !P->t->num || P->t->num > 1024)
+			return perr(P, P->t, "thread counts must be 1 to 1024");
+		n[k] = (unsigned)P->t->num;
+		P->t++;
+		if (!is_punct(P->t, ','))
+			return 0;
+		P->t++;
+	}
+	return perr(P, P->t, "more than three thread counts");
+}
+
+static int parse_entry(parser *P)
+{
+	emu_src *s = P->s;
+	if (is_word(P->t, ".visible"))
+		P->t++;
+	if (!is_word(P->t, ".entry"))
+		return perr(P, P->t, "unsupported directive '%.*s' (only .visible .entry)", P->t->len, P->t->s);
+	if (s->entry[0])
+		return perr(P, P->t, "a second .entry (ptxpose files hold one kernel)");
+	s->entry_line = P->t->line;
+	P->t++;
+	if (copy_name(P, P->t, s->entry, NULL))
+		return -1;
+	P->t++;
+	if (expect(P, '('))
+		return -1;
+	while (!is_punct(P->t, ')')) {
+		if (s->nparams == EMU_MAX_PARAMS)
+			return perr(P, P->t, "more than %d parameters", EMU_MAX_PARAMS);
+		if (!is_word(P->t, ".param"))
+			return perr(P, P->t, "expected .param, found '%.*s'", P->t->len, P->t->s);
+		P->t++;
+		int b = type_bytes(P->t);
+		if (b != 4 && b != 8)
+			return perr(P, P->t, "unsupported parameter type '%.*s' (32- and 64-bit integers only)",
+				    P->t->len, P->t->s);
+		P->t++;
+		/* .ptr .global .align N: pointer attributes, no effect here */
+		while (is_word(P->t, ".ptr") || is_word(P->t, ".global") || is_word(P->t, ".align")) {
+			if (is_word(P->t, ".align") && P->t[1].kind == EMU_T_NUM)
+				P->t++;
+			P->t++;
+		}
+		emu_param *pa = &s->params[s->nparams];
+		if (copy_name(P, P->t, pa->name, NULL))
+			return -1;
+		P->t++;
+		pa->bytes = (uint8_t)b;
+		pa->off = (s->param_bytes + (uint32_t)b - 1) & ~((uint32_t)b - 1);
+		s->param_bytes = pa->off + (uint32_t)b;
+		s->nparams++;
+		if (is_punct(P->t, ','))
+			P->t++;
+		else if (!is_punct(P->t, ')'))
+			return perr(P, P->t, "expected ',' or ')' in the parameter list");
+	}
+	P->t++;
+	while (!is_punct(P->t, '{')) {
+		if (is_word(P->t, ".reqntid") || is_word(P->t, ".maxntid")) {
+			int req = is_word(P->t, ".reqntid");
+			P->t++;
+			if (parse_ntid(P, req ? s->reqntid : s->maxntid))
+				return -1;
+			if (req)
+				s->has_reqntid = 1;
+			else
+				s->has_maxntid = 1;
+		} else if ((is_word(P->t, ".minnctapersm") || is_word(P->t, ".maxnreg")) &&
+			   P->t[1].kind == EMU_T_NUM) {
+			P->t += 2;
+		} else {
+			return perr(P, P->t, "unsupported entry directive '%.*s'", P->t->len, P->t->s);
+		}
+	}
+	P->t++;
+	P->in_entry = 1;
+	return parse_body(P);
+}
+
+int emu_parse(const emu_tok *t, emu_src *s, strbuf *diag)
+{
+	parser P = {.t = t, .s = s, .diag = diag};
+	while (P.t->kind != EMU_T_END) {
+		const emu_tok *d = P.t;
+		if (is_word(d, ".version")) {
+			P.t += 1 + (P.t[1].kind != EMU_T_END);
+		} else if (is_word(d, ".target")) {
+			P.t++;
+			while (P.t->kind == EMU_T_WORD && P.t->s[0] != '.') {
+				P.t++;
+				if (!is_punct(P.t, ','))
+					break;
+				P.t++;
+			}
+		} else if (is_word(d, ".address_size")) {
+			if (d[1].kind != EMU_T_NUM || d[1].num != 64)
+				return perr(&P, d, "unsupported .address_size (only 64)");
+			P.t += 2;
+		} else if (is_word(d, ".shared") || is_word(d, ".extern")) {
+			if (parse_shared(&P))
+				return -1;
+		} else if (is_word(d, ".visible") || is_word(d, ".entry")) {
+			if (parse_entry(&P))
+				return -1;
+		} else if (d->kind == EMU_T_WORD && d->s[0] == '.') {
+			return perr(&P, d, "unsupported directive '%.*s'", d->len, d->s);
+		} else {
+			return perr(&P, d, "unexpected '%.*s' outside the kernel", d->len, d->s);
+		}
+	}
+	if (!s->entry[0])
+		return perr(&P, P.t, "no .entry in the file");
+	return 0;
+}
+
+void emu_src_free(emu_src *s)
+{
+	free(s->regs);
+	free(s->svars);
+	free(s->labels);
+	free(s->ins);
+	memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,101 @@
+#!/bin/sh
+# Mutation tests: copies of the committed kernels with a planted bug must be
+# caught the right way, or the emulator's checks prove nothing.
+#   bar.sync removed                      -> a shared-memory race (exit 8)
+#   first row predicate off by one (>=0)  -> an out-of-bounds load (exit 8)
+#   two global stores' addresses swapped  -> verification fails (exit 1)
+# A mutation that no longer applies (the generator changed the kernels) is a
+# failure, never a silent pass.
+cd "$(dirname "$0")/.." || exit 1
+PX=build/ptxpose
+# 36x68 reaches the first-row predicate of the vector kernels; the padded
+# leading dimensions take their vector paths.
+SHAPES="67x129,36x68,67x129:ld_in=132:ld_out=72"
+tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
+
+set -- ptx/*.ptx
+if [ ! -e "$1" ]; then
+	echo "1..0 # SKIP no PTX files in ptx/"
+	exit 0
+fi
+
+# Swap the [address] operands of the first two st.global lines.
+swap_stores() {
+	awk '{ l[NR] = $0 }
+	/st\.global/ && n < 2 { at[n++] = NR }
+	END {
+		if (n == 2) {
+			match(l[at[0]], /\[[^]]*\]/); a0 = substr(l[at[0]], RSTART, RLENGTH)
+			match(l[at[1]], /\[[^]]*\]/); a1 = substr(l[at[1]], RSTART, RLENGTH)
+			sub(/\[[^]]*\]/, a1, l[at[0]]); sub(/\[[^]]*\]/, a0, l[at[1]])
+		}
+		for (i = 1; i <= NR; i++) print l[i]
+	}' "$1"
+}
+
+BOUND='setp\.gt\.s32\( *%ld_row_ok, %ld_rows_left, 0;\)'
+race=$(grep -l 'bar\.sync' "$@")
+oob=$(grep -l "$BOUND" "$@")
+swap=""
+for f in "$@"; do
+	swap_stores "$f" >"$tmp/probe.ptx"
+	cmp -s "$f" "$tmp/probe.ptx" || swap="$swap $f"
+done
+set -- $race
+nrace=$#
+set -- $oob
+noob=$#
+set -- $swap
+nswap=$#
+echo "1..$((nrace + noob + nswap + 4))"
+n=0
+
+# report NAME RC WANT_RC OUTPUT_FILE PATTERN
+report() {
+	n=$((n + 1))
+	if [ "$2" = "$3" ] && grep -q -- "$5" "$4"; then
+		echo "ok $n - $1: exit $2, '$5'"
+	else
+		sed 's/^/# /' "$4" | head -20
+		echo "not ok $n - $1: exit $2 (want $3 and a message with '$5')"
+	fi
+}
+
+# The unmutated kernels pass: otherwise the mutants below prove nothing.
+n=$((n + 1))
+if $PX check --emulate --shapes "$SHAPES" ptx/*.ptx >"$tmp/out" 2>&1; then
+	echo "ok $n - the committed kernels pass on $SHAPES"
+else
+	grep -v '^ok' "$tmp/out" | sed 's/^/# /' | head -20
+	echo "not ok $n - the committed kernels pass on $SHAPES"
+fi
+n=$((n + 1))
+[ "$nrace" -gt 0 ] && echo "ok $n - $nrace kernels have a bar.sync to remove" ||
+	echo "not ok $n - no kernel has a bar.sync to remove (update this test)"
+n=$((n + 1))
+[ "$noob" -gt 0 ] && echo "ok $n - $noob kernels have the row predicate '$BOUND'" ||
+	echo "not ok $n - no kernel has the row predicate '$BOUND' (update this test)"
+n=$((n + 1))
+[ "$nswap" -gt 0 ] && echo "ok $n - $nswap kernels have two global stores to swap" ||
+	echo "not ok $n - no kernel has two global stores to swap (update this test)"
+
+for f in $race; do
+	m="$tmp/$(basename "$f" .ptx)_nobar.ptx"
+	sed '/bar\.sync/d' "$f" >"$m"
+	$PX run --emulate "$m" --rows 67 --cols 129 >"$tmp/out" 2>&1
+	report "$(basename "$f") without bar.sync" $? 8 "$tmp/out" "shared-memory race at .*no bar.sync between them"
+done
+
+for f in $oob; do
+	m="$tmp/$(basename "$f" .ptx)_oob.ptx"
+	sed "0,/$BOUND/s//setp.ge.s32\\1/" "$f" >"$m"
+	$PX check --emulate --shapes "$SHAPES" "$m" >"$tmp/out" 2>&1
+	report "$(basename "$f") with rows_left >= 0" $? 8 "$tmp/out" "global load of [0-9]* bytes at in+0x[0-9a-f]* (allocation is"
+done
+
+for f in $swap; do
+	m="$tmp/$(basename "$f" .ptx)_swap.ptx"
+	swap_stores "$f" >"$m"
+	$PX check --emulate --shapes "$SHAPES" "$m" >"$tmp/out" 2>&1
+	report "$(basename "$f") with two stores swapped" $? 1 "$tmp/out" "got 0x[0-9a-f]*, want 0x"
+done
