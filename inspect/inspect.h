@@ -54,6 +54,7 @@ typedef struct {
 	unsigned barriers;           /* "used N barriers" */
 	unsigned smem_bytes;         /* static shared memory, "N bytes smem" */
 	unsigned cmem_bytes;         /* all "N bytes cmem[k]" added up */
+	int have_cmem;               /* ptxas printed cmem (it does not for sm_90) */
 	unsigned stack_bytes;        /* "N bytes stack frame" */
 	unsigned spill_store_bytes;  /* "N bytes spill stores" */
 	unsigned spill_load_bytes;   /* "N bytes spill loads" */

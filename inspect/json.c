@@ -88,7 +88,12 @@ static void res_json(strbuf *out, const ins_res *x)
 	kuint(out, "registers", x->registers);
 	kuint(out, "barriers_used", x->barriers);
 	kuint(out, "smem_bytes", x->smem_bytes);
-	kuint(out, "cmem_bytes", x->cmem_bytes);
+	if (x->have_cmem)
+		kuint(out, "cmem_bytes", x->cmem_bytes);
+	else {
+		key(out, "cmem_bytes");
+		sb_add(out, "null");
+	}
 	kuint(out, "stack_bytes", x->stack_bytes);
 	kuint(out, "spill_store_bytes", x->spill_store_bytes);
 	kuint(out, "spill_load_bytes", x->spill_load_bytes);

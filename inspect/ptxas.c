@@ -94,8 +94,10 @@ int ins_ptxas_parse(const char *log, ins_res *r)
 			keep_max(&r->smem_bytes, number_before(p, end, "bytes smem"));
 			/* constant banks: "384 bytes cmem[0], 8 bytes cmem[2]" */
 			long cmem = 0;
-			for (const char *c = p; (c = find_in(c, end, "bytes cmem[")); c++)
+			for (const char *c = p; (c = find_in(c, end, "bytes cmem[")); c++) {
 				cmem += number_ending_at(p, c) > 0 ? number_ending_at(p, c) : 0;
+				r->have_cmem = 1;
+			}
 			keep_max(&r->cmem_bytes, cmem);
 		}
 		keep_max(&r->stack_bytes, number_before(p, end, "bytes stack frame"));

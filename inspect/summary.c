@@ -117,7 +117,10 @@ static void res_rows(rowset *rs, const ins_report *r)
 		rowf(rs, "shared memory", "%u bytes", x->smem_bytes);
 	rowf(rs, "stack", "%u bytes", x->stack_bytes);
 	rowf(rs, "spills", "%u bytes stored, %u bytes loaded", x->spill_store_bytes, x->spill_load_bytes);
-	rowf(rs, "constant", "%u bytes", x->cmem_bytes);
+	if (x->have_cmem)
+		rowf(rs, "constant", "%u bytes", x->cmem_bytes);
+	else
+		rowf(rs, "constant", "not reported by ptxas for %s", r->arch);
 }
 
 static void sass_rows(rowset *rs, const ins_report *r)

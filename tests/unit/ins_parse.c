@@ -154,7 +154,7 @@ static void test_ptxas(void)
 		"ptxas info    : Compile time = 30.296 ms\n";
 	ins_res r;
 	ok(ins_ptxas_parse(sm80, &r) == 0 && r.registers == 22 && r.barriers == 1 && r.smem_bytes == 4096 &&
-		   r.cmem_bytes == 384 && r.stack_bytes == 0 && r.nfunc == 1 && !strcmp(r.function, "k"),
+		   r.cmem_bytes == 384 && r.have_cmem && r.stack_bytes == 0 && r.nfunc == 1 && !strcmp(r.function, "k"),
 	   "ptxas -v for sm_80");
 	static const char spill[] =
 		"ptxas info    : Compiling entry function 'a' for 'sm_90'\n"
@@ -169,6 +169,9 @@ static void test_ptxas(void)
 		   r.spill_load_bytes == 12 && r.smem_bytes == 1024 && r.cmem_bytes == 392 && r.nfunc == 2 &&
 		   !strcmp(r.function, "a"),
 	   "ptxas -v with spills and two entries: the largest of each");
+	ok(ins_ptxas_parse("ptxas info    : Used 22 registers, used 1 barriers, 4096 bytes smem\n", &r) == 0 &&
+		   r.registers == 22 && !r.have_cmem,
+	   "ptxas -v for sm_90: no cmem reported");
 	ok(ins_ptxas_parse("ptxas fatal   : Ptx assembly aborted due to errors\n", &r) == -1,
 	   "ptxas output without a register line is refused");
 }
