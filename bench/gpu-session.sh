@@ -1,0 +1,71 @@
+#!/bin/bash
+# One call on a lent GPU machine: build here, carry build/ptxpose (and
+# build/tune, .carry/peers.py), then run stages there, logging under $OUT.
+#
+#   bash bench/gpu-session.sh STAGE...
+#
+# Stages: info, verify (GPU tests + odd shapes, standard and tuning sets),
+# sanitize (compute-sanitizer memcheck and racecheck at 4097x4095), std (the
+# standard set's benchmark), tune (tuning candidates on the deciding shapes),
+# peers (PyTorch/CuPy/cuBLAS/Triton), ncu (bank-conflict counters).
+set -u
+OUT=${OUT:-/tmp/ptxpose-out}
+mkdir -p "$OUT"
+px=build/ptxpose
+log() { printf '\n== %s (%s)\n' "$*" "$(date -u +%H:%M:%S)"; }
+
+stage_info() {
+	log info
+	nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv
+	$px run ptx/naive_1d_b32.ptx --rows 1 --cols 1 --no-time -v
+}
+
+stage_verify() {
+	log verify standard set
+	$px check ptx/*.ptx >"$OUT/check-std.tap"; echo "rc=$?"
+	grep -v '^ok' "$OUT/check-std.tap" | head -20; grep -c '^ok' "$OUT/check-std.tap"
+	if [ -d build/tune ]; then
+		log verify tuning set
+		$px check build/tune/*.ptx >"$OUT/check-tune.tap"; echo "rc=$?"
+		grep -v '^ok' "$OUT/check-tune.tap" | head -20; grep -c '^ok' "$OUT/check-tune.tap"
+	fi
+	log GPU tests
+	for t in tests/t05*.t; do echo "# $t"; sh "$t"; done >"$OUT/gpu-tests.tap" 2>&1
+	grep -v '^ok' "$OUT/gpu-tests.tap" | head -20; grep -c '^ok' "$OUT/gpu-tests.tap"
+}
+
+stage_sanitize() {
+	log compute-sanitizer
+	for f in "$@"; do
+		for tool in memcheck racecheck; do
+			compute-sanitizer --tool $tool --error-exitcode 9 $px run "$f" --rows 4097 --cols 4095 --no-time \
+				>"$OUT/san-$tool-$(basename "$f" .ptx).log" 2>&1
+			echo "$tool $(basename "$f"): rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san-$tool-$(basename "$f" .ptx).log" | head -1)"
+		done
+	done
+}
+
+stage_std() {
+	log benchmark: standard set
+	$px bench --iters 60 --out-dir "$OUT/std" ptx/*.ptx 2>"$OUT/bench-std.err" | tail -5
+	tail -3 "$OUT/bench-std.err"
+}
+
+stage_tune() {
+	log benchmark: tuning candidates
+	$px bench --iters 60 --no-cublas --shapes "${TUNE_SHAPES:-16384x16384,8191x8193,4096x4096,2048x2048}" \
+		--out-dir "$OUT/tune" build/tune/*.ptx 2>"$OUT/bench-tune.err" | tail -5
+	tail -3 "$OUT/bench-tune.err"
+}
+
+stage_peers() {
+	log peers
+	PYTHONUNBUFFERED=1 python3 .carry/peers.py --reps 60 --out "$OUT/peers.json" ${PEER_CASES:-16384x16384:f32 8191x8193:f32 2048x2048:f32 16384x16384:u8}
+}
+
+for s in "$@"; do
+	case "$s" in
+	sanitize) stage_sanitize ${SAN_FILES:-ptx/cute_vec_swizzle_b32.ptx ptx/cute_vec_swizzle_b64.ptx} ;;
+	*) "stage_$s" ;;
+	esac
+done 2>&1 | tee -a "$OUT/session.log"
