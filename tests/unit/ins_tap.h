@@ -4,11 +4,6 @@
 
 #include <stdio.h>
 
-/* The unit-test library holds cli/cmd_*.o, whose cli_err lives in
- * cli/main.c (not linked here): a weak stand-in that a real one overrides. */
-__attribute__((weak)) void cli_err(const char *cmd, const char *fmt, ...);
-__attribute__((weak)) void cli_err(const char *cmd, const char *fmt, ...) { (void)cmd, (void)fmt; }
-
 static int n_test, n_fail;
 
 static inline void ok(int cond, const char *what)
