@@ -11,11 +11,6 @@
 
 #include "emu/emu.h"
 
-/* The unit-test library holds cli/cmd_*.o, whose cli_err lives in
- * cli/main.c (not linked here): a weak stand-in that a real one overrides. */
-__attribute__((weak)) void cli_err(const char *cmd, const char *fmt, ...);
-__attribute__((weak)) void cli_err(const char *cmd, const char *fmt, ...) { (void)cmd, (void)fmt; }
-
 static int tap_n, tap_failed;
 
 __attribute__((format(printf, 2, 3))) static inline void ok(int cond, const char *fmt, ...)
