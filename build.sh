@@ -24,6 +24,7 @@ deps_apt() {
 	command -v prove >/dev/null 2>&1 || missing="$missing perl"
 	command -v cc >/dev/null 2>&1 || missing="$missing gcc"
 	command -v python3 >/dev/null 2>&1 || missing="$missing python3"
+	python3 -m pip --version >/dev/null 2>&1 || missing="$missing python3-pip"
 	if [ -n "$missing" ]; then
 		say "installing:$missing"
 		as_root apt-get update -qq
@@ -47,7 +48,7 @@ deps_cuobjdump() {
 		{ command -v nvdisasm || [ -x /usr/local/cuda/bin/nvdisasm ]; } >/dev/null 2>&1; then
 		return
 	fi
-	if ls .deps/nvidia/cuda_cuobjdump/bin/cuobjdump .deps/nvidia/cuda_nvdisasm/bin/nvdisasm >/dev/null 2>&1; then
+	if ls .deps/nvidia/*/bin/cuobjdump >/dev/null 2>&1 && ls .deps/nvidia/*/bin/nvdisasm >/dev/null 2>&1; then
 		return
 	fi
 	say "installing nvidia-cuda-cuobjdump and nvidia-cuda-nvdisasm into .deps/"
