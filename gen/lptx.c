@@ -100,7 +100,7 @@ static int option_field(lua_State *L, const char *key, const char *const names[]
 }
 
 static const char *const known_keys[] = {
-	"coalesce", "elem", "grid", "ld_nc", "major", "name", "smem", "st_cs", "swizzle_mask", "threads",
+	"coalesce", "elem", "grid", "group", "ld_nc", "major", "name", "smem", "st_cs", "swizzle_mask", "threads",
 	"tile", "vec", NULL,
 };
 
@@ -147,6 +147,7 @@ static int l_transpose(lua_State *L)
 	p.linear = option_field(L, "grid", grid_names, 0);
 	p.swizzle_mask = (unsigned)int_field(L, "swizzle_mask", 0, 0, 1024);
 	p.ld_nc = bool_field(L, "ld_nc");
+	p.group = (unsigned)int_field(L, "group", 0, 0, 65535);
 	p.st_cs = bool_field(L, "st_cs");
 	lua_getglobal(L, "ptx");
 	lua_getfield(L, -1, "script");

@@ -79,6 +79,8 @@ int tp_validate(const tp_params *p, char *err, size_t errlen)
 	if (per_thread > MAX_BYTES_PER_THREAD)
 		FAIL("tile: %ux%u over %u threads is %u bytes per thread; at most %u fit in registers",
 		     p->tm, p->tn, nthr, per_thread, MAX_BYTES_PER_THREAD);
+	if (p->group && (p->group > 65535))
+		FAIL("group: %u tile columns is more than a grid holds", p->group);
 	if (p->smem == TP_SMEM_NONE && p->major_in)
 		FAIL("major: applies only to kernels with shared memory");
 	if (p->smem != TP_SMEM_NONE && p->coalesce_write)
@@ -132,6 +134,8 @@ static void header(const tp_params *p, const tp_geom *g, const bank_report *br, 
 	if (g->swz_shr || g->swz_shl)
 		sb_printf(h, " swizzle_shr=%u swizzle_shl=%u", g->swz_shr, g->swz_shl);
 	sb_printf(h, " per_thread=%u", g->k * g->v * g->v);
+	if (p->group)
+		sb_printf(h, " group=%u", p->group);
 	if (p->ld_nc || p->st_cs)
 		sb_printf(h, " hints=%s%s%s", p->ld_nc ? "ld.nc" : "", p->ld_nc && p->st_cs ? "," : "",
 			  p->st_cs ? "st.cs" : "");

@@ -23,6 +23,7 @@ typedef struct {
 	unsigned swizzle_mask;/* 0 = derived; a test-only override otherwise */
 	int ld_nc;            /* loads through the non-coherent path, no L1 allocation */
 	int st_cs;            /* streaming stores (.cs: evict first) */
+	unsigned group;       /* 0: tiles in launch order; G: G tile columns at a time, top to bottom */
 	char script[128];     /* the script that asked, for the header */
 } tp_params;
 

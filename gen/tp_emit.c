@@ -29,7 +29,7 @@ typedef struct {
 	unsigned ub, na, epw;                   /* unit bytes, units per access, elements per word (packed) */
 	const char *ldop, *stop;                /* global load/store with cache hints */
 	const char *in, *out, *rows, *cols, *ld_in, *ld_out;
-	const char *t, *r0, *c0, *fast, *pe, *tmp;
+	const char *t, *r0, *c0, *fast, *interior, *pe, *tmp;
 	const char *xr[TP_MAX_K][TP_MAX_V][4];  /* block k, row i, unit u */
 	const char *xc[TP_MAX_K][TP_MAX_V][4];  /* block k, column c, unit u */
 } em;
@@ -77,6 +77,38 @@ static const char *unit_op(char *buf, size_t n, const char *base, unsigned units
 	return buf;
 }
 
+/* Blocks in launch order walk G tile columns from top to bottom, then the
+ * next G: the blocks resident at once cover a squarish patch, so both the
+ * rows read and the rows written stay few and long. */
+static void emit_group_order(em *e)
+{
+	ptxb *b = e->b;
+	unsigned G = e->p->group;
+	const char *gx = ptxb_reg(b, "b32", "tile columns in the grid", "grid_cols");
+	const char *id = ptxb_reg(b, "b32", "block id in launch order", "block_id");
+	const char *per = ptxb_reg(b, "b32", "blocks in a full group", "group_blocks");
+	const char *grp = ptxb_reg(b, "b32", "group of tile columns", "group");
+	const char *first = ptxb_reg(b, "b32", "the group's first tile column", "group_col");
+	const char *width = ptxb_reg(b, "b32", "tile columns in this group", "group_width");
+	const char *tmp = ptxb_reg(b, "b32", "scratch for the block order", "order_tmp");
+	ptxb_group(b, "Block order: %u tile columns at a time, top to bottom.", G);
+	ptxb_op(b, NULL, "mov.u32", "%s, %%nctaid.x", gx);
+	ptxb_op(b, NULL, "mov.u32", "%s, %%nctaid.y", per);
+	ptxb_op(b, NULL, "mov.u32", "%s, %%ctaid.y", tmp);
+	ptxb_op(b, NULL, "mov.u32", "%s, %%ctaid.x", id);
+	ptxb_op(b, NULL, "mad.lo.u32", "%s, %s, %s, %s", id, tmp, gx, id);
+	ptxb_op(b, NULL, "mul.lo.u32", "%s, %s, %u", per, per, G);
+	ptxb_op(b, NULL, "div.u32", "%s, %s, %s", grp, id, per);
+	ptxb_op(b, NULL, "mul.lo.u32", "%s, %s, %u", first, grp, G);
+	ptxb_op(b, NULL, "sub.u32", "%s, %s, %s", width, gx, first);
+	ptxb_op(b, NULL, "min.u32", "%s, %s, %u", width, width, G);
+	ptxb_op(b, NULL, "mul.lo.u32", "%s, %s, %s", tmp, grp, per);
+	ptxb_op(b, NULL, "sub.u32", "%s, %s, %s", id, id, tmp);
+	ptxb_op(b, NULL, "div.u32", "%s, %s, %s", e->r0, id, width);
+	ptxb_op(b, NULL, "rem.u32", "%s, %s, %s", e->c0, id, width);
+	ptxb_op(b, NULL, "add.u32", "%s, %s, %s", e->c0, e->c0, first);
+}
+
 static void emit_setup(em *e)
 {
 	ptxb *b = e->b;
@@ -106,9 +138,13 @@ static void emit_setup(em *e)
 	}
 	e->r0 = ptxb_reg(b, "b32", "first input row of the tile", "tile_row");
 	e->c0 = ptxb_reg(b, "b32", "first input column of the tile", "tile_col");
-	ptxb_op(b, NULL, "mov.u32", "%s, %%ctaid.y", e->r0);
+	if (p->group)
+		emit_group_order(e);
+	else {
+		ptxb_op(b, NULL, "mov.u32", "%s, %%ctaid.y", e->r0);
+		ptxb_op(b, NULL, "mov.u32", "%s, %%ctaid.x", e->c0);
+	}
 	ptxb_op(b, NULL, "shl.b32", "%s, %s, %u", e->r0, e->r0, lg2(p->tm));
-	ptxb_op(b, NULL, "mov.u32", "%s, %%ctaid.x", e->c0);
 	ptxb_op(b, NULL, "shl.b32", "%s, %s, %u", e->c0, e->c0, lg2(p->tn));
 }
 
@@ -117,17 +153,20 @@ static void emit_fast_test(em *e)
 	ptxb *b = e->b;
 	const tp_geom *g = e->g;
 	const char *lim = ptxb_reg(b, "b32", "tile end, for the interior test", "tile_end");
-	e->fast = ptxb_reg(b, "pred", "whole tile inside the matrix (and aligned for vectors)", "fast");
+	e->interior = ptxb_reg(b, "pred", "the whole tile is inside the matrix", "interior");
+	e->fast = g->v > 1 ? ptxb_reg(b, "pred", "interior, and pointers and pitches aligned for vectors", "fast")
+			   : e->interior;
 	e->pe = ptxb_reg(b, "pred", "this element is inside the matrix", "inside");
 	if (g->v > 1)
-		ptxb_group(b, "Interior tiles whose rows are %u-byte aligned take the unpredicated vector path.",
+		ptxb_group(b, "Interior tiles whose rows are %u-byte aligned take the unpredicated vector path;"
+			      " other interior tiles unpredicated elements; edge tiles predicated elements.",
 			   g->gbytes);
 	else
 		ptxb_group(b, "Interior tiles take the unpredicated path; edge tiles check every element.");
 	ptxb_op(b, NULL, "add.u32", "%s, %s, %u", lim, e->r0, e->p->tm);
-	ptxb_op(b, NULL, "setp.le.u32", "%s, %s, %s", e->fast, lim, e->rows);
+	ptxb_op(b, NULL, "setp.le.u32", "%s, %s, %s", e->interior, lim, e->rows);
 	ptxb_op(b, NULL, "add.u32", "%s, %s, %u", lim, e->c0, e->p->tn);
-	ptxb_op(b, NULL, "setp.le.and.u32", "%s, %s, %s, %s", e->fast, lim, e->cols, e->fast);
+	ptxb_op(b, NULL, "setp.le.and.u32", "%s, %s, %s, %s", e->interior, lim, e->cols, e->interior);
 	if (g->v == 1)
 		return;
 	const char *al = ptxb_reg(b, "b32", "low bits of pointers and row pitches", "align");
@@ -139,7 +178,7 @@ static void emit_fast_test(em *e)
 	ptxb_op(b, NULL, "cvt.u32.u64", "%s, %s", tmp, e->out);
 	ptxb_op(b, NULL, "or.b32", "%s, %s, %s", al, al, tmp);
 	ptxb_op(b, NULL, "and.b32", "%s, %s, %u", al, al, g->gbytes - 1);
-	ptxb_op(b, NULL, "setp.eq.and.u32", "%s, %s, 0, %s", e->fast, al, e->fast);
+	ptxb_op(b, NULL, "setp.eq.and.u32", "%s, %s, 0, %s", e->fast, al, e->interior);
 }
 
 /* The thread's first block (rb0, gc0) under mapping m, into two registers. */
@@ -239,8 +278,9 @@ static const char *elem_unit(const em *e, unsigned k, unsigned i, unsigned c, in
 	return e->xr[k][i][c / e->epw];
 }
 
-/* One predicated element access of the edge path. */
-static void elem_access(em *e, const gside *s, unsigned k, unsigned i, unsigned c, const char *a)
+/* One element access: predicated by `guard` (the edge path) or not. */
+static void elem_access(em *e, const gside *s, unsigned k, unsigned i, unsigned c, const char *a,
+			const char *guard)
 {
 	ptxb *b = e->b;
 	unsigned es = e->g->es, bit;
@@ -262,16 +302,20 @@ static void elem_access(em *e, const gside *s, unsigned k, unsigned i, unsigned 
 			ptxb_op(b, NULL, "shr.b32", "%s, %s, %u", e->tmp, u, bit);
 		else if (es < 4)
 			snprintf(regs, sizeof regs, "%s", u);
-		ptxb_op(b, e->pe, op, "%s, %s", a, regs);
+		ptxb_op(b, guard, op, "%s, %s", a, regs);
 		return;
 	}
-	ptxb_op(b, e->pe, op, "%s, %s", regs, a);
+	ptxb_op(b, guard, op, "%s, %s", regs, a);
 	if (es < 4)
 		ptxb_op(b, NULL, "bfi.b32", "%s, %s, %s, %u, %u", u, e->tmp, u, bit, 8 * es);
 }
 
-/* The vector accesses of one side (unpredicated), or its element ones. */
-static void emit_gaccess(em *e, const gside *s, int edge)
+enum { ACC_VECTOR, ACC_ELEMENT, ACC_EDGE };
+
+/* The accesses of one side: whole vectors (aligned interior tiles),
+ * unpredicated elements (misaligned interior tiles), or predicated elements
+ * (edge tiles). */
+static void emit_gaccess(em *e, const gside *s, int mode)
 {
 	ptxb *b = e->b;
 	const tp_geom *g = e->g;
@@ -282,7 +326,7 @@ static void emit_gaccess(em *e, const gside *s, int edge)
 			unsigned mrow, ncol;
 			gaccess(e, s, k, j, &mrow, &ncol);
 			addr(a, sizeof a, s->row[mrow], ncol * g->es);
-			if (!edge) {
+			if (mode == ACC_VECTOR) {
 				unit_op(op, sizeof op, s->store ? e->stop : e->ldop, e->na, e->ut);
 				unit_list(regs, sizeof regs, e, k, !s->store, j);
 				if (s->store)
@@ -291,18 +335,22 @@ static void emit_gaccess(em *e, const gside *s, int edge)
 					ptxb_op(b, NULL, op, "%s, %s", regs, a);
 				continue;
 			}
-			if (!rok)
-				rok = ptxb_reg(b, "pred", "this access's row is inside", "%s_row_ok", s->tag);
-			ptxb_op(b, NULL, "setp.gt.s32", "%s, %s, %u", rok, s->rows_left, mrow);
+			if (mode == ACC_EDGE) {
+				if (!rok)
+					rok = ptxb_reg(b, "pred", "this access's row is inside", "%s_row_ok", s->tag);
+				ptxb_op(b, NULL, "setp.gt.s32", "%s, %s, %u", rok, s->rows_left, mrow);
+			}
 			for (unsigned c = 0; c < g->v; c++) {
-				ptxb_op(b, NULL, "setp.gt.and.s32", "%s, %s, %u, %s", e->pe, s->cols_left,
-					ncol + c, rok);
+				if (mode == ACC_EDGE)
+					ptxb_op(b, NULL, "setp.gt.and.s32", "%s, %s, %u, %s", e->pe, s->cols_left,
+						ncol + c, rok);
 				addr(a, sizeof a, s->row[mrow], (ncol + c) * g->es);
+				const char *guard = mode == ACC_EDGE ? e->pe : NULL;
 				/* load: element (j, c); store: output row j, element c = input row c */
 				if (s->store)
-					elem_access(e, s, k, c, j, a);
+					elem_access(e, s, k, c, j, a, guard);
 				else
-					elem_access(e, s, k, j, c, a);
+					elem_access(e, s, k, j, c, a, guard);
 			}
 		}
 }
@@ -418,6 +466,38 @@ static void emit_shared(em *e)
 	emit_smem(e, sbase, 1);
 }
 
+/* The two or three paths of one side, each ending at `done` (or ret). */
+static void emit_paths(em *e, const gside *s, const char *notfast, const char *tag, const char *done)
+{
+	ptxb *b = e->b;
+	char l_slow[32], l_edge[32], notint[40];
+	snprintf(l_slow, sizeof l_slow, "%s_ELEMENTS", tag);
+	snprintf(l_edge, sizeof l_edge, "%s_EDGE", tag);
+	snprintf(notint, sizeof notint, "!%s", e->interior);
+	int middle = e->g->v > 1;
+	ptxb_op(b, notfast, "bra.uni", "%s", middle ? l_slow : l_edge);
+	emit_gaccess(e, s, ACC_VECTOR);
+	if (done)
+		ptxb_op(b, NULL, "bra.uni", "%s", done);
+	else
+		ptxb_op(b, NULL, "ret", " ");
+	if (middle) {
+		ptxb_label(b, l_slow);
+		ptxb_note(b, "interior tile, rows not aligned for vectors: unpredicated elements");
+		ptxb_op(b, notint, "bra.uni", "%s", l_edge);
+		emit_gaccess(e, s, ACC_ELEMENT);
+		if (done)
+			ptxb_op(b, NULL, "bra.uni", "%s", done);
+		else
+			ptxb_op(b, NULL, "ret", " ");
+	}
+	ptxb_label(b, l_edge);
+	ptxb_note(b, "edge tile: one predicated element at a time");
+	emit_gaccess(e, s, ACC_EDGE);
+	if (!done)
+		ptxb_op(b, NULL, "ret", " ");
+}
+
 static void declare_data(em *e)
 {
 	ptxb *b = e->b;
@@ -472,12 +552,7 @@ int tp_emit_tile(const tp_params *p, const tp_geom *g, const char *header,
 	ptxb_group(b, "Every global load of the thread is issued before any of them is used.");
 	char notfast[40];
 	snprintf(notfast, sizeof notfast, "!%s", e.fast);
-	ptxb_op(b, notfast, "bra.uni", "LOAD_EDGE");
-	emit_gaccess(&e, &ld, 0);
-	ptxb_op(b, NULL, "bra.uni", "LOADED");
-	ptxb_label(b, "LOAD_EDGE");
-	ptxb_note(b, "edge tile: one predicated element at a time");
-	emit_gaccess(&e, &ld, 1);
+	emit_paths(&e, &ld, notfast, "LOAD", "LOADED");
 	ptxb_label(b, "LOADED");
 	if (!smem || !p->major_in)
 		emit_xpose(&e);
@@ -487,12 +562,7 @@ int tp_emit_tile(const tp_params *p, const tp_geom *g, const char *header,
 		emit_xpose(&e);
 	emit_gaddr(&e, &st);
 	ptxb_group(b, "The stores: vectors on the interior path, predicated elements on the edge.");
-	ptxb_op(b, notfast, "bra.uni", "STORE_EDGE");
-	emit_gaccess(&e, &st, 0);
-	ptxb_op(b, NULL, "ret", " ");
-	ptxb_label(b, "STORE_EDGE");
-	emit_gaccess(&e, &st, 1);
-	ptxb_op(b, NULL, "ret", " ");
+	emit_paths(&e, &st, notfast, "STORE", NULL);
 	int rc = ptxb_finish(b, out, header, TP_TARGET, p->name, tp_entry_params, p->tx, p->ty);
 	if (rc)
 		snprintf(err, errlen, "generator: %s", ptxb_error(b));

@@ -10,41 +10,50 @@
 local function candidate(elem, tm, tn, vec, smem, threads, hints)
   hints = hints or {}
   local tx = math.min(threads, 32)
-  local name = string.format("tune_b%d_t%dx%d_v%d_%s_%d%s%s", elem, tm, tn, vec, smem,
-                             threads, hints.ld_nc and "_nc" or "", hints.st_cs and "_cs" or "")
+  local name = string.format("tune_b%d_t%dx%d_v%d_%s_%d%s%s%s", elem, tm, tn, vec, smem,
+                             threads, hints.ld_nc and "_nc" or "", hints.st_cs and "_cs" or "",
+                             hints.group and ("_g" .. hints.group) or "")
   local text = ptx.transpose{
     name = name, elem = elem, tile = {tm, tn}, threads = {tx, threads // tx},
-    vec = vec, smem = smem, ld_nc = hints.ld_nc, st_cs = hints.st_cs,
+    vec = vec, smem = smem, ld_nc = hints.ld_nc, st_cs = hints.st_cs, group = hints.group,
   }
   ptx.write(name .. ".ptx", text)
 end
 
 local both = { ld_nc = true, st_cs = true }
+local g16, g32 = { group = 16 }, { group = 32 }
 local per_width = {
   [8] = {
     {128, 128, 16, "swizzle", 64}, {128, 64, 16, "swizzle", 32}, {64, 128, 16, "swizzle", 32},
     {128, 128, 8, "swizzle", 256}, {64, 128, 8, "swizzle", 128}, {64, 64, 8, "swizzle", 64},
     {128, 128, 16, "swizzle", 64, both}, {128, 128, 8, "swizzle", 256, both},
+    {128, 128, 8, "swizzle", 256, g16}, {128, 128, 8, "swizzle", 256, g32},
   },
   [16] = {
     {64, 64, 8, "swizzle", 64}, {128, 64, 8, "swizzle", 128}, {64, 128, 8, "swizzle", 128},
     {128, 128, 8, "swizzle", 256}, {64, 64, 4, "swizzle", 256}, {64, 128, 4, "swizzle", 256},
     {128, 64, 8, "swizzle", 128, both}, {64, 128, 4, "swizzle", 256, both},
+    {128, 128, 8, "swizzle", 256, g16}, {128, 128, 8, "swizzle", 256, g32},
   },
   [32] = {
     {32, 128, 4, "swizzle", 256}, {64, 64, 4, "swizzle", 256}, {64, 128, 4, "swizzle", 256},
     {64, 64, 4, "swizzle", 128}, {128, 64, 4, "swizzle", 256}, {32, 32, 1, "padded", 256},
     {64, 64, 4, "swizzle", 256, both}, {64, 128, 4, "swizzle", 256, both},
+    {64, 128, 4, "swizzle", 256, g16}, {64, 128, 4, "swizzle", 256, g32},
+    {64, 64, 4, "swizzle", 128, g16}, {64, 64, 4, "swizzle", 128, g32},
   },
   [64] = {
     {32, 32, 2, "swizzle", 256}, {32, 64, 2, "swizzle", 256}, {64, 64, 2, "swizzle", 256},
     {64, 32, 2, "swizzle", 256}, {32, 64, 2, "swizzle", 128},
     {32, 64, 2, "swizzle", 256, both}, {64, 64, 2, "swizzle", 256, both},
+    {32, 64, 2, "swizzle", 256, g16}, {32, 64, 2, "swizzle", 256, g32},
+    {64, 32, 2, "swizzle", 256, g16}, {64, 32, 2, "swizzle", 256, g32},
   },
   [128] = {
     {32, 32, 1, "swizzle", 256}, {16, 32, 1, "swizzle", 128}, {32, 16, 1, "swizzle", 128},
     {64, 32, 1, "swizzle", 256}, {32, 32, 1, "padded", 256},
     {32, 32, 1, "swizzle", 256, both}, {64, 32, 1, "swizzle", 256, both},
+    {32, 32, 1, "swizzle", 256, g16}, {32, 32, 1, "swizzle", 256, g32},
   },
 }
 

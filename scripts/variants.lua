@@ -31,14 +31,47 @@ local variants = {
   { name = "cute_vec_swizzle", tile = {32, 128}, threads = {32, 8}, vec = "16B", smem = "swizzle" },
 }
 
+local function emit(v, elem)
+  local p = {}
+  for k, x in pairs(v) do p[k] = x end
+  p.elem = elem
+  p.name = string.format("%s_b%d", v.name, elem)
+  if p.vec == "16B" then p.vec = 128 // elem end
+  ptx.write(p.name .. ".ptx", ptx.transpose(p))
+end
+
 for _, elem in ipairs{32, 64} do
-  for _, v in ipairs(variants) do
-    local p = {}
-    for k, x in pairs(v) do p[k] = x end
-    p.elem = elem
-    p.name = string.format("%s_b%d", v.name, elem)
-    if p.vec == "16B" then p.vec = 128 // elem end
-    local text = ptx.transpose(p)
-    ptx.write(p.name .. ".ptx", text)
-  end
+  for _, v in ipairs(variants) do emit(v, elem) end
+end
+
+-- The fast family: for every width, the candidates of scripts/tune.lua that
+-- won on an H200 (bench/TUNING.md has the measurements and the reasoning).
+-- 16-byte accesses on both global sides, conflict-free swizzled shared
+-- memory, and blocks walked in groups of tile columns (`group`) so that the
+-- blocks resident at once read and write few, long rows.
+local fast = {
+  [8] = {
+    { name = "fast", tile = {128, 128}, threads = {32, 2}, vec = 16, smem = "swizzle" },
+    { name = "fast_v8", tile = {128, 128}, threads = {32, 8}, vec = 8, smem = "swizzle" },
+  },
+  [16] = {
+    { name = "fast", tile = {128, 128}, threads = {32, 8}, vec = 8, smem = "swizzle", group = 16 },
+    { name = "fast_v4", tile = {64, 128}, threads = {32, 8}, vec = 4, smem = "swizzle" },
+  },
+  [32] = {
+    { name = "fast", tile = {64, 64}, threads = {32, 4}, vec = 4, smem = "swizzle", group = 16 },
+    { name = "fast_t64x128", tile = {64, 128}, threads = {32, 8}, vec = 4, smem = "swizzle", group = 16 },
+  },
+  [64] = {
+    { name = "fast", tile = {64, 32}, threads = {32, 8}, vec = 2, smem = "swizzle", group = 16 },
+    { name = "fast_t32x64", tile = {32, 64}, threads = {32, 8}, vec = 2, smem = "swizzle", group = 32 },
+  },
+  [128] = {
+    { name = "fast", tile = {32, 32}, threads = {32, 8}, vec = 1, smem = "swizzle", group = 32 },
+    { name = "fast_t32x16", tile = {32, 16}, threads = {32, 4}, vec = 1, smem = "swizzle" },
+  },
+}
+
+for _, elem in ipairs{8, 16, 32, 64, 128} do
+  for _, v in ipairs(fast[elem]) do emit(v, elem) end
 end
