@@ -409,7 +409,7 @@ static void emit_smem(em *e, const char *sbase, int load)
 	const char *srow = ptxb_reg(b, "b32", NULL, "%s_row", tag);
 	const char *scol = ptxb_reg(b, "b32", NULL, "%s_col", tag);
 	const char *sxor = g->swz ? ptxb_reg(b, "b32", "swizzle: low bits of the shared row", "%s_xor", tag) : NULL;
-	const char *sa[TP_MAX_K][4];
+	const char *sa[TP_MAX_K][TP_MAX_V];
 	for (unsigned k = 0; k < g->k; k++)
 		for (unsigned s = 0; s < g->v; s++) {
 			unsigned da = p->major_in ? m->dr[k] : m->dc[k], db = p->major_in ? m->dc[k] : m->dr[k];
