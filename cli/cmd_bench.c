@@ -1,8 +1,448 @@
-/* Placeholder until its owner lands the command. */
+/* ptxpose bench: for every shape and every variant of a matching width,
+ * verify once, then time against the same-run copy (and cuBLAS geam where
+ * it exists); write bench.md and bench.csv after every case. */
+#include <glob.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "cli/cli.h"
+#include "cli/opts.h"
+#include "loader/loader.h"
+
+#define CMD "bench"
+#define HELP_SHOWN (-1)
+
+/* Keep in step with the --help text below. */
+#define BENCH_SHAPES "16384x16384,8192x8192,8191x8193,4096x4096,2048x2048,65536x4096,4096x65536"
+
+typedef struct {
+	const char *shapes, *out_dir;
+	uint64_t rows, cols, ld_in, ld_out, elem, iters, seed;
+	int no_flush, no_cublas, verbose;
+	const char **files;
+	size_t nfiles;
+	glob_t g;  /* the default files */
+} bench_opts;
+
+static const struct {
+	const char *flag;
+	uint64_t lo, hi;
+	size_t off;
+} num_flags[] = {
+	{"--cols", 1, PX_DIM_MAX, offsetof(bench_opts, cols)},
+	{"--elem", 8, 128, offsetof(bench_opts, elem)},
+	{"--iters", 1, 10000, offsetof(bench_opts, iters)},
+	{"--ld-in", 1, PX_DIM_MAX, offsetof(bench_opts, ld_in)},
+	{"--ld-out", 1, PX_DIM_MAX, offsetof(bench_opts, ld_out)},
+	{"--rows", 1, PX_DIM_MAX, offsetof(bench_opts, rows)},
+	{"--seed", 0, UINT64_MAX, offsetof(bench_opts, seed)},
+};
+
+typedef struct {
+	px_file f;
+	int loaded;
+	jit_kernel *k;   /* NULL until linked, and again after a device reset */
+	char err[1024];  /* why it cannot run, when it cannot */
+} bench_var;
+
+typedef struct {
+	const bench_opts *o;
+	bench_var *v;
+	size_t nv;
+	px_shape *shapes;
+	size_t nshapes;
+	cu_ctx *cu;
+	px_rig *rig;
+	px_geam *geam;
+	px_time_opts topt;
+	px_row *rows;
+	size_t nrows;
+	px_report_head head;
+	int code;
+} bench;
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: ptxpose bench [--shapes LIST | --rows R --cols C [--ld-in L] [--ld-out L]] [--elem BITS]\n"
+		"                     [--iters N] [--seed S] [--out-dir DIR] [--no-flush] [--no-cublas] [-v]\n"
+		"                     [FILE.ptx...]\n"
+		"\n"
+		"For every shape and every FILE.ptx (default ptx/*.ptx) of a matching width: verify\n"
+		"once (a wrong result is a FAIL row, never timed), then time it; time the copy\n"
+		"(cuMemcpyDtoD of rows*cols*elem bytes) and cuBLAS geam (32-, 64-, 128-bit) the same\n"
+		"way in the same run. Progress on stderr; the table on stdout and, rewritten after\n"
+		"every case, in DIR/bench.md and DIR/bench.csv. Shapes that do not fit in device\n"
+		"memory are skipped with a note.\n"
+		"\n"
+		"  --shapes LIST   comma-separated ROWSxCOLS[:ld_in=N][:ld_out=N][:elem=BITS], default\n"
+		"                  " BENCH_SHAPES "\n"
+		"  --rows R --cols C [--ld-in L] [--ld-out L]   one shape instead of a list\n"
+		"  --elem BITS     only files of this width (8, 16, 32, 64, 128)\n"
+		"  --iters N       timed calls a variant, the median is reported (default 100)\n"
+		"  --seed S        seed of the random input (default 1)\n"
+		"  --out-dir DIR   where bench.md and bench.csv go (default bench/results)\n"
+		"  --no-flush      time with a warm L2 (default: overwrite 2x the L2 before each call)\n"
+		"  --no-cublas     leave out the cublas_geam rows\n"
+		"  -v              driver, JIT and timing details on stderr\n"
+		"\n"
+		"Exit: 0 all verified, 1 some result wrong, 2 usage, 3 input (missing file, no\n"
+		"metadata, cannot write DIR), 4 no CUDA driver or device, 5 CUDA or JIT error.\n"
+		"With several kinds of failure, the first that is not 1 wins.\n");
+}
+
+static int parse(int argc, char **argv, bench_opts *o)
+{
+	o->iters = 100;
+	o->seed = 1;
+	o->out_dir = "bench/results";
+	if (!(o->files = calloc((size_t)argc, sizeof *o->files))) {
+		cli_err(CMD, "out of memory");
+		return EXIT_CUDA;
+	}
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v;
+		int r = 0;
+		if (opt_is_help(a)) {
+			usage(stdout);
+			return HELP_SHOWN;
+		}
+		if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+			o->verbose = 1;
+			continue;
+		}
+		if (!strcmp(a, "--no-flush")) {
+			o->no_flush = 1;
+			continue;
+		}
+		if (!strcmp(a, "--no-cublas")) {
+			o->no_cublas = 1;
+			continue;
+		}
+		if ((r = opt_value(CMD, argv, argc, &i, "--shapes", &o->shapes)) ||
+		    (r = opt_value(CMD, argv, argc, &i, "--out-dir", &o->out_dir))) {
+			if (r < 0)
+				return EXIT_USAGE;
+			continue;
+		}
+		for (size_t k = 0; k < sizeof num_flags / sizeof num_flags[0] && !r; k++)
+			if ((r = opt_value(CMD, argv, argc, &i, num_flags[k].flag, &v)) > 0 &&
+			    opt_u64(CMD, num_flags[k].flag, v, num_flags[k].lo, num_flags[k].hi,
+				    (uint64_t *)((char *)o + num_flags[k].off)))
+				return EXIT_USAGE;
+		if (r < 0)
+			return EXIT_USAGE;
+		if (r)
+			continue;
+		if (a[0] == '-' && a[1]) {
+			cli_err(CMD, "unknown flag '%s' (see ptxpose bench --help)", a);
+			return EXIT_USAGE;
+		}
+		o->files[o->nfiles++] = a;
+	}
+	if ((o->rows || o->cols || o->ld_in || o->ld_out) && (!o->rows || !o->cols || o->shapes)) {
+		cli_err(CMD, "--rows and --cols go together, and replace --shapes");
+		return EXIT_USAGE;
+	}
+	if (!o->nfiles) {
+		if (glob("ptx/*.ptx", 0, NULL, &o->g) || !o->g.gl_pathc) {
+			cli_err(CMD, "no FILE.ptx given and none in ptx/");
+			return EXIT_INPUT;
+		}
+		free(o->files);
+		o->files = (const char **)o->g.gl_pathv;
+		o->nfiles = o->g.gl_pathc;
+	}
+	return EXIT_OK;
+}
+
+static void note_code(bench *b, int code)
+{
+	b->code = px_exit_merge(b->code, code);
+}
+
+static void add_row(bench *b, const char *variant, const px_shape *s, px_row_state state, const char *note)
+{
+	px_row *r = realloc(b->rows, (b->nrows + 1) * sizeof *r);
+	if (!r)
+		return;
+	b->rows = r;
+	r = &r[b->nrows++];
+	memset(r, 0, sizeof *r);
+	snprintf(r->variant, sizeof r->variant, "%s", variant);
+	r->shape = *s;
+	r->state = state;
+	snprintf(r->note, sizeof r->note, "%s", note ? note : "");
+	r->pct_copy = -1;
+}
+
+/* After a kernel faulted: a fresh context, kernels linked again as needed,
+ * and the buffers of shape s (if any) made again. 0 when the case can go on. */
+static int recover(bench *b, const px_shape *s)
+{
+	char err[1024];
+	px_rig_drop(b->rig);
+	for (size_t i = 0; i < b->nv; i++) {
+		jit_free(b->v[i].k);
+		b->v[i].k = NULL;
+	}
+	px_geam_close(b->geam);
+	b->geam = NULL;
+	px_status st = cu_reset(b->cu, err, sizeof err);
+	if (!st && !b->o->no_cublas && px_geam_open(b->cu, &b->geam, err, sizeof err))
+		b->geam = NULL;
+	if (!st && s)
+		st = px_rig_shape(b->rig, s, b->o->seed, err, sizeof err);
+	if (st) {
+		cli_err(CMD, "after a device reset: %s", err);
+		note_code(b, px_status_exit(st));
+	}
+	return st != PX_OK;
+}
+
+static jit_kernel *link_var(bench *b, bench_var *v)
+{
+	if (v->k || v->err[0])
+		return v->k;
+	strbuf log;
+	sb_init(&log);
+	px_status st = jit_load(b->cu, &v->f, b->o->verbose, &v->k, &log, v->err, sizeof v->err);
+	if (st) {
+		cli_err(CMD, "%s", v->err);
+		note_code(b, px_status_exit(st));
+	}
+	if (st || b->o->verbose)
+		fputs(sb_str(&log), stderr);
+	sb_free(&log);
+	return v->k;
+}
+
+/* Verify op on the rig's shape, then time it: one row. Returns the status. */
+static px_status bench_op(bench *b, const px_op *op, const px_shape *s, double copy_us)
+{
+	char err[1024];
+	vfy_result res;
+	px_timing t;
+	px_status st = px_rig_verify(b->rig, op, &res, err, sizeof err);
+	if (st == PX_WRONG)
+		vfy_describe(&res, s, err, sizeof err);
+	if (!st)
+		st = px_rig_time(b->rig, op, &b->topt, &t, err, sizeof err);
+	if (st) {
+		add_row(b, op->name, s, st == PX_WRONG ? PX_ROW_FAIL : PX_ROW_ERROR, err);
+		note_code(b, st == PX_WRONG ? EXIT_WRONG : px_status_exit(st));
+		if (st != PX_WRONG)
+			cli_err(CMD, "%s", err);
+		return st;
+	}
+	add_row(b, op->name, s, PX_ROW_OK, NULL);
+	px_row *r = &b->rows[b->nrows - 1];
+	r->us = t.median_us;
+	r->gbps = px_gbps(s, t.median_us);
+	r->pct_copy = copy_us > 0 ? 100 * copy_us / t.median_us : -1;
+	return PX_OK;
+}
+
+static void bench_variants(bench *b, const px_shape *s, double copy_us, const char *tag)
+{
+	size_t nvar = 0, k = 0;
+	for (size_t i = 0; i < b->nv; i++)
+		nvar += b->v[i].loaded && b->v[i].f.meta.elem_bits == s->elem_bits;
+	for (size_t i = 0; i < b->nv; i++) {
+		bench_var *v = &b->v[i];
+		if (!v->loaded || v->f.meta.elem_bits != s->elem_bits)
+			continue;
+		fprintf(stderr, "[%s] variant %zu/%zu %s\n", tag, ++k, nvar, v->f.meta.kernel);
+		char err[512];
+		if (px_launch_check(&v->f.meta, s, err, sizeof err)) {
+			add_row(b, v->f.meta.kernel, s, PX_ROW_SKIP, err);
+			continue;
+		}
+		jit_kernel *kern = link_var(b, v);
+		if (!kern) {
+			add_row(b, v->f.meta.kernel, s, PX_ROW_ERROR, v->err);
+			continue;
+		}
+		px_op op = px_op_kernel(kern);
+		if (bench_op(b, &op, s, copy_us) == PX_ECUDA && recover(b, s))
+			return;
+	}
+	if (b->geam && px_geam_supports(s->elem_bits)) {
+		fprintf(stderr, "[%s] cublas_geam\n", tag);
+		px_op op = px_op_geam(b->geam);
+		if (bench_op(b, &op, s, copy_us) == PX_ECUDA)
+			recover(b, NULL);
+	}
+}
+
+static void bench_case(bench *b, px_shape s, int ci, int ncases)
+{
+	char name[96], tag[160], err[1024];
+	px_shape_name(&s, name, sizeof name);
+	snprintf(tag, sizeof tag, "case %d/%d %s elem=%u", ci, ncases, name, s.elem_bits);
+	fprintf(stderr, "[%s] copy\n", tag);
+	px_status st = px_shape_check(&s, err, sizeof err);
+	if (!st && (st = px_rig_fits(b->rig, &s, err, sizeof err)) == PX_EUSAGE) {
+		add_row(b, "copy", &s, PX_ROW_SKIP, err);
+		fprintf(stderr, "[%s] skipped: %s\n", tag, err);
+		return;
+	}
+	if (!st)
+		st = px_rig_shape(b->rig, &s, b->o->seed, err, sizeof err);
+	px_timing t;
+	px_op copy = px_op_copy(b->cu);
+	if (!st)
+		st = px_rig_time(b->rig, &copy, &b->topt, &t, err, sizeof err);
+	if (st) {
+		add_row(b, "copy", &s, PX_ROW_ERROR, err);
+		cli_err(CMD, "%s: %s", name, err);
+		note_code(b, px_status_exit(st));
+		if (st == PX_ECUDA)
+			recover(b, NULL);
+		return;
+	}
+	add_row(b, "copy", &s, PX_ROW_OK, "cuMemcpyDtoD");
+	px_row *r = &b->rows[b->nrows - 1];
+	r->us = t.median_us;
+	r->gbps = px_gbps(&s, t.median_us);
+	r->pct_copy = 100;
+	bench_variants(b, &s, t.median_us, tag);
+}
+
+/* The widths, ascending, of the loaded files that shape s applies to. */
+static int case_elems(const bench *b, const px_shape *s, unsigned elems[5])
+{
+	int n = 0;
+	for (unsigned bits = 8; bits <= 128; bits *= 2) {
+		if ((s->elem_bits && s->elem_bits != bits) || (b->o->elem && b->o->elem != bits))
+			continue;
+		for (size_t i = 0; i < b->nv; i++)
+			if (b->v[i].loaded && b->v[i].f.meta.elem_bits == bits) {
+				elems[n++] = bits;
+				break;
+			}
+	}
+	return n;
+}
+
+/* Load every file; those that fail are reported and left out. */
+static int load_files(bench *b)
+{
+	char err[1024];
+	size_t ok = 0;
+	if (!(b->v = calloc(b->o->nfiles, sizeof *b->v)))
+		return 0;
+	b->nv = b->o->nfiles;
+	for (size_t i = 0; i < b->nv; i++) {
+		px_status st = px_file_load(&b->v[i].f, b->o->files[i], err, sizeof err);
+		if (st) {
+			cli_err(CMD, "%s", err);
+			note_code(b, px_status_exit(st));
+			continue;
+		}
+		b->v[i].loaded = 1;
+		ok++;
+	}
+	return ok > 0;
+}
+
+static void bench_free(bench *b, bench_opts *o)
+{
+	for (size_t i = 0; i < b->nv; i++) {
+		jit_free(b->v[i].k);
+		px_file_free(&b->v[i].f);
+	}
+	free(b->v);
+	px_geam_close(b->geam);
+	px_rig_free(b->rig);
+	cu_close(b->cu);
+	free(b->shapes);
+	free(b->rows);
+	if (o->g.gl_pathc)
+		globfree(&o->g);
+	else
+		free(o->files);
+}
 
 int cmd_bench(int argc, char **argv)
 {
-	cli_err("bench", "not implemented yet");
-	return EXIT_USAGE;
+	bench_opts o = {0};
+	bench b = {.o = &o};
+	char err[1024];
+	int code = parse(argc, argv, &o);
+	px_status st = PX_OK;
+	if (code)
+		goto out;
+	if (o.rows) {
+		st = PX_ENOMEM;
+		snprintf(err, sizeof err, "out of memory");
+		if ((b.shapes = malloc(sizeof *b.shapes))) {
+			*b.shapes = (px_shape){.rows = o.rows, .cols = o.cols, .ld_in = o.ld_in, .ld_out = o.ld_out};
+			b.nshapes = 1;
+			st = PX_OK;
+		}
+	} else {
+		st = px_shape_list(o.shapes ? o.shapes : BENCH_SHAPES, &b.shapes, &b.nshapes, err, sizeof err);
+	}
+	if (st) {
+		cli_err(CMD, "%s", err);
+		code = px_status_exit(st);
+		goto out;
+	}
+	if (!load_files(&b)) {
+		code = b.code ? b.code : EXIT_INPUT;
+		goto out;
+	}
+	px_log log = {px_log_stderr, NULL};
+	if ((st = cu_open(&b.cu, 0, o.verbose ? &log : NULL, err, sizeof err)) ||
+	    (st = px_rig_new(b.cu, &b.rig, err, sizeof err))) {
+		cli_err(CMD, "%s", err);
+		code = px_status_exit(st);
+		goto out;
+	}
+	b.topt = (px_time_opts){.iters = (int)o.iters, .warmup = 10, .flush_l2 = !o.no_flush};
+	px_report_head_init(&b.head, b.cu, &b.topt);
+	if ((st = px_report_write(o.out_dir, &b.head, b.rows, 0, err, sizeof err))) {
+		cli_err(CMD, "%s", err);
+		code = px_status_exit(st);
+		goto out;
+	}
+	if (!o.no_cublas && px_geam_open(b.cu, &b.geam, err, sizeof err))
+		snprintf(b.head.extra, sizeof b.head.extra, "cublas_geam: not measured (%.200s)", err);
+	else if (b.geam)
+		snprintf(b.head.extra, sizeof b.head.extra, "cublas_geam: %s; its input has no NaN, Inf, zero or subnormal"
+			 " (geam computes 1*a + 0*c)", px_geam_version(b.geam));
+	int ncases = 0, ci = 0;
+	unsigned elems[5];
+	for (size_t i = 0; i < b.nshapes; i++)
+		ncases += case_elems(&b, &b.shapes[i], elems);
+	if (!ncases) {
+		cli_err(CMD, "nothing to time: no file has the width that --elem or the shapes' elem= ask for");
+		code = EXIT_INPUT;
+		goto out;
+	}
+	for (size_t i = 0; i < b.nshapes; i++) {
+		int n = case_elems(&b, &b.shapes[i], elems);
+		for (int e = 0; e < n; e++) {
+			px_shape s = b.shapes[i];
+			s.elem_bits = elems[e];
+			bench_case(&b, s, ++ci, ncases);
+			if ((st = px_report_write(o.out_dir, &b.head, b.rows, b.nrows, err, sizeof err))) {
+				cli_err(CMD, "%s", err);
+				note_code(&b, px_status_exit(st));
+			}
+		}
+	}
+	strbuf md;
+	sb_init(&md);
+	px_report_md(&md, &b.head, b.rows, b.nrows);
+	fputs(sb_str(&md), stdout);
+	sb_free(&md);
+	fprintf(stderr, "ptxpose bench: %d cases, %zu rows in %s/bench.md and bench.csv\n", ncases, b.nrows, o.out_dir);
+	code = b.code;
+out:
+	bench_free(&b, &o);
+	return code == HELP_SHOWN ? EXIT_OK : code;
 }

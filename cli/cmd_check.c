@@ -1,8 +1,313 @@
-/* Placeholder until its owner lands the command. */
+/* ptxpose check: verify every PTX file over a list of awkward shapes, on
+ * the GPU or in the emulator, as a TAP stream. One JIT per file. */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "cli/cli.h"
+#include "cli/opts.h"
+#include "emu/emu.h"
+#include "loader/loader.h"
+
+#define CMD "check"
+#define HELP_SHOWN (-1)
+
+/* Keep in step with the --help text below. */
+#define GPU_SHAPES "1x1,1x37,37x1,31x33,1000x999,4097x4095,67x129:ld_in=132:ld_out=72"
+#define EMU_SHAPES "1x1,1x33,33x1,31x33,67x129,130x66,67x129:ld_in=132:ld_out=72"
+
+typedef struct {
+	const char *shapes;
+	uint64_t rows, cols, ld_in, ld_out, elem, seed;
+	int emulate, verbose;
+	const char **files;
+	int nfiles;
+} check_opts;
+
+static const struct {
+	const char *flag;
+	uint64_t lo, hi;
+	size_t off;
+} num_flags[] = {
+	{"--cols", 1, PX_DIM_MAX, offsetof(check_opts, cols)},
+	{"--elem", 8, 128, offsetof(check_opts, elem)},
+	{"--ld-in", 1, PX_DIM_MAX, offsetof(check_opts, ld_in)},
+	{"--ld-out", 1, PX_DIM_MAX, offsetof(check_opts, ld_out)},
+	{"--rows", 1, PX_DIM_MAX, offsetof(check_opts, rows)},
+	{"--seed", 0, UINT64_MAX, offsetof(check_opts, seed)},
+};
+
+typedef struct {
+	const check_opts *o;
+	px_shape *shapes;
+	size_t nshapes;
+	cu_ctx *cu;     /* NULL when emulating */
+	px_rig *rig;
+	int n;          /* the last TAP number */
+	int code;       /* the exit code so far */
+} check_run;
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: ptxpose check [--emulate] [--shapes LIST | --rows R --cols C [--ld-in L] [--ld-out L]]\n"
+		"                     [--elem BITS] [--seed S] [-v] FILE.ptx...\n"
+		"\n"
+		"Verify every FILE.ptx over every shape, bit-exactly, without timing; print TAP\n"
+		"(one line a file and shape: `ok 3 - tile_pad_b32 31x33`, failures explained in #\n"
+		"lines). Files are linked once each; a kernel that faults is reported and the\n"
+		"device is reset before the next file.\n"
+		"\n"
+		"  --shapes LIST  comma-separated ROWSxCOLS[:ld_in=N][:ld_out=N][:elem=BITS]; an entry\n"
+		"                 with elem= applies to files of that width only. Default on the GPU:\n"
+		"                 " GPU_SHAPES "\n"
+		"                 with --emulate:\n"
+		"                 " EMU_SHAPES "\n"
+		"  --rows R --cols C [--ld-in L] [--ld-out L]   one shape instead of a list\n"
+		"  --elem BITS    only files of this width (8, 16, 32, 64, 128); others are skipped\n"
+		"  --seed S       seed of the random input (default 1)\n"
+		"  --emulate      no GPU: run each kernel in the CPU emulator on exact-size buffers\n"
+		"  -v             driver and JIT details on stderr\n"
+		"\n"
+		"Exit: 0 all pass, 1 some result wrong, 2 usage, 3 input (missing file, no metadata,\n"
+		"the emulator cannot run it), 4 no CUDA driver or device, 5 CUDA or JIT error,\n"
+		"8 emulator fault. With several kinds of failure, the first that is not 1 wins.\n");
+}
+
+static int parse(int argc, char **argv, check_opts *o)
+{
+	o->seed = 1;
+	if (!(o->files = calloc((size_t)argc, sizeof *o->files))) {
+		cli_err(CMD, "out of memory");
+		return EXIT_CUDA;
+	}
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v;
+		int r = 0;
+		if (opt_is_help(a)) {
+			usage(stdout);
+			return HELP_SHOWN;
+		}
+		if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+			o->verbose = 1;
+			continue;
+		}
+		if (!strcmp(a, "--emulate")) {
+			o->emulate = 1;
+			continue;
+		}
+		if ((r = opt_value(CMD, argv, argc, &i, "--shapes", &v)) != 0) {
+			if (r < 0)
+				return EXIT_USAGE;
+			o->shapes = v;
+			continue;
+		}
+		for (size_t k = 0; k < sizeof num_flags / sizeof num_flags[0] && !r; k++)
+			if ((r = opt_value(CMD, argv, argc, &i, num_flags[k].flag, &v)) > 0 &&
+			    opt_u64(CMD, num_flags[k].flag, v, num_flags[k].lo, num_flags[k].hi,
+				    (uint64_t *)((char *)o + num_flags[k].off)))
+				return EXIT_USAGE;
+		if (r < 0)
+			return EXIT_USAGE;
+		if (r)
+			continue;
+		if (a[0] == '-' && a[1]) {
+			cli_err(CMD, "unknown flag '%s' (see ptxpose check --help)", a);
+			return EXIT_USAGE;
+		}
+		o->files[o->nfiles++] = argv[i];
+	}
+	if (!o->nfiles) {
+		cli_err(CMD, "needs at least one FILE.ptx (see ptxpose check --help)");
+		return EXIT_USAGE;
+	}
+	if ((o->rows || o->cols || o->ld_in || o->ld_out) && (!o->rows || !o->cols || o->shapes)) {
+		cli_err(CMD, "--rows and --cols go together, and replace --shapes");
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+static void note_code(check_run *c, int code)
+{
+	c->code = px_exit_merge(c->code, code);
+}
+
+static void tap(check_run *c, int ok, const char *what, const px_shape *s, const char *directive)
+{
+	char name[96];
+	printf("%sok %d - %s %s%s%s\n", ok ? "" : "not ", ++c->n, what, px_shape_name(s, name, sizeof name),
+	       directive ? " # " : "", directive ? directive : "");
+}
+
+static void diag(const char *text)
+{
+	for (const char *p = text; *p;) {
+		size_t n = strcspn(p, "\n");
+		printf("# %.*s\n", (int)n, p);
+		p += n + (p[n] == '\n');
+	}
+}
+
+/* Every shape of a file that cannot be checked at all. */
+static void fail_all(check_run *c, const char *what, const char *why, int code)
+{
+	for (size_t i = 0; i < c->nshapes; i++) {
+		tap(c, 0, what, &c->shapes[i], NULL);
+		diag(i ? "(as above)" : why);
+	}
+	note_code(c, code);
+}
+
+/* One file and one shape: PX_OK or the failure, with the reason in err. */
+static px_status check_case(check_run *c, const px_file *f, jit_kernel *k, px_shape *s,
+			    vfy_result *res, int *exit_code, char *err, size_t errlen)
+{
+	px_status st;
+	*exit_code = EXIT_OK;
+	if ((st = px_shape_check(s, err, errlen)) || (st = px_launch_check(&f->meta, s, err, errlen)))
+		return st;
+	if (c->cu) {
+		px_op op = px_op_kernel(k);
+		if (!(st = px_rig_fits(c->rig, s, err, errlen)) && !(st = px_rig_shape(c->rig, s, c->o->seed, err, errlen)))
+			st = px_rig_verify(c->rig, &op, res, err, errlen);
+		*exit_code = st == PX_WRONG ? EXIT_WRONG : px_status_exit(st);
+		return st;
+	}
+	if ((st = px_host_fits(px_shape_in_bytes(s) + px_shape_out_bytes(s), "the input and output", err, errlen)))
+		return st;
+	int emu_rc;
+	st = vfy_emulate(f, s, c->o->seed, res, &emu_rc, err, errlen);
+	if (st == PX_EUNAVAIL)
+		*exit_code = emu_rc == EMU_UNSUPPORTED ? EXIT_INPUT : EXIT_EMU;
+	else
+		*exit_code = px_status_exit(st);
+	return st;
+}
+
+/* After a kernel faulted: a fresh context for the files that follow. */
+static void recover(check_run *c)
+{
+	char err[512];
+	px_rig_drop(c->rig);
+	if (cu_reset(c->cu, err, sizeof err))
+		fprintf(stderr, "ptxpose check: %s\n", err);
+}
+
+static void check_shapes(check_run *c, const px_file *f, jit_kernel *k)
+{
+	const char *kernel = f->meta.kernel;
+	int broken = 0;
+	for (size_t i = 0; i < c->nshapes; i++) {
+		px_shape s = c->shapes[i];
+		char why[1024], skip[96];
+		if (s.elem_bits && s.elem_bits != f->meta.elem_bits) {
+			snprintf(skip, sizeof skip, "SKIP the shape is for elem=%u, the file has elem=%u", s.elem_bits,
+				 f->meta.elem_bits);
+			tap(c, 1, kernel, &s, skip);
+			continue;
+		}
+		s.elem_bits = f->meta.elem_bits;
+		if (broken) {
+			tap(c, 0, kernel, &s, NULL);
+			diag("not run: the kernel faulted on an earlier shape");
+			continue;
+		}
+		vfy_result res;
+		int code;
+		px_status st = check_case(c, f, k, &s, &res, &code, why, sizeof why);
+		tap(c, st == PX_OK, kernel, &s, NULL);
+		if (st == PX_WRONG)
+			vfy_describe(&res, &s, why, sizeof why);
+		if (st)
+			diag(why);
+		note_code(c, code);
+		if (c->cu && st == PX_ECUDA) {
+			broken = 1;
+			recover(c);
+		}
+	}
+}
+
+static void check_file(check_run *c, const char *path)
+{
+	px_file f;
+	char err[1024];
+	px_status st = px_file_load(&f, path, err, sizeof err);
+	if (st) {
+		fail_all(c, path, err, px_status_exit(st));
+		return;
+	}
+	if (c->o->elem && c->o->elem != f.meta.elem_bits) {
+		snprintf(err, sizeof err, "SKIP elem=%u, not --elem %llu", f.meta.elem_bits, (unsigned long long)c->o->elem);
+		for (size_t i = 0; i < c->nshapes; i++)
+			tap(c, 1, f.meta.kernel, &c->shapes[i], err);
+		px_file_free(&f);
+		return;
+	}
+	jit_kernel *k = NULL;
+	if (c->cu) {
+		strbuf log;
+		sb_init(&log);
+		st = jit_load(c->cu, &f, c->o->verbose, &k, &log, err, sizeof err);
+		if (c->o->verbose && !st)
+			fputs(sb_str(&log), stderr);
+		if (st) {
+			char why[2048];
+			snprintf(why, sizeof why, "%s\n%s", err, sb_str(&log));
+			fail_all(c, f.meta.kernel, why, px_status_exit(st));
+		}
+		sb_free(&log);
+	}
+	if (!st)
+		check_shapes(c, &f, k);
+	jit_free(k);
+	px_file_free(&f);
+}
 
 int cmd_check(int argc, char **argv)
 {
-	cli_err("check", "not implemented yet");
-	return EXIT_USAGE;
+	check_opts o = {0};
+	int code = parse(argc, argv, &o);
+	if (code) {
+		free(o.files);
+		return code == HELP_SHOWN ? EXIT_OK : code;
+	}
+	check_run c = {.o = &o};
+	char err[1024];
+	px_status st;
+	if (o.rows) {
+		st = PX_ENOMEM;
+		snprintf(err, sizeof err, "out of memory");
+		if ((c.shapes = malloc(sizeof *c.shapes))) {
+			*c.shapes = (px_shape){.rows = o.rows, .cols = o.cols, .ld_in = o.ld_in, .ld_out = o.ld_out};
+			c.nshapes = 1;
+			st = PX_OK;
+		}
+	} else {
+		st = px_shape_list(o.shapes ? o.shapes : o.emulate ? EMU_SHAPES : GPU_SHAPES, &c.shapes, &c.nshapes,
+				   err, sizeof err);
+	}
+	px_log log = {px_log_stderr, NULL};
+	if (!st && !o.emulate && !(st = cu_open(&c.cu, 0, o.verbose ? &log : NULL, err, sizeof err)))
+		st = px_rig_new(c.cu, &c.rig, err, sizeof err);
+	if (st) {
+		cli_err(CMD, "%s", err);
+		px_rig_free(c.rig);
+		cu_close(c.cu);
+		free(c.shapes);
+		free(o.files);
+		return px_status_exit(st);
+	}
+	printf("1..%zu\n", (size_t)o.nfiles * c.nshapes);
+	for (int i = 0; i < o.nfiles; i++) {
+		check_file(&c, o.files[i]);
+		fflush(stdout);
+	}
+	px_rig_free(c.rig);
+	cu_close(c.cu);
+	free(c.shapes);
+	free(o.files);
+	return c.code;
 }

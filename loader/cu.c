@@ -1,0 +1,229 @@
+/* cu: libcuda.so.1 opened at run time, the device, its primary context, and
+ * driver error text. */
+#include "loader/cu_api.h"
+
+#include <dlfcn.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CU_LIB "libcuda.so.1"
+
+static const struct {
+	const char *sym, *alt;
+	size_t off;
+} entry_points[] = {
+#define CU_ROW(field, sym, alt, type) {sym, alt, offsetof(cu_fns, field)},
+	CU_ENTRY_POINTS(CU_ROW)
+#undef CU_ROW
+};
+
+const char *cu_error_text(const cu_ctx *cu, CUresult rc, char *buf, size_t len)
+{
+	const char *name = NULL, *text = NULL;
+	if (cu->f.GetErrorName && cu->f.GetErrorName(rc, &name) != CUDA_SUCCESS)
+		name = NULL;
+	if (cu->f.GetErrorString && cu->f.GetErrorString(rc, &text) != CUDA_SUCCESS)
+		text = NULL;
+	if (name)
+		snprintf(buf, len, "%s (%s)", name, text ? text : "no description");
+	else
+		snprintf(buf, len, "CUresult %d (a code this driver does not name)", (int)rc);
+	return buf;
+}
+
+px_status cu_fail(const cu_ctx *cu, CUresult rc, const char *file, int line, const char *call,
+		  char *err, size_t errlen)
+{
+	char text[256];
+	snprintf(err, errlen, "%s:%d: %s: %s", file, line, call, cu_error_text(cu, rc, text, sizeof text));
+	return rc == CUDA_ERROR_OUT_OF_MEMORY ? PX_ENOMEM : PX_ECUDA;
+}
+
+static px_status resolve(cu_ctx *cu, char *err, size_t errlen)
+{
+	for (size_t k = 0; k < sizeof entry_points / sizeof entry_points[0]; k++) {
+		void *p = dlsym(cu->dl, entry_points[k].sym);
+		if (!p && entry_points[k].alt)
+			p = dlsym(cu->dl, entry_points[k].alt);
+		if (!p) {
+			snprintf(err, errlen, "the CUDA driver " CU_LIB " has no %s: too old for ptxpose (CUDA 11 or newer needed)",
+				 entry_points[k].sym);
+			return PX_ENODRIVER;
+		}
+		/* POSIX: a dlsym result converts to the function pointer it names */
+		memcpy((char *)&cu->f + entry_points[k].off, &p, sizeof p);
+	}
+	return PX_OK;
+}
+
+static px_status device_info(cu_ctx *cu, int ordinal, char *err, size_t errlen)
+{
+	cu_devinfo *d = &cu->info;
+	CUresult rc;
+	int count = 0;
+	if ((rc = cu->f.DeviceGetCount(&count)))
+		return CU_FAIL(cu, rc, "cuDeviceGetCount", err, errlen);
+	if (count == 0 || ordinal >= count) {
+		snprintf(err, errlen, "no CUDA device%s (the driver sees %d)", count ? " of that ordinal" : "", count);
+		return PX_ENODEVICE;
+	}
+	if ((rc = cu->f.DeviceGet(&cu->dev, ordinal)))
+		return CU_FAIL(cu, rc, "cuDeviceGet", err, errlen);
+	d->ordinal = ordinal;
+	if ((rc = cu->f.DeviceGetName(d->name, (int)sizeof d->name, cu->dev)))
+		return CU_FAIL(cu, rc, "cuDeviceGetName", err, errlen);
+	static const struct {
+		CUdevice_attribute attr;
+		size_t off;
+	} attrs[] = {
+		{CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, offsetof(cu_devinfo, cc_major)},
+		{CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, offsetof(cu_devinfo, cc_minor)},
+		{CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, offsetof(cu_devinfo, l2_bytes)},
+		{CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, offsetof(cu_devinfo, smem_optin)},
+		{CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, offsetof(cu_devinfo, sm_count)},
+	};
+	for (size_t k = 0; k < sizeof attrs / sizeof attrs[0]; k++)
+		if ((rc = cu->f.DeviceGetAttribute((int *)((char *)d + attrs[k].off), attrs[k].attr, cu->dev)))
+			return CU_FAIL(cu, rc, "cuDeviceGetAttribute", err, errlen);
+	size_t total = 0;
+	if ((rc = cu->f.DeviceTotalMem(&total, cu->dev)))
+		return CU_FAIL(cu, rc, "cuDeviceTotalMem", err, errlen);
+	d->total_mem = total;
+	return PX_OK;
+}
+
+static px_status take_context(cu_ctx *cu, char *err, size_t errlen)
+{
+	CUresult rc;
+	if ((rc = cu->f.DevicePrimaryCtxRetain(&cu->ctx, cu->dev)))
+		return CU_FAIL(cu, rc, "cuDevicePrimaryCtxRetain", err, errlen);
+	cu->retained = 1;
+	if ((rc = cu->f.CtxSetCurrent(cu->ctx)))
+		return CU_FAIL(cu, rc, "cuCtxSetCurrent", err, errlen);
+	return PX_OK;
+}
+
+px_status cu_open(cu_ctx **out, int ordinal, const px_log *log, char *err, size_t errlen)
+{
+	*out = NULL;
+	cu_ctx *cu = calloc(1, sizeof *cu);
+	if (!cu) {
+		snprintf(err, errlen, "out of memory");
+		return PX_ENOMEM;
+	}
+	cu->log = log;
+	cu->gen = 1;
+	const char *lib = getenv("PTXPOSE_LIBCUDA");
+	if (!lib || !*lib)
+		lib = CU_LIB;
+	cu->dl = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+	if (!cu->dl) {
+		const char *why = dlerror();
+		snprintf(err, errlen, "no CUDA driver: %s not found (%s)", lib, why ? why : "dlopen failed");
+		free(cu);
+		return PX_ENODRIVER;
+	}
+	px_status st = resolve(cu, err, errlen);
+	CUresult rc;
+	if (!st && (rc = cu->f.Init(0))) {
+		char text[256];
+		cu_error_text(cu, rc, text, sizeof text);
+		if (rc == CUDA_ERROR_NO_DEVICE) {
+			snprintf(err, errlen, "no CUDA device (cuInit: %s)", text);
+			st = PX_ENODEVICE;
+		} else {
+			snprintf(err, errlen, "the CUDA driver cannot start (cuInit: %s)", text);
+			st = PX_ENODRIVER;
+		}
+	}
+	if (!st && (rc = cu->f.DriverGetVersion(&cu->info.driver_version)))
+		st = CU_FAIL(cu, rc, "cuDriverGetVersion", err, errlen);
+	if (!st)
+		st = device_info(cu, ordinal, err, errlen);
+	if (!st)
+		st = take_context(cu, err, errlen);
+	if (st) {
+		cu_close(cu);
+		return st;
+	}
+	const cu_devinfo *d = &cu->info;
+	char drv[16], mem[32], l2[32];
+	px_logf(log, "cu: " CU_LIB " driver %s; device %d: %s, sm_%d%d, %d SMs, %s, L2 %s, %d B shared memory a block (opt-in)",
+		cu_driver_str(cu, drv, sizeof drv), d->ordinal, d->name, d->cc_major, d->cc_minor, d->sm_count,
+		px_bytes_str(d->total_mem, mem, sizeof mem), px_bytes_str((uint64_t)d->l2_bytes, l2, sizeof l2),
+		d->smem_optin);
+	*out = cu;
+	return PX_OK;
+}
+
+void cu_close(cu_ctx *cu)
+{
+	if (!cu)
+		return;
+	if (cu->retained) {
+		cu->f.CtxSetCurrent(NULL);
+		cu->f.DevicePrimaryCtxRelease(cu->dev);
+	}
+	/* libcuda.so.1 stays mapped: its threads may outlive this call, and
+	 * unloading a driver under a loaded libcublas is asking for trouble */
+	free(cu);
+}
+
+const cu_devinfo *cu_info(const cu_ctx *cu)
+{
+	return &cu->info;
+}
+
+const px_log *cu_log(const cu_ctx *cu)
+{
+	return cu->log;
+}
+
+const char *cu_driver_str(const cu_ctx *cu, char *buf, size_t len)
+{
+	int v = cu->info.driver_version;
+	snprintf(buf, len, "%d.%d", v / 1000, v % 1000 / 10);
+	return buf;
+}
+
+unsigned cu_generation(const cu_ctx *cu)
+{
+	return cu->gen;
+}
+
+px_status cu_reset(cu_ctx *cu, char *err, size_t errlen)
+{
+	CUresult rc;
+	cu->gen++;
+	if (cu->retained) {
+		cu->f.DevicePrimaryCtxRelease(cu->dev);
+		cu->retained = 0;
+	}
+	if ((rc = cu->f.DevicePrimaryCtxReset(cu->dev)))
+		return CU_FAIL(cu, rc, "cuDevicePrimaryCtxReset", err, errlen);
+	px_logf(cu->log, "cu: primary context reset after an error; modules and buffers are gone");
+	return take_context(cu, err, errlen);
+}
+
+px_status cu_sync(cu_ctx *cu, const char *what, char *err, size_t errlen)
+{
+	CUresult rc = cu->f.CtxSynchronize();
+	if (!rc)
+		return PX_OK;
+	char call[160];
+	snprintf(call, sizeof call, "cuCtxSynchronize after %s", what);
+	return CU_FAIL(cu, rc, call, err, errlen);
+}
+
+px_status cu_mem_info(cu_ctx *cu, uint64_t *free_b, uint64_t *total_b, char *err, size_t errlen)
+{
+	size_t f = 0, t = 0;
+	CUresult rc = cu->f.MemGetInfo(&f, &t);
+	if (rc)
+		return CU_FAIL(cu, rc, "cuMemGetInfo", err, errlen);
+	*free_b = f;
+	*total_b = t;
+	return PX_OK;
+}

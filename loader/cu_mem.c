@@ -1,0 +1,105 @@
+/* cu_mem: device memory, pinned host memory and the copies between them.
+ * A buffer made before a cu_reset carries an older generation: it is gone
+ * with its context and is dropped, never freed. */
+#include "loader/cu_api.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *what_bytes(const char *call, uint64_t bytes, char *buf, size_t len)
+{
+	char b[32];
+	snprintf(buf, len, "%s of %s", call, px_bytes_str(bytes, b, sizeof b));
+	return buf;
+}
+
+px_status cu_alloc(cu_ctx *cu, cu_buf *b, uint64_t bytes, char *err, size_t errlen)
+{
+	memset(b, 0, sizeof *b);
+	CUdeviceptr p = 0;
+	CUresult rc = cu->f.MemAlloc(&p, bytes ? bytes : 1);
+	if (rc) {
+		char call[64];
+		return CU_FAIL(cu, rc, what_bytes("cuMemAlloc", bytes, call, sizeof call), err, errlen);
+	}
+	b->ptr = p;
+	b->bytes = bytes;
+	b->gen = cu->gen;
+	return PX_OK;
+}
+
+void cu_free(cu_ctx *cu, cu_buf *b)
+{
+	if (b->ptr && b->gen == cu->gen)
+		cu->f.MemFree(b->ptr);
+	memset(b, 0, sizeof *b);
+}
+
+px_status cu_htod(cu_ctx *cu, uint64_t dst, const void *src, uint64_t bytes, char *err, size_t errlen)
+{
+	CUresult rc = cu->f.MemcpyHtoD(dst, src, bytes);
+	if (!rc)
+		return PX_OK;
+	char call[64];
+	return CU_FAIL(cu, rc, what_bytes("cuMemcpyHtoD", bytes, call, sizeof call), err, errlen);
+}
+
+px_status cu_dtoh(cu_ctx *cu, void *dst, uint64_t src, uint64_t bytes, char *err, size_t errlen)
+{
+	CUresult rc = cu->f.MemcpyDtoH(dst, src, bytes);
+	if (!rc)
+		return PX_OK;
+	char call[64];
+	return CU_FAIL(cu, rc, what_bytes("cuMemcpyDtoH", bytes, call, sizeof call), err, errlen);
+}
+
+px_status cu_memset8(cu_ctx *cu, uint64_t dst, unsigned char v, uint64_t bytes, char *err, size_t errlen)
+{
+	CUresult rc = cu->f.MemsetD8(dst, v, bytes);
+	if (!rc)
+		return PX_OK;
+	char call[64];
+	return CU_FAIL(cu, rc, what_bytes("cuMemsetD8", bytes, call, sizeof call), err, errlen);
+}
+
+px_status cu_dtod(cu_ctx *cu, uint64_t dst, uint64_t src, uint64_t bytes, char *err, size_t errlen)
+{
+	CUresult rc = cu->f.MemcpyDtoD(dst, src, bytes);
+	if (!rc)
+		return PX_OK;
+	char call[64];
+	return CU_FAIL(cu, rc, what_bytes("cuMemcpyDtoD", bytes, call, sizeof call), err, errlen);
+}
+
+px_status cu_host_alloc(cu_ctx *cu, cu_host *h, uint64_t bytes, char *err, size_t errlen)
+{
+	memset(h, 0, sizeof *h);
+	void *p = NULL;
+	char b[32];
+	CUresult rc = cu->f.MemAllocHost(&p, bytes ? bytes : 1);
+	if (!rc) {
+		h->pinned = 1;
+	} else {
+		char text[256];
+		px_logf(cu->log, "cu: cuMemAllocHost of %s failed (%s); using pageable memory",
+			px_bytes_str(bytes, b, sizeof b), cu_error_text(cu, rc, text, sizeof text));
+		if (!(p = malloc(bytes ? bytes : 1))) {
+			snprintf(err, errlen, "cannot allocate %s of host memory", px_bytes_str(bytes, b, sizeof b));
+			return PX_ENOMEM;
+		}
+	}
+	h->p = p;
+	h->bytes = bytes;
+	h->gen = cu->gen;
+	return PX_OK;
+}
+
+void cu_host_free(cu_ctx *cu, cu_host *h)
+{
+	if (h->p && !h->pinned)
+		free(h->p);
+	else if (h->p && h->gen == cu->gen)
+		cu->f.MemFreeHost(h->p);
+	memset(h, 0, sizeof *h);
+}

@@ -1,0 +1,153 @@
+/* cublas: cuBLAS geam (C = alpha*op(A) + beta*op(B)) as a transpose peer,
+ * from a libcublas opened at run time. cuBLAS is column-major: our row-major
+ * rows x cols input with ld_in is its cols x rows matrix A (lda = ld_in), and
+ * our cols x rows output with ld_out is its rows x cols C (ldc = ld_out), so
+ * C = 1 * A^T + 0 * C with m = rows, n = cols. */
+#include "loader/loader.h"
+
+#include <cublas_api.h>
+#include <dlfcn.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const libnames[] = {"libcublas.so.13", "libcublas.so.12", "libcublas.so"};
+
+struct px_geam {
+	void *dl;
+	const char *lib;
+	cublasHandle_t handle;
+	int version;
+	char version_str[64];
+	__typeof__(cublasCreate_v2) *Create;
+	__typeof__(cublasDestroy_v2) *Destroy;
+	__typeof__(cublasDgeam) *Dgeam;
+	__typeof__(cublasGetStatusString) *StatusString; /* may be missing */
+	__typeof__(cublasGetVersion_v2) *GetVersion;
+	__typeof__(cublasSgeam) *Sgeam;
+	__typeof__(cublasZgeam) *Zgeam;
+};
+
+static const struct {
+	const char *sym;
+	size_t off;
+	int optional;
+} geam_syms[] = {
+	{"cublasCreate_v2", offsetof(px_geam, Create), 0},
+	{"cublasDestroy_v2", offsetof(px_geam, Destroy), 0},
+	{"cublasDgeam", offsetof(px_geam, Dgeam), 0},
+	{"cublasGetStatusString", offsetof(px_geam, StatusString), 1},
+	{"cublasGetVersion_v2", offsetof(px_geam, GetVersion), 0},
+	{"cublasSgeam", offsetof(px_geam, Sgeam), 0},
+	{"cublasZgeam", offsetof(px_geam, Zgeam), 0},
+};
+
+static const char *status_text(const px_geam *g, cublasStatus_t s)
+{
+	const char *t = g->StatusString ? g->StatusString(s) : NULL;
+	return t ? t : "cuBLAS status without a name";
+}
+
+px_status px_geam_open(cu_ctx *cu, px_geam **out, char *err, size_t errlen)
+{
+	*out = NULL;
+	px_geam *g = calloc(1, sizeof *g);
+	if (!g) {
+		snprintf(err, errlen, "out of memory");
+		return PX_ENOMEM;
+	}
+	for (size_t k = 0; k < sizeof libnames / sizeof libnames[0] && !g->dl; k++)
+		if ((g->dl = dlopen(libnames[k], RTLD_NOW | RTLD_LOCAL)))
+			g->lib = libnames[k];
+	if (!g->dl) {
+		const char *why = dlerror();
+		snprintf(err, errlen, "no cuBLAS: libcublas.so.13, .12 or libcublas.so not found (%s)", why ? why : "");
+		free(g);
+		return PX_EUNAVAIL;
+	}
+	for (size_t k = 0; k < sizeof geam_syms / sizeof geam_syms[0]; k++) {
+		void *p = dlsym(g->dl, geam_syms[k].sym);
+		if (!p && !geam_syms[k].optional) {
+			snprintf(err, errlen, "%s has no %s", g->lib, geam_syms[k].sym);
+			px_geam_close(g);
+			return PX_EUNAVAIL;
+		}
+		memcpy((char *)g + geam_syms[k].off, &p, sizeof p);
+	}
+	cublasStatus_t s = g->Create(&g->handle);
+	if (s != CUBLAS_STATUS_SUCCESS) {
+		snprintf(err, errlen, "%s: cublasCreate: %s (status %d)", g->lib, status_text(g, s), (int)s);
+		g->handle = NULL;
+		px_geam_close(g);
+		return PX_EUNAVAIL;
+	}
+	if (g->GetVersion(g->handle, &g->version) != CUBLAS_STATUS_SUCCESS)
+		g->version = 0;
+	snprintf(g->version_str, sizeof g->version_str, "%s (version %d)", g->lib, g->version);
+	px_logf(cu_log(cu), "cublas: %s", g->version_str);
+	*out = g;
+	return PX_OK;
+}
+
+void px_geam_close(px_geam *g)
+{
+	if (!g)
+		return;
+	if (g->handle)
+		g->Destroy(g->handle);
+	/* libcublas stays mapped, like libcuda */
+	free(g);
+}
+
+int px_geam_supports(unsigned elem_bits)
+{
+	return elem_bits == 32 || elem_bits == 64 || elem_bits == 128;
+}
+
+const char *px_geam_version(const px_geam *g)
+{
+	return g->version_str;
+}
+
+static px_status geam_enqueue(void *ud, uint64_t in, uint64_t out, const px_shape *s,
+			      char *err, size_t errlen)
+{
+	px_geam *g = ud;
+	int m = (int)s->rows, n = (int)s->cols, lda = (int)s->ld_in, ldc = (int)s->ld_out;
+	cublasStatus_t st;
+	/* B = C with ldb = ldc and transb = N: cuBLAS's documented in-place form */
+	switch (s->elem_bits) {
+	case 32: {
+		const float one = 1, zero = 0;
+		float *a = (float *)(uintptr_t)in, *c = (float *)(uintptr_t)out;
+		st = g->Sgeam(g->handle, CUBLAS_OP_T, CUBLAS_OP_N, m, n, &one, a, lda, &zero, c, ldc, c, ldc);
+		break;
+	}
+	case 64: {
+		const double one = 1, zero = 0;
+		double *a = (double *)(uintptr_t)in, *c = (double *)(uintptr_t)out;
+		st = g->Dgeam(g->handle, CUBLAS_OP_T, CUBLAS_OP_N, m, n, &one, a, lda, &zero, c, ldc, c, ldc);
+		break;
+	}
+	case 128: {
+		const cuDoubleComplex one = {1, 0}, zero = {0, 0};
+		cuDoubleComplex *a = (cuDoubleComplex *)(uintptr_t)in, *c = (cuDoubleComplex *)(uintptr_t)out;
+		st = g->Zgeam(g->handle, CUBLAS_OP_T, CUBLAS_OP_N, m, n, &one, a, lda, &zero, c, ldc, c, ldc);
+		break;
+	}
+	default:
+		snprintf(err, errlen, "cuBLAS geam has no %u-bit element type", s->elem_bits);
+		return PX_EUNAVAIL;
+	}
+	if (st == CUBLAS_STATUS_SUCCESS)
+		return PX_OK;
+	snprintf(err, errlen, "%s:%d: cublas geam (elem=%u, m=%d, n=%d): %s (status %d)", __FILE__, __LINE__,
+		 s->elem_bits, m, n, status_text(g, st), (int)st);
+	return PX_ECUDA;
+}
+
+px_op px_op_geam(px_geam *g)
+{
+	return (px_op){.name = "cublas_geam", .enqueue = geam_enqueue, .ud = g, .finite_input = 1, .is_transpose = 1};
+}

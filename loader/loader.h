@@ -1,0 +1,382 @@
+/* loader: load ptxpose kernels through the CUDA driver API (libcuda.so.1,
+ * opened at run time), run them on random data, verify the transpose
+ * bit-exactly on the host and time it against the same-run copy.
+ *
+ *   prefix        file        concern
+ *   px_status     status.c    status codes, exit-code table, verbose log
+ *   px_shape      shape.c     shapes, leading dimensions, byte sizes, lists
+ *   vfy_          vfy*.c      fill, poison, reference transpose, compare (no CUDA);
+ *                             vfy_emu.c runs the emulator (emu/) the same way
+ *   px_file       pxfile.c    a PTX file and its metadata
+ *   cu_           cu*.c       libcuda.so.1, the device, its primary context, memory
+ *   jit_          jit.c       PTX -> cubin -> module -> kernel
+ *   px_op         launch.c    what gets timed: a kernel launch, the copy
+ *   px_rig        rig.c       buffers for one shape, verification, timing
+ *   px_geam       cublas.c    cuBLAS geam as a peer (libcublas opened at run time)
+ *   px_report     report.c    bench.md and bench.csv
+ *
+ * Functions that can fail return a px_status and write a one-line reason into
+ * err[errlen]. Nothing here prints or exits; verbose notes go through an
+ * optional px_log. Only vfy_, px_shape and px_file work without a driver. */
+#ifndef LOADER_LOADER_H
+#define LOADER_LOADER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/strbuf.h"
+#include "loader/meta.h"
+
+/* ---- status (status.c) ------------------------------------------------ */
+
+typedef enum {
+	PX_OK = 0,
+	PX_WRONG,     /* it ran, but the result differs from the reference */
+	PX_EUSAGE,    /* a shape or value the tool refuses: out of range, too large */
+	PX_EINPUT,    /* a file is unreadable or has no ptxpose metadata */
+	PX_ENODRIVER, /* libcuda.so.1 is missing or lacks an entry point */
+	PX_ENODEVICE, /* a driver, but no usable CUDA device */
+	PX_ECUDA,     /* a driver call failed: launch, copy, synchronize */
+	PX_EJIT,      /* the PTX did not link: the JIT log says why */
+	PX_ENOMEM,    /* device or host memory ran out */
+	PX_EUNAVAIL,  /* an optional library (libcublas) or case is not available */
+} px_status;
+
+/* "PX_EJIT" etc., for logs and tests. */
+const char *px_status_name(px_status st);
+
+/* The exit code docs/DESIGN.md assigns to a status (cli/cli.h holds the same
+ * numbers): OK 0, WRONG 1, EUSAGE 2, EINPUT 3, ENODRIVER/ENODEVICE 4, the
+ * CUDA failures 5. */
+int px_status_exit(px_status st);
+
+/* Verbose notes, one line each, no newline. A NULL log or fn is silent. */
+typedef struct {
+	void (*fn)(void *ud, const char *line);
+	void *ud;
+} px_log;
+
+void px_logf(const px_log *log, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A px_log fn that writes "# LINE" to stderr (ud unused). */
+void px_log_stderr(void *ud, const char *line);
+
+/* Exit codes of several failures into one: the first that is not 1 (a
+ * wrong result) wins over 1, which wins over 0. */
+int px_exit_merge(int so_far, int code);
+
+/* Human byte counts: "4.0 KiB", "1.00 GiB". Returns buf. */
+const char *px_bytes_str(uint64_t bytes, char *buf, size_t len);
+
+/* ---- shapes (shape.c) --------------------------------------------------- */
+
+#define PX_DIM_MAX 0x7fffffffu /* rows, cols and leading dimensions */
+
+typedef struct {
+	uint64_t rows, cols;     /* the input is rows x cols */
+	uint64_t ld_in, ld_out;  /* elements; 0 means cols (ld_in) or rows (ld_out) */
+	unsigned elem_bits;      /* 8, 16, 32, 64, 128; 0 = any (a list entry without elem=) */
+} px_shape;
+
+/* Resolve default leading dimensions, then check ranges and that the byte
+ * sizes fit in 64 bits and in size_t. PX_EUSAGE with a reason naming the
+ * value ("ld-in 31 is less than cols 33", "too large: ..."). Needs elem_bits. */
+px_status px_shape_check(px_shape *s, char *err, size_t errlen);
+
+/* Sizes of a checked shape. The input buffer is rows x ld_in elements, the
+ * output cols x ld_out (its ld_out padding included, the last row too). */
+uint64_t px_shape_in_bytes(const px_shape *s);
+uint64_t px_shape_out_bytes(const px_shape *s);
+/* Bytes a transpose moves: rows*cols*elem read plus as many written. */
+uint64_t px_shape_moved_bytes(const px_shape *s);
+unsigned px_shape_elem_bytes(const px_shape *s);
+
+/* "67x129", "67x129 ld_in=132 ld_out=72" (ld shown only when not the default). */
+const char *px_shape_name(const px_shape *s, char *buf, size_t len);
+
+/* One entry: ROWSxCOLS[:ld_in=N][:ld_out=N][:elem=BITS] ("ld-in" also
+ * accepted). Ranges are checked, byte sizes are not (elem may be unknown). */
+px_status px_shape_parse(const char *text, px_shape *s, char *err, size_t errlen);
+
+/* A comma-separated list of entries into a malloc'd array. */
+px_status px_shape_list(const char *list, px_shape **out, size_t *n, char *err, size_t errlen);
+
+/* PX_EUSAGE ("too large: ... needs 34.4 GiB of host memory, this machine has
+ * 16.0 GiB") when `bytes` of host buffers cannot be had on this machine. */
+px_status px_host_fits(uint64_t bytes, const char *what, char *err, size_t errlen);
+
+/* ---- verification, pure C (vfy.c, vfy_cmp.c) ----------------------------- */
+
+#define VFY_POISON 0xA5u /* every byte of the output before a run */
+
+/* Random bytes: byte k depends only on (seed, k), so a longer fill extends a
+ * shorter one and any range can be filled on its own. Threads for big buffers. */
+void vfy_fill(void *buf, uint64_t bytes, uint64_t seed);
+void vfy_fill_range(void *buf, uint64_t from, uint64_t to, uint64_t seed);
+void vfy_poison(void *buf, uint64_t bytes);
+/* Make every lane_bits-wide float lane (32 or 64) finite, normal and non-zero
+ * by flipping an exponent bit where the exponent is all zeros or all ones,
+ * for peers that compute alpha*a + beta*b. */
+void vfy_finite(void *buf, uint64_t bytes, unsigned lane_bits);
+
+/* Reference transpose: out[j*ld_out + i] = in[i*ld_in + j]; the ld_out
+ * padding of out is left as it was. s must be checked. */
+void vfy_transpose(const void *in, void *out, const px_shape *s);
+
+typedef struct {
+	uint64_t checked;     /* elements compared: cols x ld_out */
+	uint64_t mismatches;  /* elements that differ, padding included */
+	uint64_t j, i;        /* the first mismatch in out's row-major order */
+	int in_padding;       /* ... lies in the ld_out padding (i >= rows) */
+	unsigned char got[16], want[16];
+	/* bytes changed just outside out (rig guards; 0 on the host path) */
+	uint64_t guard_hits;
+	int64_t guard_first;  /* offset from out's start of the first: <0 before, >=out_bytes after */
+} vfy_result;
+
+/* Compare out against the transpose of in, bit-exactly, over all of out:
+ * positions i >= rows in each row must still hold the poison. PX_OK or PX_WRONG. */
+px_status vfy_compare(const void *in, const void *out, const px_shape *s, vfy_result *r);
+
+/* "out[j=5][i=7]: got 0x3f800000, want 0x40000000 (12 of 1023 elements wrong)". */
+const char *vfy_describe(const vfy_result *r, const px_shape *s, char *buf, size_t len);
+
+/* Index of the first byte of buf that is not the poison, or bytes. */
+uint64_t vfy_poison_scan(const void *buf, uint64_t bytes);
+
+/* Host buffers of the exact sizes of a shape (so a bounds-checking runner,
+ * the emulator, sees the real limits), filled and poisoned. */
+typedef struct {
+	void *in, *out;
+	uint64_t in_bytes, out_bytes;
+} vfy_bufs;
+
+px_status vfy_bufs_prepare(vfy_bufs *b, const px_shape *s, uint64_t seed, char *err, size_t errlen);
+void vfy_bufs_free(vfy_bufs *b);
+
+/* A host-side runner (the emulator) that transposes b->in into b->out;
+ * returns 0, or non-zero and keeps its own explanation in ud. */
+typedef int (*vfy_runner)(void *ud, vfy_bufs *b, const px_shape *s);
+
+/* Exact buffers, filled and poisoned; run; compare. PX_OK, PX_WRONG (res
+ * says where), PX_ENOMEM, or PX_EUNAVAIL when the runner returned non-zero. */
+px_status vfy_host_case(const px_shape *s, uint64_t seed, vfy_runner run, void *ud,
+			vfy_result *res, char *err, size_t errlen);
+
+/* ---- the emulator path (vfy_emu.c) ----------------------------------------- */
+
+typedef struct px_file px_file;
+
+/* Run f's kernel in the CPU emulator (emu/emu.h) over exact-size buffers
+ * and compare. PX_OK, PX_WRONG, PX_ENOMEM, or PX_EUNAVAIL when the emulator
+ * stopped: *emu_rc is then EMU_FAULT or EMU_UNSUPPORTED and err holds
+ * "emulator: <its diagnostic>". */
+px_status vfy_emulate(const px_file *f, const px_shape *s, uint64_t seed, vfy_result *res, int *emu_rc,
+		      char *err, size_t errlen);
+
+/* ---- PTX files (pxfile.c) ----------------------------------------------- */
+
+struct px_file {
+	const char *path;
+	char *ptx;   /* the whole text, NUL-terminated */
+	px_meta meta;
+};
+
+/* Read and parse; also checks that the .entry named kernel= exists and that a
+ * .reqntid, if any, matches block=. PX_EINPUT ("x.ptx: cannot read: No such
+ * file or directory", "x.ptx: no ptxpose metadata ..."). */
+px_status px_file_load(px_file *f, const char *path, char *err, size_t errlen);
+void px_file_free(px_file *f);
+
+/* ---- the driver (cu.c, cu_mem.c) ----------------------------------------- */
+
+typedef struct cu_ctx cu_ctx;
+
+typedef struct {
+	char name[256];
+	int ordinal;
+	int driver_version;   /* 13000 for 13.0 */
+	int cc_major, cc_minor;
+	int sm_count;
+	int l2_bytes;
+	int smem_optin;       /* shared memory per block with opt-in */
+	uint64_t total_mem;
+} cu_devinfo;
+
+/* dlopen libcuda.so.1 (or $PTXPOSE_LIBCUDA, for tests), resolve every
+ * entry point, cuInit, take device
+ * `ordinal`'s primary context and make it current. PX_ENODRIVER ("no CUDA
+ * driver: libcuda.so.1 not found (dlerror)"), PX_ENODEVICE ("no CUDA device"). */
+px_status cu_open(cu_ctx **out, int ordinal, const px_log *log, char *err, size_t errlen);
+void cu_close(cu_ctx *cu);
+const cu_devinfo *cu_info(const cu_ctx *cu);
+const px_log *cu_log(const cu_ctx *cu);
+
+/* "13.0" */
+const char *cu_driver_str(const cu_ctx *cu, char *buf, size_t len);
+
+/* After a sticky error (an illegal address in a kernel), reset the primary
+ * context: every module, device and pinned buffer is gone. Resources made
+ * before carry an older generation and are dropped, never freed. */
+px_status cu_reset(cu_ctx *cu, char *err, size_t errlen);
+unsigned cu_generation(const cu_ctx *cu);
+
+px_status cu_sync(cu_ctx *cu, const char *what, char *err, size_t errlen);
+px_status cu_mem_info(cu_ctx *cu, uint64_t *free_b, uint64_t *total_b, char *err, size_t errlen);
+
+/* Device memory. */
+typedef struct {
+	uint64_t ptr, bytes;
+	unsigned gen;
+} cu_buf;
+
+px_status cu_alloc(cu_ctx *cu, cu_buf *b, uint64_t bytes, char *err, size_t errlen);
+void cu_free(cu_ctx *cu, cu_buf *b);
+px_status cu_htod(cu_ctx *cu, uint64_t dst, const void *src, uint64_t bytes, char *err, size_t errlen);
+px_status cu_dtoh(cu_ctx *cu, void *dst, uint64_t src, uint64_t bytes, char *err, size_t errlen);
+/* Asynchronous on the default stream. */
+px_status cu_memset8(cu_ctx *cu, uint64_t dst, unsigned char v, uint64_t bytes, char *err, size_t errlen);
+px_status cu_dtod(cu_ctx *cu, uint64_t dst, uint64_t src, uint64_t bytes, char *err, size_t errlen);
+
+/* Host memory, pinned (cuMemAllocHost) when it can be had, else malloc. */
+typedef struct {
+	void *p;
+	uint64_t bytes;
+	int pinned;
+	unsigned gen;
+} cu_host;
+
+px_status cu_host_alloc(cu_ctx *cu, cu_host *h, uint64_t bytes, char *err, size_t errlen);
+void cu_host_free(cu_ctx *cu, cu_host *h);
+
+/* ---- JIT (jit.c) ---------------------------------------------------------- */
+
+typedef struct jit_kernel jit_kernel;
+
+typedef struct {
+	int regs, static_smem, local_bytes, max_threads;
+	float wall_ms;  /* time spent in the JIT */
+} jit_attrs;
+
+/* Link f's PTX for this device (cuLinkCreate/AddData/Complete), load the
+ * cubin, find meta.kernel, set its dynamic shared memory limit when dyn_smem
+ * > 48 KiB. The JIT error log (and with `verbose` the info log) is appended
+ * to `log`. PX_EJIT, PX_ECUDA, or PX_EUSAGE when the kernel cannot run with
+ * the metadata's block (too many registers, too much shared memory). */
+px_status jit_load(cu_ctx *cu, const px_file *f, int verbose, jit_kernel **out,
+		   strbuf *log, char *err, size_t errlen);
+void jit_free(jit_kernel *k);
+const jit_attrs *jit_attributes(const jit_kernel *k);
+const px_meta *jit_meta(const jit_kernel *k);
+
+/* ---- operations to verify and time (launch.c) -------------------------- */
+
+/* One thing to run on the default stream over a shape's buffers. */
+typedef struct {
+	const char *name;   /* the kernel name, "copy", "cublas_geam" */
+	px_status (*enqueue)(void *ud, uint64_t in, uint64_t out, const px_shape *s,
+			     char *err, size_t errlen);
+	void *ud;
+	int finite_input;   /* it computes alpha*a + beta*b: feed it vfy_finite data */
+	int is_transpose;   /* 0 for the copy: time it, never verify it */
+} px_op;
+
+/* The kernel with the ABI params (in, out, rows, cols, ld_in, ld_out), grid
+ * from meta_grid_dims(), block and dyn_smem from the metadata. */
+px_op px_op_kernel(jit_kernel *k);
+/* cuMemcpyDtoD of rows*cols*elem bytes from in to out: the bar. */
+px_op px_op_copy(cu_ctx *cu);
+
+/* PX_EUSAGE when the launch grid for s exceeds the limits (meta_grid_dims). */
+px_status px_launch_check(const px_meta *m, const px_shape *s, char *err, size_t errlen);
+
+/* ---- the rig: buffers, verification, timing (rig.c, rig_time.c) ---------- */
+
+typedef struct px_rig px_rig;
+
+typedef struct {
+	int iters;     /* timed calls; the median is reported */
+	int warmup;    /* untimed calls first */
+	int flush_l2;  /* overwrite a buffer of twice the L2 before each timed call */
+} px_time_opts;
+
+typedef struct {
+	double median_us, min_us, max_us;
+	int iters;
+} px_timing;
+
+px_status px_rig_new(cu_ctx *cu, px_rig **out, char *err, size_t errlen);
+void px_rig_free(px_rig *r);
+
+/* PX_EUSAGE ("too large for the device: ...") when s's buffers cannot be had
+ * in device or host memory; the buffers the rig holds count as free. */
+px_status px_rig_fits(px_rig *r, const px_shape *s, char *err, size_t errlen);
+
+/* Make buffers for checked shape s: device in and out (out between two
+ * guards), host in filled from seed, host out. Reuses what fits. */
+px_status px_rig_shape(px_rig *r, const px_shape *s, uint64_t seed, char *err, size_t errlen);
+
+/* Upload the input, poison out and its guards, run op once, synchronize,
+ * download, compare. PX_OK, PX_WRONG (res says where), or the failure. */
+px_status px_rig_verify(px_rig *r, const px_op *op, vfy_result *res, char *err, size_t errlen);
+
+/* CUDA events around each call, warm-up first, median of o->iters. */
+px_status px_rig_time(px_rig *r, const px_op *op, const px_time_opts *o, px_timing *t,
+		      char *err, size_t errlen);
+
+/* After cu_reset: forget the device and pinned buffers (they are gone). */
+void px_rig_drop(px_rig *r);
+
+/* GB/s for moving px_shape_moved_bytes(s) in `us` microseconds. */
+double px_gbps(const px_shape *s, double us);
+
+/* ---- cuBLAS geam as a peer (cublas.c) ------------------------------------ */
+
+typedef struct px_geam px_geam;
+
+/* dlopen libcublas.so.13, .12 or libcublas.so and make a handle on the
+ * current context. PX_EUNAVAIL when there is none. */
+px_status px_geam_open(cu_ctx *cu, px_geam **out, char *err, size_t errlen);
+void px_geam_close(px_geam *g);
+/* 1 for 32 (Sgeam), 64 (Dgeam) and 128 (Zgeam) bit elements. */
+int px_geam_supports(unsigned elem_bits);
+/* C = 1 * A^T + 0 * C, column-major, on the rig's buffers. */
+px_op px_op_geam(px_geam *g);
+/* "libcublas.so.13 (13.0.2)" */
+const char *px_geam_version(const px_geam *g);
+
+/* ---- bench tables (report.c) ---------------------------------------------- */
+
+typedef enum { PX_ROW_OK, PX_ROW_FAIL, PX_ROW_SKIP, PX_ROW_ERROR } px_row_state;
+
+typedef struct {
+	char variant[128];
+	px_shape shape;       /* elem_bits set */
+	px_row_state state;
+	char note[200];       /* why FAIL, SKIP or ERROR */
+	double us, gbps, pct_copy;  /* pct_copy < 0 when there is no copy row */
+} px_row;
+
+typedef struct {
+	char device[256];
+	int sm_count;
+	char driver[32];
+	char date[32];        /* "2026-11-22 10:11:12 UTC" */
+	char commit[64];
+	px_time_opts time;
+	char extra[256];      /* one more header line, or "" */
+} px_report_head;
+
+/* Device, SM count and driver from cu; the date now (UTC); the commit from
+ * `git rev-parse --short HEAD`, or "unknown". */
+void px_report_head_init(px_report_head *h, cu_ctx *cu, const px_time_opts *t);
+
+void px_report_md(strbuf *sb, const px_report_head *h, const px_row *rows, size_t n);
+void px_report_csv(strbuf *sb, const px_report_head *h, const px_row *rows, size_t n);
+
+/* Make dir (and its parents), then write dir/bench.md and dir/bench.csv,
+ * each atomically. PX_EINPUT when that cannot be done. */
+px_status px_report_write(const char *dir, const px_report_head *h, const px_row *rows, size_t n,
+			  char *err, size_t errlen);
+
+#endif

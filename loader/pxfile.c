@@ -1,0 +1,117 @@
+/* pxfile: a ptxpose PTX file: its text, its metadata, and the cross-checks
+ * between the metadata and the PTX that it describes. */
+#include "loader/loader.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/fsio.h"
+
+/* The next non-comment line's directive `dir` (".entry"): a pointer just
+ * past it, or NULL. *from advances past the line. */
+static const char *find_directive(const char **from, const char *dir)
+{
+	size_t dl = strlen(dir);
+	for (const char *p = *from; *p;) {
+		const char *nl = strchr(p, '\n');
+		const char *end = nl ? nl : p + strlen(p);
+		const char *q = p;
+		while (q < end && (*q == ' ' || *q == '\t'))
+			q++;
+		*from = nl ? nl + 1 : end;
+		if (end - q < 2 || q[0] != '/' || q[1] != '/') {
+			for (; q + dl <= end; q++)
+				if (!strncmp(q, dir, dl) && (q == p || q[-1] == ' ' || q[-1] == '\t') &&
+				    (q + dl == end || q[dl] == ' ' || q[dl] == '\t'))
+					return q + dl;
+		}
+		p = *from;
+	}
+	return NULL;
+}
+
+static size_t ident_len(const char *p)
+{
+	size_t n = 0;
+	while (p[n] && !strchr(" \t\r\n(", p[n]))
+		n++;
+	return n;
+}
+
+static px_status check_entry(const px_file *f, char *err, size_t errlen)
+{
+	const char *from = f->ptx, *p, *other = NULL;
+	size_t other_len = 0, kl = strlen(f->meta.kernel);
+	while ((p = find_directive(&from, ".entry"))) {
+		p += strspn(p, " \t");
+		size_t n = ident_len(p);
+		if (n == kl && !strncmp(p, f->meta.kernel, kl))
+			return PX_OK;
+		if (!other)
+			other = p, other_len = n;
+	}
+	if (other)
+		snprintf(err, errlen, "%s: metadata says kernel=%s but the .entry is %.*s", f->path,
+			 f->meta.kernel, (int)(other_len < 128 ? other_len : 128), other);
+	else
+		snprintf(err, errlen, "%s: metadata says kernel=%s but the file has no .entry", f->path, f->meta.kernel);
+	return PX_EINPUT;
+}
+
+static px_status check_reqntid(const px_file *f, char *err, size_t errlen)
+{
+	const char *from = f->ptx, *p = find_directive(&from, ".reqntid");
+	if (!p)
+		return PX_OK;
+	unsigned d[3] = {1, 1, 1};
+	for (int k = 0; k < 3; k++) {
+		p += strspn(p, " \t");
+		char *end;
+		unsigned long v = strtoul(p, &end, 10);
+		if (end == p)
+			break;
+		d[k] = (unsigned)v;
+		p = end + strspn(end, " \t");
+		if (*p != ',')
+			break;
+		p++;
+	}
+	const unsigned *b = f->meta.block;
+	if (d[0] == b[0] && d[1] == b[1] && d[2] == b[2])
+		return PX_OK;
+	snprintf(err, errlen, "%s: metadata says block=%ux%ux%u but the PTX has .reqntid %u, %u, %u",
+		 f->path, b[0], b[1], b[2], d[0], d[1], d[2]);
+	return PX_EINPUT;
+}
+
+px_status px_file_load(px_file *f, const char *path, char *err, size_t errlen)
+{
+	memset(f, 0, sizeof *f);
+	f->path = path;
+	f->ptx = fs_read(path, NULL);
+	if (!f->ptx) {
+		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+		return PX_EINPUT;
+	}
+	char why[256];
+	px_status st = PX_OK;
+	if (meta_parse(f->ptx, &f->meta, why, sizeof why)) {
+		snprintf(err, errlen, "%s: %s", path, why);
+		st = PX_EINPUT;
+	}
+	if (!st)
+		st = check_entry(f, err, errlen);
+	if (!st)
+		st = check_reqntid(f, err, errlen);
+	if (st)
+		px_file_free(f);
+	return st;
+}
+
+void px_file_free(px_file *f)
+{
+	free(f->ptx);
+	f->ptx = NULL;
+}

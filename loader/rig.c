@@ -1,0 +1,183 @@
+/* rig: the buffers of one shape at a time on the device and the host, and
+ * the bit-exact verification of one operation over them. Timing is in
+ * rig_time.c. */
+#include "loader/rig_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MARGIN (256ull << 20) /* device memory left for the context, modules, libraries */
+
+px_status px_rig_new(cu_ctx *cu, px_rig **out, char *err, size_t errlen)
+{
+	*out = calloc(1, sizeof **out);
+	if (!*out) {
+		snprintf(err, errlen, "out of memory");
+		return PX_ENOMEM;
+	}
+	(*out)->cu = cu;
+	return PX_OK;
+}
+
+void px_rig_free(px_rig *r)
+{
+	if (!r)
+		return;
+	cu_free(r->cu, &r->d_in);
+	cu_free(r->cu, &r->d_out);
+	cu_free(r->cu, &r->flush);
+	cu_host_free(r->cu, &r->h_in);
+	cu_host_free(r->cu, &r->h_out);
+	free(r->h_guard);
+	free(r);
+}
+
+void px_rig_drop(px_rig *r)
+{
+	/* cu_free and cu_host_free skip what an older generation made */
+	cu_free(r->cu, &r->d_in);
+	cu_free(r->cu, &r->d_out);
+	cu_free(r->cu, &r->flush);
+	cu_host_free(r->cu, &r->h_in);
+	cu_host_free(r->cu, &r->h_out);
+	r->filled = 0;
+	r->have_shape = 0;
+}
+
+uint64_t rig_flush_bytes(const px_rig *r)
+{
+	uint64_t l2 = (uint64_t)cu_info(r->cu)->l2_bytes;
+	return 2 * l2 > (32ull << 20) ? 2 * l2 : (32ull << 20);
+}
+
+px_status px_rig_fits(px_rig *r, const px_shape *s, char *err, size_t errlen)
+{
+	uint64_t in = px_shape_in_bytes(s), out = px_shape_out_bytes(s);
+	uint64_t need = in + out + 2 * RIG_GUARD + MARGIN + (r->flush.ptr ? 0 : rig_flush_bytes(r));
+	uint64_t free_b, total_b;
+	px_status st = cu_mem_info(r->cu, &free_b, &total_b, err, errlen);
+	if (st)
+		return st;
+	uint64_t avail = free_b + r->d_in.bytes + r->d_out.bytes;
+	char name[96], a[32], b[32], c[32];
+	px_shape_name(s, name, sizeof name);
+	if (need > avail) {
+		snprintf(err, errlen, "too large for the device: %s elem=%u needs %s, %s of %s are free", name,
+			 s->elem_bits, px_bytes_str(need, a, sizeof a), px_bytes_str(avail, b, sizeof b),
+			 px_bytes_str(total_b, c, sizeof c));
+		return PX_EUSAGE;
+	}
+	char what[128];
+	snprintf(what, sizeof what, "%s elem=%u", name, s->elem_bits);
+	return px_host_fits(in + out, what, err, errlen);
+}
+
+/* A device buffer of exactly `bytes` (reused when it already is). */
+static px_status dev_exact(px_rig *r, cu_buf *b, uint64_t bytes, char *err, size_t errlen)
+{
+	if (b->ptr && b->bytes == bytes && b->gen == cu_generation(r->cu))
+		return PX_OK;
+	cu_free(r->cu, b);
+	return cu_alloc(r->cu, b, bytes, err, errlen);
+}
+
+/* A host buffer of at least `bytes`. Returns 1 in *fresh when it is new. */
+static px_status host_atleast(px_rig *r, cu_host *h, uint64_t bytes, int *fresh, char *err, size_t errlen)
+{
+	*fresh = 0;
+	if (h->p && h->bytes >= bytes && (!h->pinned || h->gen == cu_generation(r->cu)))
+		return PX_OK;
+	cu_host_free(r->cu, h);
+	*fresh = 1;
+	return cu_host_alloc(r->cu, h, bytes, err, errlen);
+}
+
+/* h_in holds the input stream for seed, plain or made finite. */
+static void ensure_input(px_rig *r, int finite)
+{
+	uint64_t bytes = px_shape_in_bytes(&r->s);
+	if (r->finite && !finite)
+		r->filled = 0;
+	if (r->filled < bytes) {
+		vfy_fill_range(r->h_in.p, r->filled, bytes, r->seed);
+		r->filled = bytes;
+		r->finite = 0;
+	}
+	if (finite && !r->finite) {
+		vfy_finite(r->h_in.p, r->filled, r->s.elem_bits == 32 ? 32 : 64);
+		r->finite = 1;
+	}
+}
+
+px_status px_rig_shape(px_rig *r, const px_shape *s, uint64_t seed, char *err, size_t errlen)
+{
+	uint64_t in = px_shape_in_bytes(s), out = px_shape_out_bytes(s);
+	int fresh_in, fresh_out;
+	px_status st;
+	r->have_shape = 0;
+	if ((st = dev_exact(r, &r->d_in, in, err, errlen)) ||
+	    (st = dev_exact(r, &r->d_out, out + 2 * RIG_GUARD, err, errlen)) ||
+	    (st = host_atleast(r, &r->h_in, in, &fresh_in, err, errlen)) ||
+	    (st = host_atleast(r, &r->h_out, out, &fresh_out, err, errlen)))
+		return st;
+	if (!r->h_guard && !(r->h_guard = malloc(2 * RIG_GUARD))) {
+		snprintf(err, errlen, "out of memory");
+		return PX_ENOMEM;
+	}
+	if (fresh_in || seed != r->seed)
+		r->filled = 0;
+	r->seed = seed;
+	r->s = *s;
+	r->have_shape = 1;
+	ensure_input(r, 0);
+	char name[96], a[32], b[32];
+	px_logf(cu_log(r->cu), "rig: %s elem=%u: input %s, output %s (+%u B guards each side), seed %llu",
+		px_shape_name(s, name, sizeof name), s->elem_bits, px_bytes_str(in, a, sizeof a),
+		px_bytes_str(out, b, sizeof b), RIG_GUARD, (unsigned long long)seed);
+	return PX_OK;
+}
+
+/* Non-poison bytes in the guards around out: count and first offset. */
+static void scan_guards(const px_rig *r, vfy_result *res)
+{
+	uint64_t out = px_shape_out_bytes(&r->s);
+	for (uint64_t k = 0; k < 2 * RIG_GUARD; k++) {
+		if (r->h_guard[k] == VFY_POISON)
+			continue;
+		if (!res->guard_hits++)
+			res->guard_first = k < RIG_GUARD ? (int64_t)k - (int64_t)RIG_GUARD
+							  : (int64_t)(out + (k - RIG_GUARD));
+	}
+}
+
+px_status px_rig_verify(px_rig *r, const px_op *op, vfy_result *res, char *err, size_t errlen)
+{
+	memset(res, 0, sizeof *res);
+	if (!r->have_shape || !op->is_transpose) {
+		snprintf(err, errlen, "%s", r->have_shape ? "only a transpose can be verified" : "px_rig_verify before px_rig_shape");
+		return PX_EUSAGE;
+	}
+	const px_shape *s = &r->s;
+	uint64_t in = px_shape_in_bytes(s), out = px_shape_out_bytes(s);
+	uint64_t d_out = r->d_out.ptr + RIG_GUARD;
+	px_status st;
+	ensure_input(r, op->finite_input);
+	if ((st = cu_htod(r->cu, r->d_in.ptr, r->h_in.p, in, err, errlen)) ||
+	    (st = cu_memset8(r->cu, r->d_out.ptr, VFY_POISON, r->d_out.bytes, err, errlen)) ||
+	    (st = op->enqueue(op->ud, r->d_in.ptr, d_out, s, err, errlen)) ||
+	    (st = cu_sync(r->cu, op->name, err, errlen)))
+		return st;
+	if ((st = cu_dtoh(r->cu, r->h_out.p, d_out, out, err, errlen)) ||
+	    (st = cu_dtoh(r->cu, r->h_guard, r->d_out.ptr, RIG_GUARD, err, errlen)) ||
+	    (st = cu_dtoh(r->cu, r->h_guard + RIG_GUARD, d_out + out, RIG_GUARD, err, errlen)))
+		return st;
+	st = vfy_compare(r->h_in.p, r->h_out.p, s, res);
+	scan_guards(r, res);
+	return res->guard_hits ? PX_WRONG : st;
+}
+
+double px_gbps(const px_shape *s, double us)
+{
+	return us > 0 ? (double)px_shape_moved_bytes(s) / (us * 1e3) : 0;
+}

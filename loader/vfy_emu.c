@@ -1,0 +1,33 @@
+/* vfy_emu: a transpose verified in the CPU emulator (emu/) on buffers of
+ * the exact sizes, with the GPU path's fill, poison and comparison. */
+#include "emu/emu.h"
+#include "loader/loader.h"
+
+#include <stdio.h>
+
+typedef struct {
+	const px_file *f;
+	strbuf diag;
+	int rc;
+} emu_job;
+
+static int emu_runner(void *ud, vfy_bufs *b, const px_shape *s)
+{
+	emu_job *e = ud;
+	e->rc = emu_transpose(e->f->ptx, &e->f->meta, b->in, b->in_bytes, b->out, b->out_bytes, (uint32_t)s->rows,
+			      (uint32_t)s->cols, (uint32_t)s->ld_in, (uint32_t)s->ld_out, &e->diag);
+	return e->rc != EMU_OK;
+}
+
+px_status vfy_emulate(const px_file *f, const px_shape *s, uint64_t seed, vfy_result *res, int *emu_rc,
+		      char *err, size_t errlen)
+{
+	emu_job e = {.f = f, .rc = EMU_OK};
+	sb_init(&e.diag);
+	px_status st = vfy_host_case(s, seed, emu_runner, &e, res, err, errlen);
+	if (st == PX_EUNAVAIL)
+		snprintf(err, errlen, "emulator: %s", sb_str(&e.diag));
+	*emu_rc = e.rc;
+	sb_free(&e.diag);
+	return st;
+}

@@ -1,0 +1,571 @@
+/* A fake libcuda.so.1 for the loader's tests on machines without a GPU.
+ *
+ * It exports the entry points loader/cu_api.h resolves, keeps "device"
+ * memory in host memory (every range checked against its allocation), and
+ * "runs" a kernel by transposing on the CPU per the kernel ABI after checking
+ * the launch against the PTX's metadata (grid, block, dynamic shared memory,
+ * parameter ranges). Time is a model: every operation advances a device
+ * clock by bytes / bandwidth, so event timings are deterministic.
+ *
+ * Behaviour is chosen by markers in the PTX text ("// fakecuda: wrong") and
+ * by the environment:
+ *   bogus             the JIT fails with an error log (CUDA_ERROR_INVALID_PTX)
+ *   fakecuda: wrong   one element of the result is wrong: out[j=1][i=2] (or [0][0])
+ *   fakecuda: pad     writes into the ld_out padding of row 0
+ *   fakecuda: overrun writes one byte past the end of out
+ *   fakecuda: fault   the launch faults: CUDA_ERROR_ILLEGAL_ADDRESS, sticky
+ *   fakecuda: regs=N  N registers a thread (so fewer threads a block)
+ *   fakecuda: speed=N the kernel runs at N GB/s (default 1500; the copy 2000)
+ *   FAKECUDA_INIT=N   cuInit returns N
+ *   FAKECUDA_DEVICES=N  devices (default 1)
+ *   FAKECUDA_MEM=N    device memory in bytes (default 1 GiB)
+ *   FAKECUDA_NO_PINNED=1  cuMemAllocHost fails
+ * Build: cc -shared -fPIC -I/usr/local/cuda/include libcuda.c -o libcuda.so.1 */
+#include <cuda.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EXPORT __attribute__((visibility("default")))
+
+typedef struct alloc {
+	struct alloc *next;
+	unsigned char *p;
+	size_t bytes;
+	int pinned;
+} alloc;
+
+typedef struct module {
+	struct module *next;
+	char kernel[128];
+	unsigned elem, block[3], tile[2], dyn_smem;
+	unsigned long long per_block;
+	int linear, wrong, pad, overrun, fault, regs;
+	double speed;
+} module;
+
+typedef struct {
+	char *ptx;
+	char *info, *elog;
+	unsigned info_size, elog_size;
+	int verbose;
+	void **vals;
+	int wall_slot;
+} link_state;
+
+static struct {
+	int init, ndev, ctx_refs, current, no_pinned;
+	CUresult sticky;
+	size_t mem_total, mem_used;
+	alloc *allocs;
+	module *modules;
+	double clock_us;
+} g;
+
+static int ctx_token; /* the one context's handle is its address */
+
+static CUresult ready(void)
+{
+	if (!g.init)
+		return CUDA_ERROR_NOT_INITIALIZED;
+	if (!g.current)
+		return CUDA_ERROR_INVALID_CONTEXT;
+	return g.sticky;
+}
+
+static alloc *find(CUdeviceptr p, size_t bytes, int pinned)
+{
+	for (alloc *a = g.allocs; a; a = a->next)
+		if (a->pinned == pinned && (uintptr_t)p >= (uintptr_t)a->p &&
+		    (uintptr_t)p + bytes <= (uintptr_t)a->p + a->bytes)
+			return a;
+	return NULL;
+}
+
+EXPORT void fakecuda_advance(double bytes, double gbps)
+{
+	g.clock_us += 2 + bytes / (gbps * 1e3);
+}
+
+/* ---- init, device, context ---- */
+
+EXPORT CUresult cuInit(unsigned flags)
+{
+	const char *e = getenv("FAKECUDA_INIT");
+	if (flags)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (e && atoi(e))
+		return (CUresult)atoi(e);
+	g.init = 1;
+	g.ndev = getenv("FAKECUDA_DEVICES") ? atoi(getenv("FAKECUDA_DEVICES")) : 1;
+	g.mem_total = getenv("FAKECUDA_MEM") ? strtoull(getenv("FAKECUDA_MEM"), NULL, 10) : (1ull << 30);
+	g.no_pinned = getenv("FAKECUDA_NO_PINNED") != NULL;
+	return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuDriverGetVersion(int *v)
+{
+	*v = 13000;
+	return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuDeviceGetCount(int *n)
+{
+	if (!g.init)
+		return CUDA_ERROR_NOT_INITIALIZED;
+	*n = g.ndev;
+	return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuDeviceGet(CUdevice *d, int ordinal)
+{
+	if (!g.init)
+		return CUDA_ERROR_NOT_INITIALIZED;
+	if (ordinal < 0 || ordinal >= g.ndev)
+		return CUDA_ERROR_INVALID_DEVICE;
+	*d = ordinal;
+	return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuDeviceGetName(char *name, int len, CUdevice d)
+{
+	snprintf(name, (size_t)len, "Fake CUDA Device %d", d);
+	return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d)
+{
+	switch (a) {
+	case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *v = 4; break;
+	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *v = 9; break;
+	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *v = 0; break;
+	case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: *v = 1 << 20; break;
+	case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: *v = 227 << 10; break;
+	default: return CUDA_ERROR_INVALID_VALUE;
+	}
+	return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuDeviceTotalMem_v2(size_t *b, CUdevice d)
+{
+	*b = g.mem_total;
+	return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext *c, CUdevice d)
+{
+	if (!g.init)
+		return CUDA_ERROR_NOT_INITIALIZED;
+	g.ctx_refs++;
+	*c = (CUcontext)&ctx_token;
+	return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuDevicePrimaryCtxRelease_v2(CUdevice d)
+{
+	if (g.ctx_refs <= 0)
+		return CUDA_ERROR_INVALID_CONTEXT;
+	g.ctx_refs--;
+	return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuDevicePrimaryCtxReset_v2(CUdevice d)
+{
+	while (g.allocs) {
+		alloc *a = g.allocs;
+		g.allocs = a->next;
+		free(a->p);
+		free(a);
+	}
+	while (g.modules) {
+		module *m = g.modules;
+		g.modules = m->next;
+		free(m);
+	}
+	g.mem_used = 0;
+	g.sticky = CUDA_SUCCESS;
+	return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuCtxSetCurrent(CUcontext c)
+{
+	if (c && c != (CUcontext)&ctx_token)
+		return CUDA_ERROR_INVALID_CONTEXT;
+	g.current = c != NULL;
+	return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuCtxSynchronize(void)
+{
+	return ready();
+}
+
+/* ---- errors ---- */
+
+static const struct {
+	CUresult rc;
+	const char *name, *text;
+} errors[] = {
+	{CUDA_SUCCESS, "CUDA_SUCCESS", "no error"},
+	{CUDA_ERROR_INVALID_VALUE, "CUDA_ERROR_INVALID_VALUE", "invalid argument"},
+	{CUDA_ERROR_OUT_OF_MEMORY, "CUDA_ERROR_OUT_OF_MEMORY", "out of memory"},
+	{CUDA_ERROR_NOT_INITIALIZED, "CUDA_ERROR_NOT_INITIALIZED", "initialization error"},
+	{CUDA_ERROR_NO_DEVICE, "CUDA_ERROR_NO_DEVICE", "no CUDA-capable device is detected"},
+	{CUDA_ERROR_INVALID_CONTEXT, "CUDA_ERROR_INVALID_CONTEXT", "invalid device context"},
+	{CUDA_ERROR_INVALID_PTX, "CUDA_ERROR_INVALID_PTX", "a PTX JIT compilation failed"},
+	{CUDA_ERROR_NOT_FOUND, "CUDA_ERROR_NOT_FOUND", "named symbol not found"},
+	{CUDA_ERROR_ILLEGAL_ADDRESS, "CUDA_ERROR_ILLEGAL_ADDRESS", "an illegal memory access was encountered"},
+};
+
+static CUresult lookup(CUresult rc, const char **s, int text)
+{
+	for (size_t k = 0; k < sizeof errors / sizeof errors[0]; k++)
+		if (errors[k].rc == rc) {
+			*s = text ? errors[k].text : errors[k].name;
+			return CUDA_SUCCESS;
+		}
+	*s = NULL; /* like the real driver, for codes it does not know */
+	return CUDA_ERROR_INVALID_VALUE;
+}
+
+EXPORT CUresult cuGetErrorName(CUresult rc, const char **s) { return lookup(rc, s, 0); }
+EXPORT CUresult cuGetErrorString(CUresult rc, const char **s) { return lookup(rc, s, 1); }
+
+/* ---- memory ---- */
+
+static CUresult add_alloc(void **p, size_t bytes, int pinned)
+{
+	CUresult rc = ready();
+	if (rc)
+		return rc;
+	if (!bytes)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!pinned && g.mem_used + bytes > g.mem_total)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	alloc *a = calloc(1, sizeof *a);
+	if (!a || !(a->p = malloc(bytes))) {
+		free(a);
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	}
+	memset(a->p, 0x3c, bytes); /* neither zero nor the loader's poison */
+	a->bytes = bytes;
+	a->pinned = pinned;
+	a->next = g.allocs;
+	g.allocs = a;
+	if (!pinned)
+		g.mem_used += bytes;
+	*p = a->p;
+	return CUDA_SUCCESS;
+}
+
+static CUresult drop_alloc(void *p, int pinned)
+{
+	for (alloc **pa = &g.allocs; *pa; pa = &(*pa)->next)
+		if ((*pa)->p == p && (*pa)->pinned == pinned) {
+			alloc *a = *pa;
+			*pa = a->next;
+			if (!pinned)
+				g.mem_used -= a->bytes;
+			free(a->p);
+			free(a);
+			return CUDA_SUCCESS;
+		}
+	return CUDA_ERROR_INVALID_VALUE;
+}
+
+EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t bytes)
+{
+	void *q = NULL;
+	CUresult rc = add_alloc(&q, bytes, 0);
+	*p = (CUdeviceptr)(uintptr_t)q;
+	return rc;
+}
+
+EXPORT CUresult cuMemFree_v2(CUdeviceptr p) { return drop_alloc((void *)(uintptr_t)p, 0); }
+
+EXPORT CUresult cuMemAllocHost_v2(void **p, size_t bytes)
+{
+	return g.no_pinned ? CUDA_ERROR_OUT_OF_MEMORY : add_alloc(p, bytes, 1);
+}
+
+EXPORT CUresult cuMemFreeHost(void *p) { return drop_alloc(p, 1); }
+
+EXPORT CUresult cuMemGetInfo_v2(size_t *f, size_t *t)
+{
+	CUresult rc = ready();
+	if (rc)
+		return rc;
+	*f = g.mem_total - g.mem_used;
+	*t = g.mem_total;
+	return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuMemcpyHtoD_v2(CUdeviceptr d, const void *h, size_t n)
+{
+	CUresult rc = ready();
+	if (rc || !find(d, n, 0))
+		return rc ? rc : CUDA_ERROR_INVALID_VALUE;
+	memcpy((void *)(uintptr_t)d, h, n);
+	return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuMemcpyDtoH_v2(void *h, CUdeviceptr d, size_t n)
+{
+	CUresult rc = ready();
+	if (rc || !find(d, n, 0))
+		return rc ? rc : CUDA_ERROR_INVALID_VALUE;
+	memcpy(h, (void *)(uintptr_t)d, n);
+	return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuMemcpyDtoD_v2(CUdeviceptr d, CUdeviceptr s, size_t n)
+{
+	CUresult rc = ready();
+	if (rc || !find(d, n, 0) || !find(s, n, 0))
+		return rc ? rc : CUDA_ERROR_INVALID_VALUE;
+	memmove((void *)(uintptr_t)d, (void *)(uintptr_t)s, n);
+	fakecuda_advance(2.0 * n, 2000);
+	return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuMemsetD8_v2(CUdeviceptr d, unsigned char v, size_t n)
+{
+	CUresult rc = ready();
+	if (rc || !find(d, n, 0))
+		return rc ? rc : CUDA_ERROR_INVALID_VALUE;
+	memset((void *)(uintptr_t)d, v, n);
+	fakecuda_advance((double)n, 3000);
+	return CUDA_SUCCESS;
+}
+
+/* ---- JIT and modules ---- */
+
+static unsigned long long meta_num(const char *ptx, const char *key, unsigned long long dflt)
+{
+	const char *p = strstr(ptx, key);
+	return p ? strtoull(p + strlen(key), NULL, 10) : dflt;
+}
+
+static void meta_dims(const char *ptx, const char *key, unsigned *d, int n)
+{
+	const char *p = strstr(ptx, key);
+	for (int k = 0; k < n; k++)
+		d[k] = 1;
+	for (int k = 0; p && k < n; k++) {
+		char *end;
+		d[k] = (unsigned)strtoul(p + (k ? 1 : strlen(key)), &end, 10);
+		p = *end == 'x' ? end : NULL;
+	}
+}
+
+EXPORT CUresult cuLinkCreate_v2(unsigned n, CUjit_option *opt, void **val, CUlinkState *out)
+{
+	CUresult rc = ready();
+	if (rc)
+		return rc;
+	link_state *l = calloc(1, sizeof *l);
+	l->vals = val;
+	l->wall_slot = -1;
+	for (unsigned k = 0; k < n; k++) {
+		switch (opt[k]) {
+		case CU_JIT_INFO_LOG_BUFFER: l->info = val[k]; break;
+		case CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES: l->info_size = (unsigned)(uintptr_t)val[k]; break;
+		case CU_JIT_ERROR_LOG_BUFFER: l->elog = val[k]; break;
+		case CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES: l->elog_size = (unsigned)(uintptr_t)val[k]; break;
+		case CU_JIT_LOG_VERBOSE: l->verbose = (int)(uintptr_t)val[k]; break;
+		case CU_JIT_WALL_TIME: l->wall_slot = (int)k; break;
+		default: free(l); return CUDA_ERROR_INVALID_VALUE;
+		}
+	}
+	*out = (CUlinkState)l;
+	return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuLinkAddData_v2(CUlinkState st, CUjitInputType type, void *data, size_t size, const char *name,
+				 unsigned n, CUjit_option *o, void **v)
+{
+	link_state *l = (link_state *)st;
+	if (type != CU_JIT_INPUT_PTX || !size || ((char *)data)[size - 1] != '\0' || strlen(data) + 1 != size)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (strstr(data, "bogus")) {
+		if (l->elog && l->elog_size)
+			snprintf(l->elog, l->elog_size,
+				 "ptxas application ptx input, line 12; error   : Not a name of any known instruction: 'bogus'\n"
+				 "ptxas fatal   : Ptx assembly aborted due to errors\n");
+		return CUDA_ERROR_INVALID_PTX;
+	}
+	l->ptx = strdup(data);
+	if (l->verbose && l->info && l->info_size)
+		snprintf(l->info, l->info_size, "ptxas info    : Compiling entry function '%s' for 'sm_90'\n", name);
+	return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuLinkComplete(CUlinkState st, void **cubin, size_t *size)
+{
+	link_state *l = (link_state *)st;
+	if (!l->ptx)
+		return CUDA_ERROR_INVALID_VALUE;
+	*cubin = l->ptx;
+	*size = strlen(l->ptx) + 1;
+	if (l->wall_slot >= 0) {
+		float ms = 1.5f;
+		memcpy(&l->vals[l->wall_slot], &ms, sizeof ms);
+	}
+	return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuLinkDestroy(CUlinkState st)
+{
+	link_state *l = (link_state *)st;
+	free(l->ptx);
+	free(l);
+	return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuModuleLoadData(CUmodule *out, const void *image)
+{
+	CUresult rc = ready();
+	if (rc)
+		return rc;
+	const char *ptx = image;
+	module *m = calloc(1, sizeof *m);
+	const char *k = strstr(ptx, "kernel=");
+	if (!k)
+		return free(m), CUDA_ERROR_INVALID_IMAGE;
+	sscanf(k + 7, "%127[A-Za-z0-9_$]", m->kernel);
+	m->elem = (unsigned)meta_num(ptx, " elem=", 32);
+	m->linear = strstr(ptx, "grid=linear") != NULL;
+	meta_dims(ptx, " block=", m->block, 3);
+	meta_dims(ptx, " tile=", m->tile, 2);
+	m->per_block = meta_num(ptx, "per_block=", 1);
+	m->dyn_smem = (unsigned)meta_num(ptx, "dyn_smem=", 0);
+	m->wrong = strstr(ptx, "fakecuda: wrong") != NULL;
+	m->pad = strstr(ptx, "fakecuda: pad") != NULL;
+	m->overrun = strstr(ptx, "fakecuda: overrun") != NULL;
+	m->fault = strstr(ptx, "fakecuda: fault") != NULL;
+	m->regs = (int)meta_num(ptx, "fakecuda: regs=", 32);
+	m->speed = (double)meta_num(ptx, "fakecuda: speed=", 1500);
+	m->next = g.modules;
+	g.modules = m;
+	*out = (CUmodule)m;
+	return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuModuleUnload(CUmodule mod)
+{
+	for (module **pm = &g.modules; *pm; pm = &(*pm)->next)
+		if (*pm == (module *)mod) {
+			*pm = (*pm)->next;
+			free(mod);
+			return CUDA_SUCCESS;
+		}
+	return CUDA_ERROR_INVALID_HANDLE;
+}
+
+EXPORT CUresult cuModuleGetFunction(CUfunction *f, CUmodule mod, const char *name)
+{
+	module *m = (module *)mod;
+	if (strcmp(m->kernel, name))
+		return CUDA_ERROR_NOT_FOUND;
+	*f = (CUfunction)m;
+	return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuFuncGetAttribute(int *v, CUfunction_attribute a, CUfunction f)
+{
+	module *m = (module *)f;
+	switch (a) {
+	case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *v = 65536 / m->regs > 1024 ? 1024 : 65536 / m->regs; break;
+	case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *v = 8448; break;
+	case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: *v = 0; break;
+	case CU_FUNC_ATTRIBUTE_NUM_REGS: *v = m->regs; break;
+	default: return CUDA_ERROR_INVALID_VALUE;
+	}
+	return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuFuncSetAttribute(CUfunction f, CUfunction_attribute a, int v)
+{
+	return a == CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES && v <= (227 << 10) ? CUDA_SUCCESS
+										       : CUDA_ERROR_INVALID_VALUE;
+}
+
+/* ---- launch: check it against the metadata, then transpose on the CPU ---- */
+
+EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+			       unsigned bz, unsigned smem, CUstream s, void **args, void **extra)
+{
+	CUresult rc = ready();
+	if (rc)
+		return rc;
+	module *m = (module *)f;
+	CUdeviceptr in = *(CUdeviceptr *)args[0], out = *(CUdeviceptr *)args[1];
+	uint32_t rows = *(uint32_t *)args[2], cols = *(uint32_t *)args[3];
+	uint64_t ld_in = *(uint32_t *)args[4], ld_out = *(uint32_t *)args[5];
+	unsigned long long want_x = m->linear ? ((unsigned long long)rows * cols + m->per_block - 1) / m->per_block
+					      : (cols + m->tile[1] - 1) / m->tile[1];
+	unsigned want_y = m->linear ? 1 : (rows + m->tile[0] - 1) / m->tile[0];
+	if (extra || s || gx != want_x || gy != want_y || gz != 1 || bx != m->block[0] || by != m->block[1] ||
+	    bz != m->block[2] || smem != m->dyn_smem)
+		return CUDA_ERROR_INVALID_VALUE;
+	size_t eb = m->elem / 8;
+	if (m->fault || !find(in, rows * ld_in * eb, 0) || !find(out, cols * ld_out * eb, 0)) {
+		g.sticky = CUDA_ERROR_ILLEGAL_ADDRESS; /* reported by the next call, as a GPU does */
+		return CUDA_SUCCESS;
+	}
+	unsigned char *src = (unsigned char *)(uintptr_t)in, *dst = (unsigned char *)(uintptr_t)out;
+	for (uint64_t i = 0; i < rows; i++)
+		for (uint64_t j = 0; j < cols; j++)
+			memcpy(dst + (j * ld_out + i) * eb, src + (i * ld_in + j) * eb, eb);
+	if (m->wrong)
+		dst[((cols > 1 && rows > 2) ? 1 * ld_out + 2 : 0) * eb] ^= 0x10;
+	if (m->pad && ld_out > rows)
+		dst[rows * eb] = 0;
+	if (m->overrun && find(out, cols * ld_out * eb + 1, 0))
+		dst[cols * ld_out * eb] = 0;
+	fakecuda_advance(2.0 * rows * cols * eb, m->speed);
+	return CUDA_SUCCESS;
+}
+
+/* ---- events: stamps of the model clock ---- */
+
+EXPORT CUresult cuEventCreate(CUevent *e, unsigned flags)
+{
+	CUresult rc = ready();
+	if (rc)
+		return rc;
+	*e = calloc(1, sizeof(double) * 2);
+	return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuEventRecord(CUevent e, CUstream s)
+{
+	CUresult rc = ready();
+	if (rc)
+		return rc;
+	((double *)e)[0] = g.clock_us;
+	((double *)e)[1] = 1; /* recorded */
+	return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuEventSynchronize(CUevent e) { return ready(); }
+
+EXPORT CUresult cuEventDestroy_v2(CUevent e)
+{
+	free(e);
+	return CUDA_SUCCESS;
+}
+
+/* Only the old name: the loader must fall back to it on drivers before 12.8. */
+#undef cuEventElapsedTime
+EXPORT CUresult cuEventElapsedTime(float *ms, CUevent a, CUevent b)
+{
+	CUresult rc = ready();
+	if (rc)
+		return rc;
+	if (!((double *)a)[1] || !((double *)b)[1])
+		return CUDA_ERROR_INVALID_HANDLE;
+	*ms = (float)((((double *)b)[0] - ((double *)a)[0]) / 1e3);
+	return CUDA_SUCCESS;
+}

@@ -1,0 +1,231 @@
+/* Unit tests for the host side of verification (loader/vfy.c, vfy_cmp.c):
+ * the random stream, the poison, the reference transpose for every width,
+ * the comparison and its report. Prints TAP. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "loader/loader.h"
+#include "px_tap.h"
+
+static px_shape shape(uint64_t rows, uint64_t cols, uint64_t ld_in, uint64_t ld_out, unsigned bits)
+{
+	px_shape s = {rows, cols, ld_in, ld_out, bits};
+	char err[256];
+	if (px_shape_check(&s, err, sizeof err))
+		printf("# shape_check: %s\n", err);
+	return s;
+}
+
+/* Input and a poisoned output for s; the output then gets the reference. */
+typedef struct {
+	px_shape s;
+	unsigned char *in, *out;
+	unsigned eb;
+} mat;
+
+static mat make(uint64_t rows, uint64_t cols, uint64_t ld_in, uint64_t ld_out, unsigned bits, uint64_t seed)
+{
+	mat m = {shape(rows, cols, ld_in, ld_out, bits), NULL, NULL, bits / 8};
+	m.in = malloc(px_shape_in_bytes(&m.s));
+	m.out = malloc(px_shape_out_bytes(&m.s));
+	vfy_fill(m.in, px_shape_in_bytes(&m.s), seed);
+	vfy_poison(m.out, px_shape_out_bytes(&m.s));
+	vfy_transpose(m.in, m.out, &m.s);
+	return m;
+}
+
+static void drop(mat *m)
+{
+	free(m->in);
+	free(m->out);
+}
+
+static unsigned char *at_out(mat *m, uint64_t j, uint64_t i)
+{
+	return m->out + (j * m->s.ld_out + i) * m->eb;
+}
+
+static void test_stream(void)
+{
+	enum { N = 1 << 16 };
+	unsigned char *a = malloc(N), *b = malloc(N), *c = malloc(N);
+	vfy_fill(a, N, 42);
+	vfy_fill(b, 1000, 42);
+	ok(!memcmp(a, b, 1000), "a shorter fill is a prefix of a longer one");
+	memset(c, 0, N);
+	vfy_fill_range(c, 13, 4099, 42);
+	int outside = 0;
+	for (int k = 0; k < N; k++)
+		outside += (k < 13 || k >= 4099) && c[k];
+	ok(!memcmp(c + 13, a + 13, 4099 - 13) && !outside, "a range [13, 4099) is the stream's bytes there, nothing else");
+	vfy_fill_range(c, 3, 6, 42);
+	ok(!memcmp(c + 3, a + 3, 3) && !c[2] && !c[6], "a range inside one word");
+	vfy_fill(b, N, 43);
+	ok(memcmp(a, b, N) != 0, "another seed, another stream");
+	int seen[256] = {0}, kinds = 0;
+	for (int k = 0; k < N; k++)
+		kinds += !seen[a[k]]++;
+	ok(kinds == 256, "every byte value turns up in 64 KiB (%d of 256)", kinds);
+	/* big enough for threads: the same bytes as a piecewise fill */
+	uint64_t big = 48u << 20;
+	unsigned char *x = malloc(big), *y = malloc(big);
+	vfy_fill(x, big, 7);
+	for (uint64_t from = 0; from < big; from += 1000003)
+		vfy_fill_range(y, from, from + 1000003 < big ? from + 1000003 : big, 7);
+	ok(!memcmp(x, y, big), "a threaded fill of 48 MiB equals a piecewise one");
+	free(x), free(y), free(a), free(b), free(c);
+	unsigned char p[37];
+	vfy_poison(p, sizeof p);
+	ok(vfy_poison_scan(p, sizeof p) == sizeof p && p[0] == 0xA5, "the poison is 0xa5 in every byte");
+	p[30] = 0;
+	ok(vfy_poison_scan(p, sizeof p) == 30, "vfy_poison_scan finds the first other byte");
+}
+
+static void test_reference(void)
+{
+	static const unsigned widths[] = {8, 16, 32, 64, 128};
+	for (int w = 0; w < 5; w++) {
+		mat m = make(67, 129, 131, 70, widths[w], 5);
+		int bad = 0, pad = 0;
+		for (uint64_t j = 0; j < 129; j++)
+			for (uint64_t i = 0; i < 70; i++) {
+				unsigned char *o = at_out(&m, j, i);
+				if (i < 67)
+					bad += memcmp(o, m.in + (i * 131 + j) * m.eb, m.eb) != 0;
+				else
+					pad += vfy_poison_scan(o, m.eb) != m.eb;
+			}
+		ok(!bad && !pad, "reference transpose, elem=%u, 67x129 ld_in=131 ld_out=70: every element, padding kept",
+		   widths[w]);
+		vfy_result r;
+		px_status st = vfy_compare(m.in, m.out, &m.s, &r);
+		ok(st == PX_OK && r.mismatches == 0 && r.checked == 129 * 70,
+		   "... and the comparison passes it, %llu elements checked", (unsigned long long)r.checked);
+		drop(&m);
+	}
+}
+
+static void test_mismatch(void)
+{
+	char why[512];
+	vfy_result r;
+	mat m = make(31, 33, 0, 0, 32, 1);
+	uint32_t v;
+	memcpy(&v, at_out(&m, 5, 7), 4);
+	v ^= 0x100;
+	memcpy(at_out(&m, 5, 7), &v, 4);
+	ok(vfy_compare(m.in, m.out, &m.s, &r) == PX_WRONG && r.mismatches == 1 && r.j == 5 && r.i == 7 && !r.in_padding,
+	   "one flipped bit: PX_WRONG at out[j=5][i=7]");
+	char want[200];
+	snprintf(want, sizeof want, "out[j=5][i=7]: got 0x%08x, want 0x%08x (1 of 1023 elements wrong)", v, v ^ 0x100);
+	is_str(vfy_describe(&r, &m.s, why, sizeof why), want, "the report: where, got, want, how many");
+	vfy_poison(at_out(&m, 2, 30), 4);
+	vfy_compare(m.in, m.out, &m.s, &r);
+	ok(r.j == 2 && r.i == 30 && r.mismatches == 2, "the first mismatch is the first in out's row-major order");
+	has_str(vfy_describe(&r, &m.s, why, sizeof why), "got 0xa5a5a5a5, want 0x", "an element never written...");
+	has_str(why, "(the poison: never written) (2 of 1023", "... is called so");
+	drop(&m);
+
+	m = make(67, 129, 0, 72, 16, 2);
+	memset(at_out(&m, 128, 67), 0, 2);
+	vfy_compare(m.in, m.out, &m.s, &r);
+	ok(r.in_padding && r.j == 128 && r.i == 67 && r.mismatches == 1, "a write into the ld_out padding (i = rows) is a mismatch");
+	is_str(vfy_describe(&r, &m.s, why, sizeof why),
+	       "out[j=128][i=67]: got 0x0000, want 0xa5a5 (in the ld_out padding: must keep the poison) (1 of 9288 elements wrong)",
+	       "... reported as such");
+	vfy_poison(at_out(&m, 128, 67), 2);
+	at_out(&m, 0, 71)[1] = 0;
+	vfy_compare(m.in, m.out, &m.s, &r);
+	ok(r.in_padding && r.j == 0 && r.i == 71 && r.mismatches == 1, "... so is one into the last byte of a row");
+	drop(&m);
+
+	m = make(3, 2, 0, 0, 128, 3);
+	at_out(&m, 1, 2)[0] ^= 1;
+	vfy_compare(m.in, m.out, &m.s, &r);
+	vfy_describe(&r, &m.s, why, sizeof why);
+	char got[40];
+	snprintf(got, sizeof got, "0x");
+	for (int k = 15; k >= 0; k--)
+		snprintf(got + strlen(got), sizeof got - strlen(got), "%02x", at_out(&m, 1, 2)[k]);
+	has_str(why, got, "16-byte elements print as 32 hex digits, most significant byte first");
+	drop(&m);
+
+	/* big enough for several threads: counts add up, the first is still first */
+	m = make(3000, 2100, 0, 0, 8, 4);
+	at_out(&m, 2000, 10)[0] ^= 1;
+	at_out(&m, 1999, 2999)[0] ^= 1;
+	at_out(&m, 7, 5)[0] ^= 1;
+	vfy_compare(m.in, m.out, &m.s, &r);
+	ok(r.mismatches == 3 && r.j == 7 && r.i == 5, "6.3M elements, 3 wrong: counted, first found (%llu at j=%llu i=%llu)",
+	   (unsigned long long)r.mismatches, (unsigned long long)r.j, (unsigned long long)r.i);
+	drop(&m);
+
+	vfy_result g = {.guard_hits = 3, .guard_first = -16};
+	px_shape s = shape(2, 2, 0, 0, 32);
+	has_str(vfy_describe(&g, &s, why, sizeof why), "wrote outside out: first changed byte at offset -16 from its start",
+		"bytes changed around out are reported");
+}
+
+static void test_finite(void)
+{
+	uint32_t f[] = {0x00000000, 0x80000000, 0x00000001, 0x7f800000, 0xff800000, 0x7fc00001, 0x3f800000};
+	uint64_t d[] = {0x0000000000000000ull, 0x7ff0000000000000ull, 0x7ff8000000000001ull, 0x000fffffffffffffull,
+			0x3ff0000000000000ull};
+	vfy_finite(f, sizeof f, 32);
+	vfy_finite(d, sizeof d, 64);
+	int bad = 0;
+	for (int k = 0; k < 7; k++) {
+		uint32_t e = f[k] & 0x7f800000u;
+		bad += e == 0 || e == 0x7f800000u;
+	}
+	for (int k = 0; k < 5; k++) {
+		uint64_t e = d[k] & 0x7ff0000000000000ull;
+		bad += e == 0 || e == 0x7ff0000000000000ull;
+	}
+	ok(!bad && f[6] == 0x3f800000 && d[4] == 0x3ff0000000000000ull,
+	   "vfy_finite: zeros, subnormals, Inf and NaN become normal numbers; normal ones stay");
+}
+
+typedef struct {
+	int mode; /* 0 transpose, 1 fail, 2 wrong */
+} runner_ctx;
+
+static int runner(void *ud, vfy_bufs *b, const px_shape *s)
+{
+	runner_ctx *c = ud;
+	if (c->mode == 1)
+		return 1;
+	vfy_transpose(b->in, b->out, s);
+	if (c->mode == 2)
+		((unsigned char *)b->out)[0] ^= 1;
+	return 0;
+}
+
+static void test_host_case(void)
+{
+	px_shape s = shape(7, 9, 10, 8, 64);
+	runner_ctx c = {0};
+	vfy_result r;
+	char err[256];
+	vfy_bufs b;
+	ok(vfy_bufs_prepare(&b, &s, 1, err, sizeof err) == PX_OK && b.in_bytes == 7 * 10 * 8 && b.out_bytes == 9 * 8 * 8,
+	   "vfy_bufs: exact sizes (rows x ld_in, cols x ld_out)");
+	vfy_bufs_free(&b);
+	ok(vfy_host_case(&s, 1, runner, &c, &r, err, sizeof err) == PX_OK, "host case: a right runner passes");
+	c.mode = 1;
+	ok(vfy_host_case(&s, 1, runner, &c, &r, err, sizeof err) == PX_EUNAVAIL, "... a failing runner: PX_EUNAVAIL");
+	c.mode = 2;
+	ok(vfy_host_case(&s, 1, runner, &c, &r, err, sizeof err) == PX_WRONG && r.j == 0 && r.i == 0,
+	   "... a wrong one: PX_WRONG at out[0][0]");
+}
+
+int main(void)
+{
+	test_stream();
+	test_reference();
+	test_mismatch();
+	test_finite();
+	test_host_case();
+	return tap_done();
+}
