@@ -63,6 +63,23 @@ stage_peers() {
 	PYTHONUNBUFFERED=1 python3 .carry/peers.py --reps 60 --out "$OUT/peers.json" ${PEER_CASES:-16384x16384:f32 8191x8193:f32 2048x2048:f32 16384x16384:u8}
 }
 
+# Shared-memory bank conflicts, counted by the hardware, for every kernel
+# with a shared stage, at 4096x4096 (every tile interior).
+stage_ncu() {
+	log ncu bank conflicts
+	local m=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
+	m=$m,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum
+	m=$m,smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum
+	: >"$OUT/ncu.csv"
+	for f in $(grep -l 'smem=plain\|smem=padded\|smem=swizzle' ptx/*.ptx); do
+		k=$(basename "$f" .ptx)
+		ncu --clock-control none --csv --metrics "$m" -k "$k" \
+			$px run "$f" --rows 4096 --cols 4096 --no-time >"$OUT/ncu-$k.txt" 2>&1
+		grep '"l1tex\|"smsp' "$OUT/ncu-$k.txt" >>"$OUT/ncu.csv"; echo "$k rc=$?"
+	done
+	tar -C "$OUT" -czf "$OUT/ncu-raw.tgz" $(cd "$OUT" && ls ncu-*.txt) && rm -f "$OUT"/ncu-*.txt
+}
+
 for s in "$@"; do
 	case "$s" in
 	sanitize) stage_sanitize ${SAN_FILES:-ptx/cute_vec_swizzle_b32.ptx ptx/cute_vec_swizzle_b64.ptx} ;;
