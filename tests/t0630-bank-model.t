@@ -5,8 +5,8 @@
 # CuTe layouts are 32-way for 32-bit elements (16-way for 64-bit) on their
 # strided side and conflict-free on the other; every shared-memory variant
 # describes a load and a store.
-# To come (needs a test-only generator parameter): a deliberately broken
-# swizzle is reported as conflicted.
+# A deliberately broken swizzle (the test-only parameter swizzle_mask) is
+# reported as conflicted, by the model and by `ptxpose sass`.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib/tap.sh
 
@@ -45,4 +45,25 @@ while read -r name elem smem stw sti ldw ldi; do
 	*) nok "$name: unknown smem kind '$smem'" ;;
 	esac
 done <"$tmp/rows"
+
+# The same swizzled tile with the XOR cut to one bit must be reported conflicted.
+cat >"$tmp/broken.lua" <<'LUA'
+ptx.write("broken.ptx", ptx.transpose{ name = "broken_swizzle", elem = 32, tile = {32, 64},
+  threads = {32, 8}, smem = "swizzle", swizzle_mask = 1 })
+ptx.write("good.ptx", ptx.transpose{ name = "good_swizzle", elem = 32, tile = {32, 64},
+  threads = {32, 8}, smem = "swizzle" })
+LUA
+check "gen a broken swizzle" 0 "$PX" gen --out "$tmp/b" "$tmp/broken.lua"
+check "sass --summary of the broken swizzle" 0 "$PX" sass --summary "$tmp/b/broken.ptx"
+if grep -q 'smem_st: 4-byte, 16 wavefronts per request (ideal 1)' "$tmp/out" && ! grep -q 'smem_st.*conflict-free' "$tmp/out"; then
+	ok "broken swizzle: the stores are reported 16-way"
+else
+	sed 's/^/# /' "$tmp/out"; nok "broken swizzle: the stores are reported 16-way"
+fi
+check "sass --summary of the good swizzle" 0 "$PX" sass --summary "$tmp/b/good.ptx"
+if grep -q 'smem_st: 4-byte, 1 wavefront per request (ideal 1) conflict-free' "$tmp/out"; then
+	ok "the same tile with the derived swizzle is conflict-free"
+else
+	sed 's/^/# /' "$tmp/out"; nok "the same tile with the derived swizzle is conflict-free"
+fi
 finish
