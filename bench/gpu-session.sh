@@ -45,10 +45,13 @@ stage_sanitize() {
 	done
 }
 
+# The case list: every width at each shape (32768^2 for bytes too).
+CASES=16384x16384,32768x32768:elem=8,8192x8192,8191x8193,12345x6789,4096x4096,2048x2048,65536x4096,4096x65536,30000x7,7x30000
+
 stage_std() {
 	log benchmark: standard set
-	$px bench --iters 60 --out-dir "$OUT/std" ptx/*.ptx 2>"$OUT/bench-std.err" | tail -5
-	tail -3 "$OUT/bench-std.err"
+	$px bench --iters 60 --shapes "${STD_SHAPES:-$CASES}" --out-dir "$OUT/std" ptx/*.ptx 2>"$OUT/bench-std.err" | tail -3
+	tail -2 "$OUT/bench-std.err"
 }
 
 stage_tune() {
@@ -60,7 +63,9 @@ stage_tune() {
 
 stage_peers() {
 	log peers
-	PYTHONUNBUFFERED=1 python3 .carry/peers.py --reps 60 --out "$OUT/peers.json" ${PEER_CASES:-16384x16384:f32 8191x8193:f32 2048x2048:f32 16384x16384:u8}
+	PYTHONUNBUFFERED=1 python3 .carry/peers.py --reps 60 --out "$OUT/peers.json" \
+		${PEER_CASES:-$(cat .carry/peer_cases)} >"$OUT/peers.log" 2>&1
+	tail -5 "$OUT/peers.log"
 }
 
 # Shared-memory bank conflicts, counted by the hardware, for every kernel
