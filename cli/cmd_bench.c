@@ -20,7 +20,7 @@
 typedef struct {
 	const char *shapes, *out_dir;
 	uint64_t rows, cols, ld_in, ld_out, elem, iters, seed;
-	int no_flush, no_cublas, verbose;
+	int flush_l2, no_cublas, verbose;
 	const char **files;
 	size_t nfiles;
 	glob_t g;  /* the default files */
@@ -67,7 +67,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: ptxpose bench [--shapes LIST | --rows R --cols C [--ld-in L] [--ld-out L]] [--elem BITS]\n"
-		"                     [--iters N] [--seed S] [--out-dir DIR] [--no-flush] [--no-cublas] [-v]\n"
+		"                     [--iters N] [--seed S] [--out-dir DIR] [--flush-l2] [--no-cublas] [-v]\n"
 		"                     [FILE.ptx...]\n"
 		"\n"
 		"For every shape and every FILE.ptx (default ptx/*.ptx) of a matching width: verify\n"
@@ -84,7 +84,8 @@ static void usage(FILE *f)
 		"  --iters N       timed calls a variant, the median is reported (default 100)\n"
 		"  --seed S        seed of the random input (default 1)\n"
 		"  --out-dir DIR   where bench.md and bench.csv go (default bench/results)\n"
-		"  --no-flush      time with a warm L2 (default: overwrite 2x the L2 before each call)\n"
+		"  --flush-l2      overwrite twice the L2 before each timed call (default: the L2 stays\n"
+		"                  warm, as in /work/shared/peers/peers.py)\n"
 		"  --no-cublas     leave out the cublas_geam rows\n"
 		"  -v              driver, JIT and timing details on stderr\n"
 		"\n"
@@ -113,8 +114,8 @@ static int parse(int argc, char **argv, bench_opts *o)
 			o->verbose = 1;
 			continue;
 		}
-		if (!strcmp(a, "--no-flush")) {
-			o->no_flush = 1;
+		if (!strcmp(a, "--flush-l2")) {
+			o->flush_l2 = 1;
 			continue;
 		}
 		if (!strcmp(a, "--no-cublas")) {
@@ -183,6 +184,8 @@ static void add_row(bench *b, const char *variant, const px_shape *s, px_row_sta
 static int recover(bench *b, const px_shape *s)
 {
 	char err[1024];
+	/* after the reset, what the old context held is dropped, never freed */
+	px_status st = cu_reset(b->cu, err, sizeof err);
 	px_rig_drop(b->rig);
 	for (size_t i = 0; i < b->nv; i++) {
 		jit_free(b->v[i].k);
@@ -190,7 +193,6 @@ static int recover(bench *b, const px_shape *s)
 	}
 	px_geam_close(b->geam);
 	b->geam = NULL;
-	px_status st = cu_reset(b->cu, err, sizeof err);
 	if (!st && !b->o->no_cublas && px_geam_open(b->cu, &b->geam, err, sizeof err))
 		b->geam = NULL;
 	if (!st && s)
@@ -375,17 +377,8 @@ int cmd_bench(int argc, char **argv)
 	px_status st = PX_OK;
 	if (code)
 		goto out;
-	if (o.rows) {
-		st = PX_ENOMEM;
-		snprintf(err, sizeof err, "out of memory");
-		if ((b.shapes = malloc(sizeof *b.shapes))) {
-			*b.shapes = (px_shape){.rows = o.rows, .cols = o.cols, .ld_in = o.ld_in, .ld_out = o.ld_out};
-			b.nshapes = 1;
-			st = PX_OK;
-		}
-	} else {
-		st = px_shape_list(o.shapes ? o.shapes : BENCH_SHAPES, &b.shapes, &b.nshapes, err, sizeof err);
-	}
+	px_shape one = {.rows = o.rows, .cols = o.cols, .ld_in = o.ld_in, .ld_out = o.ld_out};
+	st = px_shape_select(o.shapes ? o.shapes : BENCH_SHAPES, &one, &b.shapes, &b.nshapes, err, sizeof err);
 	if (st) {
 		cli_err(CMD, "%s", err);
 		code = px_status_exit(st);
@@ -402,7 +395,7 @@ int cmd_bench(int argc, char **argv)
 		code = px_status_exit(st);
 		goto out;
 	}
-	b.topt = (px_time_opts){.iters = (int)o.iters, .warmup = 10, .flush_l2 = !o.no_flush};
+	b.topt = (px_time_opts){.iters = (int)o.iters, .warmup = 10, .flush_l2 = o.flush_l2};
 	px_report_head_init(&b.head, b.cu, &b.topt);
 	if ((st = px_report_write(o.out_dir, &b.head, b.rows, 0, err, sizeof err))) {
 		cli_err(CMD, "%s", err);

@@ -190,9 +190,9 @@ static px_status check_case(check_run *c, const px_file *f, jit_kernel *k, px_sh
 static void recover(check_run *c)
 {
 	char err[512];
-	px_rig_drop(c->rig);
 	if (cu_reset(c->cu, err, sizeof err))
-		fprintf(stderr, "ptxpose check: %s\n", err);
+		cli_err(CMD, "after a device reset: %s", err);
+	px_rig_drop(c->rig); /* after the reset: dropped, never freed */
 }
 
 static void check_shapes(check_run *c, const px_file *f, jit_kernel *k)
@@ -276,19 +276,9 @@ int cmd_check(int argc, char **argv)
 	}
 	check_run c = {.o = &o};
 	char err[1024];
-	px_status st;
-	if (o.rows) {
-		st = PX_ENOMEM;
-		snprintf(err, sizeof err, "out of memory");
-		if ((c.shapes = malloc(sizeof *c.shapes))) {
-			*c.shapes = (px_shape){.rows = o.rows, .cols = o.cols, .ld_in = o.ld_in, .ld_out = o.ld_out};
-			c.nshapes = 1;
-			st = PX_OK;
-		}
-	} else {
-		st = px_shape_list(o.shapes ? o.shapes : o.emulate ? EMU_SHAPES : GPU_SHAPES, &c.shapes, &c.nshapes,
-				   err, sizeof err);
-	}
+	px_shape one = {.rows = o.rows, .cols = o.cols, .ld_in = o.ld_in, .ld_out = o.ld_out};
+	px_status st = px_shape_select(o.shapes ? o.shapes : o.emulate ? EMU_SHAPES : GPU_SHAPES, &one, &c.shapes,
+				       &c.nshapes, err, sizeof err);
 	px_log log = {px_log_stderr, NULL};
 	if (!st && !o.emulate && !(st = cu_open(&c.cu, 0, o.verbose ? &log : NULL, err, sizeof err)))
 		st = px_rig_new(c.cu, &c.rig, err, sizeof err);

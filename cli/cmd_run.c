@@ -16,7 +16,7 @@
 typedef struct {
 	const char *file;
 	uint64_t rows, cols, ld_in, ld_out, elem, iters, seed;
-	int no_time, no_flush, emulate, verbose;
+	int no_time, flush_l2, emulate, verbose;
 } run_opts;
 
 /* Numeric flags, sorted; value ranges are checked by opt_u64. */
@@ -38,7 +38,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: ptxpose run FILE.ptx --rows R --cols C [--ld-in L] [--ld-out L] [--elem BITS]\n"
-		"                   [--iters N] [--seed S] [--no-time] [--no-flush] [--emulate] [-v]\n"
+		"                   [--iters N] [--seed S] [--no-time] [--flush-l2] [--emulate] [-v]\n"
 		"\n"
 		"Load FILE.ptx (its metadata names the kernel, element width, block and grid),\n"
 		"transpose a random rows x cols matrix on the GPU, check the result bit-exactly\n"
@@ -53,7 +53,8 @@ static void usage(FILE *f)
 		"  --iters N     timed calls, the median is reported (default 100; PERF.md asks >= 50)\n"
 		"  --seed S      seed of the random input (default 1)\n"
 		"  --no-time     verify only\n"
-		"  --no-flush    time with a warm L2 (default: overwrite 2x the L2 before each call)\n"
+		"  --flush-l2    overwrite twice the L2 before each timed call (default: the L2 stays\n"
+		"                warm, as in /work/shared/peers/peers.py)\n"
 		"  --emulate     no GPU: run the kernel in the CPU emulator on exact-size buffers\n"
 		"  -v            driver, JIT and timing details on stderr\n"
 		"\n"
@@ -80,8 +81,8 @@ static int parse(int argc, char **argv, run_opts *o)
 			o->verbose = 1;
 		else if (!strcmp(a, "--no-time"))
 			o->no_time = 1;
-		else if (!strcmp(a, "--no-flush"))
-			o->no_flush = 1;
+		else if (!strcmp(a, "--flush-l2"))
+			o->flush_l2 = 1;
 		else if (!strcmp(a, "--emulate"))
 			o->emulate = 1;
 		else {
@@ -165,7 +166,7 @@ static int measure(cu_ctx *cu, px_rig *rig, jit_kernel *k, const px_shape *s, co
 		printf("%s: PASS  [%s]\n", head, cu_info(cu)->name);
 		return EXIT_OK;
 	}
-	px_time_opts to = {.iters = (int)o->iters, .warmup = 10, .flush_l2 = !o->no_flush};
+	px_time_opts to = {.iters = (int)o->iters, .warmup = 10, .flush_l2 = o->flush_l2};
 	px_timing tk, tc;
 	if ((st = px_rig_time(rig, &op, &to, &tk, err, sizeof err)) ||
 	    (st = px_rig_time(rig, &copy, &to, &tc, err, sizeof err)))

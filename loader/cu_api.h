@@ -49,6 +49,7 @@
 	X(MemsetD8, "cuMemsetD8_v2", NULL, PFN_cuMemsetD8_v3020)                            \
 	X(ModuleGetFunction, "cuModuleGetFunction", NULL, PFN_cuModuleGetFunction_v2000)    \
 	X(ModuleLoadData, "cuModuleLoadData", NULL, PFN_cuModuleLoadData_v2000)             \
+	X(ModuleLoadDataEx, "cuModuleLoadDataEx", NULL, PFN_cuModuleLoadDataEx_v2010)       \
 	X(ModuleUnload, "cuModuleUnload", NULL, PFN_cuModuleUnload_v2000)
 
 typedef struct {

@@ -15,6 +15,8 @@
 static const char *const libnames[] = {"libcublas.so.13", "libcublas.so.12", "libcublas.so"};
 
 struct px_geam {
+	cu_ctx *cu;
+	unsigned gen;   /* the context generation the handle belongs to */
 	void *dl;
 	const char *lib;
 	cublasHandle_t handle;
@@ -57,6 +59,8 @@ px_status px_geam_open(cu_ctx *cu, px_geam **out, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return PX_ENOMEM;
 	}
+	g->cu = cu;
+	g->gen = cu_generation(cu);
 	for (size_t k = 0; k < sizeof libnames / sizeof libnames[0] && !g->dl; k++)
 		if ((g->dl = dlopen(libnames[k], RTLD_NOW | RTLD_LOCAL)))
 			g->lib = libnames[k];
@@ -94,7 +98,8 @@ void px_geam_close(px_geam *g)
 {
 	if (!g)
 		return;
-	if (g->handle)
+	/* a handle whose context was reset is abandoned: its memory went with it */
+	if (g->handle && g->gen == cu_generation(g->cu))
 		g->Destroy(g->handle);
 	/* libcublas stays mapped, like libcuda */
 	free(g);

@@ -30,8 +30,45 @@ static void add_log(strbuf *log, const char *title, const char *text)
 	sb_addc(log, '\n');
 }
 
-/* cuLinkCreate .. cuModuleLoadData; *mod on success. */
-static px_status link_ptx(cu_ctx *cu, const px_file *f, int verbose, CUmodule *mod, float *wall_ms,
+/* The linker's way: cuLinkCreate, cuLinkAddData, cuLinkComplete, then
+ * cuModuleLoadData of the cubin. (cuda.h: linked inputs are compiled as
+ * relocatable code.) */
+static px_status load_linked(cu_ctx *cu, const px_file *f, unsigned nopt, CUjit_option *opt, void **val,
+			     CUmodule *mod, char *err, size_t errlen)
+{
+	CUlinkState link = NULL;
+	void *cubin = NULL;
+	size_t cubin_size = 0;
+	px_status st = PX_OK;
+	CUresult rc = cu->f.LinkCreate(nopt, opt, val, &link);
+	if (rc)
+		return CU_FAIL(cu, rc, "cuLinkCreate", err, errlen);
+	if ((rc = cu->f.LinkAddData(link, CU_JIT_INPUT_PTX, f->ptx, strlen(f->ptx) + 1, f->path, 0, NULL, NULL))) {
+		CU_FAIL(cu, rc, "cuLinkAddData", err, errlen);
+		st = PX_EJIT;
+	} else if ((rc = cu->f.LinkComplete(link, &cubin, &cubin_size))) {
+		CU_FAIL(cu, rc, "cuLinkComplete", err, errlen);
+		st = PX_EJIT;
+	} else if ((rc = cu->f.ModuleLoadData(mod, cubin))) {
+		st = CU_FAIL(cu, rc, "cuModuleLoadData", err, errlen);
+	}
+	cu->f.LinkDestroy(link);
+	return st;
+}
+
+/* PTXPOSE_JIT=module: one cuModuleLoadDataEx of the PTX, compiled whole. */
+static px_status load_direct(cu_ctx *cu, const px_file *f, unsigned nopt, CUjit_option *opt, void **val,
+			     CUmodule *mod, char *err, size_t errlen)
+{
+	CUresult rc = cu->f.ModuleLoadDataEx(mod, f->ptx, nopt, opt, val);
+	if (!rc)
+		return PX_OK;
+	CU_FAIL(cu, rc, "cuModuleLoadDataEx", err, errlen);
+	return rc == CUDA_ERROR_OUT_OF_MEMORY ? PX_ENOMEM : PX_EJIT;
+}
+
+/* PTX -> *mod, with the JIT's logs appended to log. */
+static px_status load_ptx(cu_ctx *cu, const px_file *f, int verbose, CUmodule *mod, float *wall_ms,
 			  strbuf *log, char *err, size_t errlen)
 {
 	char *info = calloc(1, LOG_BYTES), *elog = calloc(1, LOG_BYTES);
@@ -51,32 +88,10 @@ static px_status link_ptx(cu_ctx *cu, const px_file *f, int verbose, CUmodule *m
 		elog, (void *)(uintptr_t)(LOG_BYTES - 1),
 		(void *)(uintptr_t)(verbose ? 1 : 0), NULL,
 	};
-	CUlinkState link = NULL;
-	void *cubin = NULL;
-	size_t cubin_size = 0;
-	px_status st = PX_OK;
-	CUresult rc = cu->f.LinkCreate(sizeof opt / sizeof opt[0], opt, val, &link);
-	if (rc) {
-		st = CU_FAIL(cu, rc, "cuLinkCreate", err, errlen);
-		goto out;
-	}
-	rc = cu->f.LinkAddData(link, CU_JIT_INPUT_PTX, f->ptx, strlen(f->ptx) + 1, f->path, 0, NULL, NULL);
-	if (rc) {
-		CU_FAIL(cu, rc, "cuLinkAddData", err, errlen);
-		st = PX_EJIT;
-		goto out;
-	}
-	if ((rc = cu->f.LinkComplete(link, &cubin, &cubin_size))) {
-		CU_FAIL(cu, rc, "cuLinkComplete", err, errlen);
-		st = PX_EJIT;
-		goto out;
-	}
-	if ((rc = cu->f.ModuleLoadData(mod, cubin)))
-		st = CU_FAIL(cu, rc, "cuModuleLoadData", err, errlen);
+	const char *how = getenv("PTXPOSE_JIT");
+	int direct = how && !strcmp(how, "module");
+	px_status st = (direct ? load_direct : load_linked)(cu, f, sizeof opt / sizeof opt[0], opt, val, mod, err, errlen);
 	memcpy(wall_ms, &val[5], sizeof *wall_ms); /* an output option: a float in the slot */
-out:
-	if (link)
-		cu->f.LinkDestroy(link);
 	info[LOG_BYTES - 1] = elog[LOG_BYTES - 1] = '\0';
 	add_log(log, "JIT error log:", elog);
 	if (verbose || st)
@@ -145,7 +160,7 @@ px_status jit_load(cu_ctx *cu, const px_file *f, int verbose, jit_kernel **out,
 	k->cu = cu;
 	k->gen = cu_generation(cu);
 	k->meta = f->meta;
-	px_status st = link_ptx(cu, f, verbose, &k->mod, &k->attrs.wall_ms, log, err, errlen);
+	px_status st = load_ptx(cu, f, verbose, &k->mod, &k->attrs.wall_ms, log, err, errlen);
 	CUresult rc;
 	if (!st && (rc = cu->f.ModuleGetFunction(&k->fn, k->mod, f->meta.kernel))) {
 		char call[200];
@@ -161,8 +176,10 @@ px_status jit_load(cu_ctx *cu, const px_file *f, int verbose, jit_kernel **out,
 		return st;
 	}
 	const jit_attrs *a = &k->attrs;
-	px_logf(cu->log, "jit: %s: %d registers, %d B static shared + %u B dynamic, %d B local, up to %d threads a block; JIT %.1f ms",
-		f->meta.kernel, a->regs, a->static_smem, f->meta.dyn_smem, a->local_bytes, a->max_threads, a->wall_ms);
+	const char *how = getenv("PTXPOSE_JIT");
+	px_logf(cu->log, "jit: %s: %d registers, %d B static shared + %u B dynamic, %d B local, up to %d threads a block; JIT %.1f ms (%s)",
+		f->meta.kernel, a->regs, a->static_smem, f->meta.dyn_smem, a->local_bytes, a->max_threads, a->wall_ms,
+		how && !strcmp(how, "module") ? "cuModuleLoadDataEx" : "cuLinkAddData");
 	if (a->local_bytes)
 		px_logf(cu->log, "jit: %s uses %d B of local memory a thread: spills or a local array", f->meta.kernel,
 			a->local_bytes);

@@ -101,6 +101,11 @@ px_status px_shape_parse(const char *text, px_shape *s, char *err, size_t errlen
 /* A comma-separated list of entries into a malloc'd array. */
 px_status px_shape_list(const char *list, px_shape **out, size_t *n, char *err, size_t errlen);
 
+/* The shapes a command runs: *one when one->rows is set (--rows, --cols,
+ * --ld-in, --ld-out), else the list. A malloc'd array either way. */
+px_status px_shape_select(const char *list, const px_shape *one, px_shape **out, size_t *n,
+			  char *err, size_t errlen);
+
 /* PX_EUSAGE ("too large: ... needs 34.4 GiB of host memory, this machine has
  * 16.0 GiB") when `bytes` of host buffers cannot be had on this machine. */
 px_status px_host_fits(uint64_t bytes, const char *what, char *err, size_t errlen);
@@ -294,6 +299,9 @@ px_status px_launch_check(const px_meta *m, const px_shape *s, char *err, size_t
 
 typedef struct px_rig px_rig;
 
+/* The method of /work/shared/peers/peers.py, so the numbers compare: warm-up
+ * calls, then for each timed call: record an event, the call, record an
+ * event, wait for it; the median. */
 typedef struct {
 	int iters;     /* timed calls; the median is reported */
 	int warmup;    /* untimed calls first */
@@ -320,7 +328,7 @@ px_status px_rig_shape(px_rig *r, const px_shape *s, uint64_t seed, char *err, s
  * download, compare. PX_OK, PX_WRONG (res says where), or the failure. */
 px_status px_rig_verify(px_rig *r, const px_op *op, vfy_result *res, char *err, size_t errlen);
 
-/* CUDA events around each call, warm-up first, median of o->iters. */
+/* Time op on the rig's shape per px_time_opts. */
 px_status px_rig_time(px_rig *r, const px_op *op, const px_time_opts *o, px_timing *t,
 		      char *err, size_t errlen);
 

@@ -16,10 +16,10 @@ static const char *const state_names[] = {
 
 static void timing_line(strbuf *sb, const px_report_head *h)
 {
-	sb_printf(sb, "median of %d calls after %d warm-up, CUDA events around each, %s; "
+	sb_printf(sb, "median of %d calls after %d warm-up, CUDA events around each and a wait after it, %s; "
 		      "GB/s counts bytes read + written; %% of copy is against cuMemcpyDtoD of the same bytes in this run",
 		  h->time.iters, h->time.warmup,
-		  h->time.flush_l2 ? "L2 emptied before each call" : "L2 kept warm");
+		  h->time.flush_l2 ? "L2 emptied before each call" : "L2 kept warm as in peers.py");
 }
 
 void px_report_md(strbuf *sb, const px_report_head *h, const px_row *rows, size_t n)

@@ -1,6 +1,6 @@
-/* rig_time: time one operation the way docs/PERF.md asks: CUDA events
- * around each call on the default stream, warm-up calls first, the L2
- * emptied before each timed call (unless asked not to), the median. */
+/* rig_time: time one operation the way PERF.md asks and peers.py does:
+ * warm-up calls, then CUDA events around each call on the default stream
+ * and a wait for the second, the median; optionally the L2 emptied first. */
 #include "loader/cu_api.h"
 #include "loader/rig_int.h"
 
@@ -21,31 +21,31 @@ static px_status flush_buffer(px_rig *r, char *err, size_t errlen)
 	return cu_alloc(r->cu, &r->flush, rig_flush_bytes(r), err, errlen);
 }
 
-/* Enqueue everything, then wait once: the GPU runs the calls back to back. */
-static px_status run_timed(px_rig *r, const px_op *op, const px_time_opts *o, CUevent *ev,
+/* One timed call: [flush], event, the call, event, wait; its time in us. */
+static px_status time_call(px_rig *r, const px_op *op, const px_time_opts *o, CUevent ev[2], int k, double *us,
 			   char *err, size_t errlen)
 {
 	cu_ctx *cu = r->cu;
-	uint64_t d_out = r->d_out.ptr + RIG_GUARD;
 	px_status st = PX_OK;
 	CUresult rc;
-	for (int w = 0; w < o->warmup && !st; w++)
-		st = op->enqueue(op->ud, r->d_in.ptr, d_out, &r->s, err, errlen);
-	for (int k = 0; k < o->iters && !st; k++) {
-		if (o->flush_l2)
-			st = cu_memset8(cu, r->flush.ptr, (unsigned char)k, r->flush.bytes, err, errlen);
-		if (!st && (rc = cu->f.EventRecord(ev[2 * k], NULL)))
-			st = CU_FAIL(cu, rc, "cuEventRecord", err, errlen);
-		if (!st)
-			st = op->enqueue(op->ud, r->d_in.ptr, d_out, &r->s, err, errlen);
-		if (!st && (rc = cu->f.EventRecord(ev[2 * k + 1], NULL)))
-			st = CU_FAIL(cu, rc, "cuEventRecord", err, errlen);
+	float ms = 0;
+	if (o->flush_l2)
+		st = cu_memset8(cu, r->flush.ptr, (unsigned char)k, r->flush.bytes, err, errlen);
+	if (!st && (rc = cu->f.EventRecord(ev[0], NULL)))
+		st = CU_FAIL(cu, rc, "cuEventRecord", err, errlen);
+	if (!st)
+		st = op->enqueue(op->ud, r->d_in.ptr, r->d_out.ptr + RIG_GUARD, &r->s, err, errlen);
+	if (!st && (rc = cu->f.EventRecord(ev[1], NULL)))
+		st = CU_FAIL(cu, rc, "cuEventRecord", err, errlen);
+	if (!st && (rc = cu->f.EventSynchronize(ev[1]))) {
+		char call[160];
+		snprintf(call, sizeof call, "cuEventSynchronize after %s", op->name);
+		st = CU_FAIL(cu, rc, call, err, errlen);
 	}
-	if (st) {
-		cu->f.CtxSynchronize();
-		return st;
-	}
-	return cu_sync(cu, op->name, err, errlen);
+	if (!st && (rc = cu->f.EventElapsedTime(&ms, ev[0], ev[1])))
+		st = CU_FAIL(cu, rc, "cuEventElapsedTime", err, errlen);
+	*us = ms * 1e3;
+	return st;
 }
 
 px_status px_rig_time(px_rig *r, const px_op *op, const px_time_opts *o, px_timing *t,
@@ -60,30 +60,27 @@ px_status px_rig_time(px_rig *r, const px_op *op, const px_time_opts *o, px_timi
 	px_status st = o->flush_l2 ? flush_buffer(r, err, errlen) : PX_OK;
 	if (st)
 		return st;
-	int nev = 2 * o->iters, made = 0;
-	CUevent *ev = calloc((size_t)nev, sizeof *ev);
+	CUevent ev[2];
+	int made = 0;
 	double *us = calloc((size_t)o->iters, sizeof *us);
-	if (!ev || !us) {
+	if (!us) {
 		snprintf(err, errlen, "out of memory");
-		st = PX_ENOMEM;
-		goto out;
+		return PX_ENOMEM;
 	}
 	CUresult rc;
-	for (; made < nev; made++)
+	for (; made < 2; made++)
 		if ((rc = cu->f.EventCreate(&ev[made], CU_EVENT_DEFAULT))) {
 			st = CU_FAIL(cu, rc, "cuEventCreate", err, errlen);
 			goto out;
 		}
-	if ((st = run_timed(r, op, o, ev, err, errlen)))
+	for (int w = 0; w < o->warmup && !st; w++)
+		st = op->enqueue(op->ud, r->d_in.ptr, r->d_out.ptr + RIG_GUARD, &r->s, err, errlen);
+	if (!st)
+		st = cu_sync(cu, op->name, err, errlen);
+	for (int k = 0; k < o->iters && !st; k++)
+		st = time_call(r, op, o, ev, k, &us[k], err, errlen);
+	if (st)
 		goto out;
-	for (int k = 0; k < o->iters; k++) {
-		float ms = 0;
-		if ((rc = cu->f.EventElapsedTime(&ms, ev[2 * k], ev[2 * k + 1]))) {
-			st = CU_FAIL(cu, rc, "cuEventElapsedTime", err, errlen);
-			goto out;
-		}
-		us[k] = ms * 1e3;
-	}
 	qsort(us, (size_t)o->iters, sizeof *us, cmp_double);
 	int n = o->iters;
 	t->iters = n;
@@ -95,7 +92,6 @@ px_status px_rig_time(px_rig *r, const px_op *op, const px_time_opts *o, px_timi
 out:
 	for (int k = 0; k < made; k++)
 		cu->f.EventDestroy(ev[k]);
-	free(ev);
 	free(us);
 	return st;
 }

@@ -217,6 +217,21 @@ px_status px_shape_list(const char *list, px_shape **out, size_t *n, char *err, 
 	return PX_OK;
 }
 
+px_status px_shape_select(const char *list, const px_shape *one, px_shape **out, size_t *n,
+			  char *err, size_t errlen)
+{
+	if (!one->rows)
+		return px_shape_list(list, out, n, err, errlen);
+	*n = 0;
+	if (!(*out = malloc(sizeof **out))) {
+		snprintf(err, errlen, "out of memory");
+		return PX_ENOMEM;
+	}
+	**out = *one;
+	*n = 1;
+	return PX_OK;
+}
+
 px_status px_host_fits(uint64_t bytes, const char *what, char *err, size_t errlen)
 {
 	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);

@@ -81,9 +81,16 @@ FAKECUDA_NO_PINNED=1 check "run: pinned memory refused: pageable memory, still p
 grep -q 'using pageable memory' "$tmp/err" && ok "... -v says so" || nok "... -v says so"
 check "run -v" 0 $PX run "$tmp/k32.ptx" --rows 100 --cols 100 -v
 for pat in '^# cu: libcuda.so.1 driver 13.0; device 0: Fake CUDA Device 0, sm_90, 4 SMs' '^# jit: k32: 32 registers' \
-	'^# rig: 100x100 elem=32: input 39.1 KiB' '^# time: k32: median .* over 100 calls (10 warm-up, L2 emptied'; do
+	'^# rig: 100x100 elem=32: input 39.1 KiB' '^# time: k32: median 2.05 us, min 2.05, max 2.05 over 100 calls (10 warm-up)$'; do
 	grep -q "$pat" "$tmp/err" && ok "... -v: $pat" || { nok "... -v: $pat"; diag <"$tmp/err"; }
 done
+check "run --flush-l2" 0 $PX run "$tmp/k32.ptx" --rows 100 --cols 100 -v --flush-l2
+grep -q '^# time: k32: .*(10 warm-up, L2 emptied before each)$' "$tmp/err" && ok "... -v says the L2 was emptied" || { nok "... flush"; diag <"$tmp/err"; }
+PTXPOSE_JIT=module check "PTXPOSE_JIT=module: one cuModuleLoadDataEx" 0 $PX run "$tmp/k32.ptx" --rows 100 --cols 100 -v
+grep -q '^# jit: k32: .*(cuModuleLoadDataEx)$' "$tmp/err" && ok "... -v says which" || { nok "... which JIT"; diag <"$tmp/err"; }
+PTXPOSE_JIT=module check "PTXPOSE_JIT=module: PTX that does not assemble: exit 5" 5 $PX run "$tmp/bogus32.ptx" --rows 64 --cols 64
+head -1 "$tmp/err" | grep -q 'cuModuleLoadDataEx: CUDA_ERROR_INVALID_PTX' && grep -q "known instruction: 'bogus'" "$tmp/err" &&
+	ok "... the error, then the log" || { nok "... module JIT error"; diag <"$tmp/err"; }
 
 # --- check
 need_ptx ptx/*.ptx

@@ -452,6 +452,18 @@ EXPORT CUresult cuModuleLoadData(CUmodule *out, const void *image)
 	return CUDA_SUCCESS;
 }
 
+EXPORT CUresult cuModuleLoadDataEx(CUmodule *out, const void *image, unsigned n, CUjit_option *opt, void **val)
+{
+	CUlinkState l = NULL;
+	CUresult rc = cuLinkCreate_v2(n, opt, val, &l);
+	if (rc)
+		return rc;
+	if (!(rc = cuLinkAddData_v2(l, CU_JIT_INPUT_PTX, (void *)image, strlen(image) + 1, "ptx", 0, NULL, NULL)))
+		rc = cuModuleLoadData(out, image);
+	cuLinkDestroy(l);
+	return rc;
+}
+
 EXPORT CUresult cuModuleUnload(CUmodule mod)
 {
 	for (module **pm = &g.modules; *pm; pm = &(*pm)->next)
