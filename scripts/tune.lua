@@ -57,8 +57,29 @@ local per_width = {
   },
 }
 
+-- Narrow accesses for leading dimensions that rule out 16-byte vectors
+-- (8191x8193, 12345x6789): one element (or one word of packed ones) per
+-- access, consecutive threads on consecutive elements.
+local narrow = {
+  [8] = { {64, 64, 4, "padded", 256, g16}, {32, 128, 4, "padded", 256, g16}, {64, 64, 4, "swizzle", 256, g16},
+          {128, 64, 4, "swizzle", 256, g16}, {128, 128, 4, "swizzle", 512, g16}, {128, 64, 4, "swizzle", 512, g16} },
+  [16] = { {64, 64, 2, "swizzle", 256, g16}, {32, 64, 2, "padded", 256, g16}, {64, 64, 2, "padded", 256, g16},
+           {128, 64, 2, "swizzle", 256, g16}, {128, 64, 2, "swizzle", 512, g16}, {128, 32, 2, "swizzle", 256, g16} },
+  [32] = { {32, 32, 1, "padded", 256, g16}, {64, 32, 1, "padded", 256, g16}, {32, 64, 1, "padded", 256, g16},
+           {64, 64, 1, "padded", 256, g16}, {32, 32, 1, "padded", 128, g16}, {32, 32, 1, "padded", 256, g32},
+           {64, 64, 1, "padded", 512, g16}, {128, 32, 1, "padded", 256, g16}, {128, 32, 1, "padded", 512, g16},
+           {128, 64, 1, "padded", 512, g16}, {64, 32, 1, "padded", 512, g16} },
+  [64] = { {32, 32, 1, "padded", 256, g16}, {64, 32, 1, "padded", 256, g16}, {32, 64, 1, "padded", 256, g16},
+           {32, 32, 1, "swizzle", 256, g16}, {128, 32, 1, "padded", 256, g16}, {64, 32, 1, "padded", 512, g16},
+           {128, 32, 1, "padded", 512, g16} },
+  [128] = { {64, 16, 1, "swizzle", 256, g16}, {64, 32, 1, "swizzle", 256, g16}, {64, 32, 1, "padded", 512, g16} },
+}
+
 for _, elem in ipairs{8, 16, 32, 64, 128} do
   for _, c in ipairs(per_width[elem]) do
+    candidate(elem, c[1], c[2], c[3], c[4], c[5], c[6])
+  end
+  for _, c in ipairs(narrow[elem] or {}) do
     candidate(elem, c[1], c[2], c[3], c[4], c[5], c[6])
   end
 end

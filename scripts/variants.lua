@@ -72,6 +72,20 @@ local fast = {
   },
 }
 
+-- The narrow family: for leading dimensions that rule out 16-byte vectors
+-- (8191x8193, 12345x6789), the narrowest access the width allows (one
+-- element, or one word of packed ones), consecutive threads on consecutive
+-- elements, tall tiles (long output rows), blocks walked 8 tile columns at a
+-- time. The selection table picks these for such shapes.
+local narrow = {
+  [8] = { name = "narrow", tile = {128, 64}, threads = {32, 8}, vec = 4, smem = "swizzle", group = 8 },
+  [16] = { name = "narrow", tile = {128, 32}, threads = {32, 8}, vec = 2, smem = "swizzle", group = 8 },
+  [32] = { name = "narrow", tile = {128, 32}, threads = {32, 8}, vec = 1, smem = "padded", group = 8 },
+  [64] = { name = "narrow", tile = {128, 32}, threads = {32, 16}, vec = 1, smem = "padded", group = 8 },
+  [128] = { name = "narrow", tile = {64, 32}, threads = {32, 16}, vec = 1, smem = "padded", group = 8 },
+}
+
 for _, elem in ipairs{8, 16, 32, 64, 128} do
   for _, v in ipairs(fast[elem]) do emit(v, elem) end
+  emit(narrow[elem], elem)
 end
