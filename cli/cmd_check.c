@@ -112,6 +112,10 @@ static int parse(int argc, char **argv, check_opts *o)
 			return EXIT_USAGE;
 		if (r)
 			continue;
+		if (!strncmp(a, "--iters", 7) || !strcmp(a, "--flush-l2")) {
+			cli_err(CMD, "%s: check verifies without timing; time with ptxpose run or bench", a);
+			return EXIT_USAGE;
+		}
 		if (a[0] == '-' && a[1]) {
 			cli_err(CMD, "unknown flag '%s' (see ptxpose check --help)", a);
 			return EXIT_USAGE;

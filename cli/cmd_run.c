@@ -95,6 +95,10 @@ static int parse(int argc, char **argv, run_opts *o)
 				return EXIT_USAGE;
 			if (r)
 				continue;
+			if (!strncmp(a, "--shapes", 8)) {
+				cli_err(CMD, "run takes one shape (--rows, --cols); --shapes is for check and bench");
+				return EXIT_USAGE;
+			}
 			if (a[0] == '-' && a[1]) {
 				cli_err(CMD, "unknown flag '%s' (see ptxpose run --help)", a);
 				return EXIT_USAGE;

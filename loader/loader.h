@@ -11,13 +11,16 @@
  *   cu_           cu*.c       libcuda.so.1, the device, its primary context, memory
  *   jit_          jit.c       PTX -> cubin -> module -> kernel
  *   px_op         launch.c    what gets timed: a kernel launch, the copy
- *   px_rig        rig.c       buffers for one shape, verification, timing
+ *   px_rig        rig*.c      buffers for one shape, verification, timing
  *   px_geam       cublas.c    cuBLAS geam as a peer (libcublas opened at run time)
  *   px_report     report.c    bench.md and bench.csv
  *
  * Functions that can fail return a px_status and write a one-line reason into
- * err[errlen]. Nothing here prints or exits; verbose notes go through an
- * optional px_log. Only vfy_, px_shape and px_file work without a driver. */
+ * err[errlen]. Nothing here exits, or prints but through the px_log a caller
+ * passes (px_log_stderr is one). vfy_, px_shape, px_file and px_report_md/csv
+ * need no driver. Environment, for tests and experiments: PTXPOSE_LIBCUDA
+ * (the driver to dlopen), PTXPOSE_JIT=module (cuModuleLoadDataEx instead of
+ * the linker). */
 #ifndef LOADER_LOADER_H
 #define LOADER_LOADER_H
 
@@ -106,8 +109,8 @@ px_status px_shape_list(const char *list, px_shape **out, size_t *n, char *err, 
 px_status px_shape_select(const char *list, const px_shape *one, px_shape **out, size_t *n,
 			  char *err, size_t errlen);
 
-/* PX_EUSAGE ("too large: ... needs 34.4 GiB of host memory, this machine has
- * 16.0 GiB") when `bytes` of host buffers cannot be had on this machine. */
+/* PX_EUSAGE ("too large: WHAT: 34.4 GiB of host memory needed, this machine
+ * has 16.0 GiB") when `bytes` of host buffers cannot be had here (90% of RAM). */
 px_status px_host_fits(uint64_t bytes, const char *what, char *err, size_t errlen);
 
 /* ---- verification, pure C (vfy.c, vfy_cmp.c) ----------------------------- */
@@ -263,11 +266,12 @@ typedef struct {
 	float wall_ms;  /* time spent in the JIT */
 } jit_attrs;
 
-/* Link f's PTX for this device (cuLinkCreate/AddData/Complete), load the
- * cubin, find meta.kernel, set its dynamic shared memory limit when dyn_smem
+/* Link f's PTX for this device (cuLinkCreate/AddData/Complete, or with
+ * PTXPOSE_JIT=module one cuModuleLoadDataEx), load the cubin, find
+ * meta.kernel, raise its dynamic shared memory limit when static + dyn_smem
  * > 48 KiB. The JIT error log (and with `verbose` the info log) is appended
- * to `log`. PX_EJIT, PX_ECUDA, or PX_EUSAGE when the kernel cannot run with
- * the metadata's block (too many registers, too much shared memory). */
+ * to `log`. PX_EJIT; PX_ECUDA, also when the kernel cannot run with the
+ * metadata's block (too many registers a thread, too much shared memory). */
 px_status jit_load(cu_ctx *cu, const px_file *f, int verbose, jit_kernel **out,
 		   strbuf *log, char *err, size_t errlen);
 void jit_free(jit_kernel *k);
@@ -350,7 +354,7 @@ void px_geam_close(px_geam *g);
 int px_geam_supports(unsigned elem_bits);
 /* C = 1 * A^T + 0 * C, column-major, on the rig's buffers. */
 px_op px_op_geam(px_geam *g);
-/* "libcublas.so.13 (13.0.2)" */
+/* "libcublas.so.13 (version 130002)" */
 const char *px_geam_version(const px_geam *g);
 
 /* ---- bench tables (report.c) ---------------------------------------------- */
