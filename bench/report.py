@@ -95,6 +95,8 @@ def main():
                     v = res[p]['pct_of_copy']
                     if p not in pc or v > pc[p][0]:
                         pc[p] = (v, dt)
+        if geam:
+            pc['cublas_ours'] = (float(geam['pct_copy']), 'ours')
         best_peer = max((v[0] for v in pc.values()), default=None)
         cell = lambda p: f"{pc[p][0]:.1f}" if p in pc else '—'
         ratio = f"{float(best['pct_copy']) / best_peer:.2f}x" if best_peer else '—'
@@ -103,7 +105,7 @@ def main():
                   f"| {elem} | {r}x{c} | {float(copy['gbps']):.0f} | {best['variant']} | "
                   f"{float(best['pct_copy']):.1f} | — | ")
         md[-1] += ' | '.join(cell(p) for p in PEERS) + f" | {best_peer if best_peer else '—'} | {ratio} |"
-        bars.append((f"b{elem} {r}x{c}", float(best['pct_copy']), {p: pc[p][0] for p in pc}))
+        bars.append((f"b{elem} {r}x{c}", float(best['pct_copy']), {p: pc[p][0] for p in pc if p in PEERS}))
     with open(os.path.join(a.out, 'side-by-side.md'), 'w') as f:
         f.write('\n'.join(md) + '\n')
     with open(os.path.join(a.out, 'select.tsv'), 'w') as f:
