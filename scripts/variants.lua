@@ -92,3 +92,7 @@ for _, elem in ipairs{8, 16, 32, 64, 128} do
   for _, v in ipairs(fast[elem]) do emit(v, elem) end
   emit(narrow[elem], elem)
 end
+
+-- The 1-D naive kernel for the widths the seed set lacks: for matrices of a
+-- few kilobytes the launch is the cost, and this kernel does least besides.
+for _, elem in ipairs{8, 16, 128} do emit(variants[1], elem) end
