@@ -8,9 +8,12 @@
 # failure, never a silent pass.
 cd "$(dirname "$0")/.." || exit 1
 PX=build/ptxpose
-# 36x68 reaches the first-row predicate of the vector kernels; the padded
-# leading dimensions take their vector paths.
-SHAPES="67x129,36x68,67x129:ld_in=132:ld_out=72"
+# 36x68 reaches the first-row predicate of the vector kernels; 5x68 and
+# 68x5 reach it in the tall tiles (128 rows) whose threads start on rows 0-7,
+# 16x68 in the packed 8- and 16-bit blocks (16 or 8 rows each); 144x160 gives
+# the 128x128 tiles an interior (vector) tile whose stores can be swapped;
+# the padded leading dimensions take their vector paths.
+SHAPES="67x129,36x68,5x68,68x5,16x68,144x160,67x129:ld_in=132:ld_out=72"
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
 
 if ! build/ptxpose check --help 2>/dev/null | grep -q -- --emulate; then
