@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/pick.h"
 #include "cli/opts.h"
 #include "emu/emu.h"
 #include "loader/loader.h"
@@ -38,6 +39,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: ptxpose run FILE.ptx --rows R --cols C [--ld-in L] [--ld-out L] [--elem BITS]\n"
+		"       ptxpose run --elem BITS --rows R --cols C [...]   (the kernel the selection table picks)\n"
 		"                   [--iters N] [--seed S] [--no-time] [--flush-l2] [--emulate] [-v]\n"
 		"\n"
 		"Load FILE.ptx (its metadata names the kernel, element width, block and grid),\n"
@@ -49,7 +51,11 @@ static void usage(FILE *f)
 		"  --cols C      input columns, 1 to 2147483647 (required)\n"
 		"  --ld-in L     input leading dimension in elements, >= cols (default cols)\n"
 		"  --ld-out L    output leading dimension in elements, >= rows (default rows)\n"
-		"  --elem BITS   must match the file's elem= (8, 16, 32, 64, 128); a guard for scripts\n"
+		"  --elem BITS   must match the file's elem= (8, 16, 32, 64, 128); a guard for scripts.\n"
+		"                Without FILE.ptx: pick the fastest kernel measured for this width,\n"
+		"                shape and alignment from bench/results/select.tsv (or $PTXPOSE_SELECT),\n"
+		"                in ptx/ (or $PTXPOSE_PTX); the nearest measured shape of the same\n"
+		"                alignment class decides for shapes the table does not hold\n"
 		"  --iters N     timed calls, the median is reported (default 100; PERF.md asks >= 50)\n"
 		"  --seed S      seed of the random input (default 1)\n"
 		"  --no-time     verify only\n"
@@ -110,8 +116,8 @@ static int parse(int argc, char **argv, run_opts *o)
 			o->file = a;
 		}
 	}
-	if (!o->file || !o->rows || !o->cols) {
-		cli_err(CMD, "needs FILE.ptx, --rows and --cols (see ptxpose run --help)");
+	if ((!o->file && !o->elem) || !o->rows || !o->cols) {
+		cli_err(CMD, "needs FILE.ptx (or --elem to pick one), --rows and --cols (see ptxpose run --help)");
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;
@@ -211,6 +217,23 @@ int cmd_run(int argc, char **argv)
 	if (code)
 		return code == HELP_SHOWN ? EXIT_OK : code;
 	char err[1024];
+	char picked[4096];
+	if (!o.file) {
+		char note[600];
+		if (o.elem != 8 && o.elem != 16 && o.elem != 32 && o.elem != 64 && o.elem != 128) {
+			cli_err(CMD, "--elem %llu is not an element width (8, 16, 32, 64 or 128)",
+				(unsigned long long)o.elem);
+			return EXIT_USAGE;
+		}
+		if (pick_file((unsigned)o.elem, o.rows, o.cols, o.ld_in ? o.ld_in : o.cols,
+			      o.ld_out ? o.ld_out : o.rows, picked, sizeof picked, note, sizeof note,
+			      err, sizeof err)) {
+			cli_err(CMD, "%s", err);
+			return EXIT_INPUT;
+		}
+		fprintf(stderr, "ptxpose run: picked %s\n", note);
+		o.file = picked;
+	}
 	px_file f;
 	px_status st = px_file_load(&f, o.file, err, sizeof err);
 	if (st)

@@ -4,10 +4,19 @@
 #include <stdio.h>
 #include <string.h>
 
-int sel_pick(const char *table, unsigned elem, uint64_t rows, uint64_t cols,
-	     char *kernel, size_t klen, char *err, size_t errlen)
+/* 1 if both row pitches are whole 16-byte granules. */
+static int aligned16(unsigned elem, uint64_t ld_in, uint64_t ld_out)
 {
-	double best = INFINITY;
+	return (ld_in * elem / 8) % 16 == 0 && (ld_out * elem / 8) % 16 == 0;
+}
+
+int sel_pick(const char *table, unsigned elem, uint64_t rows, uint64_t cols,
+	     uint64_t ld_in, uint64_t ld_out, char *kernel, size_t klen,
+	     char *err, size_t errlen)
+{
+	double best = INFINITY, best_any = INFINITY;
+	char any[128] = "";
+	int want = aligned16(elem, ld_in, ld_out);
 	int line = 0;
 	kernel[0] = '\0';
 	for (const char *p = table; *p;) {
@@ -34,12 +43,19 @@ int sel_pick(const char *table, unsigned elem, uint64_t rows, uint64_t cols,
 		}
 		if (e != elem)
 			continue;
+		e = elem;
 		double d = fabs(log2((double)rows) - log2((double)r)) + fabs(log2((double)cols) - log2((double)c));
-		if (d < best) {
+		if (d < best_any) {
+			best_any = d;
+			snprintf(any, sizeof any, "%s", name);
+		}
+		if (aligned16(e, c, r) == want && d < best) {
 			best = d;
 			snprintf(kernel, klen, "%s", name);
 		}
 	}
+	if (!kernel[0])
+		snprintf(kernel, klen, "%s", any);
 	if (!kernel[0]) {
 		snprintf(err, errlen, "the selection table has no kernel for %u-bit elements", elem);
 		return -1;

@@ -6,13 +6,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Table text: '#' comment lines, then "elem rows cols kernel pct" rows.
- * Picks the row of the same elem at the measured shape nearest to
- * rows×cols (distance |log2 rows - log2 r| + |log2 cols - log2 c|; the
- * first row wins ties). Every kernel handles any shape and alignment, so
- * the rule only affects speed. Returns 0 with the kernel name, or -1 with
- * a reason (no row for that width, a malformed line). */
+/* Table text: '#' comment lines, then "elem rows cols kernel pct" rows,
+ * each measured with ld_in = cols and ld_out = rows. Picks, among the rows
+ * of the same elem and the same alignment class (both row pitches a
+ * multiple of 16 bytes, or not), the measured shape nearest to rows×cols
+ * (distance |log2 rows - log2 r| + |log2 cols - log2 c|; the first row wins
+ * ties); with no row of that class, the nearest of any. Every kernel handles
+ * any shape and alignment, so the rule only affects speed. Returns 0 with
+ * the kernel name, or -1 with a reason (no row for that width, a malformed
+ * line). */
 int sel_pick(const char *table, unsigned elem, uint64_t rows, uint64_t cols,
-	     char *kernel, size_t klen, char *err, size_t errlen);
+	     uint64_t ld_in, uint64_t ld_out, char *kernel, size_t klen,
+	     char *err, size_t errlen);
 
 #endif
