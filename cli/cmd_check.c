@@ -14,8 +14,8 @@
 #define HELP_SHOWN (-1)
 
 /* Keep in step with the --help text below. */
-#define GPU_SHAPES "1x1,1x37,37x1,31x33,1000x999,4097x4095,67x129:ld_in=132:ld_out=72"
-#define EMU_SHAPES "1x1,1x33,33x1,31x33,67x129,130x66,67x129:ld_in=132:ld_out=72,36x68,16x68,144x160"
+#define GPU_SHAPES "1x1,1x37,37x1,31x33,1000x999,4097x4095,67x129:ld_in=132:ld_out=72,31x33:offset=1,4097x4095:ld_in=4100:offset=1"
+#define EMU_SHAPES "1x1,1x33,33x1,31x33,67x129,130x66,67x129:ld_in=132:ld_out=72,36x68,16x68,144x160,144x160:ld_in=164:ld_out=148:offset=1"
 
 typedef struct {
 	const char *shapes;

@@ -16,7 +16,7 @@
 
 typedef struct {
 	const char *file;
-	uint64_t rows, cols, ld_in, ld_out, elem, iters, seed;
+	uint64_t rows, cols, ld_in, ld_out, elem, iters, offset, seed;
 	int no_time, flush_l2, emulate, verbose;
 } run_opts;
 
@@ -31,6 +31,7 @@ static const struct {
 	{"--iters", 1, 10000, offsetof(run_opts, iters)},
 	{"--ld-in", 1, PX_DIM_MAX, offsetof(run_opts, ld_in)},
 	{"--ld-out", 1, PX_DIM_MAX, offsetof(run_opts, ld_out)},
+	{"--offset", 0, 15, offsetof(run_opts, offset)},
 	{"--rows", 1, PX_DIM_MAX, offsetof(run_opts, rows)},
 	{"--seed", 0, UINT64_MAX, offsetof(run_opts, seed)},
 };
@@ -51,6 +52,8 @@ static void usage(FILE *f)
 		"  --cols C      input columns, 1 to 2147483647 (required)\n"
 		"  --ld-in L     input leading dimension in elements, >= cols (default cols)\n"
 		"  --ld-out L    output leading dimension in elements, >= rows (default rows)\n"
+		"  --offset N    both pointers N elements (0-15) past an aligned address, to test\n"
+		"                kernels on misaligned data (check and bench: SHAPE:offset=N)\n"
 		"  --elem BITS   must match the file's elem= (8, 16, 32, 64, 128); a guard for scripts.\n"
 		"                Without FILE.ptx: pick the fastest kernel measured for this width,\n"
 		"                shape and alignment from bench/results/select.tsv (or $PTXPOSE_SELECT),\n"
@@ -239,7 +242,7 @@ int cmd_run(int argc, char **argv)
 	if (st)
 		return fail(st, err);
 	px_shape s = {.rows = o.rows, .cols = o.cols, .ld_in = o.ld_in, .ld_out = o.ld_out,
-		      .elem_bits = f.meta.elem_bits};
+		      .elem_bits = f.meta.elem_bits, .offset = (unsigned)o.offset};
 	char name[96], head[320];
 	if (o.elem && o.elem != f.meta.elem_bits) {
 		snprintf(err, sizeof err, "--elem %llu does not match %s's elem=%u", (unsigned long long)o.elem,

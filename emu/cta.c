@@ -123,7 +123,7 @@ int emu_run(const emu_prog *p, const emu_launch *l, strbuf *diag)
 	if (check_block(p, l->block, diag))
 		return EMU_FAULT;
 	emu_ctx x = {.prog = p, .l = l, .budget = l->branch_budget ? l->branch_budget : EMU_BRANCH_BUDGET};
-	const uint64_t vals[6] = {EMU_IN_BASE, EMU_OUT_BASE, l->rows, l->cols, l->ld_in, l->ld_out};
+	const uint64_t vals[6] = {EMU_IN_ADDR(l), EMU_OUT_ADDR(l), l->rows, l->cols, l->ld_in, l->ld_out};
 	for (int k = 0; k < 6; k++)
 		put(x.param, &p->params[k], vals[k]);
 	x.smem_bytes = p->smem_static;

@@ -28,7 +28,7 @@ static void global_addr(strbuf *sb, const emu_ctx *x, uint64_t addr, size_t *siz
 {
 	static const uint64_t near = 1ull << 40;
 	const struct { const char *name; uint64_t base; size_t bytes; } al[2] = {
-		{"in", EMU_IN_BASE, x->l->in_bytes}, {"out", EMU_OUT_BASE, x->l->out_bytes},
+		{"in", EMU_IN_ADDR(x->l), x->l->in_bytes}, {"out", EMU_OUT_ADDR(x->l), x->l->out_bytes},
 	};
 	for (int k = 0; k < 2; k++) {
 		if (addr - al[k].base < near) {
@@ -43,7 +43,7 @@ static void global_addr(strbuf *sb, const emu_ctx *x, uint64_t addr, size_t *siz
 		}
 	}
 	sb_printf(sb, "0x%" PRIx64 ", outside any allocation (in is 0x%" PRIx64 " and 0x%zx bytes, out is 0x%" PRIx64
-		      " and 0x%zx bytes)", addr, EMU_IN_BASE, x->l->in_bytes, EMU_OUT_BASE, x->l->out_bytes);
+		      " and 0x%zx bytes)", addr, EMU_IN_ADDR(x->l), x->l->in_bytes, EMU_OUT_ADDR(x->l), x->l->out_bytes);
 	*size = 0;
 }
 

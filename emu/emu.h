@@ -25,6 +25,12 @@ int emu_transpose(const char *ptx, const px_meta *m,
 		  uint32_t rows, uint32_t cols, uint32_t ld_in, uint32_t ld_out,
 		  strbuf *diag);
 
+/* The same with both pointers `misalign` bytes past an aligned address. */
+int emu_transpose_at(const char *ptx, const px_meta *m,
+		     const void *in, size_t in_bytes, void *out, size_t out_bytes,
+		     uint32_t rows, uint32_t cols, uint32_t ld_in, uint32_t ld_out,
+		     uint32_t misalign, strbuf *diag);
+
 /* The two steps of emu_transpose, for callers that run one program several
  * times or choose the launch themselves (tests). */
 typedef struct emu_prog emu_prog;
@@ -52,6 +58,8 @@ typedef struct {
 	void *out;
 	size_t out_bytes;
 	uint32_t rows, cols, ld_in, ld_out;
+	uint32_t misalign;              /* bytes added to both base addresses, to
+					 * test pointers offset from alignment */
 	uint64_t branch_budget;         /* backward branches a thread may take
 					 * between barriers; 0: 2^26 */
 	emu_stats *stats;               /* optional: filled on return */

@@ -236,6 +236,8 @@ typedef struct {
 
 #define EMU_IN_BASE UINT64_C(0x100000000000)
 #define EMU_OUT_BASE UINT64_C(0x200000000000)
+#define EMU_IN_ADDR(l) (EMU_IN_BASE + (l)->misalign)   /* where `in` starts */
+#define EMU_OUT_ADDR(l) (EMU_OUT_BASE + (l)->misalign) /* where `out` starts */
 
 /* Host pointer for a global access of `bytes` at addr, or NULL with the
  * fault recorded in x->f. */

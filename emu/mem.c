@@ -17,7 +17,7 @@ uint8_t *emu_global(emu_ctx *x, uint64_t addr, unsigned bytes, int store)
 		f->kind = EMU_F_GLOBAL_MISALIGN;
 		return NULL;
 	}
-	uint64_t off = addr - EMU_IN_BASE;
+	uint64_t off = addr - EMU_IN_ADDR(l);
 	if (off < l->in_bytes && bytes <= l->in_bytes - off) {
 		if (store) {
 			f->kind = EMU_F_GLOBAL_READONLY;
@@ -25,7 +25,7 @@ uint8_t *emu_global(emu_ctx *x, uint64_t addr, unsigned bytes, int store)
 		}
 		return (uint8_t *)l->in + off;
 	}
-	off = addr - EMU_OUT_BASE;
+	off = addr - EMU_OUT_ADDR(l);
 	if (off < l->out_bytes && bytes <= l->out_bytes - off)
 		return (uint8_t *)l->out + off;
 	f->kind = EMU_F_GLOBAL_OOB;

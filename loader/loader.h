@@ -79,6 +79,7 @@ typedef struct {
 	uint64_t rows, cols;     /* the input is rows x cols */
 	uint64_t ld_in, ld_out;  /* elements; 0 means cols (ld_in) or rows (ld_out) */
 	unsigned elem_bits;      /* 8, 16, 32, 64, 128; 0 = any (a list entry without elem=) */
+	unsigned offset;         /* both pointers this many elements past an aligned address (0-15) */
 } px_shape;
 
 /* Resolve default leading dimensions, then check ranges and that the byte

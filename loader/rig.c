@@ -54,7 +54,7 @@ uint64_t rig_flush_bytes(const px_rig *r)
 px_status px_rig_fits(px_rig *r, const px_shape *s, char *err, size_t errlen)
 {
 	uint64_t in = px_shape_in_bytes(s), out = px_shape_out_bytes(s);
-	uint64_t need = in + out + 2 * RIG_GUARD + MARGIN + (r->flush.ptr ? 0 : rig_flush_bytes(r));
+	uint64_t need = in + out + 2 * RIG_GUARD + 2 * RIG_SLACK + MARGIN + (r->flush.ptr ? 0 : rig_flush_bytes(r));
 	uint64_t free_b, total_b;
 	px_status st = cu_mem_info(r->cu, &free_b, &total_b, err, errlen);
 	if (st)
@@ -116,8 +116,8 @@ px_status px_rig_shape(px_rig *r, const px_shape *s, uint64_t seed, char *err, s
 	int fresh_in, fresh_out;
 	px_status st;
 	r->have_shape = 0;
-	if ((st = dev_exact(r, &r->d_in, in, err, errlen)) ||
-	    (st = dev_exact(r, &r->d_out, out + 2 * RIG_GUARD, err, errlen)) ||
+	if ((st = dev_exact(r, &r->d_in, in + RIG_SLACK, err, errlen)) ||
+	    (st = dev_exact(r, &r->d_out, out + 2 * RIG_GUARD + RIG_SLACK, err, errlen)) ||
 	    (st = host_atleast(r, &r->h_in, in, &fresh_in, err, errlen)) ||
 	    (st = host_atleast(r, &r->h_out, out, &fresh_out, err, errlen)))
 		return st;
@@ -160,16 +160,16 @@ px_status px_rig_verify(px_rig *r, const px_op *op, vfy_result *res, char *err, 
 	}
 	const px_shape *s = &r->s;
 	uint64_t in = px_shape_in_bytes(s), out = px_shape_out_bytes(s);
-	uint64_t d_out = r->d_out.ptr + RIG_GUARD;
+	uint64_t d_in = rig_in_ptr(r), d_out = rig_out_ptr(r);
 	px_status st;
 	ensure_input(r, op->finite_input);
-	if ((st = cu_htod(r->cu, r->d_in.ptr, r->h_in.p, in, err, errlen)) ||
+	if ((st = cu_htod(r->cu, d_in, r->h_in.p, in, err, errlen)) ||
 	    (st = cu_memset8(r->cu, r->d_out.ptr, VFY_POISON, r->d_out.bytes, err, errlen)) ||
-	    (st = op->enqueue(op->ud, r->d_in.ptr, d_out, s, err, errlen)) ||
+	    (st = op->enqueue(op->ud, d_in, d_out, s, err, errlen)) ||
 	    (st = cu_sync(r->cu, op->name, err, errlen)))
 		return st;
 	if ((st = cu_dtoh(r->cu, r->h_out.p, d_out, out, err, errlen)) ||
-	    (st = cu_dtoh(r->cu, r->h_guard, r->d_out.ptr, RIG_GUARD, err, errlen)) ||
+	    (st = cu_dtoh(r->cu, r->h_guard, d_out - RIG_GUARD, RIG_GUARD, err, errlen)) ||
 	    (st = cu_dtoh(r->cu, r->h_guard + RIG_GUARD, d_out + out, RIG_GUARD, err, errlen)))
 		return st;
 	st = vfy_compare(r->h_in.p, r->h_out.p, s, res);

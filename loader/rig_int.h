@@ -19,6 +19,20 @@ struct px_rig {
 	cu_buf flush;          /* overwritten before each timed call to empty the L2 */
 };
 
+#define RIG_SLACK 256u /* room for pointers offset from alignment (shape.offset) */
+
 uint64_t rig_flush_bytes(const px_rig *r);
+
+/* The kernel's `in` and `out`: offset.elements past the allocations'
+ * aligned starts (out after its leading guard). */
+static inline uint64_t rig_in_ptr(const px_rig *r)
+{
+	return r->d_in.ptr + (uint64_t)r->s.offset * px_shape_elem_bytes(&r->s);
+}
+
+static inline uint64_t rig_out_ptr(const px_rig *r)
+{
+	return r->d_out.ptr + RIG_GUARD + (uint64_t)r->s.offset * px_shape_elem_bytes(&r->s);
+}
 
 #endif

@@ -34,7 +34,7 @@ static px_status time_call(px_rig *r, const px_op *op, const px_time_opts *o, CU
 	if (!st && (rc = cu->f.EventRecord(ev[0], NULL)))
 		st = CU_FAIL(cu, rc, "cuEventRecord", err, errlen);
 	if (!st)
-		st = op->enqueue(op->ud, r->d_in.ptr, r->d_out.ptr + RIG_GUARD, &r->s, err, errlen);
+		st = op->enqueue(op->ud, rig_in_ptr(r), rig_out_ptr(r), &r->s, err, errlen);
 	if (!st && (rc = cu->f.EventRecord(ev[1], NULL)))
 		st = CU_FAIL(cu, rc, "cuEventRecord", err, errlen);
 	if (!st && (rc = cu->f.EventSynchronize(ev[1]))) {
@@ -74,7 +74,7 @@ px_status px_rig_time(px_rig *r, const px_op *op, const px_time_opts *o, px_timi
 			goto out;
 		}
 	for (int w = 0; w < o->warmup && !st; w++)
-		st = op->enqueue(op->ud, r->d_in.ptr, r->d_out.ptr + RIG_GUARD, &r->s, err, errlen);
+		st = op->enqueue(op->ud, rig_in_ptr(r), rig_out_ptr(r), &r->s, err, errlen);
 	if (!st)
 		st = cu_sync(cu, op->name, err, errlen);
 	for (int k = 0; k < o->iters && !st; k++)

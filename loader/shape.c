@@ -115,7 +115,9 @@ const char *px_shape_name(const px_shape *s, char *buf, size_t len)
 	if (s->ld_in && s->ld_in != s->cols)
 		n += snprintf(buf + n, len - (size_t)n, " ld_in=%llu", (unsigned long long)s->ld_in);
 	if (n >= 0 && (size_t)n < len && s->ld_out && s->ld_out != s->rows)
-		snprintf(buf + n, len - (size_t)n, " ld_out=%llu", (unsigned long long)s->ld_out);
+		n += snprintf(buf + n, len - (size_t)n, " ld_out=%llu", (unsigned long long)s->ld_out);
+	if (n >= 0 && (size_t)n < len && s->offset)
+		snprintf(buf + n, len - (size_t)n, " offset=%u", s->offset);
 	return buf;
 }
 
@@ -138,7 +140,7 @@ static const struct {
 	const char *key;
 	int which;  /* 0 ld_in, 1 ld_out, 2 elem */
 } shape_keys[] = {
-	{"elem", 2}, {"ld-in", 0}, {"ld-out", 1}, {"ld_in", 0}, {"ld_out", 1},
+	{"elem", 2}, {"ld-in", 0}, {"ld-out", 1}, {"ld_in", 0}, {"ld_out", 1}, {"offset", 3},
 };
 
 px_status px_shape_parse(const char *text, px_shape *s, char *err, size_t errlen)
@@ -156,9 +158,11 @@ px_status px_shape_parse(const char *text, px_shape *s, char *err, size_t errlen
 			    !strncmp(key, shape_keys[k].key, (size_t)(eq - key)))
 				which = shape_keys[k].which;
 		uint64_t v;
-		if (which < 0 || parse_num(eq + 1, &p, ":", 1, PX_DIM_MAX, &v))
+		if (which < 0 || parse_num(eq + 1, &p, ":", which == 3 ? 0 : 1, which == 3 ? 15 : PX_DIM_MAX, &v))
 			goto bad;
-		if (which == 0)
+		if (which == 3)
+			s->offset = (unsigned)v;
+		else if (which == 0)
 			s->ld_in = v;
 		else if (which == 1)
 			s->ld_out = v;
@@ -176,7 +180,7 @@ px_status px_shape_parse(const char *text, px_shape *s, char *err, size_t errlen
 	return st;
 bad:
 	snprintf(err, errlen, "bad shape '%s': expected ROWSxCOLS[:ld_in=N][:ld_out=N][:elem=8|16|32|64|128]"
-		 " with values from 1 to %u", text, PX_DIM_MAX);
+		 "[:offset=0-15] with values from 1 to %u", text, PX_DIM_MAX);
 	return PX_EUSAGE;
 }
 

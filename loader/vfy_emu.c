@@ -14,8 +14,9 @@ typedef struct {
 static int emu_runner(void *ud, vfy_bufs *b, const px_shape *s)
 {
 	emu_job *e = ud;
-	e->rc = emu_transpose(e->f->ptx, &e->f->meta, b->in, b->in_bytes, b->out, b->out_bytes, (uint32_t)s->rows,
-			      (uint32_t)s->cols, (uint32_t)s->ld_in, (uint32_t)s->ld_out, &e->diag);
+	e->rc = emu_transpose_at(e->f->ptx, &e->f->meta, b->in, b->in_bytes, b->out, b->out_bytes,
+				 (uint32_t)s->rows, (uint32_t)s->cols, (uint32_t)s->ld_in, (uint32_t)s->ld_out,
+				 s->offset * px_shape_elem_bytes(s), &e->diag);
 	return e->rc != EMU_OK;
 }
 

@@ -37,7 +37,7 @@ for px in build/ptxpose build/asan/ptxpose; do
 	check "$px: --rows without a value: exit 2" 2 $PX run "$tmp/k32.ptx" --cols 4 --rows
 	one_line "... one line" "ptxpose run: --rows needs a value"
 	check "$px: no --cols: exit 2" 2 $PX run "$tmp/k32.ptx" --rows 4
-	one_line "... one line" "needs FILE.ptx, --rows and --cols"
+	one_line "... one line" "needs FILE.ptx (or --elem to pick one), --rows and --cols"
 	check "$px: ld-in < cols: exit 2" 2 $PX run "$tmp/k32.ptx" --rows 4 --cols 40 --ld-in 39
 	one_line "... one line naming ld-in" "ld-in 39 is less than cols 40"
 	check "$px: ld-out < rows: exit 2" 2 $PX run "$tmp/k32.ptx" --rows 40 --cols 4 --ld-out=39

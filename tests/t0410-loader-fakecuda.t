@@ -96,8 +96,8 @@ head -1 "$tmp/err" | grep -q 'cuModuleLoadDataEx: CUDA_ERROR_INVALID_PTX' && gre
 need_ptx ptx/*.ptx
 nptx=$(ls ptx/*.ptx | wc -l)
 check "check: every file in ptx/ over the default GPU shapes" 0 $PX check ptx/*.ptx
-[ "$(grep -c '^ok ' "$tmp/out")" -eq $((nptx * 7)) ] && head -1 "$tmp/out" | grep -qx "1..$((nptx * 7))" &&
-	ok "... $((nptx * 7)) ok lines after the plan" || { nok "... TAP"; diag <"$tmp/out"; }
+[ "$(grep -c '^ok ' "$tmp/out")" -eq $((nptx * 9)) ] && head -1 "$tmp/out" | grep -qx "1..$((nptx * 9))" &&
+	ok "... $((nptx * 9)) ok lines after the plan" || { nok "... TAP"; diag <"$tmp/out"; }
 check "check: a faulting kernel, then good ones: exit 5" 5 $PX check --shapes 31x33,4x4 "$tmp/fault32.ptx" "$tmp/k32.ptx" "$tmp/bogus32.ptx" "$tmp/wrong32.ptx"
 sed -n 2p "$tmp/out" | grep -qx 'not ok 1 - fault32 31x33' && grep -qx '# not run: the kernel faulted on an earlier shape' "$tmp/out" &&
 	ok "... the fault is reported, its other shapes not run" || { nok "... fault"; diag <"$tmp/out"; }

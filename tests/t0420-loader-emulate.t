@@ -28,9 +28,9 @@ check "run --emulate: an instruction outside the subset: exit 3" 3 $PX run "$tmp
 one_line "... one line naming the file" "ptxpose run: .*unsupported.ptx: emulator: "
 check "run --emulate with --seed: passes" 0 $PX run $k --rows 5 --cols 300 --seed 123456789 --emulate
 check "check --emulate: the default emulator shapes pass" 0 $PX check --emulate $k
-[ "$(grep -c '^ok ' "$tmp/out")" -eq 10 ] && grep -qx 'ok 7 - linear_b32 67x129 ld_in=132 ld_out=72' "$tmp/out" &&
+[ "$(grep -c '^ok ' "$tmp/out")" -eq 11 ] && grep -qx 'ok 7 - linear_b32 67x129 ld_in=132 ld_out=72' "$tmp/out" &&
 	grep -qx 'ok 10 - linear_b32 144x160' "$tmp/out" &&
-	ok "... 10 shapes, one with padded leading dimensions" || { nok "... 10 shapes"; diag <"$tmp/out"; }
+	ok "... 11 shapes, two with padded leading dimensions" || { nok "... 11 shapes"; diag <"$tmp/out"; }
 check "check --emulate: a fault and a wrong value: exit 8 (a fault outranks a wrong result)" 8 $PX check --emulate --shapes 4x4 "$tmp/wrong.ptx" "$tmp/oob.ptx" $k
 grep -qx 'not ok 1 - linear_b32 4x4' "$tmp/out" && grep -qx 'not ok 2 - linear_b32 4x4' "$tmp/out" && grep -qx 'ok 3 - linear_b32 4x4' "$tmp/out" &&
 	grep -q '^# out\[j=0\]\[i=0\]: got 0x00000000' "$tmp/out" && grep -q '^# emulator: ' "$tmp/out" &&

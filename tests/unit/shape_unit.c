@@ -15,7 +15,7 @@ static char err[512];
 /* The status of checking a shape, with err holding the reason. */
 static px_status chk(uint64_t rows, uint64_t cols, uint64_t ld_in, uint64_t ld_out, unsigned bits, px_shape *out)
 {
-	px_shape s = {rows, cols, ld_in, ld_out, bits};
+	px_shape s = {rows, cols, ld_in, ld_out, bits, 0};
 	err[0] = '\0';
 	px_status st = px_shape_check(&s, err, sizeof err);
 	if (out)
@@ -53,7 +53,7 @@ static void test_check(void)
 static void test_names(void)
 {
 	char b[96];
-	px_shape s = {67, 129, 0, 0, 32};
+	px_shape s = {67, 129, 0, 0, 32, 0};
 	is_str(px_shape_name(&s, b, sizeof b), "67x129", "name without padding");
 	s.ld_in = 129, s.ld_out = 72;
 	is_str(px_shape_name(&s, b, sizeof b), "67x129 ld_out=72", "a default ld is not shown");
@@ -140,7 +140,7 @@ static void test_file(void)
 
 	px_meta m;
 	meta_parse("// ptxpose kernel=k elem=32 grid=tile tile=8x32 block=32x8\n", &m, err, sizeof err);
-	px_shape s = {524280, 4, 0, 0, 32};
+	px_shape s = {524280, 4, 0, 0, 32, 0};
 	ok(px_launch_check(&m, &s, err, sizeof err) == PX_OK, "65535 tile rows fit the grid");
 	s.rows = 524281;
 	ok(px_launch_check(&m, &s, err, sizeof err) == PX_EUSAGE, "65536 do not");

@@ -10,7 +10,7 @@
 
 static px_shape shape(uint64_t rows, uint64_t cols, uint64_t ld_in, uint64_t ld_out, unsigned bits)
 {
-	px_shape s = {rows, cols, ld_in, ld_out, bits};
+	px_shape s = {rows, cols, ld_in, ld_out, bits, 0};
 	char err[256];
 	if (px_shape_check(&s, err, sizeof err))
 		printf("# shape_check: %s\n", err);
