@@ -4,6 +4,7 @@
 The source lists come from the tree (every .c under the module folders), so a
 new file needs only `./configure.py` (ninja reruns it when this file changes).
 The result is checked in; review it like any other generated file.
+`./configure.py --check` exits 1 if the checked-in build.ninja is stale.
 """
 import glob
 import os
@@ -91,8 +92,15 @@ def main():
     p('build ptx: gen scripts/variants.lua | build/ptxpose')
     p('build test: prove | all')
     p('default all')
+    text = '\n'.join(w) + '\n'
+    if '--check' in sys.argv[1:]:
+        current = open('build.ninja').read() if os.path.exists('build.ninja') else ''
+        if current != text:
+            print('build.ninja is stale: run ./configure.py and commit it', file=sys.stderr)
+            return 1
+        return 0
     with open('build.ninja.tmp', 'w') as f:
-        f.write('\n'.join(w) + '\n')
+        f.write(text)
     os.replace('build.ninja.tmp', 'build.ninja')
 
 
