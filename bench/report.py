@@ -114,7 +114,36 @@ def main():
                 f"# elem rows cols kernel pct_of_copy\n")
         f.write('\n'.join(sel) + '\n')
     write_svg(os.path.join(a.out, 'side-by-side.svg'), bars, meta)
+    write_headline(os.path.join(a.out, 'headline.md'), cases, peers)
     print(f"{len(sel)} cases -> {a.out}/side-by-side.md, side-by-side.svg, select.tsv")
+
+
+def write_headline(path, cases, peers):
+    """Four shapes per width: our best against the best alternative of the call."""
+    out = ['| width | shape | ptxpose (kernel) | best alternative | ratio |', '| --- | --- | --- | --- | --- |']
+    for elem in (8, 16, 32, 64, 128):
+        for r, c in ((16384, 16384), (8191, 8193), (4096, 4096), (2048, 2048)):
+            rs = cases.get((elem, r, c))
+            if not rs:
+                continue
+            ours = [x for x in rs if x['variant'] not in ('copy', 'cublas_geam') and x['status'] == 'ok']
+            best = max(ours, key=lambda x: float(x['pct_copy']))
+            alts = {}
+            for res in peers.get((elem, r, c), {}).values():
+                for p in PEERS:
+                    if p in res:
+                        alts[p] = max(alts.get(p, 0), res[p]['pct_of_copy'])
+            for x in rs:
+                if x['variant'] == 'cublas_geam' and x['status'] == 'ok':
+                    alts['cuBLAS geam (our run)'] = float(x['pct_copy'])
+            if not alts:
+                continue
+            name = max(alts, key=alts.get)
+            b = float(best['pct_copy'])
+            out.append(f"| {elem} | {r}x{c} | {b:.1f}% ({best['variant']}) | {alts[name]:.1f}% ({name}) | "
+                       f"{b / alts[name]:.2f}x |")
+    with open(path, 'w') as f:
+        f.write('\n'.join(out) + '\n')
 
 
 def write_svg(path, bars, meta):
