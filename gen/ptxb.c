@@ -101,6 +101,14 @@ const char *ptxb_reg(ptxb *b, const char *type, const char *why, const char *fmt
 	return name;
 }
 
+const char *ptxb_find(const ptxb *b, const char *role)
+{
+	for (size_t i = 0; i < b->nregs; i++)
+		if (!strcmp(b->regs[i].name + 1, role))
+			return b->regs[i].name;
+	return NULL;
+}
+
 void ptxb_global(ptxb *b, const char *fmt, ...)
 {
 	va_list ap;

@@ -21,6 +21,9 @@ void ptxb_free(ptxb *b);
 const char *ptxb_reg(ptxb *b, const char *type, const char *why,
 		     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
+/* The name of a register declared as "%" + role, or NULL. */
+const char *ptxb_find(const ptxb *b, const char *role);
+
 /* A module-scope line (e.g. a .shared declaration), written before the entry. */
 void ptxb_global(ptxb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

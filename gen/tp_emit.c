@@ -8,33 +8,16 @@
 #include <string.h>
 
 #include "gen/ptxb.h"
+#include "gen/tp_int.h"
 
 const char tp_entry_params[] =
 	"\t.param .u64 param_in,\n\t.param .u64 param_out,\n"
 	"\t.param .u32 param_rows,\n\t.param .u32 param_cols,\n"
 	"\t.param .u32 param_ld_in,\n\t.param .u32 param_ld_out\n";
 
-#define TP_MAX_V 16
 
-/* Data lives in units: a 32-bit word for 1- to 4-byte elements (narrow ones
- * packed), a 64-bit register for 8- and 16-byte ones. A row vector (v
- * elements along an input row) and a column vector (along an input column,
- * i.e. an output row) are each na units. For 4-, 8- and 16-byte elements the
- * two views name the same registers; packed elements need a prmt transpose. */
-typedef struct {
-	ptxb *b;
-	const tp_params *p;
-	const tp_geom *g;
-	const char *ut;                         /* unit type: b32 or b64 */
-	unsigned ub, na, epw;                   /* unit bytes, units per access, elements per word (packed) */
-	const char *ldop, *stop;                /* global load/store with cache hints */
-	const char *in, *out, *rows, *cols, *ld_in, *ld_out;
-	const char *t, *r0, *c0, *fast, *interior, *pe, *tmp;
-	const char *xr[TP_MAX_K][TP_MAX_V][4];  /* block k, row i, unit u */
-	const char *xc[TP_MAX_K][TP_MAX_V][4];  /* block k, column c, unit u */
-} em;
 
-static unsigned lg2(unsigned x)
+unsigned tp_lg2(unsigned x)
 {
 	unsigned n = 0;
 	while (x >>= 1)
@@ -43,7 +26,7 @@ static unsigned lg2(unsigned x)
 }
 
 /* "[%reg]" or "[%reg+off]" */
-static const char *addr(char *buf, size_t n, const char *reg, unsigned off)
+const char *tp_addr(char *buf, size_t n, const char *reg, unsigned off)
 {
 	if (off)
 		snprintf(buf, n, "[%s+%u]", reg, off);
@@ -53,7 +36,7 @@ static const char *addr(char *buf, size_t n, const char *reg, unsigned off)
 }
 
 /* "{%a, %b, ...}" (or "%a") of block k's row vector i or column vector c. */
-static const char *unit_list(char *buf, size_t n, const em *e, unsigned k, int row, unsigned j)
+const char *tp_unit_list(char *buf, size_t n, const em *e, unsigned k, int row, unsigned j)
 {
 	const char *const *u = row ? e->xr[k][j] : e->xc[k][j];
 	if (e->na == 1) {
@@ -68,7 +51,7 @@ static const char *unit_list(char *buf, size_t n, const em *e, unsigned k, int r
 }
 
 /* "ld.global.v4.b32" and the like: n units of the unit type. */
-static const char *unit_op(char *buf, size_t n, const char *base, unsigned units, const char *ut)
+const char *tp_unit_op(char *buf, size_t n, const char *base, unsigned units, const char *ut)
 {
 	if (units == 1)
 		snprintf(buf, n, "%s.%s", base, ut);
@@ -133,7 +116,7 @@ static void emit_setup(em *e)
 	if (p->ty > 1) {
 		const char *ty = ptxb_reg(b, "b32", "threadIdx.y", "thread_y");
 		ptxb_op(b, NULL, "mov.u32", "%s, %%tid.y", ty);
-		ptxb_op(b, NULL, "shl.b32", "%s, %s, %u", ty, ty, lg2(p->tx));
+		ptxb_op(b, NULL, "shl.b32", "%s, %s, %u", ty, ty, tp_lg2(p->tx));
 		ptxb_op(b, NULL, "add.u32", "%s, %s, %s", e->t, e->t, ty);
 	}
 	e->r0 = ptxb_reg(b, "b32", "first input row of the tile", "tile_row");
@@ -144,8 +127,8 @@ static void emit_setup(em *e)
 		ptxb_op(b, NULL, "mov.u32", "%s, %%ctaid.y", e->r0);
 		ptxb_op(b, NULL, "mov.u32", "%s, %%ctaid.x", e->c0);
 	}
-	ptxb_op(b, NULL, "shl.b32", "%s, %s, %u", e->r0, e->r0, lg2(p->tm));
-	ptxb_op(b, NULL, "shl.b32", "%s, %s, %u", e->c0, e->c0, lg2(p->tn));
+	ptxb_op(b, NULL, "shl.b32", "%s, %s, %u", e->r0, e->r0, tp_lg2(p->tm));
+	ptxb_op(b, NULL, "shl.b32", "%s, %s, %u", e->c0, e->c0, tp_lg2(p->tn));
 }
 
 static void emit_fast_test(em *e)
@@ -167,12 +150,20 @@ static void emit_fast_test(em *e)
 	ptxb_op(b, NULL, "setp.le.u32", "%s, %s, %s", e->interior, lim, e->rows);
 	ptxb_op(b, NULL, "add.u32", "%s, %s, %u", lim, e->c0, e->p->tn);
 	ptxb_op(b, NULL, "setp.le.and.u32", "%s, %s, %s, %s", e->interior, lim, e->cols, e->interior);
+	if (g->es < 4) {
+		/* realigned loads read up to 3 bytes before and after a row: keep
+		 * them off the first and last tile rows */
+		e->not_last = ptxb_reg(b, "pred", "neither the first nor the last tile row", "inner");
+		ptxb_op(b, NULL, "add.u32", "%s, %s, %u", lim, e->r0, e->p->tm);
+		ptxb_op(b, NULL, "setp.lt.u32", "%s, %s, %s", e->not_last, lim, e->rows);
+		ptxb_op(b, NULL, "setp.ne.and.u32", "%s, %s, 0, %s", e->not_last, e->r0, e->not_last);
+	}
 	if (g->v == 1)
 		return;
 	const char *al = ptxb_reg(b, "b32", "low bits of pointers and row pitches", "align");
 	const char *tmp = ptxb_reg(b, "b32", "scratch for the alignment test", "align_tmp");
 	ptxb_op(b, NULL, "or.b32", "%s, %s, %s", al, e->ld_in, e->ld_out);
-	ptxb_op(b, NULL, "shl.b32", "%s, %s, %u", al, al, lg2(g->es));
+	ptxb_op(b, NULL, "shl.b32", "%s, %s, %u", al, al, tp_lg2(g->es));
 	ptxb_op(b, NULL, "cvt.u32.u64", "%s, %s", tmp, e->in);
 	ptxb_op(b, NULL, "or.b32", "%s, %s, %s", al, al, tmp);
 	ptxb_op(b, NULL, "cvt.u32.u64", "%s, %s", tmp, e->out);
@@ -182,7 +173,7 @@ static void emit_fast_test(em *e)
 }
 
 /* The thread's first block (rb0, gc0) under mapping m, into two registers. */
-static void emit_block0(em *e, const tp_map *m, int write_map, const char *tag,
+void tp_block0(em *e, const tp_map *m, int write_map, const char *tag,
 			const char **rb0, const char **gc0)
 {
 	ptxb *b = e->b;
@@ -190,21 +181,13 @@ static void emit_block0(em *e, const tp_map *m, int write_map, const char *tag,
 	*gc0 = ptxb_reg(b, "b32", "first block column of this thread", "%s_bcol", tag);
 	const char *along = write_map ? *rb0 : *gc0, *across = write_map ? *gc0 : *rb0;
 	ptxb_op(b, NULL, "and.b32", "%s, %s, %u", along, e->t, m->fast - 1);
-	ptxb_op(b, NULL, "shr.u32", "%s, %s, %u", across, e->t, lg2(m->fast));
+	ptxb_op(b, NULL, "shr.u32", "%s, %s, %u", across, e->t, tp_lg2(m->fast));
 }
 
-/* One side of global memory: the input (load) or the output (store). */
-typedef struct {
-	int store;
-	const tp_map *m;
-	int write_map;
-	const char *tag;                   /* "ld" or "st" */
-	const char *row[256];              /* address of the thread's row m */
-	const char *rows_left, *cols_left; /* signed room below and right of it */
-} gside;
+
 
 /* Row offset m and column offset n (elements) of access (k, s). */
-static void gaccess(const em *e, const gside *s, unsigned k, unsigned j,
+void tp_gaccess(const em *e, const gside *s, unsigned k, unsigned j,
 		    unsigned *mrow, unsigned *ncol)
 {
 	unsigned v = e->g->v;
@@ -224,29 +207,29 @@ static void emit_gaddr(em *e, gside *s)
 	const char *rb0, *gc0;
 	ptxb_group(b, "%s addresses: consecutive threads take consecutive %u-byte pieces of a%s row.",
 		   s->store ? "Output" : "Input", g->gbytes, s->store ? "n output" : "n input");
-	emit_block0(e, s->m, s->write_map, s->tag, &rb0, &gc0);
+	tp_block0(e, s->m, s->write_map, s->tag, &rb0, &gc0);
 	const char *row0 = ptxb_reg(b, "b32", "first matrix row this thread touches", "%s_row0", s->tag);
 	const char *col0 = ptxb_reg(b, "b32", "first matrix column this thread touches", "%s_col0", s->tag);
 	const char *off = ptxb_reg(b, "b64", "element offset, then byte address", "%s_base", s->tag);
 	const char *c64 = ptxb_reg(b, "b64", "column as 64 bits", "%s_col64", s->tag);
 	const char *pitch = ptxb_reg(b, "b64", "row pitch in bytes", "%s_pitch", s->tag);
 	/* input: row r0 + rb*v, column c0 + gc*v; output: row c0 + gc*v, column r0 + rb*v */
-	ptxb_op(b, NULL, "shl.b32", "%s, %s, %u", row0, s->store ? gc0 : rb0, lg2(g->v));
+	ptxb_op(b, NULL, "shl.b32", "%s, %s, %u", row0, s->store ? gc0 : rb0, tp_lg2(g->v));
 	ptxb_op(b, NULL, "add.u32", "%s, %s, %s", row0, row0, s->store ? e->c0 : e->r0);
-	ptxb_op(b, NULL, "shl.b32", "%s, %s, %u", col0, s->store ? rb0 : gc0, lg2(g->v));
+	ptxb_op(b, NULL, "shl.b32", "%s, %s, %u", col0, s->store ? rb0 : gc0, tp_lg2(g->v));
 	ptxb_op(b, NULL, "add.u32", "%s, %s, %s", col0, col0, s->store ? e->r0 : e->c0);
 	const char *ld = s->store ? e->ld_out : e->ld_in;
 	ptxb_op(b, NULL, "mul.wide.u32", "%s, %s, %s", off, row0, ld);
 	ptxb_op(b, NULL, "cvt.u64.u32", "%s, %s", c64, col0);
 	ptxb_op(b, NULL, "add.u64", "%s, %s, %s", off, off, c64);
-	ptxb_op(b, NULL, "shl.b64", "%s, %s, %u", off, off, lg2(g->es));
+	ptxb_op(b, NULL, "shl.b64", "%s, %s, %u", off, off, tp_lg2(g->es));
 	ptxb_op(b, NULL, "add.u64", "%s, %s, %s", off, off, s->store ? e->out : e->in);
 	ptxb_op(b, NULL, "mul.wide.u32", "%s, %s, %u", pitch, ld, g->es);
 	memset(s->row, 0, sizeof s->row);
 	for (unsigned k = 0; k < g->k; k++)
 		for (unsigned j = 0; j < g->v; j++) {
 			unsigned mrow, ncol;
-			gaccess(e, s, k, j, &mrow, &ncol);
+			tp_gaccess(e, s, k, j, &mrow, &ncol);
 			if (s->row[mrow])
 				continue;
 			if (mrow == 0) {
@@ -289,10 +272,10 @@ static void elem_access(em *e, const gside *s, unsigned k, unsigned i, unsigned 
 	const char *base = s->store ? e->stop : e->ldop;
 	if (es == 16) {
 		snprintf(regs, sizeof regs, "{%s, %s}", e->xr[k][0][0], e->xr[k][0][1]);
-		unit_op(op, sizeof op, base, 2, "b64");
+		tp_unit_op(op, sizeof op, base, 2, "b64");
 	} else if (es >= 4) {
 		snprintf(regs, sizeof regs, "%s", u);
-		unit_op(op, sizeof op, base, 1, e->ut);
+		tp_unit_op(op, sizeof op, base, 1, e->ut);
 	} else {
 		snprintf(regs, sizeof regs, "%s", e->tmp);
 		snprintf(op, sizeof op, "%s.b%u", base, 8 * es);
@@ -310,7 +293,6 @@ static void elem_access(em *e, const gside *s, unsigned k, unsigned i, unsigned 
 		ptxb_op(b, NULL, "bfi.b32", "%s, %s, %s, %u, %u", u, e->tmp, u, bit, 8 * es);
 }
 
-enum { ACC_VECTOR, ACC_ELEMENT, ACC_EDGE };
 
 /* The accesses of one side: whole vectors (aligned interior tiles),
  * unpredicated elements (misaligned interior tiles), or predicated elements
@@ -324,11 +306,11 @@ static void emit_gaccess(em *e, const gside *s, int mode)
 	for (unsigned k = 0; k < g->k; k++)
 		for (unsigned j = 0; j < g->v; j++) {
 			unsigned mrow, ncol;
-			gaccess(e, s, k, j, &mrow, &ncol);
-			addr(a, sizeof a, s->row[mrow], ncol * g->es);
+			tp_gaccess(e, s, k, j, &mrow, &ncol);
+			tp_addr(a, sizeof a, s->row[mrow], ncol * g->es);
 			if (mode == ACC_VECTOR) {
-				unit_op(op, sizeof op, s->store ? e->stop : e->ldop, e->na, e->ut);
-				unit_list(regs, sizeof regs, e, k, !s->store, j);
+				tp_unit_op(op, sizeof op, s->store ? e->stop : e->ldop, e->na, e->ut);
+				tp_unit_list(regs, sizeof regs, e, k, !s->store, j);
 				if (s->store)
 					ptxb_op(b, NULL, op, "%s, %s", a, regs);
 				else
@@ -344,7 +326,7 @@ static void emit_gaccess(em *e, const gside *s, int mode)
 				if (mode == ACC_EDGE)
 					ptxb_op(b, NULL, "setp.gt.and.s32", "%s, %s, %u, %s", e->pe, s->cols_left,
 						ncol + c, rok);
-				addr(a, sizeof a, s->row[mrow], (ncol + c) * g->es);
+				tp_addr(a, sizeof a, s->row[mrow], (ncol + c) * g->es);
 				const char *guard = mode == ACC_EDGE ? e->pe : NULL;
 				/* load: element (j, c); store: output row j, element c = input row c */
 				if (s->store)
@@ -393,6 +375,45 @@ static void emit_xpose(em *e)
 }
 
 /* Shared-memory stores (phase 0) or loads (phase 1), addresses first. */
+/* One shared address: row a0 + cr, granule column b0 + db, swizzled. The
+ * scratch registers are declared once per tag. */
+void tp_smem_addr(em *e, const char *tag, const char *a0, const char *b0, unsigned cr,
+		  unsigned db, const char *dst)
+{
+	ptxb *b = e->b;
+	const tp_geom *g = e->g;
+	char name[40];
+	snprintf(name, sizeof name, "%s_row", tag);
+	const char *srow = ptxb_find(b, name + 0);
+	if (!srow) {
+		srow = ptxb_reg(b, "b32", NULL, "%s_row", tag);
+		ptxb_reg(b, "b32", NULL, "%s_col", tag);
+		if (g->swz)
+			ptxb_reg(b, "b32", "swizzle: low bits of the shared row", "%s_xor", tag);
+	}
+	snprintf(name, sizeof name, "%s_col", tag);
+	const char *scol = ptxb_find(b, name);
+	snprintf(name, sizeof name, "%s_xor", tag);
+	const char *sxor = g->swz ? ptxb_find(b, name) : NULL;
+	ptxb_op(b, NULL, "add.u32", "%s, %s, %u", srow, a0, cr);
+	ptxb_op(b, NULL, "add.u32", "%s, %s, %u", scol, b0, db);
+	if (sxor) {
+		const char *from = srow;
+		if (g->swz_shr) {
+			ptxb_op(b, NULL, "shr.u32", "%s, %s, %u", sxor, from, g->swz_shr);
+			from = sxor;
+		}
+		if (g->swz_shl) {
+			ptxb_op(b, NULL, "shl.b32", "%s, %s, %u", sxor, from, g->swz_shl);
+			from = sxor;
+		}
+		ptxb_op(b, NULL, "and.b32", "%s, %s, %u", sxor, from, g->swz);
+		ptxb_op(b, NULL, "xor.b32", "%s, %s, %s", scol, scol, sxor);
+	}
+	ptxb_op(b, NULL, "mad.lo.u32", "%s, %s, %u, %s", scol, srow, g->pitch, scol);
+	ptxb_op(b, NULL, "mad.lo.u32", "%s, %s, %u, %s", dst, scol, g->gbytes, e->sbase);
+}
+
 static void emit_smem(em *e, const char *sbase, int load)
 {
 	ptxb *b = e->b;
@@ -401,45 +422,26 @@ static void emit_smem(em *e, const char *sbase, int load)
 	const tp_map *m = load ? &g->wr : &g->rd;
 	const char *tag = load ? "sl" : "ss";
 	const char *rb0, *gc0;
-	emit_block0(e, m, load, tag, &rb0, &gc0);
+	tp_block0(e, m, load, tag, &rb0, &gc0);
 	/* shared row = A*v + s (or s*srows/v + A when permuted), column B */
 	const char *a0 = p->major_in ? rb0 : gc0, *b0 = p->major_in ? gc0 : rb0;
 	if (!g->permute && g->v > 1)
-		ptxb_op(b, NULL, "shl.b32", "%s, %s, %u", a0, a0, lg2(g->v));
-	const char *srow = ptxb_reg(b, "b32", NULL, "%s_row", tag);
-	const char *scol = ptxb_reg(b, "b32", NULL, "%s_col", tag);
-	const char *sxor = g->swz ? ptxb_reg(b, "b32", "swizzle: low bits of the shared row", "%s_xor", tag) : NULL;
+		ptxb_op(b, NULL, "shl.b32", "%s, %s, %u", a0, a0, tp_lg2(g->v));
 	const char *sa[TP_MAX_K][TP_MAX_V];
 	for (unsigned k = 0; k < g->k; k++)
 		for (unsigned s = 0; s < g->v; s++) {
 			unsigned da = p->major_in ? m->dr[k] : m->dc[k], db = p->major_in ? m->dc[k] : m->dr[k];
 			unsigned cr = g->permute ? s * (g->srows / g->v) + da : da * g->v + s;
 			sa[k][s] = ptxb_reg(b, "b32", NULL, "%s_addr%u_%u", tag, k, s);
-			ptxb_op(b, NULL, "add.u32", "%s, %s, %u", srow, a0, cr);
-			ptxb_op(b, NULL, "add.u32", "%s, %s, %u", scol, b0, db);
-			if (sxor) {
-				const char *from = srow;
-				if (g->swz_shr) {
-					ptxb_op(b, NULL, "shr.u32", "%s, %s, %u", sxor, from, g->swz_shr);
-					from = sxor;
-				}
-				if (g->swz_shl) {
-					ptxb_op(b, NULL, "shl.b32", "%s, %s, %u", sxor, from, g->swz_shl);
-					from = sxor;
-				}
-				ptxb_op(b, NULL, "and.b32", "%s, %s, %u", sxor, from, g->swz);
-				ptxb_op(b, NULL, "xor.b32", "%s, %s, %s", scol, scol, sxor);
-			}
-			ptxb_op(b, NULL, "mad.lo.u32", "%s, %s, %u, %s", scol, srow, g->pitch, scol);
-			ptxb_op(b, NULL, "mad.lo.u32", "%s, %s, %u, %s", sa[k][s], scol, g->gbytes, sbase);
+			tp_smem_addr(e, tag, a0, b0, cr, db, sa[k][s]);
 		}
 	char op[48], regs[160];
-	unit_op(op, sizeof op, load ? "ld.shared" : "st.shared", e->na, e->ut);
+	tp_unit_op(op, sizeof op, load ? "ld.shared" : "st.shared", e->na, e->ut);
 	ptxb_note(b, "%s", load ? "all shared loads, then the global stores"
 			       : "shared stores: the register block goes out as whole granules");
 	for (unsigned k = 0; k < g->k; k++)
 		for (unsigned s = 0; s < g->v; s++) {
-			unit_list(regs, sizeof regs, e, k, p->major_in, s);
+			tp_unit_list(regs, sizeof regs, e, k, p->major_in, s);
 			if (load)
 				ptxb_op(b, NULL, op, "%s, [%s]", regs, sa[k][s]);
 			else
@@ -461,6 +463,7 @@ static void emit_shared(em *e)
 	ptxb_group(b, "Into shared memory by %s rows (%s), a barrier, and out along the other axis.",
 		   p->major_in ? "input" : "output", tp_smem_name(p->smem));
 	ptxb_op(b, NULL, "mov.u32", "%s, tile_smem", sbase);
+	e->sbase = sbase;
 	emit_smem(e, sbase, 0);
 	ptxb_op(b, NULL, "bar.sync", "0");
 	emit_smem(e, sbase, 1);
@@ -483,9 +486,23 @@ static void emit_paths(em *e, const gside *s, const char *notfast, const char *t
 		ptxb_op(b, NULL, "ret", " ");
 	if (middle) {
 		ptxb_label(b, l_slow);
-		ptxb_note(b, "interior tile, rows not aligned for vectors: unpredicated elements");
+		ptxb_note(b, "interior tile, rows not aligned for vectors");
 		ptxb_op(b, notint, "bra.uni", "%s", l_edge);
-		emit_gaccess(e, s, ACC_ELEMENT);
+		if (s->store && tp_realign_stores(e)) {
+			tp_emit_realign_stores(e, s);
+		} else if (!s->store && tp_realign_loads(e)) {
+			char l_bytes[32], notinner[40];
+			snprintf(l_bytes, sizeof l_bytes, "%s_BYTES", tag);
+			snprintf(notinner, sizeof notinner, "!%s", e->not_last);
+			ptxb_op(b, notinner, "bra.uni", "%s", l_bytes);
+			tp_emit_realign_loads(e, s);
+			ptxb_op(b, NULL, "bra.uni", "%s", done);
+			ptxb_label(b, l_bytes);
+			ptxb_note(b, "first or last tile row: unpredicated elements");
+			emit_gaccess(e, s, ACC_ELEMENT);
+		} else {
+			emit_gaccess(e, s, ACC_ELEMENT);
+		}
 		if (done)
 			ptxb_op(b, NULL, "bra.uni", "%s", done);
 		else

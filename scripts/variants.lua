@@ -54,11 +54,12 @@ end
 -- blocks resident at once read and write few, long rows.
 local fast = {
   [8] = {
-    { name = "fast", tile = {128, 128}, threads = {32, 2}, vec = 16, smem = "swizzle" },
+    { name = "fast", tile = {128, 128}, threads = {32, 2}, vec = 16, smem = "swizzle", group = 8 },
     { name = "fast_v8", tile = {128, 128}, threads = {32, 8}, vec = 8, smem = "swizzle" },
   },
   [16] = {
-    { name = "fast", tile = {128, 128}, threads = {32, 8}, vec = 8, smem = "swizzle", group = 16 },
+    { name = "fast", tile = {128, 128}, threads = {32, 8}, vec = 4, smem = "swizzle", group = 8 },
+    { name = "fast_v8", tile = {128, 128}, threads = {32, 8}, vec = 8, smem = "swizzle", group = 16 },
     { name = "fast_v4", tile = {64, 128}, threads = {32, 8}, vec = 4, smem = "swizzle" },
   },
   [32] = {
@@ -76,13 +77,14 @@ local fast = {
 }
 
 -- The narrow family: for leading dimensions that rule out 16-byte vectors
--- (8191x8193, 12345x6789), the narrowest access the width allows (one
--- element, or one word of packed ones), consecutive threads on consecutive
--- elements, tall tiles (long output rows), blocks walked 8 tile columns at a
--- time. The selection table picks these for such shapes.
+-- (8191x8193, 12345x6789): narrow accesses (one element; for 1- and 2-byte
+-- elements 4 or 8 bytes, realigned with prmt on misaligned rows), consecutive
+-- threads on consecutive elements, tall tiles (long output rows), blocks
+-- walked 8 tile columns at a time. The selection table picks these for such
+-- shapes.
 local narrow = {
-  [8] = { name = "narrow", tile = {128, 64}, threads = {32, 8}, vec = 4, smem = "swizzle", group = 8 },
-  [16] = { name = "narrow", tile = {128, 32}, threads = {32, 8}, vec = 2, smem = "swizzle", group = 8 },
+  [8] = { name = "narrow", tile = {128, 64}, threads = {32, 8}, vec = 4, smem = "padded", group = 8 },
+  [16] = { name = "narrow", tile = {128, 64}, threads = {32, 8}, vec = 4, smem = "swizzle", group = 8 },
   [32] = { name = "narrow", tile = {128, 32}, threads = {32, 8}, vec = 1, smem = "padded", group = 8 },
   [64] = { name = "narrow", tile = {128, 32}, threads = {32, 16}, vec = 1, smem = "padded", group = 8 },
   [128] = { name = "narrow", tile = {64, 32}, threads = {32, 16}, vec = 1, smem = "padded", group = 8 },

@@ -1,0 +1,67 @@
+/* tp_int: the emitter's shared state and helpers (internal to gen/tp_*.c). */
+#ifndef GEN_TP_INT_H
+#define GEN_TP_INT_H
+
+#include <stddef.h>
+
+#include "gen/ptxb.h"
+#include "gen/tp.h"
+#include "gen/tp_geom.h"
+
+#define TP_MAX_V 16
+
+/* Data lives in units: a 32-bit word for 1- to 4-byte elements (narrow ones
+ * packed), a 64-bit register for 8- and 16-byte ones. A row vector (v
+ * elements along an input row) and a column vector (along an input column,
+ * i.e. an output row) are each na units. For 4-, 8- and 16-byte elements the
+ * two views name the same registers; packed elements need a prmt transpose. */
+typedef struct {
+	ptxb *b;
+	const tp_params *p;
+	const tp_geom *g;
+	const char *ut;                         /* unit type: b32 or b64 */
+	unsigned ub, na, epw;                   /* unit bytes, units per access, elements per word (packed) */
+	const char *ldop, *stop;                /* global load/store with cache hints */
+	const char *in, *out, *rows, *cols, *ld_in, *ld_out;
+	const char *t, *r0, *c0, *fast, *interior, *pe, *tmp;
+	const char *sbase;                      /* shared tile base (smem kernels) */
+	const char *not_last;                   /* the tile is not the last tile row (realigned loads may read 3 bytes past a row) */
+	const char *xr[TP_MAX_K][TP_MAX_V][4];  /* block k, row i, unit u */
+	const char *xc[TP_MAX_K][TP_MAX_V][4];  /* block k, column c, unit u */
+} em;
+
+/* One side of global memory: the input (load) or the output (store). */
+typedef struct {
+	int store;
+	const tp_map *m;
+	int write_map;
+	const char *tag;                   /* "ld" or "st" */
+	const char *row[256];              /* address of the thread's row m */
+	const char *rows_left, *cols_left; /* signed room below and right of it */
+} gside;
+
+/* How one side reaches global memory: whole vectors (aligned interior
+ * tiles), unpredicated elements (misaligned interior tiles), predicated
+ * elements (edge tiles), or aligned words realigned with prmt (misaligned
+ * interior tiles of 1- and 2-byte elements). */
+enum { ACC_VECTOR, ACC_ELEMENT, ACC_EDGE };
+
+unsigned tp_lg2(unsigned x);
+const char *tp_addr(char *buf, size_t n, const char *reg, unsigned off);
+const char *tp_unit_list(char *buf, size_t n, const em *e, unsigned k, int row, unsigned j);
+const char *tp_unit_op(char *buf, size_t n, const char *base, unsigned units, const char *ut);
+void tp_block0(em *e, const tp_map *m, int write_map, const char *tag, const char **rb0, const char **gc0);
+void tp_gaccess(const em *e, const gside *s, unsigned k, unsigned j, unsigned *mrow, unsigned *ncol);
+
+/* Shared address of granule column b0 + db of shared row a0 + cr (a0 and b0
+ * registers as tp_block0 left them) into dst, with the swizzle. */
+void tp_smem_addr(em *e, const char *tag, const char *a0, const char *b0, unsigned cr,
+		  unsigned db, const char *dst);
+
+/* tp_realign.c: misaligned interior tiles of packed 1- and 2-byte elements. */
+int tp_realign_loads(const em *e);
+int tp_realign_stores(const em *e);
+void tp_emit_realign_loads(em *e, const gside *s);
+void tp_emit_realign_stores(em *e, const gside *s);
+
+#endif
