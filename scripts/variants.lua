@@ -83,7 +83,7 @@ local fast = {
 -- walked 8 tile columns at a time. The selection table picks these for such
 -- shapes.
 local narrow = {
-  [8] = { name = "narrow", tile = {128, 64}, threads = {32, 8}, vec = 4, smem = "padded", group = 8 },
+  [8] = { name = "narrow", tile = {128, 64}, threads = {32, 8}, vec = 4, smem = "swizzle", group = 8 },
   [16] = { name = "narrow", tile = {128, 64}, threads = {32, 8}, vec = 4, smem = "swizzle", group = 8 },
   [32] = { name = "narrow", tile = {128, 32}, threads = {32, 8}, vec = 1, smem = "padded", group = 8 },
   [64] = { name = "narrow", tile = {128, 32}, threads = {32, 16}, vec = 1, smem = "padded", group = 8 },
