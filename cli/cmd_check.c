@@ -46,6 +46,7 @@ typedef struct {
 	px_rig *rig;
 	int n;          /* the last TAP number */
 	int code;       /* the exit code so far */
+	char dead[600]; /* set when the device could not be reset after a fault */
 } check_run;
 
 static void usage(FILE *f)
@@ -57,7 +58,9 @@ static void usage(FILE *f)
 		"Verify every FILE.ptx over every shape, bit-exactly, without timing; print TAP\n"
 		"(one line a file and shape: `ok 3 - tile_pad_b32 31x33`, failures explained in #\n"
 		"lines). Files are linked once each; a kernel that faults is reported and the\n"
-		"device is reset before the next file.\n"
+		"device is reset before the next file. Where the driver keeps the fault for the\n"
+		"rest of the process (an illegal address is such a \"sticky\" error), the files\n"
+		"that follow are reported not run, with the reason; run them again.\n"
 		"\n"
 		"  --shapes LIST  comma-separated ROWSxCOLS[:ld_in=N][:ld_out=N][:elem=BITS]; an entry\n"
 		"                 with elem= applies to files of that width only. Default on the GPU:\n"
@@ -194,8 +197,11 @@ static px_status check_case(check_run *c, const px_file *f, jit_kernel *k, px_sh
 static void recover(check_run *c)
 {
 	char err[512];
-	if (cu_reset(c->cu, err, sizeof err))
+	if (cu_reset(c->cu, err, sizeof err)) {
 		cli_err(CMD, "after a device reset: %s", err);
+		snprintf(c->dead, sizeof c->dead, "not run: the device is unusable in this process after the "
+			 "fault (%.400s); run this file again", err);
+	}
 	px_rig_drop(c->rig); /* after the reset: dropped, never freed */
 }
 
@@ -241,6 +247,11 @@ static void check_file(check_run *c, const char *path)
 	px_status st = px_file_load(&f, path, err, sizeof err);
 	if (st) {
 		fail_all(c, path, err, px_status_exit(st));
+		return;
+	}
+	if (c->dead[0]) {
+		fail_all(c, f.meta.kernel, c->dead, EXIT_CUDA);
+		px_file_free(&f);
 		return;
 	}
 	if (c->o->elem && c->o->elem != f.meta.elem_bits) {
