@@ -229,7 +229,7 @@ int cmd_run(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 		if (pick_file((unsigned)o.elem, o.rows, o.cols, o.ld_in ? o.ld_in : o.cols,
-			      o.ld_out ? o.ld_out : o.rows, picked, sizeof picked, note, sizeof note,
+			      o.ld_out ? o.ld_out : o.rows, (unsigned)o.offset, picked, sizeof picked, note, sizeof note,
 			      err, sizeof err)) {
 			cli_err(CMD, "%s", err);
 			return EXIT_INPUT;

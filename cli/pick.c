@@ -29,7 +29,7 @@ static int find_up(const char *rel, char *out, size_t n)
 }
 
 int pick_file(unsigned elem, uint64_t rows, uint64_t cols, uint64_t ld_in, uint64_t ld_out,
-	      char *path, size_t plen, char *note, size_t nlen, char *err, size_t errlen)
+	      unsigned offset, char *path, size_t plen, char *note, size_t nlen, char *err, size_t errlen)
 {
 	char table[INS_PATH_MAX], kernel[128];
 	const char *env = getenv("PTXPOSE_SELECT");
@@ -46,7 +46,7 @@ int pick_file(unsigned elem, uint64_t rows, uint64_t cols, uint64_t ld_in, uint6
 		return -1;
 	}
 	char why[256];
-	int rc = sel_pick(text, elem, rows, cols, ld_in, ld_out, kernel, sizeof kernel, why, sizeof why);
+	int rc = sel_pick_at(text, elem, rows, cols, ld_in, ld_out, offset, kernel, sizeof kernel, why, sizeof why);
 	if (rc)
 		snprintf(err, errlen, "%s: %s", table, why);
 	/* the note: the table's "measured on ..." comment */

@@ -12,6 +12,6 @@
 /* 0 with the file's path and a note naming the table's first comment line
  * (its device and date); -1 with a one-line reason. */
 int pick_file(unsigned elem, uint64_t rows, uint64_t cols, uint64_t ld_in, uint64_t ld_out,
-	      char *path, size_t plen, char *note, size_t nlen, char *err, size_t errlen);
+	      unsigned offset, char *path, size_t plen, char *note, size_t nlen, char *err, size_t errlen);
 
 #endif

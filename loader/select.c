@@ -14,9 +14,16 @@ int sel_pick(const char *table, unsigned elem, uint64_t rows, uint64_t cols,
 	     uint64_t ld_in, uint64_t ld_out, char *kernel, size_t klen,
 	     char *err, size_t errlen)
 {
+	return sel_pick_at(table, elem, rows, cols, ld_in, ld_out, 0, kernel, klen, err, errlen);
+}
+
+int sel_pick_at(const char *table, unsigned elem, uint64_t rows, uint64_t cols,
+		uint64_t ld_in, uint64_t ld_out, unsigned offset, char *kernel, size_t klen,
+		char *err, size_t errlen)
+{
 	double best = INFINITY, best_any = INFINITY;
 	char any[128] = "";
-	int want = aligned16(elem, ld_in, ld_out);
+	int want = aligned16(elem, ld_in, ld_out) && (uint64_t)offset * elem / 8 % 16 == 0;
 	int line = 0;
 	kernel[0] = '\0';
 	for (const char *p = table; *p;) {

@@ -19,4 +19,10 @@ int sel_pick(const char *table, unsigned elem, uint64_t rows, uint64_t cols,
 	     uint64_t ld_in, uint64_t ld_out, char *kernel, size_t klen,
 	     char *err, size_t errlen);
 
+/* The same, where the pointers are `offset` elements past 16-byte
+ * alignment (a pointer off alignment puts the case in the misaligned class). */
+int sel_pick_at(const char *table, unsigned elem, uint64_t rows, uint64_t cols,
+		uint64_t ld_in, uint64_t ld_out, unsigned offset, char *kernel, size_t klen,
+		char *err, size_t errlen);
+
 #endif

@@ -14,6 +14,8 @@ PTXPOSE_SELECT="$tmp/sel.tsv" check "PTXPOSE_SELECT: an aligned pitch" 0 $PX run
 grep -q 'picked naive_2d_b32' "$tmp/err" && ok "... picks the aligned measurement" || { nok "... aligned"; diag <"$tmp/err"; }
 PTXPOSE_SELECT="$tmp/sel.tsv" check "PTXPOSE_SELECT: a pitch of 97 elements" 0 $PX run --elem 32 --rows 100 --cols 96 --ld-in 97 --emulate
 grep -q 'picked naive_1d_b32' "$tmp/err" && ok "... picks the misaligned measurement" || { nok "... misaligned"; diag <"$tmp/err"; }
+PTXPOSE_SELECT="$tmp/sel.tsv" check "PTXPOSE_SELECT: pointers one element off alignment" 0 $PX run --elem 32 --rows 100 --cols 96 --offset 1 --emulate
+grep -q 'picked naive_1d_b32' "$tmp/err" && ok "... picks the misaligned measurement" || { nok "... offset"; diag <"$tmp/err"; }
 PTXPOSE_SELECT="$tmp/sel.tsv" check "no row for the width: exit 3" 3 $PX run --elem 64 --rows 10 --cols 10 --emulate
 one_line "... one line naming the width" "no kernel for 64-bit elements"
 PTXPOSE_SELECT="$tmp/none.tsv" check "an unreadable table: exit 3" 3 $PX run --elem 32 --rows 10 --cols 10 --emulate
