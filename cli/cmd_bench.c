@@ -26,18 +26,19 @@ typedef struct {
 	glob_t g;  /* the default files */
 } bench_opts;
 
-static const struct {
-	const char *flag;
-	uint64_t lo, hi;
-	size_t off;
-} num_flags[] = {
-	{"--cols", 1, PX_DIM_MAX, offsetof(bench_opts, cols)},
-	{"--elem", 8, 128, offsetof(bench_opts, elem)},
-	{"--iters", 1, 10000, offsetof(bench_opts, iters)},
-	{"--ld-in", 1, PX_DIM_MAX, offsetof(bench_opts, ld_in)},
-	{"--ld-out", 1, PX_DIM_MAX, offsetof(bench_opts, ld_out)},
-	{"--rows", 1, PX_DIM_MAX, offsetof(bench_opts, rows)},
-	{"--seed", 0, UINT64_MAX, offsetof(bench_opts, seed)},
+static const opt_spec flags[] = {
+	{"--cols", OPT_NUM, offsetof(bench_opts, cols), 1, PX_DIM_MAX, NULL},
+	{"--elem", OPT_NUM, offsetof(bench_opts, elem), 8, 128, NULL},
+	{"--flush-l2", OPT_SWITCH, offsetof(bench_opts, flush_l2), 0, 0, NULL},
+	{"--iters", OPT_NUM, offsetof(bench_opts, iters), 1, 10000, NULL},
+	{"--ld-in", OPT_NUM, offsetof(bench_opts, ld_in), 1, PX_DIM_MAX, NULL},
+	{"--ld-out", OPT_NUM, offsetof(bench_opts, ld_out), 1, PX_DIM_MAX, NULL},
+	{"--no-cublas", OPT_SWITCH, offsetof(bench_opts, no_cublas), 0, 0, NULL},
+	{"--out-dir", OPT_STR, offsetof(bench_opts, out_dir), 0, 0, NULL},
+	{"--rows", OPT_NUM, offsetof(bench_opts, rows), 1, PX_DIM_MAX, NULL},
+	{"--seed", OPT_NUM, offsetof(bench_opts, seed), 0, UINT64_MAX, NULL},
+	{"--shapes", OPT_STR, offsetof(bench_opts, shapes), 0, 0, NULL},
+	{"--verbose", OPT_SWITCH, offsetof(bench_opts, verbose), 0, 0, "-v"},
 };
 
 typedef struct {
@@ -103,46 +104,11 @@ static int parse(int argc, char **argv, bench_opts *o)
 		cli_err(CMD, "out of memory");
 		return EXIT_CUDA;
 	}
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v;
-		int r = 0;
-		if (opt_is_help(a)) {
-			usage(stdout);
-			return HELP_SHOWN;
-		}
-		if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
-			o->verbose = 1;
-			continue;
-		}
-		if (!strcmp(a, "--flush-l2")) {
-			o->flush_l2 = 1;
-			continue;
-		}
-		if (!strcmp(a, "--no-cublas")) {
-			o->no_cublas = 1;
-			continue;
-		}
-		if ((r = opt_value(CMD, argv, argc, &i, "--shapes", &o->shapes)) ||
-		    (r = opt_value(CMD, argv, argc, &i, "--out-dir", &o->out_dir))) {
-			if (r < 0)
-				return EXIT_USAGE;
-			continue;
-		}
-		for (size_t k = 0; k < sizeof num_flags / sizeof num_flags[0] && !r; k++)
-			if ((r = opt_value(CMD, argv, argc, &i, num_flags[k].flag, &v)) > 0 &&
-			    opt_u64(CMD, num_flags[k].flag, v, num_flags[k].lo, num_flags[k].hi,
-				    (uint64_t *)((char *)o + num_flags[k].off)))
-				return EXIT_USAGE;
-		if (r < 0)
-			return EXIT_USAGE;
-		if (r)
-			continue;
-		if (a[0] == '-' && a[1]) {
-			cli_err(CMD, "unknown flag '%s' (see ptxpose bench --help)", a);
-			return EXIT_USAGE;
-		}
-		o->files[o->nfiles++] = a;
-	}
+	int np;
+	int rc = opt_parse(CMD, argc, argv, flags, sizeof flags / sizeof flags[0], o, o->files, &np, usage);
+	o->nfiles = (size_t)np;
+	if (rc)
+		return rc == OPT_HELP ? HELP_SHOWN : rc;
 	if ((o->rows || o->cols || o->ld_in || o->ld_out) && (!o->rows || !o->cols || o->shapes)) {
 		cli_err(CMD, "--rows and --cols go together, and replace --shapes");
 		return EXIT_USAGE;

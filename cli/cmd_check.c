@@ -25,17 +25,18 @@ typedef struct {
 	int nfiles;
 } check_opts;
 
-static const struct {
-	const char *flag;
-	uint64_t lo, hi;
-	size_t off;
-} num_flags[] = {
-	{"--cols", 1, PX_DIM_MAX, offsetof(check_opts, cols)},
-	{"--elem", 8, 128, offsetof(check_opts, elem)},
-	{"--ld-in", 1, PX_DIM_MAX, offsetof(check_opts, ld_in)},
-	{"--ld-out", 1, PX_DIM_MAX, offsetof(check_opts, ld_out)},
-	{"--rows", 1, PX_DIM_MAX, offsetof(check_opts, rows)},
-	{"--seed", 0, UINT64_MAX, offsetof(check_opts, seed)},
+static const opt_spec flags[] = {
+	{"--cols", OPT_NUM, offsetof(check_opts, cols), 1, PX_DIM_MAX, NULL},
+	{"--elem", OPT_NUM, offsetof(check_opts, elem), 8, 128, NULL},
+	{"--emulate", OPT_SWITCH, offsetof(check_opts, emulate), 0, 0, NULL},
+	{"--flush-l2", OPT_REFUSE, 0, 0, 0, "check verifies without timing; time with ptxpose run or bench"},
+	{"--iters", OPT_REFUSE, 0, 0, 0, "check verifies without timing; time with ptxpose run or bench"},
+	{"--ld-in", OPT_NUM, offsetof(check_opts, ld_in), 1, PX_DIM_MAX, NULL},
+	{"--ld-out", OPT_NUM, offsetof(check_opts, ld_out), 1, PX_DIM_MAX, NULL},
+	{"--rows", OPT_NUM, offsetof(check_opts, rows), 1, PX_DIM_MAX, NULL},
+	{"--seed", OPT_NUM, offsetof(check_opts, seed), 0, UINT64_MAX, NULL},
+	{"--shapes", OPT_STR, offsetof(check_opts, shapes), 0, 0, NULL},
+	{"--verbose", OPT_SWITCH, offsetof(check_opts, verbose), 0, 0, "-v"},
 };
 
 typedef struct {
@@ -85,46 +86,9 @@ static int parse(int argc, char **argv, check_opts *o)
 		cli_err(CMD, "out of memory");
 		return EXIT_CUDA;
 	}
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v;
-		int r = 0;
-		if (opt_is_help(a)) {
-			usage(stdout);
-			return HELP_SHOWN;
-		}
-		if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
-			o->verbose = 1;
-			continue;
-		}
-		if (!strcmp(a, "--emulate")) {
-			o->emulate = 1;
-			continue;
-		}
-		if ((r = opt_value(CMD, argv, argc, &i, "--shapes", &v)) != 0) {
-			if (r < 0)
-				return EXIT_USAGE;
-			o->shapes = v;
-			continue;
-		}
-		for (size_t k = 0; k < sizeof num_flags / sizeof num_flags[0] && !r; k++)
-			if ((r = opt_value(CMD, argv, argc, &i, num_flags[k].flag, &v)) > 0 &&
-			    opt_u64(CMD, num_flags[k].flag, v, num_flags[k].lo, num_flags[k].hi,
-				    (uint64_t *)((char *)o + num_flags[k].off)))
-				return EXIT_USAGE;
-		if (r < 0)
-			return EXIT_USAGE;
-		if (r)
-			continue;
-		if (!strncmp(a, "--iters", 7) || !strcmp(a, "--flush-l2")) {
-			cli_err(CMD, "%s: check verifies without timing; time with ptxpose run or bench", a);
-			return EXIT_USAGE;
-		}
-		if (a[0] == '-' && a[1]) {
-			cli_err(CMD, "unknown flag '%s' (see ptxpose check --help)", a);
-			return EXIT_USAGE;
-		}
-		o->files[o->nfiles++] = argv[i];
-	}
+	int rc = opt_parse(CMD, argc, argv, flags, sizeof flags / sizeof flags[0], o, o->files, &o->nfiles, usage);
+	if (rc)
+		return rc == OPT_HELP ? HELP_SHOWN : rc;
 	if (!o->nfiles) {
 		cli_err(CMD, "needs at least one FILE.ptx (see ptxpose check --help)");
 		return EXIT_USAGE;

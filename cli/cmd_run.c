@@ -3,6 +3,7 @@
  * same-run copy. */
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -20,20 +21,21 @@ typedef struct {
 	int no_time, flush_l2, emulate, verbose;
 } run_opts;
 
-/* Numeric flags, sorted; value ranges are checked by opt_u64. */
-static const struct {
-	const char *flag;
-	uint64_t lo, hi;
-	size_t off;
-} num_flags[] = {
-	{"--cols", 1, PX_DIM_MAX, offsetof(run_opts, cols)},
-	{"--elem", 8, 128, offsetof(run_opts, elem)},
-	{"--iters", 1, 10000, offsetof(run_opts, iters)},
-	{"--ld-in", 1, PX_DIM_MAX, offsetof(run_opts, ld_in)},
-	{"--ld-out", 1, PX_DIM_MAX, offsetof(run_opts, ld_out)},
-	{"--offset", 0, 15, offsetof(run_opts, offset)},
-	{"--rows", 1, PX_DIM_MAX, offsetof(run_opts, rows)},
-	{"--seed", 0, UINT64_MAX, offsetof(run_opts, seed)},
+/* Flags, sorted. */
+static const opt_spec flags[] = {
+	{"--cols", OPT_NUM, offsetof(run_opts, cols), 1, PX_DIM_MAX, NULL},
+	{"--elem", OPT_NUM, offsetof(run_opts, elem), 8, 128, NULL},
+	{"--emulate", OPT_SWITCH, offsetof(run_opts, emulate), 0, 0, NULL},
+	{"--flush-l2", OPT_SWITCH, offsetof(run_opts, flush_l2), 0, 0, NULL},
+	{"--iters", OPT_NUM, offsetof(run_opts, iters), 1, 10000, NULL},
+	{"--ld-in", OPT_NUM, offsetof(run_opts, ld_in), 1, PX_DIM_MAX, NULL},
+	{"--ld-out", OPT_NUM, offsetof(run_opts, ld_out), 1, PX_DIM_MAX, NULL},
+	{"--no-time", OPT_SWITCH, offsetof(run_opts, no_time), 0, 0, NULL},
+	{"--offset", OPT_NUM, offsetof(run_opts, offset), 0, 15, NULL},
+	{"--rows", OPT_NUM, offsetof(run_opts, rows), 1, PX_DIM_MAX, NULL},
+	{"--seed", OPT_NUM, offsetof(run_opts, seed), 0, UINT64_MAX, NULL},
+	{"--shapes", OPT_REFUSE, 0, 0, 0, "run takes one shape (--rows, --cols); --shapes is for check and bench"},
+	{"--verbose", OPT_SWITCH, offsetof(run_opts, verbose), 0, 0, "-v"},
 };
 
 static void usage(FILE *f)
@@ -79,46 +81,21 @@ static int parse(int argc, char **argv, run_opts *o)
 {
 	o->iters = 100;
 	o->seed = 1;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v;
-		int r = 0;
-		if (opt_is_help(a)) {
-			usage(stdout);
-			return HELP_SHOWN;
-		}
-		if (!strcmp(a, "-v") || !strcmp(a, "--verbose"))
-			o->verbose = 1;
-		else if (!strcmp(a, "--no-time"))
-			o->no_time = 1;
-		else if (!strcmp(a, "--flush-l2"))
-			o->flush_l2 = 1;
-		else if (!strcmp(a, "--emulate"))
-			o->emulate = 1;
-		else {
-			for (size_t k = 0; k < sizeof num_flags / sizeof num_flags[0] && !r; k++)
-				if ((r = opt_value(CMD, argv, argc, &i, num_flags[k].flag, &v)) > 0 &&
-				    opt_u64(CMD, num_flags[k].flag, v, num_flags[k].lo, num_flags[k].hi,
-					    (uint64_t *)((char *)o + num_flags[k].off)))
-					return EXIT_USAGE;
-			if (r < 0)
-				return EXIT_USAGE;
-			if (r)
-				continue;
-			if (!strncmp(a, "--shapes", 8)) {
-				cli_err(CMD, "run takes one shape (--rows, --cols); --shapes is for check and bench");
-				return EXIT_USAGE;
-			}
-			if (a[0] == '-' && a[1]) {
-				cli_err(CMD, "unknown flag '%s' (see ptxpose run --help)", a);
-				return EXIT_USAGE;
-			}
-			if (o->file) {
-				cli_err(CMD, "one FILE.ptx at a time (got '%s' and '%s'; `ptxpose check` takes many)", o->file, a);
-				return EXIT_USAGE;
-			}
-			o->file = a;
-		}
+	const char **pos = calloc((size_t)argc + 1, sizeof *pos);
+	int npos = 0;
+	if (!pos) {
+		cli_err(CMD, "out of memory");
+		return EXIT_CUDA;
 	}
+	int rc = opt_parse(CMD, argc, argv, flags, sizeof flags / sizeof flags[0], o, pos, &npos, usage);
+	if (!rc && npos > 1) {
+		cli_err(CMD, "one FILE.ptx at a time (got '%s' and '%s'; `ptxpose check` takes many)", pos[0], pos[1]);
+		rc = EXIT_USAGE;
+	}
+	o->file = npos ? pos[0] : NULL;
+	free(pos);
+	if (rc)
+		return rc == OPT_HELP ? HELP_SHOWN : rc;
 	if ((!o->file && !o->elem) || !o->rows || !o->cols) {
 		cli_err(CMD, "needs FILE.ptx (or --elem to pick one), --rows and --cols (see ptxpose run --help)");
 		return EXIT_USAGE;

@@ -3,7 +3,9 @@
 #ifndef CLI_OPTS_H
 #define CLI_OPTS_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* If argv[*i] is flag `name` (either form), store its value in *val,
  * advance *i past it and return 1. Return 0 if it is another argument.
@@ -18,4 +20,32 @@ int opt_u64(const char *cmd, const char *flag, const char *s,
 /* 1 if argv[i] is -h or --help. */
 int opt_is_help(const char *arg);
 
+
+
+/* ---- table-driven parsing ------------------------------------------------ */
+
+enum opt_kind {
+	OPT_NUM,     /* a uint64_t in [lo, hi] */
+	OPT_STR,     /* a const char * */
+	OPT_SWITCH,  /* an int set to 1 */
+	OPT_REFUSE,  /* a flag that belongs to another command: `why` says which */
+};
+
+typedef struct {
+	const char *flag;    /* "--rows" */
+	enum opt_kind kind;
+	size_t off;          /* where in the options struct */
+	uint64_t lo, hi;     /* OPT_NUM's range */
+	const char *why;     /* OPT_REFUSE's message; for OPT_SWITCH, a second spelling ("-v") */
+} opt_spec;
+
+#define OPT_HELP (-1)
+
+/* Parse argv[1..] into *opts by table t: every flag in either form, anything
+ * else not starting with '-' into pos[] (room for argc entries), counted in
+ * *npos. `-h`/`--help` prints usage to stdout and returns OPT_HELP; an
+ * unknown, malformed or refused flag prints one line and returns
+ * EXIT_USAGE; otherwise 0. */
+int opt_parse(const char *cmd, int argc, char **argv, const opt_spec *t, size_t n, void *opts,
+	      const char **pos, int *npos, void (*usage)(FILE *));
 #endif

@@ -64,7 +64,7 @@ for px in build/ptxpose build/asan/ptxpose; do
 	check "$px: check --iters: exit 2" 2 $PX check --iters 5 "$tmp/k32.ptx"
 	one_line "... one line: check does not time" "ptxpose check: --iters: check verifies without timing"
 	check "$px: run --shapes: exit 2" 2 $PX run "$tmp/k32.ptx" --shapes 3x3
-	one_line "... one line: run takes one shape" "ptxpose run: run takes one shape"
+	one_line "... one line: run takes one shape" "ptxpose run: --shapes: run takes one shape"
 	check "$px: check with no file: exit 2" 2 $PX check
 	one_line "... one line" "needs at least one FILE.ptx"
 	check "$px: check with a bad shape list: exit 2" 2 $PX check --shapes 4x4,7x "$tmp/k32.ptx"
