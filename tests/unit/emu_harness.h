@@ -10,25 +10,7 @@
 #include <string.h>
 
 #include "emu/emu.h"
-
-static int tap_n, tap_failed;
-
-__attribute__((format(printf, 2, 3))) static inline void ok(int cond, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	printf("%sok %d - ", cond ? "" : "not ", ++tap_n);
-	vprintf(fmt, ap);
-	printf("\n");
-	va_end(ap);
-	tap_failed += !cond;
-}
-
-static inline int tap_done(void)
-{
-	printf("1..%d\n", tap_n);
-	return tap_failed != 0;
-}
+#include "tests/unit/tap.h"
 
 /* The lines before a body: the body's first line is line EMU_T_BODY_LINE. */
 #define EMU_T_HEAD                                                              \

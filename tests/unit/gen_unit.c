@@ -8,19 +8,7 @@
 #include "gen/ptxb.h"
 #include "gen/tp.h"
 #include "gen/tp_geom.h"
-
-static int n, failed;
-
-static void ok(int cond, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	printf("%sok %d - ", cond ? "" : "not ", ++n);
-	vprintf(fmt, ap);
-	printf("\n");
-	va_end(ap);
-	failed += !cond;
-}
+#include "tests/unit/tap.h"
 
 static void builder(void)
 {
@@ -154,6 +142,5 @@ int main(void)
 	validation();
 	generation_is_deterministic();
 	banks();
-	printf("1..%d\n", n);
-	return failed != 0;
+	return tap_done();
 }

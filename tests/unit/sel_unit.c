@@ -3,15 +3,9 @@
 #include <string.h>
 
 #include "loader/select.h"
+#include "tests/unit/tap.h"
 
-static int n, failed;
-
-static void is(const char *got, const char *want, const char *what)
-{
-	int ok = !strcmp(got, want);
-	printf("%sok %d - %s (%s)\n", ok ? "" : "not ", ++n, what, got);
-	failed += !ok;
-}
+static void is(const char *got, const char *want, const char *what) { is_str(got, want, what); }
 
 int main(void)
 {
@@ -40,6 +34,5 @@ int main(void)
 	is(rc == -1 && strstr(err, "64-bit") ? "refused" : k, "refused", "no row for the width: an error naming it");
 	rc = sel_pick("32 10 x k 1\n", 32, 10, 10, 10, 10, k, sizeof k, err, sizeof err);
 	is(rc == -1 && strstr(err, "line 1") ? "refused" : k, "refused", "a malformed line is named");
-	printf("1..%d\n", n);
-	return failed != 0;
+	return tap_done();
 }

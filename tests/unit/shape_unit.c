@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "loader/loader.h"
-#include "px_tap.h"
+#include "tap.h"
 
 static char err[512];
 

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "loader/loader.h"
-#include "px_tap.h"
+#include "tap.h"
 
 static px_shape shape(uint64_t rows, uint64_t cols, uint64_t ld_in, uint64_t ld_out, unsigned bits)
 {

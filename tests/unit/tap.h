@@ -1,7 +1,7 @@
-/* TAP helpers for the loader's unit tests (vfy_unit.c, shape_unit.c).
+/* TAP helpers for the C unit tests in tests/unit/.
  * Header-only: each test is its own program. */
-#ifndef TESTS_UNIT_PX_TAP_H
-#define TESTS_UNIT_PX_TAP_H
+#ifndef TESTS_UNIT_TAP_H
+#define TESTS_UNIT_TAP_H
 
 #include <stdarg.h>
 #include <stdio.h>
