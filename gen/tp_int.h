@@ -58,7 +58,9 @@ void tp_gaccess(const em *e, const gside *s, unsigned k, unsigned j, unsigned *m
 void tp_smem_addr(em *e, const char *tag, const char *a0, const char *b0, unsigned cr,
 		  unsigned db, const char *dst);
 
-/* tp_realign.c: misaligned interior tiles of packed 1- and 2-byte elements. */
+/* tp_packed.c: packed 1- and 2-byte elements: the prmt transpose of a
+ * block, and realigned words on misaligned interior tiles. */
+void tp_emit_xpose(em *e);
 int tp_realign_loads(const em *e);
 int tp_realign_stores(const em *e);
 void tp_emit_realign_loads(em *e, const gside *s);

@@ -1,6 +1,8 @@
-/* tp_realign: interior tiles of packed 1- and 2-byte elements whose rows are
- * not word-aligned (an odd leading dimension, a pointer off alignment).
- * Instead of one byte per access, the loads read aligned 32-bit words and
+/* tp_packed: what 1- and 2-byte elements need beyond the others. They travel
+ * packed in 32-bit words, so a block is transposed in registers with prmt
+ * (tp_emit_xpose). And on interior tiles whose rows are not word-aligned
+ * (an odd leading dimension, a pointer off alignment), instead of one byte
+ * per access, the loads read aligned 32-bit words and
  * shift them into place with prmt (a funnel shift by the row's byte
  * offset); the stores build aligned words of the output row from the
  * thread's granule and the first word of the next one in shared memory, and
@@ -8,6 +10,45 @@
 #include <stdio.h>
 
 #include "gen/tp_int.h"
+
+/* Packed elements: turn row words into column words with prmt. A 4x4 byte
+ * block takes 8 prmt (pairs of rows interleaved, then pairs of pairs); a
+ * 2x2 block of halves takes 2. */
+void tp_emit_xpose(em *e)
+{
+	ptxb *b = e->b;
+	const tp_geom *g = e->g;
+	if (g->es >= 4)
+		return;
+	ptxb_group(b, "Transpose the packed %u-bit elements in registers (prmt), %ux%u per step.",
+		   8 * g->es, e->epw, e->epw);
+	const char *t[4];
+	for (int i = 0; i < 4 && g->es == 1; i++)
+		t[i] = ptxb_reg(b, "b32", i ? NULL : "byte pairs interleaved from two rows", "pair%d", i);
+	for (unsigned k = 0; k < g->k; k++)
+		for (unsigned r = 0; r < g->v; r += e->epw)      /* a group of epw rows */
+			for (unsigned w = 0; w < e->na; w++) {    /* the word column in them */
+				unsigned col = w * e->epw, ow = r / e->epw;
+				if (g->es == 2) {
+					const char *a = e->xr[k][r][w], *c = e->xr[k][r + 1][w];
+					ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x5410", e->xc[k][col][ow], a, c);
+					ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x7632", e->xc[k][col + 1][ow], a, c);
+					continue;
+				}
+				const char *x0 = e->xr[k][r][w], *x1 = e->xr[k][r + 1][w];
+				const char *x2 = e->xr[k][r + 2][w], *x3 = e->xr[k][r + 3][w];
+				ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x5140", t[0], x0, x1);
+				ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x5140", t[1], x2, x3);
+				ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x7362", t[2], x0, x1);
+				ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x7362", t[3], x2, x3);
+				ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x5410", e->xc[k][col][ow], t[0], t[1]);
+				ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x7632", e->xc[k][col + 1][ow], t[0], t[1]);
+				ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x5410", e->xc[k][col + 2][ow], t[2], t[3]);
+				ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x7632", e->xc[k][col + 3][ow], t[2], t[3]);
+			}
+}
+
+/* Shared-memory stores (phase 0) or loads (phase 1), addresses first. */
 
 int tp_realign_loads(const em *e) { return e->g->es < 4; }
 
