@@ -78,7 +78,7 @@ static void usage(FILE *f)
 		"every case, in DIR/bench.md and DIR/bench.csv. Shapes that do not fit in device\n"
 		"memory are skipped with a note.\n"
 		"\n"
-		"  --shapes LIST   comma-separated ROWSxCOLS[:ld_in=N][:ld_out=N][:elem=BITS], default\n"
+		"  --shapes LIST   comma-separated ROWSxCOLS[:ld_in=N][:ld_out=N][:elem=BITS][:offset=N], default\n"
 		"                  " BENCH_SHAPES "\n"
 		"  --rows R --cols C [--ld-in L] [--ld-out L]   one shape instead of a list\n"
 		"  --elem BITS     only files of this width (8, 16, 32, 64, 128)\n"

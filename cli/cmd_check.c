@@ -63,7 +63,7 @@ static void usage(FILE *f)
 		"rest of the process (an illegal address is such a \"sticky\" error), the files\n"
 		"that follow are reported not run, with the reason; run them again.\n"
 		"\n"
-		"  --shapes LIST  comma-separated ROWSxCOLS[:ld_in=N][:ld_out=N][:elem=BITS]; an entry\n"
+		"  --shapes LIST  comma-separated ROWSxCOLS[:ld_in=N][:ld_out=N][:elem=BITS][:offset=N]; an entry\n"
 		"                 with elem= applies to files of that width only. Default on the GPU:\n"
 		"                 " GPU_SHAPES "\n"
 		"                 with --emulate:\n"
