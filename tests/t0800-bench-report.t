@@ -2,7 +2,8 @@
 # t0800-bench-report: the side-by-side harness and its report, without a GPU.
 # bench/peers.py: case specs and named sets, kernel ABI v2 launch arithmetic
 # (grid clamps, parameter order), refused PTX, one-line errors and exit codes,
-# and that it needs no torch until it measures. bench/report.py: from canned
+# that it needs no torch until it measures, and (with a stand-in for Triton
+# where Triton is absent) the Triton peer's sweep, grid and parameters. bench/report.py: from canned
 # results (tests/data/peers-*.json, figures chosen so that every ratio is
 # computed by hand here), the Markdown's ratios and geometric means, the CSV,
 # the per-device folders, and the SVG chart: every value printed, no bar past
@@ -186,6 +187,42 @@ rc, _, _ = run('-c', 'import torch')
 if rc != 0:
     one_line_error('without torch, a real run stops with exit 4', ['bench/peers.py', '5x5:f32'], 4,
                    'no CUDA device for PyTorch')
+
+# ---- the Triton peer's sweep and grid, with a stand-in for Triton ----------
+rc, _, _ = run('-c', 'import triton')
+if rc != 0:
+    import types
+
+    class FakeJit:
+        def __init__(self, fn):
+            self.launches = []
+
+        def __getitem__(self, grid):
+            return lambda *args, **kw: self.launches.append((grid, args, kw))
+    fake, fake_tl = types.ModuleType('triton'), types.ModuleType('triton.language')
+    fake.jit, fake.language, fake_tl.constexpr = FakeJit, fake_tl, int
+    fake.cdiv = lambda a, b: -(-a // b)
+    fake.next_power_of_2 = lambda v: 1 << (v - 1).bit_length()
+    sys.modules['triton'], sys.modules['triton.language'] = fake, fake_tl
+    import peers_triton as pt
+    ok(pt.configs(4096, 4096, False) == list(pt.BASE) and pt.configs(4096, 4096, True) == list(pt.QUICK),
+       'triton: the six base configs, two with --quick')
+    ok(pt.configs(3, 2**20, False) == [(4, 64, 4), (4, 256, 4), (4, 1024, 8)]
+       and pt.configs(2**20, 7, False) == [(32, 8, 4), (128, 8, 4), (512, 8, 8)]
+       and pt.configs(3, 3, False) == [(4, 4, 1)] and pt.configs(1, 2**20, True) == [(1, 256, 4), (1, 1024, 4)],
+       'triton: skinny tiles where a side is under 32', [pt.configs(3, 2**20, False), pt.configs(2**20, 7, False)])
+    for spec, want in [('3x4194304:f32', (1, 65535, 1)), ('4194304x3:f32', (65536, 1, 1)),
+                       ('3x3:f32:batch=1048576', (1, 1, 65535)), ('40000000x8:c128', (1250000, 1, 1))]:
+        c = pc.parse_case(spec)
+        fns = pt.launchers('X', 'Y', c, True)
+        for _, fn in fns:
+            fn()
+        grid, args, kw = pt.tl_transpose.launches[-len(fns)]
+        pt.tl_transpose.launches.clear()
+        ok(grid == want and args == ('X', 'Y', c.rows, c.cols, c.ld_in, c.ld_out, c.batch, c.stride_in, c.stride_out)
+           and kw['LANES'] == (2 if c.eb == 16 else 1), f'triton {spec}: grid {want} (y, z clamped to 65535), all '
+           'parameters, 16-byte elements as int64 pairs', (grid, args, kw))
+    del sys.modules['triton'], sys.modules['triton.language']
 
 # ---- report.py: tables from canned results ---------------------------------
 a, b, other = 'tests/data/peers-test-a.json', 'tests/data/peers-test-b.json', 'tests/data/peers-other.json'
