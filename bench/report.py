@@ -290,7 +290,12 @@ def main(argv):
         return 3
     for dev, d in merge(loaded).items():
         folder = os.path.join(a.out, slug(dev))
-        files = device_files(dev, d)
+        try:
+            files = device_files(dev, d)
+        except (KeyError, TypeError, ValueError, AttributeError) as e:
+            print(f"report.py: {', '.join(a.json)}: malformed results for {dev} ({type(e).__name__}: {e})",
+                  file=sys.stderr)
+            return 3
         try:
             write_all(folder, files)
         except OSError as e:

@@ -338,6 +338,12 @@ one_line_error('report: not JSON, exit 3', ['bench/report.py', '--out', out_dir,
                'notjson.json: not JSON')
 one_line_error('report: another format, exit 3', ['bench/report.py', '--out', out_dir, tmp + '/other.json'], 3,
                "other.json: not a bench/peers.py results file")
+broken = json.load(open(a))
+del broken['cases'][0]['impls']['torch']['pct_copy']
+with open(os.path.join(tmp, 'broken.json'), 'w') as f:
+    json.dump(broken, f)
+one_line_error('report: a malformed entry, exit 3', ['bench/report.py', '--out', out_dir, tmp + '/broken.json'], 3,
+               "broken.json: malformed results for NVIDIA Test GPU .KeyError: 'pct_copy'")
 one_line_error('report: no input, one line, exit 2', ['bench/report.py', '--out', out_dir], 2, 'RESULTS.json')
 
 subprocess.run(['rm', '-rf', tmp])
