@@ -114,7 +114,7 @@ def main(argv):
         try:
             with open(a.out) as f:
                 old = json.load(f)
-            assert old.get('format') == FORMAT
+            assert old.get('format') == FORMAT and isinstance(old.get('cases'), list)
         except (OSError, ValueError, AssertionError):
             print(f'peers.py: --resume: {a.out} is not a results file of this format ({FORMAT})', file=sys.stderr)
             return 2

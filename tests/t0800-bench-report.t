@@ -168,6 +168,10 @@ one_line_error('an ABI 1 file: one line, exit 3', ['bench/peers.py', '--ptx', ab
                'old.ptx: kernel ABI 1; regenerate it with ptxpose gen')
 one_line_error('a glob that names nothing: exit 3', ['bench/peers.py', '--ptx', tmp + '/none*.ptx', '5x5:f32'], 3,
                "no file matches")
+with open(os.path.join(tmp, 'old.json'), 'w') as f:
+    f.write('{"format": "ptxpose-peers 1"}')
+one_line_error('--resume from a file that is not results: exit 2',
+               ['bench/peers.py', '--resume', '--out', tmp + '/old.json', '5x5:f32'], 2, 'is not a results file')
 rc, out, err = run('bench/peers.py', '--dry-run', '--ptx', tmp + '/tile.ptx', '--ptx', tmp + '/lin.ptx',
                    '4194304x3:f32', '3x3:f32:batch=1048576', '1000x3:u8')
 ok(rc == 0 and out.splitlines() == [
