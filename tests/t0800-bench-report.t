@@ -331,6 +331,23 @@ ok(sizes == [20, 20, 5], 'of 20, 20 and 5 cases', sizes)
 md = open(os.path.join(many, 'side-by-side.md')).read() if rc == 0 else ''
 ok(all(f'![many: % of copy per case and implementation]({x})' in md for x in charts), 'the Markdown shows each part')
 
+# a kernel picked by a plan, beside the best committed kernel
+pick = json.load(open(a))
+pick['device']['name'] = 'Pick'
+pick['cases'][0]['impls']['ptxpose-pick'] = {'status': 'ok', 'us': 125.0, 'GBps': 1073.7, 'pct_copy': 80.0,
+                                             'kernel': 'narrow_b32', 'timing': 'graph', 'note': ''}
+with open(os.path.join(tmp, 'pick.json'), 'w') as f:
+    json.dump(pick, f)
+rc, out, err = run('bench/report.py', '--out', out_dir, os.path.join(tmp, 'pick.json'))
+md = open(os.path.join(out_dir, 'pick', 'side-by-side.md')).read() if rc == 0 else ''
+ok('| case | copy GB/s | torch | cupy | cublas_geam | triton | ptxpose best | ptxpose-pick | kernel | winner | '
+   'ptxpose best / best peer | ptxpose-pick / best peer |' in md
+   and '| 4096x4096:f32 | 1342 | 50.0 | 40.0 | 80.0 | 90.9 | 100.0 | 80.0 | fast_b32 | ptxpose best | 1.10x | 0.88x |' in md,
+   "a ptxpose-* entry (a plan's pick) gets its own column and ratio (110 / 125 = 0.88x)", md[-900:] + err)
+_, texts, _, _ = svg_parts(os.path.join(out_dir, 'pick', 'chart-issue8.svg')) if rc == 0 else (0, {}, 0, 0)
+ok(texts.get('legend') == ['torch', 'cupy', 'cublas_geam', 'triton', 'ptxpose best', 'ptxpose-pick'],
+   'and a legend entry of the same name', texts.get('legend'))
+
 # ---- report.py: bad input --------------------------------------------------
 with open(os.path.join(tmp, 'notjson.json'), 'w') as f:
     f.write('{"format": ')
