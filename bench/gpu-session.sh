@@ -1,13 +1,14 @@
 #!/bin/bash
 # One call on a lent GPU machine: build here, carry build/ptxpose (and
-# build/tune, .carry/peers.py), then run stages there, logging under $OUT.
+# build/tune), then run stages there, logging under $OUT.
 #
 #   bash bench/gpu-session.sh STAGE...
 #
 # Stages: info, verify (GPU tests + odd shapes, standard and tuning sets),
 # sanitize (compute-sanitizer memcheck and racecheck at 4097x4095), std (the
 # standard set's benchmark), tune (tuning candidates on the deciding shapes),
-# peers (PyTorch/CuPy/cuBLAS/Triton), ncu (bank-conflict counters).
+# peers (ptx/ side by side with PyTorch, CuPy, cuBLAS and Triton:
+# bench/peers.py, see bench/README.md), ncu (bank-conflict counters).
 set -u
 OUT=${OUT:-/tmp/ptxpose-out}
 mkdir -p "$OUT"
@@ -61,11 +62,19 @@ stage_tune() {
 	tail -3 "$OUT/bench-tune.err"
 }
 
+# Every kernel of ptx/ and the peers, graph-timed in one process, into
+# $OUT/peers.json (a case already there is kept, so a second call with the
+# same $OUT goes on where a first one stopped). PEER_SETS names the case sets
+# (default: peers.py's, issue8 issue10 issue13); PEER_ARGS adds options, such
+# as --quick. Then: python3 bench/report.py --out bench/results $OUT/peers.json
 stage_peers() {
 	log peers
-	PYTHONUNBUFFERED=1 python3 .carry/peers.py --reps 60 --out "$OUT/peers.json" \
-		${PEER_CASES:-$(cat .carry/peer_cases)} >"$OUT/peers.log" 2>&1
-	tail -5 "$OUT/peers.log"
+	local sets=""
+	for s in ${PEER_SETS:-}; do sets="$sets --set $s"; done
+	PYTHONUNBUFFERED=1 python3 -B bench/peers.py $sets --ptx 'ptx/*.ptx' --resume --out "$OUT/peers.json" \
+		${PEER_ARGS:-} >>"$OUT/peers.log" 2>&1
+	echo "peers: rc=$?"
+	grep '^peers' "$OUT/peers.log" | tail -20
 }
 
 # Shared-memory bank conflicts, counted by the hardware, for every kernel

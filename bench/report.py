@@ -1,183 +1,309 @@
 #!/usr/bin/env python3
-"""Turn one GPU call's results into the committed side-by-side report.
+"""Turn bench/peers.py results into the committed side-by-side report, one folder per device.
 
-    python3 bench/report.py --bench DIR/bench.csv --peers DIR/peers.json --out bench/results
+    python3 bench/report.py --out bench/results RESULTS.json...
 
-Reads the `ptxpose bench` CSV (our kernels, the copy and cuBLAS geam, timed in
-one process) and the JSON of ../shared/peers/peers.py (PyTorch, CuPy, cuBLAS,
-Triton, each against its own copy, run in the same call), and writes:
-  side-by-side.md  every case: copy GB/s, our best kernel, each peer, all as % of copy
-  side-by-side.svg the same as a bar chart
-  select.tsv       the fastest verified kernel per (width, shape): the selection table
-Percentages are each implementation's bandwidth over the copy measured in its own run.
+Files of the same device are merged (a case measured twice keeps its first
+figures). For each device it writes, under OUT/<device>/:
+  side-by-side.md    per case: copy GB/s, every implementation as % of the copy,
+                     ptxpose's best kernel, the winner, ptxpose best / best peer;
+                     geometric means over all cases and per case set
+  side-by-side.csv   the same table
+  peers.json         the results (the input, or the merged inputs)
+  chart-SET[-N].svg  the chart, per case set (split where a set has many cases)
+  select.tsv         the fastest correct kernel per width and plain 2-D shape
+Plain Python 3: no numpy, no torch. Exit status: 0, 2 usage, 3 an input that
+cannot be read or is not a results file.
 """
-import argparse, csv, json, os, sys
+import argparse
+import csv
+import io
+import json
+import math
+import os
+import re
+import sys
 
-DTYPE_BITS = {'u8': 8, 'f16': 16, 'bf16': 16, 'f32': 32, 'f64': 64, 'c64': 64, 'c128': 128}
-PEERS = ['torch', 'cupy', 'cublas_geam', 'triton']
+import peers_model as pm
+import report_svg
 
-
-def read_bench(path):
-    meta, rows = {}, []
-    with open(path) as f:
-        lines = []
-        for line in f:
-            if line.startswith('#'):
-                k, _, v = line[1:].strip().partition(':')
-                meta[k.strip()] = v.strip()
-            else:
-                lines.append(line)
-    for r in csv.DictReader(lines):
-        rows.append(r)
-    return meta, rows
+FORMAT = 'ptxpose-peers 1'
+PER_CHART = 20
 
 
-def cases_of(rows):
-    cases = {}
-    for r in rows:
-        if int(r['ld_in']) != int(r['cols']) or int(r['ld_out']) != int(r['rows']):
-            continue
-        key = (int(r['elem']), int(r['rows']), int(r['cols']))
-        cases.setdefault(key, []).append(r)
-    return cases
+class InputError(Exception):
+    pass
 
 
-def peer_cases(path):
-    if not path or not os.path.exists(path):
-        return {}, None
-    j = json.load(open(path))
+class Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, exit 2
+        print(f'report.py: {message} (see --help)', file=sys.stderr)
+        sys.exit(2)
+
+
+def load(path):
+    try:
+        with open(path, encoding='utf-8') as f:
+            text = f.read()
+    except OSError as e:
+        raise InputError(f'{path}: {e.strerror}') from None
+    try:
+        res = json.loads(text)
+    except ValueError as e:
+        raise InputError(f'{path}: not JSON ({e})') from None
+    if not isinstance(res, dict) or res.get('format') != FORMAT:
+        raise InputError(f"{path}: not a bench/peers.py results file (want format '{FORMAT}')")
+    try:
+        for c in res['cases']:
+            c['case'], c['impls'], c['sets']
+        res['device']['name']
+    except (KeyError, TypeError) as e:
+        raise InputError(f'{path}: a results file without {e}') from None
+    return res, text
+
+
+def merge(loaded):
+    """{device name: {'runs': [results...], 'cases': [case...], 'text': [raw json...]}}."""
     out = {}
-    for name, res in j['cases'].items():
-        shape, dt = name.split(':')
-        rr, cc = (int(v) for v in shape.lower().split('x'))
-        out.setdefault((DTYPE_BITS[dt], rr, cc), {})[dt] = res
-    return out, j.get('device')
+    for res, text in loaded:
+        d = out.setdefault(res['device']['name'], {'runs': [], 'cases': [], 'by_name': {}, 'text': []})
+        d['runs'].append(res)
+        d['text'].append(text)
+        for c in res['cases']:
+            kept = d['by_name'].get(c['case'])
+            if kept is None:
+                d['by_name'][c['case']] = c
+                d['cases'].append(c)
+            else:
+                kept['sets'] += [s for s in c['sets'] if s not in kept['sets']]
+    return out
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument('--bench', required=True)
-    ap.add_argument('--peers')
-    ap.add_argument('--out', required=True)
-    ap.add_argument('--commit', help='the commit measured, where the bench could not ask git')
-    a = ap.parse_args()
-    meta, rows = read_bench(a.bench)
-    if a.commit and meta.get('commit', 'unknown') == 'unknown':
-        meta['commit'] = a.commit
-    cases = cases_of(rows)
-    peers, peer_dev = peer_cases(a.peers)
-    os.makedirs(a.out, exist_ok=True)
-    md, sel, bars = [], [], []
-    md.append('# ptxpose against the alternatives, side by side\n')
-    md.append(f"- device: {meta.get('device', '?')}; driver {meta.get('driver', '?')}; "
-              f"{meta.get('date', '?')}; commit {meta.get('commit', '?')}")
-    md.append(f"- peers (PyTorch, CuPy, cuBLAS via CuPy, Triton) from ../shared/peers/peers.py in the same "
-              f"call{' on ' + peer_dev if peer_dev else ''}, each against the copy of its own run")
-    md.append(f"- ours: {meta.get('timing', '')}")
-    md.append('- cells are % of a device-to-device copy of the same bytes; "ptxpose best" is the fastest '
-              'verified kernel of ptx/ for the case\n')
-    md.append('| width | shape | copy GB/s | ptxpose best | % | cuBLAS geam (ours) | PyTorch | CuPy | cuBLAS geam (peers) | Triton | best peer | ours / best peer |')
-    md.append('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |')
-    for key in sorted(cases):
-        elem, r, c = key
-        rs = cases[key]
-        copy = next((x for x in rs if x['variant'] == 'copy'), None)
-        ours = [x for x in rs if x['variant'] not in ('copy', 'cublas_geam') and x['status'] == 'ok']
-        if not ours or not copy:
+def slug(name):
+    return re.sub(r'[^a-z0-9]+', '-', name.lower()).strip('-')
+
+
+def geomean(xs):
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
+
+
+def mib(n):
+    return f'{n / 2**20:g} MiB' if n else 'unknown'
+
+
+def cell_text(impls, column):
+    """(text for the table, % of copy or None) of one column of one case."""
+    name, e = pm.cell(impls, column)
+    if e is None:
+        return '—', None
+    if e.get('status') == 'ok':
+        return f"{e['pct_copy']:.1f}", e['pct_copy']
+    return e.get('status', '?'), None
+
+
+def winner_label(name):
+    return pm.BEST if name and name.startswith(pm.KERNEL_PREFIX) else (name or '—')
+
+
+class Table:
+    """The rows of the side-by-side table of a list of cases, shared by the Markdown and the CSV."""
+
+    def __init__(self, cases):
+        self.cases = cases
+        self.columns = pm.columns(cases)
+        self.ptx_columns = pm.ptxpose_columns(cases)
+        self.ratio_names = [f'{c} / best peer' for c in self.ptx_columns]
+        self.header = (['case', 'copy GB/s'] + self.columns + ['kernel', 'winner'] + self.ratio_names)
+
+    def row(self, c):
+        impls = c['impls']
+        if c.get('error') or 'copy' not in impls:
+            return [c['case'], 'failed'] + ['—'] * (len(self.header) - 2)
+        cells = [cell_text(impls, col)[0] for col in self.columns]
+        best = pm.summarize(impls)
+        ratios = [pm.summarize(impls, col)['ratio'] for col in self.ptx_columns]
+        return ([c['case'], f"{impls['copy']['GBps']:.0f}"] + cells
+                + [pm.kernel_of(best['name'], impls.get(best['name'])) or '—', winner_label(best['winner'])]
+                + [f'{r:.2f}x' if r else '—' for r in ratios])
+
+    def ratios(self, column=pm.BEST):
+        return [r for r in (pm.summarize(c['impls'], column)['ratio'] for c in self.cases if not c.get('error')) if r]
+
+    def failures(self):
+        out = []
+        for c in self.cases:
+            if c.get('error'):
+                out.append(f"{c['case']}: {c['error']}")
+            for n, e in c['impls'].items():
+                st, note = e.get('status'), e.get('note', '')
+                if st in ('WRONG', 'error'):
+                    out.append(f"{c['case']} {n}: {note if note.startswith(st) else f'{st}: {note}'}")
+        return out
+
+
+def md_table(t):
+    lines = ['| ' + ' | '.join(t.header) + ' |', '|' + ' --- |' * len(t.header)]
+    lines += ['| ' + ' | '.join(t.row(c)) + ' |' for c in t.cases]
+    return lines
+
+
+def count(n, what):
+    return f'{n} {what}' + ('' if n == 1 else 's')
+
+
+def gm_text(xs):
+    g = geomean(xs)
+    return f'{g:.2f}x over {count(len(xs), "case")}' if g else 'none (no case with both a ptxpose kernel and a peer)'
+
+
+def sets_of(cases):
+    order = []
+    for c in cases:
+        order += [s for s in c['sets'] if s not in order]
+    return [(s, [c for c in cases if s in c['sets']]) for s in order]
+
+
+def chart_rows(t, cases):
+    rows = []
+    for c in cases:
+        if c.get('error') or 'copy' not in c['impls']:
+            rows.append((c['case'], [], c.get('error', 'no copy measured')))
             continue
-        best = max(ours, key=lambda x: float(x['pct_copy']))
-        geam = next((x for x in rs if x['variant'] == 'cublas_geam' and x['status'] == 'ok'), None)
-        sel.append(f"{elem} {r} {c} {best['variant']} {float(best['pct_copy']):.1f}")
-        pc = {}
-        for dt, res in sorted(peers.get(key, {}).items()):
-            for p in PEERS:
-                if p in res:
-                    v = res[p]['pct_of_copy']
-                    if p not in pc or v > pc[p][0]:
-                        pc[p] = (v, dt)
-        if geam:
-            pc['cublas_ours'] = (float(geam['pct_copy']), 'ours')
-        best_peer = max((v[0] for v in pc.values()), default=None)
-        cell = lambda p: f"{pc[p][0]:.1f}" if p in pc else '—'
-        ratio = f"{float(best['pct_copy']) / best_peer:.2f}x" if best_peer else '—'
-        md.append(f"| {elem} | {r}x{c} | {float(copy['gbps']):.0f} | {best['variant']} | "
-                  f"{float(best['pct_copy']):.1f} | {float(geam['pct_copy']):.1f} | " if geam else
-                  f"| {elem} | {r}x{c} | {float(copy['gbps']):.0f} | {best['variant']} | "
-                  f"{float(best['pct_copy']):.1f} | — | ")
-        md[-1] += ' | '.join(cell(p) for p in PEERS) + f" | {best_peer if best_peer else '—'} | {ratio} |"
-        bars.append((f"b{elem} {r}x{c}", float(best['pct_copy']), {p: pc[p][0] for p in pc if p in PEERS}))
-    with open(os.path.join(a.out, 'side-by-side.md'), 'w') as f:
-        f.write('\n'.join(md) + '\n')
-    with open(os.path.join(a.out, 'select.tsv'), 'w') as f:
-        f.write(f"# ptxpose selection table: the fastest verified kernel per width and shape\n"
-                f"# measured on {meta.get('device', '?')}, {meta.get('date', '?')}, commit {meta.get('commit', '?')}\n"
-                f"# elem rows cols kernel pct_of_copy\n")
-        f.write('\n'.join(sel) + '\n')
-    write_svg(os.path.join(a.out, 'side-by-side.svg'), bars, meta)
-    write_headline(os.path.join(a.out, 'headline.md'), cases, peers)
-    print(f"{len(sel)} cases -> {a.out}/side-by-side.md, side-by-side.svg, select.tsv")
+        cells = []
+        for col in t.columns:
+            text, v = cell_text(c['impls'], col)
+            cells.append((col, v, text))
+        rows.append((c['case'], cells, None))
+    return rows
 
 
-def write_headline(path, cases, peers):
-    """Four shapes per width: our best against the best alternative of the call."""
-    out = ['| width | shape | ptxpose (kernel) | best alternative | ratio |', '| --- | --- | --- | --- | --- |']
-    for elem in (8, 16, 32, 64, 128):
-        for r, c in ((16384, 16384), (8191, 8193), (4096, 4096), (2048, 2048)):
-            rs = cases.get((elem, r, c))
-            if not rs:
-                continue
-            ours = [x for x in rs if x['variant'] not in ('copy', 'cublas_geam') and x['status'] == 'ok']
-            best = max(ours, key=lambda x: float(x['pct_copy']))
-            alts = {}
-            for res in peers.get((elem, r, c), {}).values():
-                for p in PEERS:
-                    if p in res:
-                        alts[p] = max(alts.get(p, 0), res[p]['pct_of_copy'])
-            for x in rs:
-                if x['variant'] == 'cublas_geam' and x['status'] == 'ok':
-                    alts['cuBLAS geam (our run)'] = float(x['pct_copy'])
-            if not alts:
-                continue
-            name = max(alts, key=alts.get)
-            b = float(best['pct_copy'])
-            out.append(f"| {elem} | {r}x{c} | {b:.1f}% ({best['variant']}) | {alts[name]:.1f}% ({name}) | "
-                       f"{b / alts[name]:.2f}x |")
-    with open(path, 'w') as f:
-        f.write('\n'.join(out) + '\n')
+def charts(dev, run, t, set_name, cases):
+    """[(file name, svg)] for one set, PER_CHART cases per chart."""
+    parts = [cases[i:i + PER_CHART] for i in range(0, len(cases), PER_CHART)] or [[]]
+    out = []
+    l2 = mib(run['device'].get('l2_bytes'))
+    note = (f'Warm L2: matrices that fit in the L2 ({l2}) can pass 100% of the copy. '
+            f'Bars are scaled to the largest value; none is clipped.')
+    for i, part in enumerate(parts, 1):
+        suffix = f'-{i}' if len(parts) > 1 else ''
+        title = (f"{set_name}: % of the same-run copy, {dev}, {run.get('date', '?')[:10]}"
+                 + (f' (part {i} of {len(parts)})' if len(parts) > 1 else ''))
+        out.append((f'chart-{set_name}{suffix}.svg', report_svg.chart(title, t.columns, chart_rows(t, part), note)))
+    return out
 
 
-def write_svg(path, bars, meta):
-    colors = {'ptxpose': '#1b7837', 'torch': '#b2182b', 'cupy': '#ef8a62', 'cublas_geam': '#2166ac', 'triton': '#762a83'}
-    names = ['ptxpose'] + PEERS
-    bw, gap, left, top, h = 7, 12, 60, 40, 260
-    width = left + len(bars) * (len(names) * bw + gap) + 20
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{top + h + 150}" font-family="sans-serif" font-size="10">',
-           f'<text x="{left}" y="16" font-size="13">Transpose bandwidth as % of a same-run device-to-device copy — '
-           f'{meta.get("device", "?")}, {meta.get("date", "?")[:10]}</text>']
-    for pct in range(0, 121, 20):
-        y = top + h - h * pct / 120
-        out.append(f'<line x1="{left}" x2="{width - 10}" y1="{y:.1f}" y2="{y:.1f}" stroke="#ddd"/>'
-                   f'<text x="{left - 6}" y="{y + 3:.1f}" text-anchor="end">{pct}%</text>')
-    y100 = top + h - h * 100 / 120
-    out.append(f'<line x1="{left}" x2="{width - 10}" y1="{y100:.1f}" y2="{y100:.1f}" stroke="#888" stroke-dasharray="4 2"/>')
-    x = left + gap / 2
-    for label, ours, pc in bars:
-        for i, n in enumerate(names):
-            v = ours if n == 'ptxpose' else pc.get(n)
-            if v is not None:
-                bh = h * min(v, 120) / 120
-                out.append(f'<rect x="{x + i * bw:.1f}" y="{top + h - bh:.1f}" width="{bw - 1}" height="{bh:.1f}" '
-                           f'fill="{colors[n]}"><title>{n} {label}: {v:.1f}%</title></rect>')
-        cx = x + len(names) * bw / 2
-        out.append(f'<text transform="translate({cx:.1f},{top + h + 8}) rotate(60)">{label}</text>')
-        x += len(names) * bw + gap
-    for i, n in enumerate(names):
-        out.append(f'<rect x="{left + i * 110}" y="{top + h + 120}" width="10" height="10" fill="{colors[n]}"/>'
-                   f'<text x="{left + i * 110 + 14}" y="{top + h + 129}">{"ptxpose (best)" if n == "ptxpose" else n}</text>')
-    out.append('</svg>')
-    with open(path, 'w') as f:
-        f.write('\n'.join(out) + '\n')
+def header_lines(dev, runs):
+    d = runs[0]['device']
+    lines = [f'# ptxpose and its peers, side by side: {dev}', '',
+             f"Device: {dev}, {d.get('sms', '?')} SMs, L2 {mib(d.get('l2_bytes'))}, driver {d.get('driver', '?')}, "
+             f"CUDA runtime {d.get('cuda_runtime', '?')}."]
+    for r in runs:
+        v = r.get('versions', {})
+        lines.append(f"Run of {r.get('date', '?')}: ptxpose commit {r.get('commit', 'unknown')}; "
+                     + ', '.join(f'{k} {v[k]}' for k in sorted(v)) + '.')
+    lines += ['', f"Method: {runs[0].get('method', '?')}.", '',
+              'Each implementation column is bandwidth (bytes read + written) as % of a device-to-device copy '
+              'of the same bytes timed in the same run. The L2 stays warm between calls, so matrices that fit '
+              f"in the L2 ({mib(d.get('l2_bytes'))} here) can pass 100% of the copy. "
+              f'"{pm.BEST}" is the fastest committed ptxpose kernel of the case ("kernel" names it); '
+              f'the best peer is the fastest of {", ".join(pm.PEERS)}; "{pm.BEST} / best peer" is the best '
+              "peer's time over ptxpose's (above 1: ptxpose is faster). WRONG: failed the bit-exact check "
+              '(never timed); error: the implementation failed; n/a: it does not do the case (peers.json says why).']
+    return lines
+
+
+def select_lines(dev, runs, cases):
+    best = {}
+    for c in cases:
+        if c.get('error') or c['batch'] != 1 or c['ld_in'] != c['cols'] or c['ld_out'] != c['rows'] or c['offset']:
+            continue
+        name, e = pm.cell(c['impls'], pm.BEST)
+        if e is None or e.get('status') != 'ok':
+            continue
+        key = (c['elem_bits'], c['rows'], c['cols'])
+        if key not in best or e['pct_copy'] > best[key][1]:
+            best[key] = (pm.kernel_of(name, e), e['pct_copy'])
+    r = runs[0]
+    out = ['# ptxpose selection table: the fastest verified kernel per width and shape',
+           f"# measured on {dev}, {r.get('date', '?')}, commit {r.get('commit', 'unknown')} (bench/peers.py)",
+           '# elem rows cols kernel pct_of_copy']
+    out += [f'{k[0]} {k[1]} {k[2]} {v[0]} {v[1]:.1f}' for k, v in sorted(best.items())]
+    return out
+
+
+def device_files(dev, d):
+    """{file name: text} of one device's folder."""
+    cases, runs = d['cases'], d['runs']
+    t = Table(cases)
+    md = header_lines(dev, runs) + ['']
+    md.append(f'**Geometric mean of {pm.BEST} / best peer: {gm_text(t.ratios())}.**')
+    for col in t.ptx_columns[1:]:
+        md.append(f'**Geometric mean of {col} / best peer: {gm_text(t.ratios(col))}.**')
+    files = {}
+    for s, sc in sets_of(cases):
+        st = Table(sc)
+        md += ['', f'## {s} ({count(len(sc), "case")})', '',
+               f'Geometric mean of {pm.BEST} / best peer: {gm_text(st.ratios())}.', '']
+        for name, svg in charts(dev, runs[0], st, s, sc):
+            files[name] = svg
+            md.append(f'![{s}: % of copy per case and implementation]({name})')
+        md += [''] + md_table(st)
+        fails = st.failures()
+        if fails:
+            md += ['', 'Failures:', ''] + [f'- {f}' for f in fails]
+    files['side-by-side.md'] = '\n'.join(md) + '\n'
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator='\n')
+    w.writerow(['sets'] + t.header)
+    for c in cases:
+        w.writerow([' '.join(c['sets'])] + t.row(c))
+    files['side-by-side.csv'] = buf.getvalue()
+    if len(d['text']) == 1:
+        files['peers.json'] = d['text'][0]
+    else:
+        merged = dict(runs[0], cases=cases, merged_from=[r.get('date') for r in runs])
+        files['peers.json'] = json.dumps(merged, indent=1) + '\n'
+    files['select.tsv'] = '\n'.join(select_lines(dev, runs, cases)) + '\n'
+    return files
+
+
+def write_all(folder, files):
+    """Every file written whole (a temporary name, then renamed)."""
+    os.makedirs(folder, exist_ok=True)
+    for name, text in files.items():
+        path = os.path.join(folder, name)
+        tmp = f'{path}.tmp.{os.getpid()}'
+        with open(tmp, 'w', encoding='utf-8') as f:
+            f.write(text)
+        os.replace(tmp, path)
+
+
+def main(argv):
+    ap = Parser(description=__doc__.split('\n')[0])
+    ap.add_argument('--out', required=True, metavar='DIR', help='results folder: OUT/<device>/ is written')
+    ap.add_argument('json', nargs='+', metavar='RESULTS.json')
+    a = ap.parse_args(argv)
+    try:
+        loaded = [load(p) for p in a.json]
+    except InputError as e:
+        print(f'report.py: {e}', file=sys.stderr)
+        return 3
+    for dev, d in merge(loaded).items():
+        folder = os.path.join(a.out, slug(dev))
+        try:
+            files = device_files(dev, d)
+        except (KeyError, TypeError, ValueError, AttributeError) as e:
+            print(f"report.py: {', '.join(a.json)}: malformed results for {dev} ({type(e).__name__}: {e})",
+                  file=sys.stderr)
+            return 3
+        try:
+            write_all(folder, files)
+        except OSError as e:
+            print(f'report.py: {folder}: {e.strerror}', file=sys.stderr)
+            return 3
+        print(f"{dev}: {len(d['cases'])} cases -> {folder}/ ({', '.join(sorted(files))})")
+    return 0
 
 
 if __name__ == '__main__':
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,75 @@
+"""The implementations bench/peers.py times, each on the same buffers and stream.
+
+Each `setup_*` returns a list of (label, fn, note) candidates, or raises
+NotApplicable (the implementation does not do this case: its note says why)
+or any other exception (an error, reported for that implementation only).
+A list with several candidates is a sweep: the fastest correct one counts.
+"""
+from peers_gpu import bits
+
+
+class NotApplicable(Exception):
+    """The implementation cannot do this case; str() says why."""
+
+
+def setup_torch(env, case, buf):
+    x, y = buf.x, buf.y
+    return [('torch', lambda: y.copy_(x.transpose(-1, -2)), 'y.copy_(x.transpose(-1, -2))')]
+
+
+def setup_cupy(env, case, buf):
+    cp = env.need('cupy')
+    if not case.cupy:
+        raise NotApplicable(f'CuPy has no {case.torch_dtype}')
+    xc, yc = cp.asarray(buf.x), cp.asarray(buf.y)
+    return [('cupy', lambda: yc.__setitem__(Ellipsis, xc.swapaxes(-1, -2)), 'y[...] = x.swapaxes(-1, -2)')]
+
+
+def setup_cublas_geam(env, case, buf):
+    env.need('cupy')
+    if case.geam is None:
+        raise NotApplicable(f'cuBLAS has no geam for {case.eb}-byte elements')
+    if case.batched:
+        raise NotApplicable('cuBLAS geam has no batched form')
+    import numpy as np
+    from cupy_backends.cuda.libs import cublas
+    if env.cublas is None:  # our own handle, on the one stream, scalars on the host
+        env.cublas = cublas.create()
+        cublas.setPointerMode(env.cublas, cublas.CUBLAS_POINTER_MODE_HOST)
+    cublas.setStream(env.cublas, env.stream)
+    scalar = {'sgeam': np.float32, 'dgeam': np.float64, 'zgeam': np.complex128}[case.geam]
+    one, zero = np.ones(1, dtype=scalar), np.zeros(1, dtype=scalar)  # host scalars, alive in fn's closure
+    routine = getattr(cublas, case.geam)
+    h, xp, yp = env.cublas, buf.x.data_ptr(), buf.y.data_ptr()
+    # Column-major view of row-major data: C (rows x cols, ldc = ld_out) = 1 * A^T + 0 * C,
+    # A (cols x rows, lda = ld_in); beta = 0, so C is not read (in place, as cuBLAS allows).
+
+    def fn():
+        routine(h, cublas.CUBLAS_OP_T, cublas.CUBLAS_OP_N, case.rows, case.cols, one.ctypes.data, xp,
+                case.ld_in, zero.ctypes.data, yp, case.ld_out, yp, case.ld_out)
+    return [('cublas_geam', fn, f'{case.geam} on the bits of {case.dtype} (finite values: 1*x + 0*y is exact)')]
+
+
+def setup_triton(env, case, buf):
+    env.need('triton')
+    import peers_triton
+    return [(f'triton {label}', fn, label)
+            for label, fn in peers_triton.launchers(bits(buf.x), bits(buf.y), case, env.quick)]
+
+
+def ptx_launcher(env, kernel, case, buf):
+    """One ptxpose kernel launched through CuPy from its metadata (kernel ABI v2)."""
+    import numpy as np
+    from peers_ptx import launch_args
+    conv = {'u64': np.uint64, 'u32': np.uint32}
+    args = tuple(conv[t](v) for t, v in launch_args(buf.x.data_ptr(), buf.y.data_ptr(), case))
+    grid = kernel.grid_dims(case.rows, case.cols, case.batch)
+
+    def fn():
+        kernel.fn(grid, kernel.block, args, shared_mem=kernel.dyn_smem)
+    return fn, f'grid {grid[0]}x{grid[1]}x{grid[2]} block {"x".join(map(str, kernel.block))}'
+
+
+PEERS = (('torch', setup_torch), ('cupy', setup_cupy), ('cublas_geam', setup_cublas_geam),
+         ('triton', setup_triton))
+

@@ -1,0 +1,80 @@
+"""The results model shared by bench/peers.py (which writes it) and bench/report.py (which reads it).
+
+A case's `impls` maps an implementation's name to its entry:
+    {"status": "ok" | "WRONG" | "error" | "n/a", "us", "GBps", "pct_copy",
+     "vs_best_peer", "timing", "note"}
+Names: "copy"; the peers "torch", "cupy", "cublas_geam", "triton"; and the
+ptxpose group: "ptxpose:KERNEL" for every committed kernel timed, and any
+other name starting with "ptxpose" (such as "ptxpose-pick", the kernel a plan
+chose, with the kernel in "kernel") for a ptxpose column of its own.
+
+The table and chart columns are derived here, once: the peers, then
+"ptxpose best" (the fastest ptxpose:* kernel of the case), then each other
+ptxpose name. Plain Python: the report runs without torch.
+"""
+PEERS = ('torch', 'cupy', 'cublas_geam', 'triton')
+KERNEL_PREFIX = 'ptxpose:'
+BEST = 'ptxpose best'
+
+
+def ok_us(impls, name):
+    e = impls.get(name)
+    return e['us'] if e and e.get('status') == 'ok' else None
+
+
+def best_of(impls, names):
+    """The fastest correct implementation among names, or None."""
+    timed = [(ok_us(impls, n), n) for n in names if ok_us(impls, n) is not None]
+    return min(timed)[1] if timed else None
+
+
+def ptxpose_columns(cases):
+    """'ptxpose best', then every other ptxpose name (not a ptxpose:KERNEL) any case has."""
+    extra = sorted({n for c in cases for n in c['impls']
+                    if n.startswith('ptxpose') and not n.startswith(KERNEL_PREFIX)})
+    return [BEST] + extra
+
+
+def columns(cases):
+    return list(PEERS) + ptxpose_columns(cases)
+
+
+def cell(impls, column):
+    """(name of the entry behind a column, its entry) for a case; (None, None) when absent."""
+    if column == BEST:
+        kernels = [n for n in impls if n.startswith(KERNEL_PREFIX)]
+        name = best_of(impls, kernels)
+        if name is None:  # no correct kernel: show the first failure, if any
+            name = next((n for n in kernels if impls[n].get('status') in ('WRONG', 'error')), None)
+        return (name, impls[name]) if name else (None, None)
+    return (column, impls[column]) if column in impls else (None, None)
+
+
+def kernel_of(name, entry):
+    if name and name.startswith(KERNEL_PREFIX):
+        return name[len(KERNEL_PREFIX):]
+    return (entry or {}).get('kernel', '')
+
+
+def summarize(impls, column=BEST):
+    """For one ptxpose column: its entry name, the best peer, the winner of the case and
+    the ratio best-peer time / ptxpose time (above 1: ptxpose is faster), or None."""
+    name, _ = cell(impls, column)
+    peer = best_of(impls, PEERS)
+    others = [n for n in impls if n != 'copy']
+    winner = best_of(impls, others)
+    ratio = None
+    if peer and name and ok_us(impls, name) is not None:
+        ratio = ok_us(impls, peer) / ok_us(impls, name)
+    return {'name': name, 'best_peer': peer, 'winner': winner, 'ratio': ratio}
+
+
+def fill_derived(impls):
+    """Write GB/s-derived fields: % of the copy and the ratio to the best peer, for every timed entry."""
+    copy = ok_us(impls, 'copy')
+    peer = best_of(impls, PEERS)
+    for name, e in impls.items():
+        if e.get('status') != 'ok':
+            continue
+        e['pct_copy'] = round(100 * copy / e['us'], 1) if copy else None
+        e['vs_best_peer'] = round(ok_us(impls, peer) / e['us'], 3) if peer else None

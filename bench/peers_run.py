@@ -1,0 +1,295 @@
+"""The measuring loop of bench/peers.py: per case, the copy, every peer and every kernel.
+
+One implementation's failure (an exception, a wrong result) is reported with
+the case and the implementation and does not stop the others; a lost CUDA
+context stops the run with the results so far written.
+"""
+import datetime
+import gc
+import json
+import os
+import platform
+import re
+import subprocess
+import sys
+import time
+import traceback
+
+import peers_model
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+class ContextLost(Exception):
+    """The CUDA context is unusable (a sticky error): nothing more can be measured."""
+
+
+def ptxpose_commit():
+    exe = os.path.join(ROOT, 'build', 'ptxpose')
+    try:
+        line = subprocess.run([exe, '--version'], capture_output=True, text=True, timeout=10).stdout
+        m = re.search(r'\b[0-9a-f]{7,40}\b', line)
+        if m:
+            return m.group(0), line.strip().splitlines()[0]
+    except (OSError, subprocess.SubprocessError):
+        pass
+    if os.environ.get('PTXPOSE_COMMIT'):
+        return os.environ['PTXPOSE_COMMIT'], '$PTXPOSE_COMMIT'
+    try:
+        out = subprocess.run(['git', '-C', ROOT, 'rev-parse', '--short', 'HEAD'], capture_output=True,
+                             text=True, timeout=10)
+        if out.returncode == 0:
+            return out.stdout.strip(), 'git rev-parse'
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return 'unknown', 'none'
+
+
+def write_json(path, results):
+    tmp = f'{path}.tmp.{os.getpid()}'
+    with open(tmp, 'w') as f:
+        json.dump(results, f, indent=1)
+        f.write('\n')
+    os.replace(tmp, path)
+
+
+class Env:
+    """What the implementations share: the optional modules, the cuBLAS handle, the mode."""
+
+    def __init__(self, quick):
+        self.quick, self.cublas, self.stream, self.mods, self.missing = quick, None, None, {}, {}
+        for name in ('cupy', 'triton', 'numpy'):
+            try:
+                self.mods[name] = __import__(name)
+            except Exception as e:
+                self.missing[name] = f'{type(e).__name__}: {e}'
+
+    def need(self, name):
+        from peers_impls import NotApplicable
+        if name not in self.mods:
+            raise NotApplicable(f'{name} is not installed ({self.missing[name]})')
+        return self.mods[name]
+
+
+def device_info(torch, env):
+    p = torch.cuda.get_device_properties(0)
+    l2 = getattr(p, 'L2_cache_size', None)
+    if l2 is None and 'cupy' in env.mods:
+        l2 = env.mods['cupy'].cuda.runtime.getDeviceProperties(0)['l2CacheSize']
+    try:
+        drv = subprocess.run(['nvidia-smi', '--query-gpu=driver_version', '--format=csv,noheader', '-i', '0'],
+                             capture_output=True, text=True, timeout=20).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        drv = ''
+    return {'name': p.name, 'sms': p.multi_processor_count, 'l2_bytes': l2, 'memory_bytes': p.total_memory,
+            'cc': f'{p.major}.{p.minor}', 'driver': drv or 'unknown', 'cuda_runtime': torch.version.cuda}
+
+
+def exc_line(e):
+    text = str(e).strip().splitlines()
+    return f'{type(e).__name__}: {text[0] if text else ""}'[:300]
+
+
+class CaseRun:
+    """Measures one case: its buffers, its K, an entry per implementation."""
+
+    def __init__(self, torch, timer, env, case, seed):
+        import peers_gpu
+        self.torch, self.timer, self.env, self.case = torch, timer, env, case
+        self.failures = 0
+        with timer.on_stream():  # made, used and freed on the one stream
+            self.buf = peers_gpu.Buffers(case, seed)
+        timer.stream.synchronize()
+
+    def say_failure(self, label, text, exc=None):
+        self.failures += 1
+        print(f'peers: {self.case.name}: {label}: {text}', flush=True)
+        if exc is not None:
+            traceback.print_exception(exc, file=sys.stderr)
+            sys.stderr.flush()
+        try:
+            self.torch.cuda.synchronize()
+        except Exception as e:
+            raise ContextLost(f'{self.case.name}: {label}: {exc_line(e)}') from None
+
+    def entry(self, ms, timing, note):
+        return {'status': 'ok', 'us': round(ms * 1000, 3),
+                'GBps': round(self.case.moved_bytes / (ms * 1e-3) / 1e9, 1), 'timing': timing, 'note': note}
+
+    def copy(self):
+        buf, t = self.buf, self.timer
+        fn = lambda: buf.copy_dst.copy_(buf.copy_src)  # noqa: E731
+        self.calls = t.calls_for(fn)
+        g, b = t.graph_ms(fn, self.calls), t.back_to_back_ms(fn, self.calls)
+        return self.entry(min(g, b), 'graph' if g <= b else 'back-to-back',
+                          f'faster of graph {g * 1000:.3f} us and back-to-back {b * 1000:.3f} us per copy')
+
+    def attempt(self, name, make):
+        """The entry of one implementation: its candidates checked, the correct ones timed, the fastest kept."""
+        from peers_impls import NotApplicable
+        try:
+            cands = make()
+        except NotApplicable as e:
+            return {'status': 'n/a', 'note': str(e)}
+        except Exception as e:
+            self.say_failure(name, exc_line(e), e)
+            return {'status': 'error', 'note': exc_line(e)}
+        best, problems = None, []
+        for label, fn, note in cands:
+            tag = '' if label == name else f'{label}: '  # a sweep names the candidate that failed
+            try:
+                with self.timer.on_stream():
+                    self.buf.poison()
+                    fn()
+                    why = self.buf.verdict()
+                if why:
+                    problems.append(f'{tag}WRONG: {why}')
+                    self.say_failure(label, f'WRONG: {why}')
+                    continue
+                ms, how = self.timer.best_ms(fn, self.calls)
+            except ContextLost:
+                raise
+            except Exception as e:
+                problems.append(f'{tag}{exc_line(e)}')
+                self.say_failure(label, exc_line(e), e)
+                continue
+            if best is None or ms < best[0]:
+                best = (ms, how, note)
+        if best is None:
+            wrong = any('WRONG: ' in p for p in problems)
+            return {'status': 'WRONG' if wrong else 'error', 'note': '; '.join(problems)}
+        ms, how, note = best
+        if len(cands) > 1:
+            note = f'best of {len(cands)}: {note}'
+        if how != 'graph':
+            note += f'; {how}'
+        return self.entry(ms, 'graph' if how == 'graph' else 'back-to-back', '; '.join([note] + problems))
+
+    def measure(self, kernels):
+        import peers_impls
+        rec = self.case.record()
+        impls = rec['impls'] = {}
+        try:
+            impls['copy'] = self.copy()
+        except Exception as e:
+            self.say_failure('copy', exc_line(e), e)
+            rec['error'] = f'copy: {exc_line(e)}'
+            return rec
+        rec['calls'], rec['replays'] = self.calls, self.timer.replays
+        env, case, buf = self.env, self.case, self.buf
+        for name, setup in peers_impls.PEERS:
+            impls[name] = self.attempt(name, lambda: setup(env, case, buf))
+        for k in kernels:
+            if k.elem != case.elem_bits:
+                continue
+            if k.bind_error is not None:  # reported once, when it was loaded
+                impls[k.label] = {'status': 'n/a' if isinstance(k.bind_error, peers_impls.NotApplicable)
+                                  else 'error', 'note': str(k.bind_error)}
+            else:
+                impls[k.label] = self.attempt(k.label, lambda: [(k.label, *peers_impls.ptx_launcher(env, k, case, buf))])
+        peers_model.fill_derived(impls)
+        return rec
+
+
+def line(rec, seconds):
+    """One short line per case for the log."""
+    impls = rec['impls']
+    if 'error' in rec:
+        return f"{rec['case']:>32}  FAILED: {rec['error']}"
+
+    def pct(n):
+        e = impls.get(n, {})
+        return f"{e['pct_copy']:.1f}" if e.get('status') == 'ok' else e.get('status', '-')
+    s = peers_model.summarize(impls)
+    ptx = '-'
+    if s['name']:
+        ratio = f" {s['ratio']:.2f}x" if s['ratio'] else ''
+        ptx = f"{pct(s['name'])} {peers_model.kernel_of(s['name'], None)}{ratio}"
+    return (f"{rec['case']:>32}  copy {impls['copy']['GBps']:7.1f} GB/s K={rec['calls']:<4} | "
+            + ' '.join(f'{n} {pct(n)}' for n in peers_model.PEERS) + f' | ptxpose {ptx} | {seconds:.1f} s')
+
+
+def bind_kernels(kernels, env):
+    """Load every kernel's module through CuPy; returns the count of failures, each printed
+    here once and kept in the kernel (bind_error) for the entries of its cases."""
+    from peers_impls import NotApplicable
+    failures = 0
+    for k in kernels:
+        k.bind_error = None
+        try:
+            k.bind(env.need('cupy'))
+        except NotApplicable as e:
+            k.bind_error = e
+        except Exception as e:
+            k.bind_error = RuntimeError(f'module load failed: {exc_line(e)}')
+            failures += 1
+            print(f'peers: {k.path}: module load failed: {exc_line(e)}', flush=True)
+            traceback.print_exception(e, file=sys.stderr)
+    return failures
+
+
+def run(a, cases, kernels, old, torch, method, fmt):
+    import peers_gpu
+    env = Env(a.quick)
+    for name, why in env.missing.items():
+        print(f'peers: {name} is not installed ({why}); its implementations are n/a', flush=True)
+    dev = device_info(torch, env)
+    if old and old.get('device', {}).get('name') != dev['name']:
+        print(f"peers.py: --resume: {a.out} was measured on {old.get('device', {}).get('name')}, "
+              f"this is {dev['name']}", file=sys.stderr)
+        return 2
+    if old and old.get('method') != method:
+        print(f'peers.py: --resume: {a.out} was measured with another method (replays, target or calls): '
+              f"{old.get('method')}", file=sys.stderr)
+        return 2
+    commit, source = ptxpose_commit()
+    results = old or {
+        'format': fmt, 'device': dev, 'date': datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC'),
+        'commit': commit, 'commit_source': source, 'method': method,
+        'versions': {'python': platform.python_version(), 'torch': torch.__version__,
+                     **{n: getattr(m, '__version__', '?') for n, m in env.mods.items()}},
+        'args': {'replays': a.replays, 'target_ms': a.target_ms, 'max_calls': a.max_calls, 'quick': a.quick,
+                 'ptx': a.ptx, 'sets': a.set},
+        'cases': []}
+    print(f"{dev['name']}, {dev['sms']} SMs, L2 {dev['l2_bytes']} bytes, driver {dev['driver']}; "
+          f"ptxpose {commit}; {len(cases)} cases, {len(kernels)} kernels", flush=True)
+    failures = bind_kernels(kernels, env)
+    done = {c['case']: c for c in results['cases']}
+    timer = peers_gpu.Timer(env.mods.get('cupy'), a.replays, a.target_ms, a.max_calls)
+    env.stream = timer.stream.cuda_stream
+    for i, case in enumerate(cases):
+        if case.name in done:  # measured by an earlier run: only note this run's sets
+            kept = done[case.name]
+            kept['sets'] += [s for s in case.sets if s not in kept['sets']]
+            print(f'{case.name:>32}  (kept from {a.out})', flush=True)
+            continue
+        t0 = time.time()
+        try:
+            one = CaseRun(torch, timer, env, case, a.seed + i)
+            rec = one.measure(kernels)
+            failures += one.failures
+        except ContextLost as e:
+            print(f'peers: CUDA context lost ({e}); stopping, the results so far are in {a.out}', flush=True)
+            return 5
+        except Exception as e:  # the buffers could not be made (out of memory, say)
+            rec = case.record()
+            rec['impls'], rec['error'] = {}, exc_line(e)
+            failures += 1
+            print(f'peers: {case.name}: {exc_line(e)}', flush=True)
+            traceback.print_exception(e, file=sys.stderr)
+            try:
+                torch.cuda.synchronize()
+            except Exception as e2:
+                print(f'peers: CUDA context lost ({exc_line(e2)}); stopping', flush=True)
+                return 5
+        results['cases'].append(rec)
+        print(line(rec, time.time() - t0), flush=True)
+        one = None
+        gc.collect()
+        torch.cuda.empty_cache()
+        if a.out:
+            write_json(a.out, results)
+    if a.out:
+        write_json(a.out, results)
+    print(f'peers: {len(results["cases"])} cases, {failures} failures' + (f' -> {a.out}' if a.out else ''), flush=True)
+    return 1 if failures else 0

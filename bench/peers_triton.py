@@ -1,0 +1,67 @@
+"""The Triton peer of bench/peers.py: a plain `tl.trans` kernel and its config sweep.
+
+Indexing is in 64 bits, so any shape of kernel ABI v2 works. Grid: x covers
+the row tiles (at most 2^31-1 blocks, which any rows up to 2^31-1 fit); y and
+z are clamped to the hardware's 65535 and the kernel loops over the column
+tiles and the matrices a clamped grid leaves out (the loops run once unless a
+shape needs more). 16-byte elements move as pairs of int64 (LANES=2).
+Imported only where Triton is installed.
+"""
+import triton
+import triton.language as tl
+
+YZ_MAX = 65535
+
+
+@triton.jit
+def tl_transpose(src, dst, rows, cols, ld_in, ld_out, batch, stride_in, stride_out,
+                 BM: tl.constexpr, BN: tl.constexpr, LANES: tl.constexpr):
+    rm = tl.program_id(0).to(tl.int64) * BM + tl.arange(0, BM)
+    for tn in range(tl.program_id(1), tl.cdiv(cols, BN), tl.num_programs(1)):
+        rn = tn.to(tl.int64) * BN + tl.arange(0, BN)
+        m = (rm[:, None] < rows) & (rn[None, :] < cols)
+        src_off = rm[:, None] * ld_in + rn[None, :]
+        dst_off = rn[:, None] * ld_out + rm[None, :]
+        for b in range(tl.program_id(2), batch, tl.num_programs(2)):
+            s = src + b.to(tl.int64) * stride_in * LANES
+            d = dst + b.to(tl.int64) * stride_out * LANES
+            if LANES == 1:
+                t = tl.load(s + src_off, mask=m)
+                tl.store(d + dst_off, tl.trans(t), mask=tl.trans(m))
+            else:
+                lane = tl.arange(0, LANES)
+                t = tl.load(s + src_off[:, :, None] * LANES + lane, mask=m[:, :, None])
+                tl.store(d + dst_off[:, :, None] * LANES + lane, tl.permute(t, (1, 0, 2)),
+                         mask=tl.trans(m)[:, :, None])
+
+
+BASE = ((32, 32, 4), (64, 64, 4), (64, 64, 8), (128, 64, 8), (64, 128, 8), (128, 128, 8))
+QUICK = ((64, 64, 4), (128, 128, 8))
+
+
+def configs(rows, cols, quick):
+    """(BM, BN, warps) to sweep: the base tiles, with skinny tiles for a side under 32."""
+    p2 = triton.next_power_of_2
+    out = list(QUICK if quick else BASE)
+    if rows < 32 or cols < 32:
+        out = []
+        for n, w in ((256, 4), (1024, 4), (4096, 8))[:2 if quick else 3]:
+            bm = p2(rows) if rows < 32 else max(n // p2(cols), 32)
+            bn = p2(cols) if cols < 32 else max(n // bm, 32)
+            out.append((bm, bn, w if bm * bn >= 32 * w else 1))
+    return sorted(set(out), key=out.index)
+
+
+def launchers(x, y, case, quick):
+    """[(config label, fn)] for the sweep; x and y are bit views (int of the element's width,
+    int64 pairs for 16 bytes) of the case's strided input and output."""
+    lanes = 2 if case.eb == 16 else 1
+    out = []
+    for bm, bn, w in configs(case.rows, case.cols, quick):
+        grid = (triton.cdiv(case.rows, bm), min(triton.cdiv(case.cols, bn), YZ_MAX), min(case.batch, YZ_MAX))
+        args = (x, y, case.rows, case.cols, case.ld_in, case.ld_out, case.batch, case.stride_in, case.stride_out)
+
+        def fn(grid=grid, args=args, bm=bm, bn=bn, w=w):
+            tl_transpose[grid](*args, BM=bm, BN=bn, LANES=lanes, num_warps=w)
+        out.append((f'{bm}x{bn}/w{w}', fn))
+    return out

@@ -1,0 +1,372 @@
+#!/usr/bin/env python3
+# t0800-bench-report: the side-by-side harness and its report, without a GPU.
+# bench/peers.py: case specs and named sets, kernel ABI v2 launch arithmetic
+# (grid clamps, parameter order), refused PTX, one-line errors and exit codes,
+# that it needs no torch until it measures, and (with a stand-in for Triton
+# where Triton is absent) the Triton peer's sweep, grid and parameters. bench/report.py: from canned
+# results (tests/data/peers-*.json, figures chosen so that every ratio is
+# computed by hand here), the Markdown's ratios and geometric means, the CSV,
+# the per-device folders, and the SVG chart: every value printed, no bar past
+# the plot, legend names equal to the table's columns, warm-L2 note, split
+# charts for a large set.
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+
+sys.dont_write_bytecode = True  # no __pycache__ left in bench/
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+os.chdir(ROOT)
+sys.path.insert(0, os.path.join(ROOT, 'bench'))
+SVG = '{http://www.w3.org/2000/svg}'
+n = fails = 0
+
+
+def ok(cond, desc, diag=''):
+    global n, fails
+    n += 1
+    if not cond:
+        fails += 1
+    print(f"{'ok' if cond else 'not ok'} {n} - {desc}")
+    if not cond and diag:
+        print('\n'.join('# ' + line for line in str(diag).splitlines()))
+
+
+def run(*args):
+    p = subprocess.run([sys.executable, '-B', *args], capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def one_line_error(desc, args, code, pattern):
+    rc, out, err = run(*args)
+    lines = err.strip().splitlines()
+    ok(rc == code and len(lines) == 1 and re.search(pattern, err), desc, f'exit {rc}, stderr:\n{err}')
+
+
+import peers_cases as pc  # noqa: E402
+import peers_ptx as pp  # noqa: E402
+
+tmp = tempfile.mkdtemp(prefix='t0800.')
+
+# ---- case specs ------------------------------------------------------------
+c = pc.parse_case('33x31:i32:offset=1:batch=3:stride_out=1100:ld_in=40')
+ok((c.rows, c.cols, c.batch, c.ld_in, c.ld_out, c.offset, c.stride_in, c.stride_out, c.eb)
+   == (33, 31, 3, 40, 33, 1, 33 * 40, 1100, 4), 'a spec with options parses, defaults filled in')
+ok(c.name == '33x31:i32:batch=3:ld_in=40:offset=1:stride_out=1100', 'the name is normalized (option order, defaults left out)', c.name)
+ok(c.moved_bytes == 2 * 3 * 33 * 31 * 4, 'bytes moved: read + written, every matrix')
+ok(c.span('in') == 1 + 2 * 1320 + 32 * 40 + 31 and c.span('out') == 1 + 2 * 1100 + 30 * 33 + 33,
+   'the spans cover offset, batch strides and the last row')
+c = pc.parse_case('8191x8193:c128')
+ok((c.batch, c.batched, c.ld_in, c.ld_out, c.geam, c.elem_bits) == (1, False, 8193, 8191, 'zgeam', 128),
+   'a plain spec: one matrix, packed, 16-byte geam')
+ok(pc.parse_case('3x3:f32:batch=1').batched, 'batch=1 given is a batched (3-D) case')
+bad = {
+    '100:f32': 'not ROWSxCOLS', '100x:f32': "cols '' is not", '0x5:f32': 'rows 0 is out of range',
+    '5x5': 'want ROWSxCOLS:DTYPE', '5x5:f128': "unknown type 'f128'", '5x5:f32:ld=7': "unknown option 'ld=7'",
+    '5x5:f32:ld_in=4': 'ld_in 4 is less than cols 5', '5x5:f32:ld_out=4': 'ld_out 4 is less than rows 5',
+    '5x5:f32:offset=16': 'offset 16 is out of range 0..15', '5x5:f32:batch=0': 'batch 0 is out of range',
+    '5x5:f32:batch=2:stride_in=24': 'stride_in 24 is less than the input matrix .25 elements',
+    '5x5:f32:batch=2:stride_out=7': 'stride_out 7 is less than the output matrix',
+    '5x5:f32:stride_in=30': 'a stride needs batch', '5x5:f32:batch=2:batch=3': 'batch given twice',
+    '2147483648x1:u8': 'rows 2147483648 is out of range',
+    '2147483647x2147483647:c128:batch=2147483647': 'spans .* over 2\\^63 bytes',
+}
+for spec, why in bad.items():
+    try:
+        pc.parse_case(spec)
+        ok(False, f"'{spec}' is refused ({why})")
+    except pc.CaseError as e:
+        ok(re.search(why, str(e)) and str(e).startswith(f"bad case '{spec}'"), f"'{spec}' is refused: {e}", e)
+ok(pc.parse_case('2147483647x1:u8').rows == 2**31 - 1, 'rows 2^31-1 is accepted')
+
+# ---- named sets ------------------------------------------------------------
+for name, specs in pc.SETS.items():
+    try:
+        cases = pc.expand([name], [])
+        ok(len(cases) == len(specs), f'set {name}: {len(specs)} specs, all parse, none twice',
+           f'{len(cases)} unique')
+    except pc.CaseError as e:
+        ok(False, f'set {name} parses', e)
+skinny = {x.name for x in pc.expand(['skinny'], [])}
+want = {f'{a}x{b}:{w}' for k in (1, 2, 3, 4, 7, 8, 16, 33, 64) for a, b in ((k, 2**20), (2**20, k))
+        for w in ('u8', 'f16', 'f32', 'f64', 'c128')}
+ok(skinny == want, "set skinny is issue 10's K x N and N x K, every K and width", sorted(want ^ skinny)[:5])
+ok({x.name for x in pc.expand(['batched'], [])}
+   == {'1024x1024:f32:batch=64', '64x128:f16:batch=4096', '3x3:f32:batch=1048576'}, "set batched is issue 10's three")
+i8 = {x.name for x in pc.expand(['issue8'], [])}
+ok(len(i8) == 51 and '32768x32768:u8' in i8 and '7x30000:c128' in i8, "set issue8 is the README's 51 cases")
+both = pc.expand(['issue8', 'issue13'], ['16384x16384:f32'])
+dup = [x for x in both if x.name == '16384x16384:f32']
+ok(len(dup) == 1 and dup[0].sets == ['issue8', 'issue13', 'cli'], 'a case in two sets and on the command line runs once, all three noted',
+   dup[0].sets if dup else 'missing')
+try:
+    pc.expand(['nosuch'], [])
+    ok(False, 'an unknown set is refused')
+except pc.CaseError as e:
+    ok("unknown set 'nosuch'" in str(e), 'an unknown set is refused', e)
+
+# ---- kernel ABI v2: metadata, grid, parameters -----------------------------
+
+
+def ptx(name, meta):
+    path = os.path.join(tmp, name + '.ptx')
+    with open(path, 'w') as f:
+        f.write(f'//\n// Generated by ptxpose (a test fixture)\n//\n// ptxpose {meta}\n'
+                '// ptxpose-smem id=s op=st bytes=16 wavefronts=4 ideal=4 requests=1 total=4\n.version 8.0\n')
+    return path
+
+
+tile = pp.PtxKernel(ptx('tile', 'kernel=t_b32 elem=32 grid=tile tile=32x64 block=32x8 abi=2 dyn_smem=65536'))
+ok((tile.block, tile.tile, tile.dyn_smem, tile.label) == ((32, 8, 1), (32, 64), 65536, 'ptxpose:t_b32'),
+   'metadata: block (z filled in), tile, dynamic shared memory, label')
+grids = [((64, 128, 1), (2, 2, 1)), ((65, 129, 1), (3, 3, 1)),
+         ((65535 * 32, 3, 1), (1, 65535, 1)), ((65535 * 32 + 1, 3, 1), (1, 65535, 1)),
+         ((4194304, 3, 1), (1, 65535, 1)), ((3, 4194304, 1), (65536, 1, 1)),
+         ((3, 3, 65535), (1, 1, 65535)), ((3, 3, 1048576), (1, 1, 65535)),
+         ((2**31 - 1, 2**31 - 1, 2**31 - 1), (2**25, 65535, 65535))]
+for (r, co, b), want in grids:
+    got = tile.grid_dims(r, co, b)
+    ok(got == want, f'grid=tile 32x64: {r}x{co} batch {b} -> {want}', got)
+lin = pp.PtxKernel(ptx('lin', 'kernel=l_b8 elem=8 grid=linear per_block=1024 block=256 abi=2'))
+for (r, co, b), want in [((1000, 3, 1), (3, 1, 1)), ((2**20, 2**11, 7), (2**21, 1, 7)),
+                         ((2**31 - 1, 2**31 - 1, 70000), (2**31 - 1, 1, 65535))]:
+    got = lin.grid_dims(r, co, b)
+    ok(got == want, f'grid=linear per_block=1024: {r}x{co} batch {b} -> {want}', got)
+c = pc.parse_case('33x31:u8:batch=3:stride_in=1400:stride_out=1200:ld_in=40')
+ok(pp.launch_args(0x1000, 0x2000, c) == (('u64', 0x1000), ('u64', 0x2000), ('u32', 33), ('u32', 31), ('u32', 40),
+                                        ('u32', 33), ('u32', 3), ('u64', 1400), ('u64', 1200)),
+   'parameters in ABI v2 order: in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out')
+c = pc.parse_case('7x5:f64')
+ok(pp.launch_args(1, 2, c)[6:] == (('u32', 1), ('u64', 35), ('u64', 35)), 'one matrix: batch 1, packed strides')
+
+abi1 = ptx('old', 'kernel=o_b32 elem=32 grid=tile tile=32x32 block=32x8')
+for path, why in [(abi1, 'kernel ABI 1; regenerate it with ptxpose gen$'),
+                  (ptx('abi3', 'kernel=x elem=32 grid=tile tile=32x32 block=32x8 abi=3'), 'kernel ABI 3;'),
+                  (ptx('nometa', 'nothing=here'), 'no ptxpose metadata'),
+                  (ptx('badelem', 'kernel=x elem=24 grid=tile tile=32x32 block=32x8 abi=2'), 'elem must be'),
+                  (ptx('badgrid', 'kernel=x elem=32 grid=tile block=32x8 abi=2'), 'tile must be NxN'),
+                  (ptx('bigblock', 'kernel=x elem=32 grid=tile tile=32x32 block=64x32 abi=2'), 'more than 1024 threads'),
+                  (ptx('nopb', 'kernel=x elem=32 grid=linear block=64 abi=2'), 'needs per_block'),
+                  (os.path.join(tmp, 'missing.ptx'), 'No such file')]:
+    try:
+        pp.PtxKernel(path)
+        ok(False, f'{os.path.basename(path)} is refused ({why})')
+    except pp.PtxError as e:
+        ok(str(e).startswith(path) and re.search(why, str(e)), f'{os.path.basename(path)} is refused: {e}', e)
+
+# ---- peers.py as a command, without torch ----------------------------------
+rc, out, err = run('bench/peers.py', '--help')
+ok(rc == 0 and '--ptx GLOB' in out and 'issue10' in out, 'peers.py --help', err)
+one_line_error('a bad case: one line, exit 2', ['bench/peers.py', '5x5:f32:ld_in=4'], 2, "ld_in 4 is less than cols 5")
+one_line_error('an unknown set: one line, exit 2', ['bench/peers.py', '--set', 'nosuch'], 2, "unknown set 'nosuch'")
+one_line_error('an unknown flag: one line, exit 2', ['bench/peers.py', '--bogus'], 2, 'unrecognized arguments: --bogus')
+one_line_error('too few replays: one line, exit 2', ['bench/peers.py', '--replays', '5', '5x5:f32'], 2, 'at least 15')
+one_line_error('an ABI 1 file: one line, exit 3', ['bench/peers.py', '--ptx', abi1, '5x5:f32'], 3,
+               'old.ptx: kernel ABI 1; regenerate it with ptxpose gen')
+one_line_error('a glob that names nothing: exit 3', ['bench/peers.py', '--ptx', tmp + '/none*.ptx', '5x5:f32'], 3,
+               "no file matches")
+with open(os.path.join(tmp, 'old.json'), 'w') as f:
+    f.write('{"format": "ptxpose-peers 1"}')
+one_line_error('--resume from a file that is not results: exit 2',
+               ['bench/peers.py', '--resume', '--out', tmp + '/old.json', '5x5:f32'], 2, 'is not a results file')
+rc, out, err = run('bench/peers.py', '--dry-run', '--ptx', tmp + '/tile.ptx', '--ptx', tmp + '/lin.ptx',
+                   '4194304x3:f32', '3x3:f32:batch=1048576', '1000x3:u8')
+ok(rc == 0 and out.splitlines() == [
+    '4194304x3:f32  (cli; 100663296 bytes moved)',
+    '  t_b32: grid 1x65535x1 block 32x8x1 smem 65536 args u32:4194304 u32:3 u32:3 u32:4194304 u32:1 u64:12582912 u64:12582912',
+    '3x3:f32:batch=1048576  (cli; 75497472 bytes moved)',
+    '  t_b32: grid 1x1x65535 block 32x8x1 smem 65536 args u32:3 u32:3 u32:3 u32:3 u32:1048576 u64:9 u64:9',
+    '1000x3:u8  (cli; 6000 bytes moved)',
+    '  l_b8: grid 3x1x1 block 256x1x1 smem 0 args u32:1000 u32:3 u32:3 u32:1000 u32:1 u64:3000 u64:3000'],
+   '--dry-run: each case and the launch of each kernel of its width, no GPU', out + err)
+probe = ("import sys; sys.path.insert(0, 'bench'); import peers; peers.main(['--dry-run', '--set', 'smoke']); "
+         "bad = [m for m in ('torch', 'numpy', 'cupy', 'triton') if m in sys.modules]; print('imported:', bad)")
+rc, out, err = run('-c', probe)
+ok(rc == 0 and out.rstrip().endswith('imported: []'), 'parsing and a dry run import no torch, numpy, cupy or triton',
+   out[-300:] + err)
+rc, _, _ = run('-c', 'import torch')
+if rc != 0:
+    one_line_error('without torch, a real run stops with exit 4', ['bench/peers.py', '5x5:f32'], 4,
+                   'no CUDA device for PyTorch')
+
+# ---- the Triton peer's sweep and grid, with a stand-in for Triton ----------
+rc, _, _ = run('-c', 'import triton')
+if rc != 0:
+    import types
+
+    class FakeJit:
+        def __init__(self, fn):
+            self.launches = []
+
+        def __getitem__(self, grid):
+            return lambda *args, **kw: self.launches.append((grid, args, kw))
+    fake, fake_tl = types.ModuleType('triton'), types.ModuleType('triton.language')
+    fake.jit, fake.language, fake_tl.constexpr = FakeJit, fake_tl, int
+    fake.cdiv = lambda a, b: -(-a // b)
+    fake.next_power_of_2 = lambda v: 1 << (v - 1).bit_length()
+    sys.modules['triton'], sys.modules['triton.language'] = fake, fake_tl
+    import peers_triton as pt
+    ok(pt.configs(4096, 4096, False) == list(pt.BASE) and pt.configs(4096, 4096, True) == list(pt.QUICK),
+       'triton: the six base configs, two with --quick')
+    ok(pt.configs(3, 2**20, False) == [(4, 64, 4), (4, 256, 4), (4, 1024, 8)]
+       and pt.configs(2**20, 7, False) == [(32, 8, 4), (128, 8, 4), (512, 8, 8)]
+       and pt.configs(3, 3, False) == [(4, 4, 1)] and pt.configs(1, 2**20, True) == [(1, 256, 4), (1, 1024, 4)],
+       'triton: skinny tiles where a side is under 32', [pt.configs(3, 2**20, False), pt.configs(2**20, 7, False)])
+    for spec, want in [('3x4194304:f32', (1, 65535, 1)), ('4194304x3:f32', (65536, 1, 1)),
+                       ('3x3:f32:batch=1048576', (1, 1, 65535)), ('40000000x8:c128', (1250000, 1, 1))]:
+        c = pc.parse_case(spec)
+        fns = pt.launchers('X', 'Y', c, True)
+        for _, fn in fns:
+            fn()
+        grid, args, kw = pt.tl_transpose.launches[-len(fns)]
+        pt.tl_transpose.launches.clear()
+        ok(grid == want and args == ('X', 'Y', c.rows, c.cols, c.ld_in, c.ld_out, c.batch, c.stride_in, c.stride_out)
+           and kw['LANES'] == (2 if c.eb == 16 else 1), f'triton {spec}: grid {want} (y, z clamped to 65535), all '
+           'parameters, 16-byte elements as int64 pairs', (grid, args, kw))
+    del sys.modules['triton'], sys.modules['triton.language']
+
+# ---- report.py: tables from canned results ---------------------------------
+a, b, other = 'tests/data/peers-test-a.json', 'tests/data/peers-test-b.json', 'tests/data/peers-other.json'
+out_dir = os.path.join(tmp, 'results')
+rc, out, err = run('bench/report.py', '--out', out_dir, a, b, other)
+ok(rc == 0, 'report.py on three files of two devices', err)
+dev, dev2 = os.path.join(out_dir, 'nvidia-test-gpu'), os.path.join(out_dir, 'nvidia-other-gpu-h200')
+ok(sorted(os.listdir(dev)) == ['chart-batched.svg', 'chart-issue13.svg', 'chart-issue8.svg', 'chart-skinny.svg',
+                               'peers.json', 'select.tsv', 'side-by-side.csv', 'side-by-side.md'],
+   'one folder per device: Markdown, CSV, JSON, a chart per set, the selection table', os.listdir(dev) if os.path.isdir(dev) else 'none')
+md = open(os.path.join(dev, 'side-by-side.md')).read() if rc == 0 else ''
+ok(md.startswith('# ptxpose and its peers, side by side: NVIDIA Test GPU') and 'driver 580.00' in md
+   and 'Run of 2026-11-23 10:00 UTC: ptxpose commit abc1234' in md and 'Run of 2026-11-23 11:00 UTC' in md
+   and 'Method: canned figures for the report test' in md, 'the device, dates, commit and method at the top')
+ok('matrices that fit in the L2 (50 MiB here) can pass 100% of the copy' in md, 'the warm-L2 sentence')
+rows = {r.split(' | ')[0][2:]: [x.strip() for x in r.strip('| \n').split(' | ')] for r in md.splitlines()
+        if r.startswith('| ') and not r.startswith('| case')}
+header = next((r for r in md.splitlines() if r.startswith('| case')), '')
+cols = [x.strip() for x in header.strip('| ').split(' | ')]
+ok(cols == ['case', 'copy GB/s', 'torch', 'cupy', 'cublas_geam', 'triton', 'ptxpose best', 'kernel', 'winner',
+            'ptxpose best / best peer'], 'table columns: copy, each peer, ptxpose best, kernel, winner, ratio', cols)
+# hand-computed: ratio = best peer us / ptxpose best us; % = copy us / us
+expect = {'4096x4096:f32': ['4096x4096:f32', '1342', '50.0', '40.0', '80.0', '90.9', '100.0', 'fast_b32', 'ptxpose best', '1.10x'],
+          '8191x8193:f16': ['8191x8193:f16', '5369', '50.0', '40.0', 'n/a', '100.0', '80.0', 'narrow_b16', 'triton', '0.80x'],
+          '3x3:f32:batch=1048576': ['3x3:f32:batch=1048576', '3775', '80.0', '50.0', 'n/a', 'error', '125.0', 'narrow_b32',
+                                    'ptxpose best', '1.56x'],
+          '1x1048576:u8': ['1x1048576:u8', '210', '80.0', '50.0', 'n/a', '100.0', 'WRONG', 'fast_b8', 'triton', '—'],
+          '1048576x1:c128': ['1048576x1:c128', 'failed'] + ['—'] * 8}
+for case, want in expect.items():
+    ok(rows.get(case) == want, f'row {case}: ' + ' | '.join(want[2:]), rows.get(case))
+ok('Geometric mean of ptxpose best / best peer: 1.11x over 3 cases.' in md,
+   'geometric mean over all cases: (1.10 * 0.80 * 1.5625)^(1/3) = 1.11x')
+ok('## issue8 (2 cases)\n\nGeometric mean of ptxpose best / best peer: 0.94x over 2 cases.' in md,
+   'per set: issue8 sqrt(1.10 * 0.80) = 0.94x')
+ok('## skinny (2 cases)\n\nGeometric mean of ptxpose best / best peer: none' in md, 'a set without any ratio says so')
+ok('## issue13 (1 case)' in md and md.count('| 8191x8193:f16 | 5369 |') == 2,
+   'a case measured twice keeps its first figures and both sets')
+ok('- 1x1048576:u8 ptxpose:fast_b8: WRONG: 1 of 1048576 elements differ' in md
+   and '- 1048576x1:c128: OutOfMemoryError' in md and '- 3x3:f32:batch=1048576 triton: error: CompilationError' in md,
+   'failures are listed under their set')
+csv_lines = open(os.path.join(dev, 'side-by-side.csv')).read().splitlines() if rc == 0 else ['']
+ok(csv_lines[0] == 'sets,' + ','.join(cols) and len(csv_lines) == 6
+   and 'issue8 issue13,8191x8193:f16,5369,50.0,40.0,n/a,100.0,80.0,narrow_b16,triton,0.80x' in csv_lines,
+   'CSV: the same columns and cells, one row per case', '\n'.join(csv_lines))
+ok(open(os.path.join(dev2, 'peers.json')).read() == open(other).read() if rc == 0 else False,
+   'one input file for a device is copied unchanged')
+merged = json.load(open(os.path.join(dev, 'peers.json'))) if rc == 0 else {'cases': []}
+ok([x['case'] for x in merged['cases']] == ['4096x4096:f32', '8191x8193:f16', '3x3:f32:batch=1048576',
+                                             '1x1048576:u8', '1048576x1:c128'], 'two files of one device are merged')
+sel = open(os.path.join(dev, 'select.tsv')).read().splitlines() if rc == 0 else []
+ok(sel[3:] == ['16 8191 8193 narrow_b16 80.0', '32 4096 4096 fast_b32 100.0'] and 'NVIDIA Test GPU' in sel[1],
+   'select.tsv: the best correct kernel of each plain 2-D case', sel)
+
+# ---- the chart -------------------------------------------------------------
+
+
+def svg_parts(path):
+    root = ET.parse(path).getroot()
+    texts = {}
+    for t in root.iter(SVG + 'text'):
+        texts.setdefault(t.get('class'), []).append(t.text)
+    plot = next(r for r in root.iter(SVG + 'rect') if r.get('class') == 'plot')
+    bars = [r for r in root.iter(SVG + 'rect') if r.get('class') == 'bar']
+    return root, texts, plot, bars
+
+
+labels = {'chart-issue8.svg': ['50.0%', '40.0%', '80.0%', '90.9%', '100.0%', '50.0%', '40.0%', '100.0%', '80.0%'],
+          'chart-batched.svg': ['80.0%', '50.0%', '125.0%'],
+          'chart-skinny.svg': ['80.0%', '50.0%', '100.0%']}
+for name, want in labels.items():
+    root, texts, plot, bars = svg_parts(os.path.join(dev, name))
+    right = float(plot.get('x')) + float(plot.get('width'))
+    ok(root.get('width') == '900', f'{name}: 900 px wide')
+    ok(texts.get('val') == want and len(bars) == len(want), f'{name}: every bar has its value printed: {" ".join(want)}',
+       texts.get('val'))
+    ok(all(float(r.get('x')) + float(r.get('width')) <= right + 1e-6 for r in bars), f'{name}: no bar past the plot')
+    ok(texts.get('legend') == cols[2:7], f'{name}: legend names are the table columns', texts.get('legend'))
+    ok(any('can pass 100% of the copy' in (t or '') for t in texts.get(None, [])), f'{name}: the warm-L2 note')
+_, texts, plot, bars = svg_parts(os.path.join(dev, 'chart-batched.svg'))
+wide = max(float(r.get('width')) for r in bars)
+ok(abs(wide - float(plot.get('width')) * 125 / 140) < 0.1, 'a value past 100% is drawn to scale (125 of 140%)', wide)
+_, texts, _, _ = svg_parts(os.path.join(dev, 'chart-skinny.svg'))
+ok(texts.get('missing') == ['cublas_geam: n/a', 'ptxpose best: WRONG', 'case failed: OutOfMemoryError: CUDA out of memory'],
+   'values that are not numbers are printed where their bar would be', texts.get('missing'))
+
+# a set of 45 cases: three charts of at most 20
+big = json.load(open(a))
+big['device']['name'] = 'Many'
+big['cases'] = []
+for i in range(45):
+    c = json.loads(json.dumps(json.load(open(a))['cases'][0]))
+    c['case'], c['sets'] = f'{4096 + i}x4096:f32', ['many']
+    big['cases'].append(c)
+with open(os.path.join(tmp, 'many.json'), 'w') as f:
+    json.dump(big, f)
+rc, out, err = run('bench/report.py', '--out', out_dir, os.path.join(tmp, 'many.json'))
+many = os.path.join(out_dir, 'many')
+charts = sorted(x for x in os.listdir(many) if x.endswith('.svg')) if rc == 0 else []
+ok(charts == ['chart-many-1.svg', 'chart-many-2.svg', 'chart-many-3.svg'], 'a set of 45 cases is split into 3 charts', charts)
+sizes = [len(svg_parts(os.path.join(many, x))[1].get('case', [])) for x in charts]
+ok(sizes == [20, 20, 5], 'of 20, 20 and 5 cases', sizes)
+md = open(os.path.join(many, 'side-by-side.md')).read() if rc == 0 else ''
+ok(all(f'![many: % of copy per case and implementation]({x})' in md for x in charts), 'the Markdown shows each part')
+
+# a kernel picked by a plan, beside the best committed kernel
+pick = json.load(open(a))
+pick['device']['name'] = 'Pick'
+pick['cases'][0]['impls']['ptxpose-pick'] = {'status': 'ok', 'us': 125.0, 'GBps': 1073.7, 'pct_copy': 80.0,
+                                             'kernel': 'narrow_b32', 'timing': 'graph', 'note': ''}
+with open(os.path.join(tmp, 'pick.json'), 'w') as f:
+    json.dump(pick, f)
+rc, out, err = run('bench/report.py', '--out', out_dir, os.path.join(tmp, 'pick.json'))
+md = open(os.path.join(out_dir, 'pick', 'side-by-side.md')).read() if rc == 0 else ''
+ok('| case | copy GB/s | torch | cupy | cublas_geam | triton | ptxpose best | ptxpose-pick | kernel | winner | '
+   'ptxpose best / best peer | ptxpose-pick / best peer |' in md
+   and '| 4096x4096:f32 | 1342 | 50.0 | 40.0 | 80.0 | 90.9 | 100.0 | 80.0 | fast_b32 | ptxpose best | 1.10x | 0.88x |' in md,
+   "a ptxpose-* entry (a plan's pick) gets its own column and ratio (110 / 125 = 0.88x)", md[-900:] + err)
+_, texts, _, _ = svg_parts(os.path.join(out_dir, 'pick', 'chart-issue8.svg')) if rc == 0 else (0, {}, 0, 0)
+ok(texts.get('legend') == ['torch', 'cupy', 'cublas_geam', 'triton', 'ptxpose best', 'ptxpose-pick'],
+   'and a legend entry of the same name', texts.get('legend'))
+
+# ---- report.py: bad input --------------------------------------------------
+with open(os.path.join(tmp, 'notjson.json'), 'w') as f:
+    f.write('{"format": ')
+with open(os.path.join(tmp, 'other.json'), 'w') as f:
+    f.write('{"format": "something else", "cases": []}')
+one_line_error('report: a missing file, exit 3', ['bench/report.py', '--out', out_dir, tmp + '/none.json'], 3,
+               'none.json: No such file')
+one_line_error('report: not JSON, exit 3', ['bench/report.py', '--out', out_dir, tmp + '/notjson.json'], 3,
+               'notjson.json: not JSON')
+one_line_error('report: another format, exit 3', ['bench/report.py', '--out', out_dir, tmp + '/other.json'], 3,
+               "other.json: not a bench/peers.py results file")
+broken = json.load(open(a))
+del broken['cases'][0]['impls']['torch']['pct_copy']
+with open(os.path.join(tmp, 'broken.json'), 'w') as f:
+    json.dump(broken, f)
+one_line_error('report: a malformed entry, exit 3', ['bench/report.py', '--out', out_dir, tmp + '/broken.json'], 3,
+               "broken.json: malformed results for NVIDIA Test GPU .KeyError: 'pct_copy'")
+one_line_error('report: no input, one line, exit 2', ['bench/report.py', '--out', out_dir], 2, 'RESULTS.json')
+
+subprocess.run(['rm', '-rf', tmp])
+print(f'1..{n}')
+sys.exit(1 if fails else 0)
