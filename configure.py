@@ -20,6 +20,9 @@ CUDA_INC = '/usr/local/cuda/include'
 FLAGS = ('-std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror '
          '-Wshadow -Wstrict-prototypes -Wno-unused-parameter -I. '
          f'-I{LUA_INC} -I{CUDA_INC}')
+# Unit tests also built with ThreadSanitizer, with the sources they test.
+TSAN = {'cache_threads': ['lib/cache.c', 'lib/cache_entry.c']}
+TSAN_FLAGS = '-O1 -g -fsanitize=thread'
 VARIANTS = {
     '': '-O2 -g',
     'asan/': '-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined '
@@ -116,7 +119,17 @@ def main():
             p(f'build build/{prefix}tests/{name}: link {o} {libobjs}')
             p(f'  vflags = {vflags}')
         p('')
-    alls = ['build/ptxpose', 'build/asan/ptxpose']
+    for name, deps in TSAN.items():
+        objs = []
+        for s in [f'tests/unit/{name}.c'] + deps:
+            o = f'build/tsan/obj/{s[:-2]}.o'
+            objs.append(o)
+            p(f'build {o}: cc {s}')
+            p(f'  vflags = {TSAN_FLAGS}')
+        p(f'build build/tsan/tests/{name}: link ' + ' '.join(objs))
+        p(f'  vflags = {TSAN_FLAGS}')
+    p('')
+    alls = ['build/ptxpose', 'build/asan/ptxpose'] + [f'build/tsan/tests/{n}' for n in TSAN]
     for prefix in VARIANTS:
         alls += [f'build/{prefix}tests/{os.path.basename(u)[:-2]}' for u in units]
     p('build all: phony ' + ' '.join(alls))
