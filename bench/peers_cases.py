@@ -11,6 +11,8 @@ cols*ld_out). The limits are those of kernel ABI v2 (docs/DESIGN.md).
 Pure Python: no torch, so tests can parse cases on a machine without a GPU.
 """
 
+import random
+
 I32_MAX = 2**31 - 1
 I63_MAX = 2**63 - 1
 OFFSET_MAX = 15
@@ -188,15 +190,65 @@ SETS = {
 SETS['issue10'] = SETS['skinny'] + SETS['batched'] + SETS['limits']
 DEFAULT_SETS = ('issue8', 'issue10', 'issue13')
 
+# The plans issue's diverse benchmark: `--set diverse` (seed 2026) or `--set diverse:SEED`.
+BY_WIDTH = {DTYPES[d][0]: d for d in WIDTHS}
+DIVERSE_SEED = 2026
+DIVERSE_COUNT = 300
+
+
+def diverse_cases(seed=DIVERSE_SEED, n=DIVERSE_COUNT):
+    """n distinct cases, the same for the same seed: rows and cols log-uniform over 1..2^20,
+    each matrix 1 MB..1 GB, the five widths in turn; exactly a quarter with padded leading
+    dimensions, a quarter with both pointers whole elements past a 256-byte boundary (off
+    16-byte alignment, but for 16-byte elements), a fifth batched (1 GB at most in all)."""
+    rng = random.Random(seed)
+    kinds = ['padded'] * (n // 4) + ['offset'] * (n // 4)
+    kinds += ['plain'] * (n - len(kinds))
+    batched = [True] * (n // 5) + [False] * (n - n // 5)
+    rng.shuffle(kinds)
+    rng.shuffle(batched)
+    out, seen = [], set()
+    for i in range(n):
+        eb = sorted(BY_WIDTH)[i % len(BY_WIDTH)]
+        while True:
+            rows, cols = (max(1, int(2 ** rng.uniform(0, 20))) for _ in range(2))
+            size = rows * cols * eb
+            if not (1 << 20) <= size <= (1 << 30) or (batched[i] and size > (1 << 29)):
+                continue
+            spec = f'{rows}x{cols}:{BY_WIDTH[eb]}'
+            if kinds[i] == 'padded':
+                spec += f':ld_in={cols + rng.randint(1, 64)}:ld_out={rows + rng.randint(1, 64)}'
+            elif kinds[i] == 'offset':
+                spec += f':offset={rng.randint(1, 16 // eb - 1) if eb < 16 else 1}'
+            if batched[i]:
+                spec += f':batch={rng.randint(2, min(1024, (1 << 30) // size))}'
+            spec = parse_case(spec).name  # normalized: as the results name it
+            if spec not in seen:
+                break
+        seen.add(spec)
+        out.append(spec)
+    return out
+
+
+SETS['diverse'] = diverse_cases()
+
+
+def _named(name):
+    """The specs of a set name: one of SETS, or diverse[:SEED]."""
+    base, _, seed = name.partition(':')
+    if base == 'diverse' and seed.isdigit():
+        return diverse_cases(int(seed))
+    if name not in SETS:
+        raise CaseError(f"unknown set '{name}' (one of {' '.join(SETS)}, diverse:SEED)")
+    return SETS[name]
+
 
 def expand(set_names, specs):
     """The cases of the named sets, then the specs, each once (first place kept, all sets noted)."""
     out, seen = [], {}
     todo = []
     for s in set_names:
-        if s not in SETS:
-            raise CaseError(f"unknown set '{s}' (one of {' '.join(SETS)})")
-        todo += [(spec, s) for spec in SETS[s]]
+        todo += [(spec, s) for spec in _named(s)]
     todo += [(spec, 'cli') for spec in specs]
     for spec, s in todo:
         c = parse_case(spec)

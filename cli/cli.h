@@ -22,6 +22,7 @@ int cmd_run(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_sass(int argc, char **argv);
+int cmd_plan(int argc, char **argv);
 
 /* Print "ptxpose CMD: message" on stderr (one line). */
 void cli_err(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

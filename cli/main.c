@@ -14,6 +14,7 @@ static const struct {
 	{"check", cmd_check, "verify every PTX file over the odd shapes, on the GPU or emulated"},
 	{"gen", cmd_gen, "run a Lua script that writes PTX variants"},
 	{"list", cmd_list, "summarize PTX files: parameters, ptxas resources, SASS, bank model"},
+	{"plan", cmd_plan, "choose a kernel for a problem by the cost model (no GPU)"},
 	{"run", cmd_run, "load a PTX file, transpose random data, verify bit-exactly, time"},
 	{"sass", cmd_sass, "assemble a PTX file and summarize its SASS"},
 };

@@ -1,0 +1,476 @@
+/* ptxpose plan: choose a kernel for a problem by the cost model (lib/model.h),
+ * without a GPU: a built-in or described device, the kernels of ptx/. */
+#include <glob.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/cli.h"
+#include "cli/opts.h"
+#include "cli/plan.h"
+#include "common/fsio.h"
+#include "inspect/inspect.h"
+#include "loader/loader.h"
+
+#define CMD "plan"
+
+typedef struct {
+	/* the problem (also the flags of a --cases line) */
+	uint64_t elem, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, offset, align_in, align_out;
+	/* the device */
+	const char *device;
+	uint64_t sm_count, l2, bw, smem_sm, regs_sm, threads_sm, blocks_sm;
+	/* what to do */
+	const char *params, *cases;
+	int json, features, measure, ptxas;
+} plan_opts;
+
+/* The problem's elem, rows, cols and offset and the device's numbers start
+ * MISSING, so a flag given as 0 is told from one not given. */
+#define MISSING UINT64_MAX
+#define NUM(flag, field) {flag, OPT_NUM, offsetof(plan_opts, field), 0, MISSING - 1, NULL}
+
+/* The problem's flags, sorted: the command line's and each --cases line's. */
+static const opt_spec problem_flags[] = {
+	NUM("--align-in", align_in),
+	NUM("--align-out", align_out),
+	NUM("--batch", batch),
+	NUM("--cols", cols),
+	NUM("--elem", elem),
+	NUM("--ld-in", ld_in),
+	NUM("--ld-out", ld_out),
+	NUM("--offset", offset),
+	NUM("--rows", rows),
+	NUM("--stride-in", stride_in),
+	NUM("--stride-out", stride_out),
+};
+#define NPROBLEM (sizeof problem_flags / sizeof problem_flags[0])
+
+/* Everything else, sorted. */
+static const opt_spec other_flags[] = {
+	NUM("--blocks-per-sm", blocks_sm),
+	NUM("--bw", bw),
+	{"--cases", OPT_STR, offsetof(plan_opts, cases), 0, 0, NULL},
+	{"--device", OPT_STR, offsetof(plan_opts, device), 0, 0, NULL},
+	{"--features", OPT_SWITCH, offsetof(plan_opts, features), 0, 0, NULL},
+	{"--json", OPT_SWITCH, offsetof(plan_opts, json), 0, 0, NULL},
+	NUM("--l2", l2),
+	{"--measure", OPT_SWITCH, offsetof(plan_opts, measure), 0, 0, NULL},
+	{"--params", OPT_STR, offsetof(plan_opts, params), 0, 0, NULL},
+	{"--ptxas", OPT_SWITCH, offsetof(plan_opts, ptxas), 0, 0, NULL},
+	NUM("--regs-per-sm", regs_sm),
+	{"--shapes", OPT_REFUSE, 0, 0, 0, "plan takes one problem (--rows, --cols, ...) or a --cases file"},
+	NUM("--sm-count", sm_count),
+	NUM("--smem-per-sm", smem_sm),
+	NUM("--threads-per-sm", threads_sm),
+};
+#define NOTHER (sizeof other_flags / sizeof other_flags[0])
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: ptxpose plan --elem BITS --rows R --cols C [--ld-in N] [--ld-out N]\n"
+		"                    [--batch B [--stride-in S] [--stride-out S]]\n"
+		"                    [--offset N | --align-in BYTES --align-out BYTES]\n"
+		"                    [--device h100|h200|NAME] [--sm-count N] [--l2 BYTES] [--bw GB/s] ...\n"
+		"                    [--json] [--features] [--params FILE.tsv] [DIR | FILE.ptx ...]\n"
+		"       ptxpose plan --cases FILE [...]   (one problem per line, in the flags above)\n"
+		"\n"
+		"Choose the kernel for a transpose by the cost model, without a GPU: every kernel\n"
+		"of the element width (default: the .ptx files of ptx/, or $PTXPOSE_PTX) gets a\n"
+		"predicted time from its metadata and the problem: tiles, the access path each\n"
+		"takes (vectors where pointers and pitches are aligned, realigned words for 1- and\n"
+		"2-byte elements, elements, predicated edge tiles), bytes in whole 32-byte sectors,\n"
+		"occupancy, waves, bytes in flight and the share the L2 serves, weighted by the\n"
+		"constants of lib/model_params.tsv (fitted by bench/fit_model.py). Prints the\n"
+		"choice, why it beat the runner-up, every candidate with its predicted time and\n"
+		"biggest costs, and whether the model is unsure (the runner-up within its margin).\n"
+		"\n"
+		"  --elem BITS        element width: 8, 16, 32, 64 or 128 (required)\n"
+		"  --rows R, --cols C the input matrix, 1 to 2147483647 (required)\n"
+		"  --ld-in N, --ld-out N   leading dimensions in elements (default cols, rows)\n"
+		"  --batch B          matrices; --stride-in/--stride-out: elements between them\n"
+		"                     (default: one padded matrix after the other)\n"
+		"  --offset N         both pointers N elements past a 256-byte boundary\n"
+		"  --align-in/--align-out BYTES   what the pointers are aligned to (a power of two,\n"
+		"                     at least the element size; default 256)\n"
+		"  --device NAME      a built-in device: h100 (default) or h200, or its full name\n"
+		"  --sm-count N, --l2 BYTES, --bw GBPS, --smem-per-sm BYTES, --regs-per-sm N,\n"
+		"  --threads-per-sm N, --blocks-per-sm N   change the device's description\n"
+		"  --params FILE      the model's constants from FILE instead of the built-in table\n"
+		"  --ptxas            registers per thread from ptxas for the device's architecture\n"
+		"                     (occupancy); otherwise estimated from the data per thread\n"
+		"  --features         every feature of every candidate (text and JSON)\n"
+		"  --json             one JSON object (format \"ptxpose-plan 1\")\n"
+		"  --cases FILE       plan every line of FILE (the problem flags; '#' comments)\n"
+		"  --measure          time the plausible candidates: needs a GPU (not in this build)\n"
+		"\n"
+		"Exit: 0 ok, 2 usage (a bad flag, an impossible problem: ld < cols, a zero\n"
+		"dimension, bytes that overflow, a misaligned pointer), 3 input (a PTX file without\n"
+		"metadata, no kernel for the width, an unreadable --cases or --params file),\n"
+		"4 --measure (needs a GPU), 5 --ptxas: ptxas rejected a file, 7 --ptxas: no ptxas.\n");
+}
+
+/* ---- the problem ------------------------------------------------------------ */
+
+static void problem_init(plan_opts *o)
+{
+	o->elem = o->rows = o->cols = o->offset = MISSING;
+	o->sm_count = o->l2 = o->bw = o->smem_sm = o->regs_sm = o->threads_sm = o->blocks_sm = MISSING;
+}
+
+static int problem_of(const plan_opts *o, model_problem *p, char *err, size_t errlen)
+{
+	if (o->elem == MISSING || o->rows == MISSING || o->cols == MISSING) {
+		snprintf(err, errlen, "needs%s%s%s", o->elem == MISSING ? " --elem BITS" : "",
+			 o->rows == MISSING ? " --rows R" : "", o->cols == MISSING ? " --cols C" : "");
+		return -1;
+	}
+	if (o->elem != 8 && o->elem != 16 && o->elem != 32 && o->elem != 64 && o->elem != 128) {
+		snprintf(err, errlen, "--elem %llu is not an element width (8, 16, 32, 64 or 128 bits)",
+			 (unsigned long long)o->elem);
+		return -1;
+	}
+	int have_offset = o->offset != MISSING;
+	if (have_offset && (o->align_in || o->align_out)) {
+		snprintf(err, errlen, "--offset and --align-in/--align-out both describe the pointers: give one");
+		return -1;
+	}
+	uint64_t big = have_offset && o->offset > 0xffffffffu ? o->offset
+		     : o->align_in > 0x80000000u ? o->align_in : o->align_out > 0x80000000u ? o->align_out : 0;
+	if (big) {
+		snprintf(err, errlen, "%s %llu is too large", big == o->offset ? "--offset" : "--align",
+			 (unsigned long long)big);
+		return -1;
+	}
+	memset(p, 0, sizeof *p);
+	p->es = (unsigned)(o->elem / 8);
+	p->rows = o->rows, p->cols = o->cols, p->ld_in = o->ld_in, p->ld_out = o->ld_out;
+	p->batch = o->batch, p->stride_in = o->stride_in, p->stride_out = o->stride_out;
+	p->align_in = have_offset ? model_align_of_offset(o->offset, p->es) : (unsigned)o->align_in;
+	p->align_out = have_offset ? p->align_in : (unsigned)o->align_out;
+	return model_problem_check(p, err, errlen) ? -1 : 0;
+}
+
+/* ---- kernels -------------------------------------------------------------- */
+
+typedef struct {
+	plan_kernel *k;
+	int n, cap;
+	char **paths;   /* owned */
+	int npaths;
+} kernel_set;
+
+static int add_path(kernel_set *s, const char *path)
+{
+	char **p = realloc(s->paths, (size_t)(s->npaths + 1) * sizeof *p);
+	if (!p)
+		return -1;
+	s->paths = p;
+	return (s->paths[s->npaths] = strdup(path)) ? (s->npaths++, 0) : -1;
+}
+
+static int add_arg(kernel_set *s, const char *arg)
+{
+	struct stat st;
+	if (stat(arg, &st) || !S_ISDIR(st.st_mode))
+		return add_path(s, arg);
+	char pat[4096];
+	snprintf(pat, sizeof pat, "%s/*.ptx", arg);
+	glob_t g;
+	int rc = glob(pat, 0, NULL, &g);
+	if (rc == GLOB_NOMATCH || (!rc && !g.gl_pathc)) {
+		cli_err(CMD, "%s: no .ptx files", arg);
+		return -1;
+	}
+	for (size_t i = 0; !rc && i < g.gl_pathc; i++)
+		rc = add_path(s, g.gl_pathv[i]);
+	globfree(&g);
+	return rc ? -1 : 0;
+}
+
+/* Registers per thread from ptxas, for the kernels of width es (0: all). */
+static int ptxas_regs(kernel_set *s, const model_device *d, unsigned es)
+{
+	char tool[INS_PATH_MAX], err[512], arch[16];
+	if (ins_find_ptxas(tool, sizeof tool, err, sizeof err)) {
+		cli_err(CMD, "--ptxas: %s", err);
+		return EXIT_TOOL;
+	}
+	snprintf(arch, sizeof arch, "sm_%u%u", d->cc_major, d->cc_minor);
+	for (int i = 0; i < s->n; i++) {
+		plan_kernel *k = &s->k[i];
+		if (es && k->k.es != es)
+			continue;
+		ins_res res;
+		strbuf log;
+		sb_init(&log);
+		int rc = ins_ptxas(tool, k->path, arch, &res, NULL, &log, err, sizeof err);
+		sb_free(&log);
+		if (rc) {
+			cli_err(CMD, "--ptxas: %s", err);
+			return rc == INS_EASM ? EXIT_CUDA : EXIT_TOOL;
+		}
+		k->k.regs = res.registers;
+		k->k.regs_known = 1;
+	}
+	return 0;
+}
+
+static int load_kernels(kernel_set *s, const char **pos, int npos)
+{
+	const char *dflt = getenv("PTXPOSE_PTX");
+	if (!npos && add_arg(s, dflt && *dflt ? dflt : "ptx"))
+		return EXIT_INPUT;
+	for (int i = 0; i < npos; i++)
+		if (add_arg(s, pos[i]))
+			return EXIT_INPUT;
+	s->k = calloc((size_t)s->npaths, sizeof *s->k);
+	if (!s->k)
+		return EXIT_INPUT;
+	for (int i = 0; i < s->npaths; i++) {
+		px_file f;
+		char err[512];
+		if (px_file_load(&f, s->paths[i], err, sizeof err)) {
+			cli_err(CMD, "%s", err);
+			return EXIT_INPUT;
+		}
+		plan_kernel *k = &s->k[s->n];
+		int rc = model_kernel_init(&k->k, &f.meta, 0, err, sizeof err);
+		memcpy(k->block, f.meta.block, sizeof k->block);
+		px_file_free(&f);
+		if (rc) {
+			cli_err(CMD, "%s: %s", s->paths[i], err);
+			return EXIT_INPUT;
+		}
+		k->path = s->paths[i];
+		s->n++;
+	}
+	return 0;
+}
+
+static void free_kernels(kernel_set *s)
+{
+	for (int i = 0; i < s->npaths; i++)
+		free(s->paths[i]);
+	free(s->paths);
+	free(s->k);
+}
+
+/* ---- the device and the model --------------------------------------------- */
+
+static int device_of(const plan_opts *o, plan_ctx *x)
+{
+	char err[256];
+	if (model_device_builtin(o->device ? o->device : "h100", &x->dev, err, sizeof err)) {
+		cli_err(CMD, "--device: %s", err);
+		return EXIT_USAGE;
+	}
+	const struct {
+		uint64_t v;
+		unsigned *to;
+	} set[] = {
+		{o->sm_count, &x->dev.sm_count}, {o->smem_sm, &x->dev.smem_per_sm}, {o->regs_sm, &x->dev.regs_per_sm},
+		{o->threads_sm, &x->dev.threads_per_sm}, {o->blocks_sm, &x->dev.blocks_per_sm},
+	};
+	int changed = o->l2 != MISSING || o->bw != MISSING;
+	for (size_t i = 0; i < sizeof set / sizeof set[0]; i++) {
+		if (set[i].v == MISSING)
+			continue;
+		if (set[i].v > 0xffffffffu) {
+			cli_err(CMD, "a device property of %llu is too large", (unsigned long long)set[i].v);
+			return EXIT_USAGE;
+		}
+		*set[i].to = (unsigned)set[i].v, changed = 1;
+	}
+	if (o->l2 != MISSING)
+		x->dev.l2_bytes = o->l2;
+	if (o->bw != MISSING)
+		x->dev.bw_gbps = (double)o->bw;
+	x->dev_note = changed ? "built in, modified" : "built in";
+	if (model_device_check(&x->dev, err, sizeof err)) {
+		cli_err(CMD, "%s", err);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int params_of(const plan_opts *o, plan_ctx *x, model_params *own)
+{
+	x->params = model_params_builtin();
+	x->params_from = "lib/model_params.tsv (built in)";
+	if (!o->params)
+		return 0;
+	char *text = fs_read(o->params, NULL), err[256];
+	if (!text) {
+		cli_err(CMD, "--params %s: cannot read it", o->params);
+		return EXIT_INPUT;
+	}
+	int rc = model_params_parse(text, own, err, sizeof err);
+	free(text);
+	if (rc) {
+		cli_err(CMD, "%s: %s", o->params, err);
+		return EXIT_INPUT;
+	}
+	x->params = own;
+	x->params_from = o->params;
+	return 0;
+}
+
+/* ---- one plan ------------------------------------------------------------- */
+
+static int plan_one(const plan_ctx *x, const kernel_set *ks, const model_problem *p, plan_result *r)
+{
+	memset(r, 0, sizeof *r);
+	r->p = *p;
+	plan_cand *c = calloc((size_t)ks->n + 1, sizeof *c);
+	double *us = calloc((size_t)ks->n + 1, sizeof *us);
+	int *order = calloc((size_t)ks->n + 1, sizeof *order);
+	if (!c || !us || !order) {
+		free(c), free(us), free(order);
+		cli_err(CMD, "out of memory");
+		return EXIT_INPUT;
+	}
+	for (int i = 0; i < ks->n; i++) {
+		if (ks->k[i].k.es != p->es)
+			continue;
+		plan_cand *t = &c[r->n];
+		t->pk = &ks->k[i];
+		model_features_of(&x->dev, &t->pk->k, p, x->params, &t->f);
+		model_estimate_of(x->params, &t->pk->k, &t->f, &t->e);
+		us[r->n++] = t->e.us;
+	}
+	if (!r->n) {
+		free(c), free(us), free(order);
+		cli_err(CMD, "no kernel for %u-bit elements among the %d files given", 8 * p->es, ks->n);
+		return EXIT_INPUT;
+	}
+	r->unsure = model_rank(us, r->n, x->params->unsure_margin, order);
+	r->c = malloc((size_t)r->n * sizeof *r->c);
+	for (int i = 0; r->c && i < r->n; i++)
+		r->c[i] = c[order[i]];
+	free(c), free(us), free(order);
+	if (!r->c) {
+		cli_err(CMD, "out of memory");
+		return EXIT_INPUT;
+	}
+	return 0;
+}
+
+static void emit(const plan_opts *o, const plan_ctx *x, const plan_result *r, strbuf *json, int first)
+{
+	if (o->json) {
+		plan_json_case(json, x, r);
+		return;
+	}
+	if (!first)
+		fputc('\n', stdout);
+	plan_print_text(stdout, x, r);
+}
+
+/* Each line of the --cases file: problem flags. */
+static int run_cases(const plan_opts *o, const plan_ctx *x, const kernel_set *ks, strbuf *json)
+{
+	char *text = fs_read(o->cases, NULL);
+	if (!text) {
+		cli_err(CMD, "--cases %s: cannot read it", o->cases);
+		return EXIT_INPUT;
+	}
+	int rc = 0, ln = 0, first = 1;
+	char *save = NULL;
+	for (char *line = strtok_r(text, "\n", &save); line && !rc; line = strtok_r(NULL, "\n", &save)) {
+		ln++;
+		char *argv[64], *tsave = NULL, where[512], err[256];
+		int argc = 0;
+		snprintf(where, sizeof where, "plan: %s line %d", o->cases, ln);
+		argv[argc++] = where;
+		for (char *t = strtok_r(line, " \t\r", &tsave); t; t = strtok_r(NULL, " \t\r", &tsave))
+			if (argc < 63)
+				argv[argc++] = t;
+		if (argc == 1 || argv[1][0] == '#')
+			continue;
+		plan_opts po = {0};
+		problem_init(&po);
+		const char *pos[64];
+		int npos;
+		if (opt_parse(where, argc, argv, problem_flags, NPROBLEM, &po, pos, &npos, usage))
+			rc = EXIT_USAGE;
+		model_problem p;
+		plan_result r;
+		if (!rc && npos) {
+			cli_err(where, "unexpected '%s'", pos[0]);
+			rc = EXIT_USAGE;
+		} else if (!rc && problem_of(&po, &p, err, sizeof err)) {
+			cli_err(where, "%s", err);
+			rc = EXIT_USAGE;
+		} else if (!rc && !(rc = plan_one(x, ks, &p, &r))) {
+			emit(o, x, &r, json, first);
+			first = 0;
+			free(r.c);
+		}
+	}
+	free(text);
+	return rc;
+}
+
+int cmd_plan(int argc, char **argv)
+{
+	plan_opts o = {0};
+	problem_init(&o);
+	const char **pos = calloc((size_t)argc + 1, sizeof *pos);
+	opt_spec *all = malloc((NPROBLEM + NOTHER) * sizeof *all);
+	int npos, rc = pos && all ? 0 : EXIT_INPUT;
+	if (!rc) {
+		memcpy(all, problem_flags, sizeof problem_flags);
+		memcpy(all + NPROBLEM, other_flags, sizeof other_flags);
+		rc = opt_parse(CMD, argc, argv, all, NPROBLEM + NOTHER, &o, pos, &npos, usage);
+	}
+	free(all);
+	if (rc) {
+		free(pos);
+		return rc == OPT_HELP ? EXIT_OK : rc;
+	}
+	if (o.measure) {
+		free(pos);
+		cli_err(CMD, "--measure needs a GPU and the library's measured mode, which this build does not "
+			     "have yet; without --measure the model plans with no GPU");
+		return EXIT_NODEV;
+	}
+	model_problem p;
+	char err[256];
+	if (!o.cases && problem_of(&o, &p, err, sizeof err)) {
+		free(pos);
+		cli_err(CMD, "%s", err);
+		return EXIT_USAGE;
+	}
+	plan_ctx x = {.features = o.features};
+	model_params own = {0};
+	kernel_set ks = {0};
+	strbuf json;
+	sb_init(&json);
+	if (!(rc = device_of(&o, &x)) && !(rc = params_of(&o, &x, &own)) && !(rc = load_kernels(&ks, pos, npos)) &&
+	    !(rc = o.ptxas ? ptxas_regs(&ks, &x.dev, o.cases ? 0 : p.es) : 0)) {
+		if (o.json)
+			plan_json_begin(&json, &x);
+		if (o.cases) {
+			rc = run_cases(&o, &x, &ks, &json);
+		} else {
+			plan_result r;
+			if (!(rc = plan_one(&x, &ks, &p, &r))) {
+				emit(&o, &x, &r, &json, 1);
+				free(r.c);
+			}
+		}
+		if (!rc && o.json) {
+			plan_json_end(&json);
+			fputs(sb_str(&json), stdout);
+		}
+	}
+	sb_free(&json);
+	free_kernels(&ks);
+	model_params_free(&own);
+	free(pos);
+	return rc;
+}

@@ -1,0 +1,46 @@
+/* plan: `ptxpose plan`'s results and their printing (cmd_plan.c decides,
+ * plan_out.c prints text and JSON). */
+#ifndef CLI_PLAN_H
+#define CLI_PLAN_H
+
+#include <stdio.h>
+
+#include "common/strbuf.h"
+#include "lib/model.h"
+
+typedef struct {
+	const char *path;
+	model_kernel k;
+	unsigned block[3];
+} plan_kernel;
+
+typedef struct {
+	const plan_kernel *pk;
+	model_features f;
+	model_estimate e;
+} plan_cand;
+
+typedef struct {
+	model_device dev;
+	const char *dev_note;        /* "built in", "built in, modified" */
+	const model_params *params;
+	const char *params_from;     /* "lib/model_params.tsv (embedded)" or the --params file */
+	int features;                /* print every feature */
+} plan_ctx;
+
+typedef struct {
+	model_problem p;
+	int n;
+	plan_cand *c;                /* fastest first */
+	int unsure;
+} plan_result;
+
+void plan_print_text(FILE *f, const plan_ctx *x, const plan_result *r);
+
+/* The JSON object of one case, appended to out. */
+void plan_json_case(strbuf *out, const plan_ctx *x, const plan_result *r);
+/* The document's head: format, device, params; the cases follow, then plan_json_end. */
+void plan_json_begin(strbuf *out, const plan_ctx *x);
+void plan_json_end(strbuf *out);
+
+#endif

@@ -1,0 +1,120 @@
+#!/bin/sh
+# ptxpose plan: the heuristic's choices on a fixed list of problems with fake
+# device properties (golden files), the report, JSON and --cases, and bad
+# input (one line, the documented exit code). No GPU.
+#
+# After a deliberate change of the model or a refit, regenerate the goldens:
+#   sh tests/t0901-plan-cli.t --regen
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib/tap.sh
+need_ptxpose
+need_ptx ptx/fast_b32.ptx
+
+CASES=tests/data/plan-cases.txt
+# one line per case: the problem and the choice
+choices() {
+	python3 -c '
+import json, sys
+for c in json.load(sys.stdin)["cases"]:
+    p = c["problem"]
+    print("%dx%d elem_bytes=%d ld=%d/%d batch=%d align=%d/%d: %s%s" % (p["rows"], p["cols"], p["elem_bytes"],
+          p["ld_in"], p["ld_out"], p["batch"], p["align_in"], p["align_out"], c["choice"],
+          " (unsure)" if c["unsure"] else ""))'
+}
+FAKE="--sm-count 100 --l2 41943040 --bw 2000 --threads-per-sm 1536 --smem-per-sm 167936"
+fixed() { $PX plan --cases $CASES --json --params tests/data/plan-params.tsv $FAKE; }
+builtin() { $PX plan --cases $CASES --json --device h100; }
+if [ "$1" = --regen ]; then
+	fixed | choices >tests/data/plan-choices-fixed.txt
+	builtin | choices >tests/data/plan-choices-h100.txt
+	echo "regenerated tests/data/plan-choices-*.txt"
+	exit 0
+fi
+
+golden() {
+	if [ $? -eq 0 ] && diff -u "$2" "$tmp/got" >"$tmp/diff"; then
+		ok "$1"
+	else
+		nok "$1"
+		diag <"$tmp/diff"
+	fi
+}
+fixed 2>"$tmp/err" | choices >"$tmp/got"
+golden "choices with a fixed table on a fake device (100 SMs, 40 MiB L2, 2000 GB/s)" tests/data/plan-choices-fixed.txt
+builtin 2>"$tmp/err" | choices >"$tmp/got"
+golden "choices with the built-in model on the built-in H100" tests/data/plan-choices-h100.txt
+fixed >"$tmp/a" 2>&1
+fixed >"$tmp/b" 2>&1
+cmp -s "$tmp/a" "$tmp/b" && ok "the same input gives the same output, byte for byte" || nok "deterministic"
+
+# the text report
+check "a plan: exit 0" 0 $PX plan --elem 8 --rows 8191 --cols 8193
+grep -q '^choice: [a-z_0-9]*  [0-9.]* us predicted  grid [0-9]*x[0-9]*x1  block ' "$tmp/out" &&
+	ok "... the choice, its time, grid and block" || { nok "... choice"; diag <"$tmp/out"; }
+grep -Eq '^(sure|unsure): ' "$tmp/out" && grep -q '^why: ahead of ' "$tmp/out" &&
+	ok "... why it won, and whether the model is sure" || { nok "... why"; diag <"$tmp/out"; }
+nk=$(ls ptx/*_b8.ptx | wc -l)
+[ "$(grep -c '^ *[0-9][0-9]*  [a-z]' "$tmp/out")" -eq "$nk" ] && ok "... a row per 8-bit kernel of ptx/ ($nk)" ||
+	{ nok "... rows"; diag <"$tmp/out"; }
+check "--features" 0 $PX plan --elem 32 --rows 130 --cols 130 --features ptx/fast_b32.ptx ptx/narrow_b32.ptx
+grep -q '^fast_b32: tiles 9 (4 interior, 5 edge)' "$tmp/out" && grep -q '^  x: launch 1 waves' "$tmp/out" &&
+	ok "... every feature of the files given" || { nok "... features"; diag <"$tmp/out"; }
+check "a folder of kernels" 0 $PX plan --elem 64 --rows 100 --cols 100 ptx
+PTXPOSE_PTX=tests/data check "\$PTXPOSE_PTX: the default folder" 0 $PX plan --elem 32 --rows 100 --cols 100
+grep -q '^choice: linear_b32 ' "$tmp/out" && ok "... its kernels" || { nok "... PTXPOSE_PTX"; diag <"$tmp/out"; }
+
+# JSON and --cases
+printf '# two problems\n--elem 16 --rows 3 --cols 100000\n\n--elem 128 --rows 64 --cols 64 --batch 3 --stride-in 5000\n' >"$tmp/cases"
+check "--cases --json --features" 0 $PX plan --cases "$tmp/cases" --json --features
+python3 - "$tmp/out" >"$tmp/py" 2>&1 <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["format"] == "ptxpose-plan 1" and d["device"]["sms"] == 132, d["device"]
+a, b = d["cases"]
+assert a["problem"]["rows"] == 3 and b["problem"]["batch"] == 3 and b["problem"]["stride_in"] == 5000
+for c in d["cases"]:
+    us = [k["us"] for k in c["candidates"]]
+    assert us == sorted(us) and c["choice"] == c["candidates"][0]["kernel"], us
+    for k in c["candidates"]:
+        assert abs(sum(k["contrib"].values()) - k["us"]) <= 1e-6 * k["us"], k
+        assert set(k["features"]["x"]) == set(k["contrib"]), k
+EOF
+[ $? -eq 0 ] && ok "... two cases, candidates fastest first, times the sums of their contributions" ||
+	{ nok "... JSON"; diag <"$tmp/py"; }
+
+# bad input: exit 2, one line naming the value
+bad() {
+	want=$1 pat=$2
+	shift 2
+	check "$*: exit $want" "$want" $PX plan "$@"
+	one_line "... one line: $pat" "$pat"
+}
+bad 2 "rows 0: a zero dimension" --elem 32 --rows 0 --cols 10
+bad 2 "ld_in 4 is less than cols 10" --elem 32 --rows 10 --cols 10 --ld-in 4
+bad 2 "ld_out 9 is less than rows 10" --elem 32 --rows 10 --cols 10 --ld-out 9
+bad 2 "cols 2147483648 is over 2147483647" --elem 32 --rows 10 --cols 2147483648
+bad 2 "its bytes overflow 2^63" --elem 128 --rows 2147483647 --cols 2147483647 --batch 2147483647
+bad 2 "stride_in 99 is less than the input matrix (100 elements)" --elem 32 --rows 10 --cols 10 --batch 2 --stride-in 99
+bad 2 "align_in 2: the pointer is misaligned for 4-byte elements" --elem 32 --rows 10 --cols 10 --align-in 2
+bad 2 "align_out 12 is not a power of two" --elem 32 --rows 10 --cols 10 --align-out 12
+bad 2 "give one" --elem 32 --rows 10 --cols 10 --offset 1 --align-in 4
+bad 2 "elem 48 is not an element width" --elem 48 --rows 10 --cols 10
+bad 2 "needs --rows R" --elem 32 --cols 10
+bad 2 "needs --elem BITS --rows R --cols C" --json
+bad 2 "plan: --rows: expected an integer" --elem 32 --rows ten --cols 10
+bad 2 "unknown flag '--colz'" --elem 32 --rows 10 --colz 10
+bad 2 "unknown device 'a100'" --elem 32 --rows 10 --cols 10 --device a100
+bad 2 "sm_count must be positive" --elem 32 --rows 10 --cols 10 --sm-count 0
+bad 4 "plan: --measure needs a GPU" --elem 32 --rows 10 --cols 10 --measure
+bad 3 "no kernel for 8-bit elements" --elem 8 --rows 10 --cols 10 ptx/fast_b32.ptx
+bad 3 "no ptxpose metadata" --elem 32 --rows 10 --cols 10 tests/data/plan-cases.txt
+bad 3 "$tmp/none.ptx: cannot read" --elem 32 --rows 10 --cols 10 "$tmp/none.ptx"
+bad 3 "plan: --params $tmp/none.tsv: cannot read it" --elem 32 --rows 10 --cols 10 --params "$tmp/none.tsv"
+printf 'const l2_lo 0.5\ntheta * nope 1\n' >"$tmp/bad.tsv"
+bad 3 "bad.tsv: line 2: unknown feature 'nope'" --elem 32 --rows 10 --cols 10 --params "$tmp/bad.tsv"
+printf -- '--elem 32 --rows 10 --cols 10\n--elem 32 --rows 10 --cols 10 --ld-in 3\n' >"$tmp/bad.cases"
+bad 2 "bad.cases line 2: ld_in 3 is less than cols 10" --cases "$tmp/bad.cases"
+printf -- '--elem 32 --rows 10 --cols 10 --device h200\n' >"$tmp/bad.cases"
+bad 2 "bad.cases line 1: unknown flag '--device'" --cases "$tmp/bad.cases"
+bad 3 "plan: --cases $tmp/none: cannot read it" --cases "$tmp/none"
+finish

@@ -1,0 +1,68 @@
+#!/bin/sh
+# bench/fit_model.py: fitted to timings that a known parameter table
+# predicts (made by ptxpose plan itself), it finds constants that predict
+# them again, writes a table the C code reads and agrees with, and refuses
+# bad measurement files. No GPU.
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib/tap.sh
+need_ptxpose
+need_ptx ptx/fast_b32.ptx
+PX=build/ptxpose
+
+# the known table: the test table, with a kernel and a path made dearer
+{ grep -v '^theta	\*	elem_dram' tests/data/plan-params.tsv
+  printf 'theta\t*\telem_dram\t2.5\ntheta\tfast_b32\tvec_dram\t1.6\ntheta\tnarrow_b8\trealign_dram\t3\n'; } >"$tmp/known.tsv"
+grep -v '^#' tests/data/plan-cases.txt >"$tmp/cases"
+$PX plan --cases "$tmp/cases" --json --device h100 --params "$tmp/known.tsv" >"$tmp/plan.json" 2>"$tmp/err"
+ok_or() { if [ $? -eq 0 ]; then ok "$1"; else nok "$1"; diag <"$tmp/err"; fi; }
+ok_or "plan: the known table's times"
+# as peers.py's results: every kernel of a case timed
+python3 - "$tmp/plan.json" >"$tmp/peers.json" 2>"$tmp/err" <<'EOF'
+import json, sys
+WIDTH = {1: 'u8', 2: 'f16', 4: 'f32', 8: 'f64', 16: 'c128'}
+d = json.load(open(sys.argv[1]))
+cases = []
+for c in d['cases']:
+    p = c['problem']
+    spec = f"{p['rows']}x{p['cols']}:{WIDTH[p['elem_bytes']]}"
+    if p['batch'] > 1:
+        spec += f":batch={p['batch']}"
+    if p['ld_in'] != p['cols'] or p['ld_out'] != p['rows']:
+        spec += f":ld_in={p['ld_in']}:ld_out={p['ld_out']}"
+    off = 0 if p['align_in'] == 256 else 1 if p['align_in'] == p['elem_bytes'] else None
+    if off is None:
+        continue  # an alignment that offset=1 does not give
+    if off:
+        spec += f':offset={off}'
+    impls = {'ptxpose:' + k['kernel']: {'status': 'ok', 'us': k['us']} for k in c['candidates']}
+    cases.append({'case': spec, 'impls': impls})
+json.dump({'format': 'ptxpose-peers 1', 'device': {'name': 'NVIDIA H100 80GB HBM3'}, 'cases': cases}, sys.stdout)
+EOF
+ok_or "... written as a peers.py results file"
+python3 bench/fit_model.py --out "$tmp/fitted.tsv" --holdout-every 3 "$tmp/peers.json" >"$tmp/out" 2>"$tmp/err"
+ok_or "fit_model.py: exit 0"
+diag <"$tmp/out"
+grep -q "^wrote .*fitted.tsv: [0-9]* constants; ptxpose plan agrees with this fit" "$tmp/out" &&
+	ok "... the C code's predictions with the new table are the script's" || nok "... agreement"
+# the fit predicts the known times again: median error under 2%, every pick right
+grep -Eq '^these constants, refitted on all cases: .*median (0|1)\.[0-9]%.* in 100% of cases' "$tmp/out" &&
+	ok "... recovers the known times (median error under 2%, every pick the best)" || nok "... recovery"
+grep -Eq '^held out .* in 100% of cases' "$tmp/out" && ok "... and picks the best of every held-out case" ||
+	nok "... held out"
+grep -q "^# fitted from: peers.json (NVIDIA H100 80GB HBM3; CUDA graphs; [0-9]* cases)" "$tmp/fitted.tsv" &&
+	ok "... the header names the data (no absolute path)" || { nok "... header"; diag <"$tmp/fitted.tsv"; }
+grep -q "^theta	fast_b32	vec_dram	1\.[56]" "$tmp/fitted.tsv" && ok "... fast_b32's dearer vectors got a constant of their own" ||
+	{ nok "... fast_b32"; grep fast_b32 "$tmp/fitted.tsv" | diag; }
+check "plan reads the table" 0 $PX plan --elem 32 --rows 1000 --cols 1000 --params "$tmp/fitted.tsv"
+
+# bad input
+echo '{"cases": 3}' >"$tmp/bad.json"
+check "a JSON file that is no results file: exit 3" 3 python3 bench/fit_model.py --dry-run "$tmp/bad.json"
+one_line "... one line" "not a peers.py results file"
+check "a missing file: exit 3" 3 python3 bench/fit_model.py --dry-run "$tmp/none.json"
+one_line "... one line" "none.json: No such file"
+printf '# device: NVIDIA A100\nvariant,elem,rows,cols,ld_in,ld_out,status,us,gbps,pct_copy,note\ncopy,32,8192,8192,8192,8192,ok,100,1,100,\nfast_b32,32,8192,8192,8192,8192,ok,110,1,90,\n' >"$tmp/a100.csv"
+check "a device without a built-in description: exit 3" 3 python3 bench/fit_model.py --dry-run "$tmp/a100.csv"
+one_line "... one line naming it" "no built-in description of the device 'NVIDIA A100'"
+check "--holdout-every 1: exit 2" 2 python3 bench/fit_model.py --holdout-every 1 "$tmp/peers.json"
+finish

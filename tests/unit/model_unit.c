@@ -1,0 +1,260 @@
+/* The cost model (lib/model*.c): problem checks, parameter files, the
+ * features of hand-made kernels on shapes whose tiles, paths and sectors
+ * are counted by hand here, and the ranking. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "common/strbuf.h"
+#include "lib/model.h"
+#include "tests/unit/tap.h"
+
+extern const char model_params_tsv[];
+
+static model_device dev(void)
+{
+	model_device d;
+	char err[256];
+	if (model_device_builtin("h100", &d, err, sizeof err))
+		abort();
+	return d;
+}
+
+/* A kernel from metadata lines (and ptxas's registers, 0: estimated). */
+static model_kernel kern(const char *meta, unsigned regs)
+{
+	px_meta m;
+	model_kernel k;
+	char err[256];
+	if (meta_parse(meta, &m, err, sizeof err) || model_kernel_init(&k, &m, regs, err, sizeof err)) {
+		printf("# %s\n", err);
+		abort();
+	}
+	return k;
+}
+
+static int near(double a, double b)
+{
+	return fabs(a - b) <= 1e-9 * (fabs(a) + fabs(b) + 1);
+}
+
+static model_features feat(const model_kernel *k, model_problem p)
+{
+	char err[256];
+	model_features f;
+	model_device d = dev();
+	if (model_problem_check(&p, err, sizeof err)) {
+		printf("# %s\n", err);
+		abort();
+	}
+	model_features_of(&d, k, &p, model_params_builtin(), &f);
+	return f;
+}
+
+#define F32_VEC "// ptxpose kernel=v32 elem=32 grid=tile tile=64x64 block=32x8\n" \
+		"// ptxpose vec=4 smem=swizzle major=out smem_bytes=16384\n"
+#define U8_VEC  "// ptxpose kernel=v8 elem=8 grid=tile tile=64x64 block=32x8\n" \
+		"// ptxpose vec=4 smem=swizzle major=out smem_bytes=4096\n"
+#define LINEAR  "// ptxpose kernel=lin elem=32 grid=linear block=256x1 per_block=256 vec=1 smem=none\n"
+
+static void problems(void)
+{
+	char err[256];
+	struct {
+		model_problem p;
+		enum model_status st;
+		const char *msg;
+	} bad[] = {
+		{{.es = 4, .rows = 0, .cols = 5}, MODEL_EINVAL, "rows 0: a zero dimension"},
+		{{.es = 4, .rows = 5, .cols = 0}, MODEL_EINVAL, "cols 0: a zero dimension"},
+		{{.es = 3, .rows = 5, .cols = 5}, MODEL_EINVAL, "element size 3 bytes is not 1, 2, 4, 8 or 16"},
+		{{.es = 4, .rows = 1ull << 31, .cols = 5}, MODEL_EINVAL, "rows 2147483648 is over 2147483647"},
+		{{.es = 4, .rows = 5, .cols = 10, .ld_in = 4}, MODEL_EINVAL, "ld_in 4 is less than cols 10"},
+		{{.es = 4, .rows = 10, .cols = 5, .ld_out = 9}, MODEL_EINVAL, "ld_out 9 is less than rows 10"},
+		{{.es = 4, .rows = 4, .cols = 4, .batch = 2, .stride_in = 15}, MODEL_EINVAL,
+		 "stride_in 15 is less than the input matrix (16 elements)"},
+		{{.es = 16, .rows = 0x7fffffff, .cols = 0x7fffffff, .batch = 0x7fffffff}, MODEL_EOVERFLOW,
+		 "its bytes overflow 2^63"},
+		{{.es = 4, .rows = 5, .cols = 5, .align_in = 12}, MODEL_EINVAL, "align_in 12 is not a power of two"},
+		{{.es = 8, .rows = 5, .cols = 5, .align_out = 4}, MODEL_EMISALIGNED,
+		 "align_out 4: the pointer is misaligned for 8-byte elements"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		err[0] = '\0';
+		enum model_status st = model_problem_check(&bad[i].p, err, sizeof err);
+		ok(st == bad[i].st, "problem %zu: status %d", i, (int)st);
+		has_str(err, bad[i].msg, "... says what is wrong");
+	}
+	model_problem p = {.es = 2, .rows = 7, .cols = 9, .batch = 3};
+	ok(model_problem_check(&p, err, sizeof err) == MODEL_OK && p.ld_in == 9 && p.ld_out == 7 &&
+	   p.stride_in == 63 && p.stride_out == 63 && p.align_in == 256 && p.align_out == 256,
+	   "defaults: packed pitches, dense strides, 256-byte pointers");
+	ok(model_align_of_offset(0, 4) == 256 && model_align_of_offset(1, 4) == 4 &&
+	   model_align_of_offset(3, 2) == 2 && model_align_of_offset(4, 4) == 16, "alignment of an offset");
+}
+
+static void params(void)
+{
+	model_params p;
+	char err[256];
+	ok(model_params_parse(model_params_tsv, &p, err, sizeof err) == 0, "the embedded lib/model_params.tsv parses");
+	model_params_free(&p);
+	ok(strncmp(model_params_builtin()->source, "(lib/model_params.tsv broken", 20) != 0,
+	   "... and is the built-in table");
+	static const struct {
+		const char *text, *msg;
+	} bad[] = {
+		{"const l2_lo 1\n", "const l2_hi is missing"},
+		{"const l2_lo x\n", "line 1: const l2_lo: 'x' is not a non-negative number"},
+		{"const l2_lo -1\n", "is not a non-negative number"},
+		{"const nope 1\n", "line 1: unknown const 'nope'"},
+		{"const l2_lo 1\nconst l2_lo 1\n", "line 2: const l2_lo given twice"},
+		{"theta * bogus 1\n", "line 1: unknown feature 'bogus'"},
+		{"theta * launch 1\ntheta * launch 2\n", "line 2: theta * launch given twice"},
+		{"thetas * launch 1\n", "expected 'const NAME VALUE' or 'theta WHO FEATURE VALUE'"},
+		{"const l2_lo 0.5\nconst l2_hi 1\nconst inflight_need 1\nconst sm_share_cap 1\n"
+		 "const unsure_margin 0\ntheta * launch 1\n", "theta * waves is missing"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		err[0] = '\0';
+		ok(model_params_parse(bad[i].text, &p, err, sizeof err) == -1, "bad parameters %zu refused", i);
+		has_str(err, bad[i].msg, "... with the reason");
+	}
+	/* lookup: kernel row, then family, then "*" */
+	strbuf t;
+	sb_init(&t);
+	sb_add(&t, "# fitted from: a test\nconst l2_lo 0.5\nconst l2_hi 1\nconst inflight_need 1\n"
+		   "const sm_share_cap 1\nconst unsure_margin 0.1\n");
+	for (int f = 0; f < MF_N; f++)
+		sb_printf(&t, "theta * %s 1\n", model_feat_name(f));
+	sb_add(&t, "theta family:sk vec_dram 2\ntheta v32 vec_dram 3\ntheta v32 edge_l2 4\n");
+	ok(model_params_parse(sb_str(&t), &p, err, sizeof err) == 0, "a table with kernel and family rows");
+	is_str(p.source, "a test", "... its source line");
+	model_kernel k = kern(F32_VEC, 0), fam = kern("// ptxpose kernel=x elem=8 grid=tile tile=8x8 block=32x1 family=sk\n", 0);
+	const char *who;
+	ok(model_theta(&p, &k, MF_VEC_DRAM, &who) == 3 && !strcmp(who, "v32"), "the kernel's own row first");
+	ok(model_theta(&p, &k, MF_ELEM_DRAM, &who) == 1 && !strcmp(who, "*"), "... then the default");
+	ok(model_theta(&p, &fam, MF_VEC_DRAM, &who) == 2 && !strcmp(who, "family:sk"), "... its family's in between");
+	model_params_free(&p);
+	sb_free(&t);
+}
+
+static void kernels(void)
+{
+	model_kernel k = kern(F32_VEC, 0);
+	ok(k.fast_align == 16 && !k.realign_ld && !k.realign_st && k.edge_rows && k.edge_cols,
+	   "a vec=4 32-bit kernel: a 16-byte vector path, no realigned words");
+	k = kern(U8_VEC, 0);
+	ok(k.fast_align == 4 && k.realign_ld && k.realign_st, "a vec=4 byte kernel: 4-byte vectors, realigned loads and stores");
+	k = kern("// ptxpose kernel=a elem=8 grid=tile tile=64x64 block=32x8 vec=4 smem=plain major=in smem_bytes=4096\n", 0);
+	ok(k.realign_ld && !k.realign_st, "... shared rows by input rows: realigned loads only");
+	k = kern("// ptxpose kernel=s elem=16 grid=tile tile=8x256 block=256x1 vec=8 fast_align=4 "
+		 "fast_needs=packed_out realign=none edge=cols inflight=9000 family=skinny\n", 0);
+	ok(k.fast_align == 4 && k.fast_packed_out && !k.fast_packed_in && !k.realign_ld && !k.edge_rows &&
+	   k.edge_cols && k.inflight == 9000 && !strcmp(k.family, "skinny"), "a family described by its keys");
+	px_meta m;
+	char err[256];
+	meta_parse("// ptxpose kernel=b elem=32 grid=tile tile=8x8 block=32x1 fast_align=12\n", &m, err, sizeof err);
+	ok(model_kernel_init(&k, &m, 0, err, sizeof err) == -1, "fast_align=12 refused");
+	has_str(err, "b: fast_align=12 is not a power of two", "... naming the kernel and key");
+	meta_parse("// ptxpose kernel=b elem=32 grid=tile tile=8x8 block=32x1 edge=diagonal\n", &m, err, sizeof err);
+	ok(model_kernel_init(&k, &m, 0, err, sizeof err) == -1, "edge=diagonal refused");
+}
+
+static void tiles_and_paths(void)
+{
+	model_kernel k = kern(F32_VEC, 0);
+	model_features f = feat(&k, (model_problem){.es = 4, .rows = 128, .cols = 128});
+	ok(f.tiles == 4 && f.interior == 4 && f.edge == 0 && f.fast_share == 1, "128x128: 4 interior tiles, vectors");
+	ok(near(f.path_bytes[MODEL_VEC], 2.0 * 128 * 128 * 4) && f.requests == f.path_bytes[MODEL_VEC] &&
+	   near(f.footprint, f.useful), "... every byte once: whole sectors, no waste");
+	ok(f.grid[0] == 2 && f.grid[1] == 2 && f.grid[2] == 1 && f.blocks == 4, "... grid 2x2x1");
+	f = feat(&k, (model_problem){.es = 4, .rows = 128, .cols = 128, .ld_in = 129});
+	ok(f.fast_share == 0 && f.path_bytes[MODEL_VEC] == 0 && f.path_bytes[MODEL_REALIGN] == 0 &&
+	   f.path_bytes[MODEL_ELEM] > 2.0 * 128 * 128 * 4, "ld_in 129: elements, and partial sectors cost more");
+	f = feat(&k, (model_problem){.es = 4, .rows = 128, .cols = 128, .align_in = 8});
+	ok(f.fast_share == 0, "an input pointer aligned to 8 bytes: no 16-byte vectors");
+	f = feat(&k, (model_problem){.es = 4, .rows = 130, .cols = 130});
+	ok(f.tiles == 9 && f.interior == 4 && f.edge == 5 && f.slots == 5.0 * 64 * 64,
+	   "130x130: 4 interior tiles, 5 edge tiles, their slots");
+	ok(f.path_bytes[MODEL_EDGE] > 0 && f.x[MF_TAIL] > 0, "... edge bytes and a tail");
+	/* 8-byte segments of 3-element rows: a 12-byte row spans one or two sectors */
+	f = feat(&k, (model_problem){.es = 4, .rows = 1000, .cols = 3});
+	ok(f.requests > f.footprint && f.footprint <= 2.0 * 1000 * 3 * 4 + 64, "1000x3: sectors re-requested, footprint the data");
+	ok(f.grid[0] == 1 && f.grid[1] == 16 && f.l2_hit == 1, "... a 1x16 grid; the L2 holds it");
+	f = feat(&k, (model_problem){.es = 4, .rows = 65536 * 64 + 1, .cols = 64, .batch = 70000});
+	ok(f.grid[1] == 65535 && f.grid[2] == 65535, "ABI 2 grid: y and z clamped to 65535");
+	ok(f.l2_hit == 0 && f.waves > 1000, "... far past the L2, many waves");
+}
+
+static void realign_and_batches(void)
+{
+	model_kernel k = kern(U8_VEC, 0);
+	/* 8 tile rows of 64; misaligned pitch: loads realign on tile rows 1..6, stores on all */
+	model_features f = feat(&k, (model_problem){.es = 1, .rows = 512, .cols = 512, .ld_in = 513});
+	double ld = 512.0 * 512, re = f.path_bytes[MODEL_REALIGN], el = f.path_bytes[MODEL_ELEM];
+	ok(f.fast_share == 0 && re > 0 && el > 0, "bytes, ld_in 513: realigned words and elements");
+	ok(re > el && el < ld, "... loads of the first and last tile rows by elements (2 of 8)");
+	f = feat(&k, (model_problem){.es = 1, .rows = 512, .cols = 512});
+	ok(f.fast_share == 1 && f.path_bytes[MODEL_REALIGN] == 0, "aligned: the vector path");
+	/* batch strides: every other matrix is 4-byte aligned */
+	f = feat(&k, (model_problem){.es = 1, .rows = 64, .cols = 64, .batch = 8, .stride_in = 4098, .stride_out = 4096});
+	ok(near(f.fast_share, 0.5), "a stride of 4098 bytes: half the matrices take vectors");
+	model_kernel s = kern("// ptxpose kernel=s elem=8 grid=tile tile=64x64 block=32x8 vec=4 fast_needs=packed_out\n", 0);
+	f = feat(&s, (model_problem){.es = 1, .rows = 64, .cols = 64, .ld_out = 68});
+	ok(f.fast_share == 0, "fast_needs=packed_out: a padded output takes the slow path");
+	model_kernel e = kern("// ptxpose kernel=e elem=8 grid=tile tile=64x64 block=32x8 vec=4 edge=cols\n", 0);
+	f = feat(&e, (model_problem){.es = 1, .rows = 3, .cols = 128});
+	ok(f.edge == 0 && f.interior == 2, "edge=cols: a partial tile row is interior");
+}
+
+static void linear_and_occupancy(void)
+{
+	model_kernel k = kern(LINEAR, 0);
+	model_features f = feat(&k, (model_problem){.es = 4, .rows = 1024, .cols = 1024});
+	ok(near(f.path_bytes[MODEL_ELEM], 1024.0 * 1024 * 4 + 1024.0 * 1024 * 32), "linear: every write a sector of its own");
+	ok(f.grid[0] == 4096 && f.occ == 8 && !strcmp(f.occ_by, "threads"), "... 4096 blocks, 8 per SM by threads");
+	f = feat(&k, (model_problem){.es = 4, .rows = 1024, .cols = 2});
+	ok(near(f.path_bytes[MODEL_ELEM], 1024.0 * 32 + 1024.0 * 2 * (4 + 28.0 / 16)),
+	   "... 2 columns: a sector a row read, a warp writes runs of 16");
+	model_kernel big = kern("// ptxpose kernel=b elem=32 grid=tile tile=64x64 block=32x8 vec=4 smem=padded smem_bytes=50000\n", 0);
+	f = feat(&big, (model_problem){.es = 4, .rows = 64, .cols = 64});
+	ok(f.occ == 4 && !strcmp(f.occ_by, "smem"), "50000 bytes of shared memory: 4 blocks per SM");
+	model_kernel regs = kern(F32_VEC, 128);
+	f = feat(&regs, (model_problem){.es = 4, .rows = 64, .cols = 64});
+	ok(f.occ == 2 && !strcmp(f.occ_by, "regs") && regs.regs_known, "128 registers from ptxas: 2 blocks per SM");
+	f = feat(&regs, (model_problem){.es = 4, .rows = 64, .cols = 64});
+	ok(f.phi < 1 && f.waves < 1, "one block: under a wave, a fraction of the bandwidth");
+}
+
+static void ranking(void)
+{
+	double us[4] = {3, 1, 2, 1.05};
+	int order[4];
+	ok(model_rank(us, 4, 0.1, order) == 1 && order[0] == 1 && order[1] == 3 && order[2] == 2 && order[3] == 0,
+	   "rank: fastest first; runner-up within 10%%: unsure");
+	ok(model_rank(us, 4, 0.01, order) == 0, "... not within 1%%: sure");
+	ok(model_rank(us, 1, 0.5, order) == 0 && order[0] == 0, "one candidate: sure");
+	double tie[2] = {2, 2};
+	model_rank(tie, 2, 0, order);
+	ok(order[0] == 0 && order[1] == 1, "ties keep their order");
+	model_kernel k = kern(F32_VEC, 0);
+	model_features f = feat(&k, (model_problem){.es = 4, .rows = 4096, .cols = 4096});
+	model_estimate e;
+	model_estimate_of(model_params_builtin(), &k, &f, &e);
+	double sum = 0;
+	for (int i = 0; i < MF_N; i++)
+		sum += e.contrib[i];
+	ok(e.us > 0 && near(sum, e.us), "an estimate is the sum of its contributions");
+}
+
+int main(void)
+{
+	problems();
+	params();
+	kernels();
+	tiles_and_paths();
+	realign_and_batches();
+	linear_and_occupancy();
+	ranking();
+	return tap_done();
+}
