@@ -542,6 +542,7 @@ int tp_emit_tile(const tp_params *p, const tp_geom *g, const char *header,
 	emit_gaddr(&e, &st);
 	ptxb_group(b, "The stores: vectors on the interior path, predicated elements on the edge.");
 	emit_paths(&e, &st, notfast, "STORE", NULL);
+	ptxb_maxnreg(b, p->max_regs);
 	int rc = ptxb_finish(b, out, header, TP_TARGET, p->name, tp_entry_params, p->tx, p->ty);
 	if (rc)
 		snprintf(err, errlen, "generator: %s", ptxb_error(b));
