@@ -112,8 +112,9 @@ static void header(const tp_params *p, const tp_geom *g, const bank_report *br, 
 		     "// in elements. ", p->elem);
 	if (p->linear) {
 		sb_printf(h, "One element per thread over a 1-D grid: a coalesced read and a\n"
-			     "// strided write.\n//\n");
-		sb_printf(h, "// ptxpose kernel=%s elem=%u grid=linear block=%ux1 per_block=%u vec=1 smem=none",
+			     "// strided write. Kernel ABI v2 (docs/DESIGN.md): a thread steps by the grid\n"
+			     "// over the elements, a block by nctaid.z over the matrices.\n//\n");
+		sb_printf(h, "// ptxpose kernel=%s abi=2 elem=%u grid=linear block=%ux1 per_block=%u vec=1 smem=none",
 			  p->name, p->elem, p->tx, p->tx);
 		if (p->max_regs)
 			sb_printf(h, " max_regs=%u", p->max_regs);
@@ -128,7 +129,9 @@ static void header(const tp_params *p, const tp_geom *g, const bank_report *br, 
 	else
 		sb_printf(h, "// through %s shared memory laid out by %s rows.\n", tp_smem_name(p->smem),
 			  p->major_in ? "input" : "output");
-	sb_printf(h, "//\n// ptxpose kernel=%s elem=%u grid=tile tile=%ux%u block=%ux%u\n",
+	sb_printf(h, "// Kernel ABI v2 (docs/DESIGN.md): a block steps by the grid over tile columns,\n"
+		     "// tile rows and matrices, so any grid covers any shape.\n");
+	sb_printf(h, "//\n// ptxpose kernel=%s abi=2 elem=%u grid=tile tile=%ux%u block=%ux%u\n",
 		  p->name, p->elem, p->tm, p->tn, p->tx, p->ty);
 	sb_printf(h, "// ptxpose vec=%u smem=%s", p->vec, tp_smem_name(p->smem));
 	if (p->smem == TP_SMEM_NONE)

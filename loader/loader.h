@@ -191,9 +191,11 @@ struct px_file {
 	px_meta meta;
 };
 
-/* Read and parse; also checks that the .entry named kernel= exists and that a
- * .reqntid, if any, matches block=. PX_EINPUT ("x.ptx: cannot read: No such
- * file or directory", "x.ptx: no ptxpose metadata ..."). */
+/* Read and parse; also checks that the file is kernel ABI 2 (abi=2), that
+ * the .entry named kernel= exists and that a .reqntid, if any, matches
+ * block=. PX_EINPUT ("x.ptx: cannot read: No such file or directory",
+ * "x.ptx: no ptxpose metadata ...", "x.ptx: kernel ABI 1; regenerate it with
+ * ptxpose gen"). */
 px_status px_file_load(px_file *f, const char *path, char *err, size_t errlen);
 void px_file_free(px_file *f);
 
@@ -291,13 +293,16 @@ typedef struct {
 	int is_transpose;   /* 0 for the copy: time it, never verify it */
 } px_op;
 
-/* The kernel with the ABI params (in, out, rows, cols, ld_in, ld_out), grid
- * from meta_grid_dims(), block and dyn_smem from the metadata. */
+/* The kernel with the parameters of kernel ABI v2 (in, out, rows, cols,
+ * ld_in, ld_out, batch, stride_in, stride_out; docs/DESIGN.md), grid from
+ * meta_grid_dims(), block and dyn_smem from the metadata. */
 px_op px_op_kernel(jit_kernel *k);
 /* cuMemcpyDtoD of rows*cols*elem bytes from in to out: the bar. */
 px_op px_op_copy(cu_ctx *cu);
 
-/* PX_EUSAGE when the launch grid for s exceeds the limits (meta_grid_dims). */
+/* An internal assertion: PX_EUSAGE when meta_grid_dims refuses s (it gives
+ * every checked shape a grid; only a bad PTXPOSE_GRID_MAX or an unchecked
+ * shape is refused). */
 px_status px_launch_check(const px_meta *m, const px_shape *s, char *err, size_t errlen);
 
 /* ---- the rig: buffers, verification, timing (rig.c, rig_time.c) ---------- */

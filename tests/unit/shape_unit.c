@@ -115,7 +115,7 @@ static void test_file(void)
 		return;
 	}
 	snprintf(path, sizeof path, "%s/k.ptx", dir);
-	const char *head = "// ptxpose kernel=k elem=16 grid=tile tile=32x64 block=32x8\n// a comment: .entry nope\n";
+	const char *head = "// ptxpose kernel=k abi=2 elem=16 grid=tile tile=32x64 block=32x8\n// a comment: .entry nope\n";
 	char text[512];
 	px_file f;
 	snprintf(text, sizeof text, "%s.visible .entry k(\n\t.param .u64 a\n)\n.reqntid 32, 8\n{\n}\n", head);
@@ -139,12 +139,12 @@ static void test_file(void)
 	rmdir(dir);
 
 	px_meta m;
-	meta_parse("// ptxpose kernel=k elem=32 grid=tile tile=8x32 block=32x8\n", &m, err, sizeof err);
-	px_shape s = {524280, 4, 0, 0, 32, 0};
-	ok(px_launch_check(&m, &s, err, sizeof err) == PX_OK, "65535 tile rows fit the grid");
-	s.rows = 524281;
-	ok(px_launch_check(&m, &s, err, sizeof err) == PX_EUSAGE, "65536 do not");
-	has_str(err, "exceeds the launch limit", "... said so");
+	meta_parse("// ptxpose kernel=k abi=2 elem=32 grid=tile tile=8x32 block=32x8\n", &m, err, sizeof err);
+	px_shape s = {524281, 4, 0, 0, 32, 0};
+	ok(px_launch_check(&m, &s, err, sizeof err) == PX_OK, "65536 tile rows: a grid (the kernels walk)");
+	s.rows = 0;
+	ok(px_launch_check(&m, &s, err, sizeof err) == PX_EUSAGE, "an unchecked shape of 0 rows: the internal assertion");
+	has_str(err, "kernel k: no grid for 0x4 batch 1", "... said so");
 }
 
 static void test_report(void)
