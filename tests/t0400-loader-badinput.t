@@ -54,6 +54,38 @@ for px in build/ptxpose build/asan/ptxpose; do
 	one_line "... one line" "abi3.ptx: kernel ABI 3 is not one this ptxpose launches (ABI 2)"
 	PTXPOSE_LIBCUDA=$nodrv check "$px: 131072 tile rows (4194304x3): no grid limit, on to the driver (exit 4)" 4 \
 		$PX run "$tmp/k32.ptx" --rows 4194304 --cols 3
+	PTXPOSE_LIBCUDA=$nodrv check "$px: 70000 matrices: no grid limit either (exit 4)" 4 \
+		$PX run "$tmp/k32.ptx" --rows 3 --cols 3 --batch 70000
+	for bad in 0 2147483648 -1 x; do
+		PTXPOSE_LIBCUDA=$nodrv check "$px: --batch '$bad': exit 2" 2 $PX run "$tmp/k32.ptx" --rows 3 --cols 3 --batch "$bad"
+		one_line "... one line naming --batch and the value" "ptxpose run: --batch: expected an integer from 1 to 2147483647, got '$bad'"
+	done
+	PTXPOSE_LIBCUDA=$nodrv check "$px: --stride-in shorter than the matrix: exit 2, before the driver" 2 \
+		$PX run "$tmp/k32.ptx" --rows 33 --cols 31 --batch 3 --stride-in 1022
+	one_line "... one line naming the stride" "ptxpose run: stride-in 1022 is less than the input matrix it must hold ((rows-1)\\*ld_in + cols = 1023 elements)"
+	PTXPOSE_LIBCUDA=$nodrv check "$px: --stride-out shorter than the matrix: exit 2" 2 \
+		$PX run "$tmp/k32.ptx" --rows 33 --cols 31 --ld-out 40 --batch 2 --stride-out 1232
+	one_line "... one line naming it" "stride-out 1232 is less than the output matrix it must hold ((cols-1)\\*ld_out + rows = 1233 elements)"
+	PTXPOSE_LIBCUDA=$nodrv check "$px: strides whose bytes overflow: exit 2" 2 \
+		$PX run "$tmp/k128.ptx" --rows 3 --cols 3 --batch 3 --stride-in 4611686018427387904
+	one_line "... one line naming the stride" "too large: stride-in 4611686018427387904: the input's 3 matrices need more than a buffer can hold"
+	PTXPOSE_LIBCUDA=$nodrv check "$px: --stride-out past 2^63-1: exit 2" 2 $PX run "$tmp/k32.ptx" --rows 3 --cols 3 --batch 2 \
+		--stride-out 9223372036854775808
+	one_line "... one line" "ptxpose run: --stride-out: expected an integer from 0 to 9223372036854775807, got '9223372036854775808'"
+	PTXPOSE_LIBCUDA=$nodrv check "$px: check with batch=0 in a list: exit 2" 2 $PX check --shapes 4x4,3x3:batch=0 "$tmp/k32.ptx"
+	one_line "... one line quoting it" "ptxpose check: shape '3x3:batch=0': batch 0 is out of range (1 to 2147483647)"
+	PTXPOSE_LIBCUDA=$nodrv check "$px: check with a short stride in a list: exit 2" 2 $PX check --emulate \
+		--shapes 33x31:batch=2:stride_out=1000 "$tmp/k32.ptx"
+	one_line "... one line" "shape '33x31:batch=2:stride_out=1000': stride-out 1000 is less than the output matrix"
+	PTXPOSE_LIBCUDA=$nodrv check "$px: check --batch with a short --stride-in: exit 2, before the driver" 2 \
+		$PX check --rows 33 --cols 31 --batch 2 --stride-in 7 "$tmp/k32.ptx"
+	one_line "... one line" "ptxpose check: stride-in 7 is less than"
+	check "$px: check --batch without --rows: exit 2" 2 $PX check --batch 3 "$tmp/k32.ptx"
+	one_line "... one line" "ptxpose check: --rows and --cols go together.*SHAPE:batch=B"
+	PTXPOSE_LIBCUDA=$nodrv check "$px: bench with a short --stride-out: exit 2, before the driver" 2 \
+		$PX bench --out-dir "$tmp/b" --rows 33 --cols 31 --batch 2 --stride-out 5 "$tmp/k32.ptx"
+	one_line "... one line" "ptxpose bench: stride-out 5 is less than"
+	[ ! -e "$tmp/b" ] && ok "... and writes nothing" || nok "... and writes nothing"
 	PTXPOSE_GRID_MAX=2x0x1 check "$px: a malformed PTXPOSE_GRID_MAX: exit 2" 2 $PX run "$tmp/k32.ptx" --rows 4 --cols 4 --emulate
 	one_line "... one line naming it" "PTXPOSE_GRID_MAX='2x0x1' is not XxYxZ"
 	check "$px: --elem that is not the file's: exit 2" 2 $PX run "$tmp/k32.ptx" --rows 4 --cols 4 --elem 16

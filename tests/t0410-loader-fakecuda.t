@@ -35,6 +35,7 @@ mkptx huge32 32 'grid=tile tile=64x64 block=32x16 dyn_smem=300000'
 mkptx wrong32 32 '' wrong
 mkptx pad32 32 '' pad
 mkptx over32 32 '' overrun
+mkptx gap32 32 '' gap
 mkptx fault32 32 '' fault
 mkptx regs32 32 'grid=tile tile=32x32 block=32x32' regs=128
 mkptx bogus32 32
@@ -50,9 +51,22 @@ for e in 8 16 32 64 128; do
 	grep -q "^k$e 67x129 ld_in=131 ld_out=70 elem=$e: PASS  \[Fake CUDA Device 0\]$" "$tmp/out" && ok "... PASS, no timing" || nok "... PASS"
 done
 check "run: grid=linear" 0 $PX run "$tmp/lin32.ptx" --rows 1000 --cols 999 --no-time
+check "run: a batch of 3 with strides: the v2 parameters reach the kernel" 0 $PX run "$tmp/k32.ptx" --rows 33 --cols 31 \
+	--batch 3 --stride-in 1100 --stride-out 1200 --offset 1
+grep -q '^k32 33x31 offset=1 batch=3 stride_in=1100 stride_out=1200 elem=32: PASS  [0-9.]* us' "$tmp/out" &&
+	ok "... PASS, timed, the shape named with its batch" || { nok "... PASS"; diag <"$tmp/out"; }
+check "run: 70000 matrices of 1x5 and 4194304x3 (past 65535 blocks along z and y)" 0 \
+	$PX run "$tmp/lin32.ptx" --rows 1 --cols 5 --batch 70000 --no-time
 check "run: 4194304x3, 131072 tile rows, a grid of 65535" 0 $PX run "$tmp/k32.ptx" --rows 4194304 --cols 3 --no-time
-PTXPOSE_GRID_MAX=2x3x1 check "run: PTXPOSE_GRID_MAX caps the launch (the fake checks the grid)" 0 \
-	$PX run "$tmp/k32.ptx" --rows 100 --cols 300 --no-time
+PTXPOSE_GRID_MAX=2x3x2 check "run: PTXPOSE_GRID_MAX caps the launch (the fake checks the grid)" 0 \
+	$PX run "$tmp/k32.ptx" --rows 100 --cols 300 --batch 4 --no-time
+check "run: a write into the gap between matrices: exit 1" 1 $PX run "$tmp/gap32.ptx" --rows 33 --cols 31 --batch 3 \
+	--stride-in 1100 --stride-out 1200 --no-time
+grep -q 'FAIL out\[b=0\]\[j=30\]\[i=33\]: got 0xa5a5a500, want 0xa5a5a5a5 (between this matrix and the next: must keep the poison)' "$tmp/out" &&
+	ok "... named: matrix 0, past its last row" || { nok "... the gap"; diag <"$tmp/out"; }
+check "run: a wrong element in the last matrix of a batch: exit 1" 1 $PX run "$tmp/wrong32.ptx" --rows 67 --cols 129 \
+	--batch 2 --no-time
+grep -q 'FAIL out\[b=1\]\[j=1\]\[i=2\]: got ' "$tmp/out" && ok "... names its matrix" || { nok "... FAIL line"; diag <"$tmp/out"; }
 check "run: dyn_smem above 48 KiB gets the attribute" 0 $PX run "$tmp/dyn32.ptx" --rows 100 --cols 100 --no-time
 check "run: more shared memory than the device has: exit 5" 5 $PX run "$tmp/huge32.ptx" --rows 100 --cols 100
 one_line "... one line saying so" "this device allows 232448 B a block"
@@ -131,9 +145,15 @@ done
 grep -q '^| k64 | 64 | 64x64 ' "$md" && ! grep -q '^| k32 | 32 | 100x300 ' "$md" &&
 	ok "... a shape without elem= is for every width, 100x300:elem=64 for 64-bit files only" || nok "... shapes and widths"
 grep -c '^| cublas_geam | 16 ' "$md" | grep -qx 0 && ok "... no cublas row for 16-bit" || nok "... no cublas row for 16-bit"
-grep -q '^# device: Fake CUDA Device 0$' "$csv" && grep -qx 'variant,elem,rows,cols,ld_in,ld_out,status,us,gbps,pct_copy,note' "$csv" &&
-	grep -qx 'k32,32,64,64,64,64,ok,2.022,16.21,99.73,' "$csv" && ok "... bench.csv: header and rows" || { nok "... bench.csv"; diag <"$csv"; }
+grep -q '^# device: Fake CUDA Device 0$' "$csv" &&
+	grep -qx 'variant,elem,rows,cols,ld_in,ld_out,status,us,gbps,pct_copy,note,batch,stride_in,stride_out' "$csv" &&
+	grep -qx 'k32,32,64,64,64,64,ok,2.022,16.21,99.73,,1,0,0' "$csv" && ok "... bench.csv: header and rows" || { nok "... bench.csv"; diag <"$csv"; }
 grep -q '^\[case 1/10 64x64 elem=16\] variant 1/1 k16$' "$tmp/err" && ok "... progress on stderr" || { nok "... progress"; diag <"$tmp/err"; }
+check "bench: a batch: the kernel, the copy of the same bytes, no cuBLAS row (geam takes one matrix)" 0 $PX bench --iters 5 \
+	--out-dir "$tmp/res/z" --shapes 33x31:batch=3:stride_in=1100:stride_out=1200 "$tmp/k32.ptx"
+grep -q '^| k32 | 32 | 33x31 batch=3 stride_in=1100 stride_out=1200 | [0-9.]* |' "$tmp/res/z/bench.md" &&
+	! grep -q '^| cublas_geam' "$tmp/res/z/bench.md" && grep -q '^k32,32,33,31,31,33,ok,.*,3,1100,1200$' "$tmp/res/z/bench.csv" &&
+	ok "... bench.md names the batch, bench.csv carries it" || { nok "... batch rows"; diag <"$tmp/res/z/bench.md"; diag <"$tmp/res/z/bench.csv"; }
 check "bench --no-cublas --elem 32: exit 0 without FAIL rows" 0 $PX bench --iters 5 --no-cublas --elem 32 --rows 40 --cols 50 --out-dir "$tmp/res/y" "$tmp/k32.ptx" "$tmp/k64.ptx"
 [ "$(grep -c '^| ' "$tmp/res/y/bench.md")" -eq 4 ] && ok "... the table: header, copy and k32 only" || { nok "... rows"; diag <"$tmp/res/y/bench.md"; }
 finish
