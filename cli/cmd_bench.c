@@ -19,7 +19,7 @@
 
 typedef struct {
 	const char *shapes, *out_dir;
-	uint64_t rows, cols, ld_in, ld_out, elem, iters, seed;
+	uint64_t rows, cols, ld_in, ld_out, batch, stride_in, stride_out, elem, iters, seed;
 	int flush_l2, no_cublas, verbose;
 	const char **files;
 	size_t nfiles;
@@ -27,6 +27,7 @@ typedef struct {
 } bench_opts;
 
 static const opt_spec flags[] = {
+	{"--batch", OPT_NUM, offsetof(bench_opts, batch), 1, PX_DIM_MAX, NULL},
 	{"--cols", OPT_NUM, offsetof(bench_opts, cols), 1, PX_DIM_MAX, NULL},
 	{"--elem", OPT_NUM, offsetof(bench_opts, elem), 8, 128, NULL},
 	{"--flush-l2", OPT_SWITCH, offsetof(bench_opts, flush_l2), 0, 0, NULL},
@@ -38,6 +39,8 @@ static const opt_spec flags[] = {
 	{"--rows", OPT_NUM, offsetof(bench_opts, rows), 1, PX_DIM_MAX, NULL},
 	{"--seed", OPT_NUM, offsetof(bench_opts, seed), 0, UINT64_MAX, NULL},
 	{"--shapes", OPT_STR, offsetof(bench_opts, shapes), 0, 0, NULL},
+	{"--stride-in", OPT_NUM, offsetof(bench_opts, stride_in), 0, PX_STRIDE_MAX, NULL},
+	{"--stride-out", OPT_NUM, offsetof(bench_opts, stride_out), 0, PX_STRIDE_MAX, NULL},
 	{"--verbose", OPT_SWITCH, offsetof(bench_opts, verbose), 0, 0, "-v"},
 };
 
@@ -67,20 +70,23 @@ typedef struct {
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: ptxpose bench [--shapes LIST | --rows R --cols C [--ld-in L] [--ld-out L]] [--elem BITS]\n"
+		"usage: ptxpose bench [--shapes LIST | --rows R --cols C [--ld-in L] [--ld-out L] [--batch B ...]] [--elem BITS]\n"
 		"                     [--iters N] [--seed S] [--out-dir DIR] [--flush-l2] [--no-cublas] [-v]\n"
 		"                     [FILE.ptx...]\n"
 		"\n"
 		"For every shape and every FILE.ptx (default ptx/*.ptx) of a matching width: verify\n"
 		"once (a wrong result is a FAIL row, never timed), then time it; time the copy\n"
-		"(cuMemcpyDtoD of rows*cols*elem bytes) and cuBLAS geam (32-, 64-, 128-bit) the same\n"
-		"way in the same run. Progress on stderr; the table on stdout and, rewritten after\n"
-		"every case, in DIR/bench.md and DIR/bench.csv. Shapes that do not fit in device\n"
-		"memory are skipped with a note.\n"
+		"(cuMemcpyDtoD of batch*rows*cols*elem bytes) and cuBLAS geam (32-, 64-, 128-bit;\n"
+		"batches of one) the same way in the same run. Progress on stderr; the table on\n"
+		"stdout and, rewritten after every case, in DIR/bench.md and DIR/bench.csv. Shapes\n"
+		"that do not fit in device memory are skipped with a note.\n"
 		"\n"
-		"  --shapes LIST   comma-separated ROWSxCOLS[:ld_in=N][:ld_out=N][:elem=BITS][:offset=N], default\n"
+		"  --shapes LIST   comma-separated ROWSxCOLS[:ld_in=N][:ld_out=N][:elem=BITS][:offset=N]\n"
+		"                  [:batch=B][:stride_in=S][:stride_out=S], default\n"
 		"                  " BENCH_SHAPES "\n"
 		"  --rows R --cols C [--ld-in L] [--ld-out L]   one shape instead of a list\n"
+		"  --batch B [--stride-in S] [--stride-out S]  ... a batch of B such matrices, S elements\n"
+		"                  apart (default packed: rows*ld-in and cols*ld-out)\n"
 		"  --elem BITS     only files of this width (8, 16, 32, 64, 128)\n"
 		"  --iters N       timed calls a variant, the median is reported (default 100)\n"
 		"  --seed S        seed of the random input (default 1)\n"
@@ -109,8 +115,10 @@ static int parse(int argc, char **argv, bench_opts *o)
 	o->nfiles = (size_t)np;
 	if (rc)
 		return rc == OPT_HELP ? HELP_SHOWN : rc;
-	if ((o->rows || o->cols || o->ld_in || o->ld_out) && (!o->rows || !o->cols || o->shapes)) {
-		cli_err(CMD, "--rows and --cols go together, and replace --shapes");
+	if ((o->rows || o->cols || o->ld_in || o->ld_out || o->batch || o->stride_in || o->stride_out) &&
+	    (!o->rows || !o->cols || o->shapes)) {
+		cli_err(CMD, "--rows and --cols go together, and replace --shapes (with --shapes, give a batch"
+			" as SHAPE:batch=B:stride_in=S:stride_out=S)");
 		return EXIT_USAGE;
 	}
 	if (!o->nfiles) {
@@ -237,7 +245,7 @@ static void bench_variants(bench *b, const px_shape *s, double copy_us, const ch
 		if (bench_op(b, &op, s, copy_us) == PX_ECUDA && recover(b, s))
 			return;
 	}
-	if (b->geam && px_geam_supports(s->elem_bits)) {
+	if (b->geam && px_geam_supports(s->elem_bits) && s->batch == 1) { /* geam: one matrix a call */
 		fprintf(stderr, "[%s] cublas_geam\n", tag);
 		px_op op = px_op_geam(b->geam);
 		if (bench_op(b, &op, s, copy_us) == PX_ECUDA)
@@ -343,7 +351,8 @@ int cmd_bench(int argc, char **argv)
 	px_status st = PX_OK;
 	if (code)
 		goto out;
-	px_shape one = {.rows = o.rows, .cols = o.cols, .ld_in = o.ld_in, .ld_out = o.ld_out};
+	px_shape one = {.rows = o.rows, .cols = o.cols, .ld_in = o.ld_in, .ld_out = o.ld_out,
+			.batch = o.batch ? o.batch : 1, .stride_in = o.stride_in, .stride_out = o.stride_out};
 	st = px_shape_select(o.shapes ? o.shapes : BENCH_SHAPES, &one, &b.shapes, &b.nshapes, err, sizeof err);
 	if (st) {
 		cli_err(CMD, "%s", err);

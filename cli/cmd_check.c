@@ -19,13 +19,14 @@
 
 typedef struct {
 	const char *shapes;
-	uint64_t rows, cols, ld_in, ld_out, elem, seed;
+	uint64_t rows, cols, ld_in, ld_out, batch, stride_in, stride_out, elem, seed;
 	int emulate, verbose;
 	const char **files;
 	int nfiles;
 } check_opts;
 
 static const opt_spec flags[] = {
+	{"--batch", OPT_NUM, offsetof(check_opts, batch), 1, PX_DIM_MAX, NULL},
 	{"--cols", OPT_NUM, offsetof(check_opts, cols), 1, PX_DIM_MAX, NULL},
 	{"--elem", OPT_NUM, offsetof(check_opts, elem), 8, 128, NULL},
 	{"--emulate", OPT_SWITCH, offsetof(check_opts, emulate), 0, 0, NULL},
@@ -36,6 +37,8 @@ static const opt_spec flags[] = {
 	{"--rows", OPT_NUM, offsetof(check_opts, rows), 1, PX_DIM_MAX, NULL},
 	{"--seed", OPT_NUM, offsetof(check_opts, seed), 0, UINT64_MAX, NULL},
 	{"--shapes", OPT_STR, offsetof(check_opts, shapes), 0, 0, NULL},
+	{"--stride-in", OPT_NUM, offsetof(check_opts, stride_in), 0, PX_STRIDE_MAX, NULL},
+	{"--stride-out", OPT_NUM, offsetof(check_opts, stride_out), 0, PX_STRIDE_MAX, NULL},
 	{"--verbose", OPT_SWITCH, offsetof(check_opts, verbose), 0, 0, "-v"},
 };
 
@@ -53,7 +56,7 @@ typedef struct {
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: ptxpose check [--emulate] [--shapes LIST | --rows R --cols C [--ld-in L] [--ld-out L]]\n"
+		"usage: ptxpose check [--emulate] [--shapes LIST | --rows R --cols C [--ld-in L] [--ld-out L] [--batch B ...]]\n"
 		"                     [--elem BITS] [--seed S] [-v] FILE.ptx...\n"
 		"\n"
 		"Verify every FILE.ptx over every shape, bit-exactly, without timing; print TAP\n"
@@ -63,12 +66,15 @@ static void usage(FILE *f)
 		"rest of the process (an illegal address is such a \"sticky\" error), the files\n"
 		"that follow are reported not run, with the reason; run them again.\n"
 		"\n"
-		"  --shapes LIST  comma-separated ROWSxCOLS[:ld_in=N][:ld_out=N][:elem=BITS][:offset=N]; an entry\n"
+		"  --shapes LIST  comma-separated ROWSxCOLS[:ld_in=N][:ld_out=N][:elem=BITS][:offset=N]\n"
+		"                 [:batch=B][:stride_in=S][:stride_out=S]; an entry\n"
 		"                 with elem= applies to files of that width only. Default on the GPU:\n"
 		"                 " GPU_SHAPES "\n"
 		"                 with --emulate:\n"
 		"                 " EMU_SHAPES "\n"
 		"  --rows R --cols C [--ld-in L] [--ld-out L]   one shape instead of a list\n"
+		"  --batch B [--stride-in S] [--stride-out S]  ... a batch of B such matrices, S elements\n"
+		"                 apart (default packed: rows*ld-in and cols*ld-out)\n"
 		"  --elem BITS    only files of this width (8, 16, 32, 64, 128); others are skipped\n"
 		"  --seed S       seed of the random input (default 1)\n"
 		"  --emulate      no GPU: run each kernel in the CPU emulator on exact-size buffers\n"
@@ -93,8 +99,10 @@ static int parse(int argc, char **argv, check_opts *o)
 		cli_err(CMD, "needs at least one FILE.ptx (see ptxpose check --help)");
 		return EXIT_USAGE;
 	}
-	if ((o->rows || o->cols || o->ld_in || o->ld_out) && (!o->rows || !o->cols || o->shapes)) {
-		cli_err(CMD, "--rows and --cols go together, and replace --shapes");
+	if ((o->rows || o->cols || o->ld_in || o->ld_out || o->batch || o->stride_in || o->stride_out) &&
+	    (!o->rows || !o->cols || o->shapes)) {
+		cli_err(CMD, "--rows and --cols go together, and replace --shapes (with --shapes, give a batch"
+			" as SHAPE:batch=B:stride_in=S:stride_out=S)");
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;
@@ -255,7 +263,8 @@ int cmd_check(int argc, char **argv)
 	}
 	check_run c = {.o = &o};
 	char err[1024];
-	px_shape one = {.rows = o.rows, .cols = o.cols, .ld_in = o.ld_in, .ld_out = o.ld_out};
+	px_shape one = {.rows = o.rows, .cols = o.cols, .ld_in = o.ld_in, .ld_out = o.ld_out,
+			.batch = o.batch ? o.batch : 1, .stride_in = o.stride_in, .stride_out = o.stride_out};
 	px_status st = px_shape_select(o.shapes ? o.shapes : o.emulate ? EMU_SHAPES : GPU_SHAPES, &one, &c.shapes,
 				       &c.nshapes, err, sizeof err);
 	px_log log = {px_log_stderr, NULL};

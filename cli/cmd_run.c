@@ -17,12 +17,13 @@
 
 typedef struct {
 	const char *file;
-	uint64_t rows, cols, ld_in, ld_out, elem, iters, offset, seed;
+	uint64_t rows, cols, ld_in, ld_out, batch, stride_in, stride_out, elem, iters, offset, seed;
 	int no_time, flush_l2, emulate, verbose;
 } run_opts;
 
 /* Flags, sorted. */
 static const opt_spec flags[] = {
+	{"--batch", OPT_NUM, offsetof(run_opts, batch), 1, PX_DIM_MAX, NULL},
 	{"--cols", OPT_NUM, offsetof(run_opts, cols), 1, PX_DIM_MAX, NULL},
 	{"--elem", OPT_NUM, offsetof(run_opts, elem), 8, 128, NULL},
 	{"--emulate", OPT_SWITCH, offsetof(run_opts, emulate), 0, 0, NULL},
@@ -35,6 +36,8 @@ static const opt_spec flags[] = {
 	{"--rows", OPT_NUM, offsetof(run_opts, rows), 1, PX_DIM_MAX, NULL},
 	{"--seed", OPT_NUM, offsetof(run_opts, seed), 0, UINT64_MAX, NULL},
 	{"--shapes", OPT_REFUSE, 0, 0, 0, "run takes one shape (--rows, --cols); --shapes is for check and bench"},
+	{"--stride-in", OPT_NUM, offsetof(run_opts, stride_in), 0, PX_STRIDE_MAX, NULL},
+	{"--stride-out", OPT_NUM, offsetof(run_opts, stride_out), 0, PX_STRIDE_MAX, NULL},
 	{"--verbose", OPT_SWITCH, offsetof(run_opts, verbose), 0, 0, "-v"},
 };
 
@@ -43,6 +46,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: ptxpose run FILE.ptx --rows R --cols C [--ld-in L] [--ld-out L] [--elem BITS]\n"
 		"       ptxpose run --elem BITS --rows R --cols C [...]   (the kernel the selection table picks)\n"
+		"                   [--batch B [--stride-in S] [--stride-out S]] [--offset N]\n"
 		"                   [--iters N] [--seed S] [--no-time] [--flush-l2] [--emulate] [-v]\n"
 		"\n"
 		"Load FILE.ptx (its metadata names the kernel, element width, block and grid),\n"
@@ -54,6 +58,11 @@ static void usage(FILE *f)
 		"  --cols C      input columns, 1 to 2147483647 (required)\n"
 		"  --ld-in L     input leading dimension in elements, >= cols (default cols)\n"
 		"  --ld-out L    output leading dimension in elements, >= rows (default rows)\n"
+		"  --batch B     B matrices, 1 to 2147483647 (default 1): out[b] = transpose of in[b]\n"
+		"  --stride-in S   elements from one input matrix to the next (default rows*ld-in);\n"
+		"                at least (rows-1)*ld-in + cols: the matrices must not overlap\n"
+		"  --stride-out S  elements from one output matrix to the next (default cols*ld-out),\n"
+		"                at least (cols-1)*ld-out + rows; the gaps must keep their poison\n"
 		"  --offset N    both pointers N elements (0-15) past an aligned address, to test\n"
 		"                kernels on misaligned data (check and bench: SHAPE:offset=N)\n"
 		"  --elem BITS   must match the file's elem= (8, 16, 32, 64, 128); a guard for scripts.\n"
@@ -70,7 +79,7 @@ static void usage(FILE *f)
 		"  -v            driver, JIT and timing details on stderr\n"
 		"\n"
 		"Prints: KERNEL RxC elem=E: PASS  US us  GB/s GB/s  P%% of copy (copy GB/s)  [DEVICE]\n"
-		"GB/s counts bytes read + written (2*rows*cols*elem).\n"
+		"GB/s counts bytes read + written (2*batch*rows*cols*elem).\n"
 		"\n"
 		"Exit: 0 pass, 1 wrong result, 2 usage (bad flag, shape, too large), 3 input (missing\n"
 		"file, no metadata, emulator cannot run it), 4 no CUDA driver or device, 5 CUDA or JIT\n"
@@ -219,7 +228,8 @@ int cmd_run(int argc, char **argv)
 	if (st)
 		return fail(st, err);
 	px_shape s = {.rows = o.rows, .cols = o.cols, .ld_in = o.ld_in, .ld_out = o.ld_out,
-		      .elem_bits = f.meta.elem_bits, .offset = (unsigned)o.offset};
+		      .elem_bits = f.meta.elem_bits, .offset = (unsigned)o.offset, .batch = o.batch ? o.batch : 1,
+		      .stride_in = o.stride_in, .stride_out = o.stride_out};
 	char name[96], head[320];
 	if (o.elem && o.elem != f.meta.elem_bits) {
 		snprintf(err, sizeof err, "--elem %llu does not match %s's elem=%u", (unsigned long long)o.elem,

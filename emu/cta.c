@@ -12,16 +12,20 @@
 
 static void put(uint8_t *param, const emu_param *pa, uint64_t v) { memcpy(param + pa->off, &v, pa->bytes); }
 
-/* The kernel ABI (docs/DESIGN.md): in, out (u64), rows, cols, ld_in, ld_out (u32). */
+/* Kernel ABI v2 (docs/DESIGN.md): in, out (u64), rows, cols, ld_in, ld_out,
+ * batch (u32), stride_in, stride_out (u64). */
+#define ABI_PARAMS 9
+static const int abi_widths[ABI_PARAMS] = {8, 8, 4, 4, 4, 4, 4, 8, 8};
+
 static int check_abi(const emu_prog *p, strbuf *diag)
 {
-	static const int widths[6] = {8, 8, 4, 4, 4, 4};
-	int ok = p->nparams == 6;
-	for (int k = 0; ok && k < 6; k++)
-		ok = p->params[k].bytes == widths[k];
+	int ok = p->nparams == ABI_PARAMS;
+	for (int k = 0; ok && k < ABI_PARAMS; k++)
+		ok = p->params[k].bytes == abi_widths[k];
 	if (!ok)
-		sb_printf(diag, "kernel %s: the parameters are not the kernel ABI "
-				"(.u64 in, .u64 out, .u32 rows, .u32 cols, .u32 ld_in, .u32 ld_out)", p->entry);
+		sb_printf(diag, "kernel %s: the parameters are not kernel ABI v2 (.u64 in, .u64 out, .u32 rows, "
+				".u32 cols, .u32 ld_in, .u32 ld_out, .u32 batch, .u64 stride_in, .u64 stride_out)",
+			  p->entry);
 	return ok ? 0 : -1;
 }
 
@@ -123,8 +127,9 @@ int emu_run(const emu_prog *p, const emu_launch *l, strbuf *diag)
 	if (check_block(p, l->block, diag))
 		return EMU_FAULT;
 	emu_ctx x = {.prog = p, .l = l, .budget = l->branch_budget ? l->branch_budget : EMU_BRANCH_BUDGET};
-	const uint64_t vals[6] = {EMU_IN_ADDR(l), EMU_OUT_ADDR(l), l->rows, l->cols, l->ld_in, l->ld_out};
-	for (int k = 0; k < 6; k++)
+	const uint64_t vals[ABI_PARAMS] = {EMU_IN_ADDR(l), EMU_OUT_ADDR(l), l->rows, l->cols, l->ld_in, l->ld_out,
+					   l->batch, l->stride_in, l->stride_out};
+	for (int k = 0; k < ABI_PARAMS; k++)
 		put(x.param, &p->params[k], vals[k]);
 	x.smem_bytes = p->smem_static;
 	if (p->dyn_align)

@@ -48,13 +48,12 @@ int emu_transpose(const char *ptx, const px_meta *m,
 		  uint32_t rows, uint32_t cols, uint32_t ld_in, uint32_t ld_out,
 		  strbuf *diag)
 {
-	return emu_transpose_at(ptx, m, in, in_bytes, out, out_bytes, rows, cols, ld_in, ld_out, 0, diag);
+	emu_launch l = {.in = in, .in_bytes = in_bytes, .out = out, .out_bytes = out_bytes, .rows = rows,
+			.cols = cols, .ld_in = ld_in, .ld_out = ld_out, .batch = 1};
+	return emu_transpose_launch(ptx, m, &l, diag);
 }
 
-int emu_transpose_at(const char *ptx, const px_meta *m,
-		     const void *in, size_t in_bytes, void *out, size_t out_bytes,
-		     uint32_t rows, uint32_t cols, uint32_t ld_in, uint32_t ld_out,
-		     uint32_t misalign, strbuf *diag)
+int emu_transpose_launch(const char *ptx, const px_meta *m, emu_launch *l, strbuf *diag)
 {
 	emu_prog *p;
 	int rc = emu_load(ptx, &p, diag);
@@ -66,15 +65,13 @@ int emu_transpose_at(const char *ptx, const px_meta *m,
 		return EMU_UNSUPPORTED;
 	}
 	char err[256];
-	emu_launch l = {.dyn_smem = m->dyn_smem, .in = in, .in_bytes = in_bytes, .out = out,
-			.out_bytes = out_bytes, .rows = rows, .cols = cols, .ld_in = ld_in, .ld_out = ld_out,
-			.misalign = misalign};
-	memcpy(l.block, m->block, sizeof l.block);
-	if (meta_grid_dims(m, rows, cols, l.grid, err, sizeof err)) {
+	l->dyn_smem = m->dyn_smem;
+	memcpy(l->block, m->block, sizeof l->block);
+	if (meta_grid_dims(m, l->rows, l->cols, l->batch, l->grid, err, sizeof err)) {
 		sb_add(diag, err);
 		rc = EMU_FAULT;
 	} else {
-		rc = emu_run(p, &l, diag);
+		rc = emu_run(p, l, diag);
 	}
 	emu_free(p);
 	return rc;

@@ -17,19 +17,13 @@ enum {
 };
 
 /* Run the kernel of `ptx` (whose metadata is m) over the whole launch grid
- * for a rows×cols transpose. `in` holds in_bytes, `out` out_bytes (the
- * allocations' exact bounds). Returns EMU_OK, EMU_FAULT or EMU_UNSUPPORTED,
- * with a one-line explanation appended to diag on failure. */
+ * for a rows×cols transpose (one matrix). `in` holds in_bytes, `out`
+ * out_bytes (the allocations' exact bounds). Returns EMU_OK, EMU_FAULT or
+ * EMU_UNSUPPORTED, with a one-line explanation appended to diag on failure. */
 int emu_transpose(const char *ptx, const px_meta *m,
 		  const void *in, size_t in_bytes, void *out, size_t out_bytes,
 		  uint32_t rows, uint32_t cols, uint32_t ld_in, uint32_t ld_out,
 		  strbuf *diag);
-
-/* The same with both pointers `misalign` bytes past an aligned address. */
-int emu_transpose_at(const char *ptx, const px_meta *m,
-		     const void *in, size_t in_bytes, void *out, size_t out_bytes,
-		     uint32_t rows, uint32_t cols, uint32_t ld_in, uint32_t ld_out,
-		     uint32_t misalign, strbuf *diag);
 
 /* The two steps of emu_transpose, for callers that run one program several
  * times or choose the launch themselves (tests). */
@@ -47,7 +41,7 @@ typedef struct {
 	uint64_t ctas;
 } emu_stats;
 
-/* One launch with the kernel ABI's parameters. `in` is read-only; it and
+/* One launch with the parameters of kernel ABI v2 (docs/DESIGN.md). `in` is read-only; it and
  * `out` live at distinct fake device addresses and every access is checked
  * against their exact sizes. */
 typedef struct {
@@ -58,6 +52,8 @@ typedef struct {
 	void *out;
 	size_t out_bytes;
 	uint32_t rows, cols, ld_in, ld_out;
+	uint32_t batch;                 /* matrices */
+	uint64_t stride_in, stride_out; /* elements between matrices */
 	uint32_t misalign;              /* bytes added to both base addresses, to
 					 * test pointers offset from alignment */
 	uint64_t branch_budget;         /* backward branches a thread may take
@@ -68,5 +64,10 @@ typedef struct {
 /* Run a loaded program. EMU_OK, or EMU_FAULT / EMU_UNSUPPORTED with a
  * one-line message in diag. */
 int emu_run(const emu_prog *p, const emu_launch *l, strbuf *diag);
+
+/* Load `ptx` (whose metadata is m) and run it on the shape, buffers and
+ * misalignment in *l, over the grid meta_grid_dims gives it (which honours
+ * PTXPOSE_GRID_MAX); l->grid, block and dyn_smem are filled in here. */
+int emu_transpose_launch(const char *ptx, const px_meta *m, emu_launch *l, strbuf *diag);
 
 #endif

@@ -100,8 +100,8 @@ static int option_field(lua_State *L, const char *key, const char *const names[]
 }
 
 static const char *const known_keys[] = {
-	"coalesce", "elem", "grid", "group", "ld_nc", "major", "name", "smem", "st_cs", "swizzle_mask", "threads",
-	"tile", "vec", NULL,
+	"coalesce", "elem", "grid", "group", "ld_nc", "major", "max_regs", "name", "smem", "st_cs", "swizzle_mask",
+	"threads", "tile", "vec", NULL,
 };
 
 static void check_keys(lua_State *L)
@@ -149,6 +149,7 @@ static int l_transpose(lua_State *L)
 	p.ld_nc = bool_field(L, "ld_nc");
 	p.group = (unsigned)int_field(L, "group", 0, 0, 65535);
 	p.st_cs = bool_field(L, "st_cs");
+	p.max_regs = (unsigned)int_field(L, "max_regs", 0, 0, 255);
 	lua_getglobal(L, "ptx");
 	lua_getfield(L, -1, "script");
 	snprintf(p.script, sizeof p.script, "%s", lua_tostring(L, -1) ? lua_tostring(L, -1) : "");

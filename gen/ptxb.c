@@ -19,6 +19,7 @@ struct ptxb {
 	size_t nregs, capregs;
 	strbuf module;  /* module-scope lines */
 	strbuf body;    /* instructions */
+	unsigned maxnreg;
 	char err[200];
 };
 
@@ -47,6 +48,8 @@ void ptxb_free(ptxb *b)
 }
 
 const char *ptxb_error(const ptxb *b) { return b->err[0] ? b->err : NULL; }
+
+void ptxb_maxnreg(ptxb *b, unsigned n) { b->maxnreg = n; }
 
 static char *vformat(const char *fmt, va_list ap)
 {
@@ -185,8 +188,10 @@ int ptxb_finish(ptxb *b, strbuf *out, const char *header, const char *target,
 		sb_addc(out, '\n');
 		sb_add(out, sb_str(&b->module));
 	}
-	sb_printf(out, "\n.visible .entry %s(\n%s)\n.reqntid %u, %u, 1\n{\n", entry,
-		  params, ntid_x, ntid_y);
+	sb_printf(out, "\n.visible .entry %s(\n%s)\n.reqntid %u, %u, 1\n", entry, params, ntid_x, ntid_y);
+	if (b->maxnreg)
+		sb_printf(out, ".maxnreg %u\n", b->maxnreg);
+	sb_add(out, "{\n");
 	sb_add(out, "\t// Registers, named by role.\n");
 	size_t width = 0;
 	for (size_t i = 0; i < b->nregs; i++) {

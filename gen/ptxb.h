@@ -46,6 +46,9 @@ int ptxb_finish(ptxb *b, strbuf *out, const char *header, const char *target,
 		const char *entry, const char *params, unsigned ntid_x,
 		unsigned ntid_y);
 
+/* Cap the registers a thread may use (.maxnreg, after .reqntid); 0: none. */
+void ptxb_maxnreg(ptxb *b, unsigned n);
+
 const char *ptxb_error(const ptxb *b);
 
 #endif

@@ -59,6 +59,8 @@ int tp_validate(const tp_params *p, char *err, size_t errlen)
 	if (p->vec * es > 16)
 		FAIL("vec: %u x %u-bit elements is a %u-byte access; the widest is 16 bytes",
 		     p->vec, p->elem, p->vec * es);
+	if (p->max_regs && (p->max_regs < 24 || p->max_regs > 255))
+		FAIL("max_regs: %u is not a register budget from 24 to 255", p->max_regs);
 	if (p->linear) {
 		if (p->vec != 1 || p->smem != TP_SMEM_NONE || p->ty != 1 || p->ld_nc || p->st_cs)
 			FAIL("grid: the linear (1-D) kernel takes vec=1, smem=none, no hints and threads={N, 1}");
@@ -110,9 +112,13 @@ static void header(const tp_params *p, const tp_geom *g, const bank_report *br, 
 		     "// in elements. ", p->elem);
 	if (p->linear) {
 		sb_printf(h, "One element per thread over a 1-D grid: a coalesced read and a\n"
-			     "// strided write.\n//\n");
-		sb_printf(h, "// ptxpose kernel=%s elem=%u grid=linear block=%ux1 per_block=%u vec=1 smem=none\n",
+			     "// strided write. Kernel ABI v2 (docs/DESIGN.md): a thread steps by the grid\n"
+			     "// over the elements, a block by nctaid.z over the matrices.\n//\n");
+		sb_printf(h, "// ptxpose kernel=%s abi=2 elem=%u grid=linear block=%ux1 per_block=%u vec=1 smem=none",
 			  p->name, p->elem, p->tx, p->tx);
+		if (p->max_regs)
+			sb_printf(h, " max_regs=%u", p->max_regs);
+		sb_addc(h, '\n');
 		return;
 	}
 	sb_printf(h, "Each block moves a %ux%u tile; each thread %u blocks of %ux%u elements,\n",
@@ -123,7 +129,9 @@ static void header(const tp_params *p, const tp_geom *g, const bank_report *br, 
 	else
 		sb_printf(h, "// through %s shared memory laid out by %s rows.\n", tp_smem_name(p->smem),
 			  p->major_in ? "input" : "output");
-	sb_printf(h, "//\n// ptxpose kernel=%s elem=%u grid=tile tile=%ux%u block=%ux%u\n",
+	sb_printf(h, "// Kernel ABI v2 (docs/DESIGN.md): a block steps by the grid over tile columns,\n"
+		     "// tile rows and matrices, so any grid covers any shape.\n");
+	sb_printf(h, "//\n// ptxpose kernel=%s abi=2 elem=%u grid=tile tile=%ux%u block=%ux%u\n",
 		  p->name, p->elem, p->tm, p->tn, p->tx, p->ty);
 	sb_printf(h, "// ptxpose vec=%u smem=%s", p->vec, tp_smem_name(p->smem));
 	if (p->smem == TP_SMEM_NONE)
@@ -139,6 +147,8 @@ static void header(const tp_params *p, const tp_geom *g, const bank_report *br, 
 	if (p->ld_nc || p->st_cs)
 		sb_printf(h, " hints=%s%s%s", p->ld_nc ? "ld.nc" : "", p->ld_nc && p->st_cs ? "," : "",
 			  p->st_cs ? "st.cs" : "");
+	if (p->max_regs)
+		sb_printf(h, " max_regs=%u", p->max_regs);
 	sb_addc(h, '\n');
 	for (int i = 0; i < br->n; i++)
 		sb_printf(h, "// ptxpose-smem id=%s op=%s bytes=%u wavefronts=%u ideal=%u requests=%u total=%u\n",

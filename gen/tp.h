@@ -24,6 +24,7 @@ typedef struct {
 	int ld_nc;            /* loads through the non-coherent path, no L1 allocation */
 	int st_cs;            /* streaming stores (.cs: evict first) */
 	unsigned group;       /* 0: tiles in launch order; G: G tile columns at a time, top to bottom */
+	unsigned max_regs;    /* 0: ptxas decides; else .maxnreg (registers a thread) */
 	char script[128];     /* the script that asked, for the header */
 } tp_params;
 

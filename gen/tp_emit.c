@@ -1,5 +1,6 @@
-/* tp_emit: the tiled kernel. Phases: parameters and coordinates; the
- * interior test; all global loads; (shared memory: stores, barrier, loads);
+/* tp_emit: the tiled kernel. Phases: parameters and what depends on the
+ * thread alone; the walk over tiles and matrices (tp_walk.c); per tile: the
+ * interior test, all global loads, (shared memory: stores, barrier, loads),
  * all global stores. Interior tiles take unpredicated vector accesses, edge
  * tiles per-element predicated ones. */
 #include "gen/tp_emit.h"
@@ -13,9 +14,9 @@
 const char tp_entry_params[] =
 	"\t.param .u64 param_in,\n\t.param .u64 param_out,\n"
 	"\t.param .u32 param_rows,\n\t.param .u32 param_cols,\n"
-	"\t.param .u32 param_ld_in,\n\t.param .u32 param_ld_out\n";
-
-
+	"\t.param .u32 param_ld_in,\n\t.param .u32 param_ld_out,\n"
+	"\t.param .u32 param_batch,\n"
+	"\t.param .u64 param_stride_in,\n\t.param .u64 param_stride_out\n";
 
 unsigned tp_lg2(unsigned x)
 {
@@ -60,57 +61,25 @@ const char *tp_unit_op(char *buf, size_t n, const char *base, unsigned units, co
 	return buf;
 }
 
-/* Blocks in launch order walk G tile columns from top to bottom, then the
- * next G: the blocks resident at once cover a squarish patch, so both the
- * rows read and the rows written stay few and long. */
-static void emit_group_order(em *e)
-{
-	ptxb *b = e->b;
-	unsigned G = e->p->group;
-	const char *gx = ptxb_reg(b, "b32", "tile columns in the grid", "grid_cols");
-	const char *id = ptxb_reg(b, "b32", "block id in launch order", "block_id");
-	const char *per = ptxb_reg(b, "b32", "blocks in a full group", "group_blocks");
-	const char *grp = ptxb_reg(b, "b32", "group of tile columns", "group");
-	const char *first = ptxb_reg(b, "b32", "the group's first tile column", "group_col");
-	const char *width = ptxb_reg(b, "b32", "tile columns in this group", "group_width");
-	const char *tmp = ptxb_reg(b, "b32", "scratch for the block order", "order_tmp");
-	ptxb_group(b, "Block order: %u tile columns at a time, top to bottom.", G);
-	ptxb_op(b, NULL, "mov.u32", "%s, %%nctaid.x", gx);
-	ptxb_op(b, NULL, "mov.u32", "%s, %%nctaid.y", per);
-	ptxb_op(b, NULL, "mov.u32", "%s, %%ctaid.y", tmp);
-	ptxb_op(b, NULL, "mov.u32", "%s, %%ctaid.x", id);
-	ptxb_op(b, NULL, "mad.lo.u32", "%s, %s, %s, %s", id, tmp, gx, id);
-	ptxb_op(b, NULL, "mul.lo.u32", "%s, %s, %u", per, per, G);
-	ptxb_op(b, NULL, "div.u32", "%s, %s, %s", grp, id, per);
-	ptxb_op(b, NULL, "mul.lo.u32", "%s, %s, %u", first, grp, G);
-	ptxb_op(b, NULL, "sub.u32", "%s, %s, %s", width, gx, first);
-	ptxb_op(b, NULL, "min.u32", "%s, %s, %u", width, width, G);
-	ptxb_op(b, NULL, "mul.lo.u32", "%s, %s, %s", tmp, grp, per);
-	ptxb_op(b, NULL, "sub.u32", "%s, %s, %s", id, id, tmp);
-	ptxb_op(b, NULL, "div.u32", "%s, %s, %s", e->r0, id, width);
-	ptxb_op(b, NULL, "rem.u32", "%s, %s, %s", e->c0, id, width);
-	ptxb_op(b, NULL, "add.u32", "%s, %s, %s", e->c0, e->c0, first);
-}
-
 static void emit_setup(em *e)
 {
 	ptxb *b = e->b;
 	const tp_params *p = e->p;
-	ptxb_group(b, "Parameters, the thread's linear id, and the tile's first input row and column.");
-	e->in = ptxb_reg(b, "b64", "input base (global)", "in");
-	e->out = ptxb_reg(b, "b64", "output base (global)", "out");
+	ptxb_group(b, "Parameters and the thread's linear id.");
+	e->in0 = ptxb_reg(b, "b64", "input base (global)", "in");
+	e->out0 = ptxb_reg(b, "b64", "output base (global)", "out");
 	e->rows = ptxb_reg(b, "b32", "input rows", "rows");
 	e->cols = ptxb_reg(b, "b32", "input columns", "cols");
 	e->ld_in = ptxb_reg(b, "b32", "input leading dimension (elements)", "ld_in");
 	e->ld_out = ptxb_reg(b, "b32", "output leading dimension (elements)", "ld_out");
-	ptxb_op(b, NULL, "ld.param.u64", "%s, [param_in]", e->in);
-	ptxb_op(b, NULL, "ld.param.u64", "%s, [param_out]", e->out);
+	ptxb_op(b, NULL, "ld.param.u64", "%s, [param_in]", e->in0);
+	ptxb_op(b, NULL, "ld.param.u64", "%s, [param_out]", e->out0);
 	ptxb_op(b, NULL, "ld.param.u32", "%s, [param_rows]", e->rows);
 	ptxb_op(b, NULL, "ld.param.u32", "%s, [param_cols]", e->cols);
 	ptxb_op(b, NULL, "ld.param.u32", "%s, [param_ld_in]", e->ld_in);
 	ptxb_op(b, NULL, "ld.param.u32", "%s, [param_ld_out]", e->ld_out);
-	ptxb_op(b, NULL, "cvta.to.global.u64", "%s, %s", e->in, e->in);
-	ptxb_op(b, NULL, "cvta.to.global.u64", "%s, %s", e->out, e->out);
+	ptxb_op(b, NULL, "cvta.to.global.u64", "%s, %s", e->in0, e->in0);
+	ptxb_op(b, NULL, "cvta.to.global.u64", "%s, %s", e->out0, e->out0);
 	e->t = ptxb_reg(b, "b32", "linear thread id in the block", "thread");
 	ptxb_op(b, NULL, "mov.u32", "%s, %%tid.x", e->t);
 	if (p->ty > 1) {
@@ -119,16 +88,6 @@ static void emit_setup(em *e)
 		ptxb_op(b, NULL, "shl.b32", "%s, %s, %u", ty, ty, tp_lg2(p->tx));
 		ptxb_op(b, NULL, "add.u32", "%s, %s, %s", e->t, e->t, ty);
 	}
-	e->r0 = ptxb_reg(b, "b32", "first input row of the tile", "tile_row");
-	e->c0 = ptxb_reg(b, "b32", "first input column of the tile", "tile_col");
-	if (p->group)
-		emit_group_order(e);
-	else {
-		ptxb_op(b, NULL, "mov.u32", "%s, %%ctaid.y", e->r0);
-		ptxb_op(b, NULL, "mov.u32", "%s, %%ctaid.x", e->c0);
-	}
-	ptxb_op(b, NULL, "shl.b32", "%s, %s, %u", e->r0, e->r0, tp_lg2(p->tm));
-	ptxb_op(b, NULL, "shl.b32", "%s, %s, %u", e->c0, e->c0, tp_lg2(p->tn));
 }
 
 static void emit_fast_test(em *e)
@@ -158,18 +117,8 @@ static void emit_fast_test(em *e)
 		ptxb_op(b, NULL, "setp.lt.u32", "%s, %s, %s", e->not_last, lim, e->rows);
 		ptxb_op(b, NULL, "setp.ne.and.u32", "%s, %s, 0, %s", e->not_last, e->r0, e->not_last);
 	}
-	if (g->v == 1)
-		return;
-	const char *al = ptxb_reg(b, "b32", "low bits of pointers and row pitches", "align");
-	const char *tmp = ptxb_reg(b, "b32", "scratch for the alignment test", "align_tmp");
-	ptxb_op(b, NULL, "or.b32", "%s, %s, %s", al, e->ld_in, e->ld_out);
-	ptxb_op(b, NULL, "shl.b32", "%s, %s, %u", al, al, tp_lg2(g->es));
-	ptxb_op(b, NULL, "cvt.u32.u64", "%s, %s", tmp, e->in);
-	ptxb_op(b, NULL, "or.b32", "%s, %s, %s", al, al, tmp);
-	ptxb_op(b, NULL, "cvt.u32.u64", "%s, %s", tmp, e->out);
-	ptxb_op(b, NULL, "or.b32", "%s, %s, %s", al, al, tmp);
-	ptxb_op(b, NULL, "and.b32", "%s, %s, %u", al, al, g->gbytes - 1);
-	ptxb_op(b, NULL, "setp.eq.and.u32", "%s, %s, 0, %s", e->fast, al, e->interior);
+	if (g->v > 1)
+		ptxb_op(b, NULL, "setp.eq.and.u32", "%s, %s, 0, %s", e->fast, e->align, e->interior);
 }
 
 /* The thread's first block (rb0, gc0) under mapping m, into two registers. */
@@ -200,31 +149,49 @@ void tp_gaccess(const em *e, const gside *s, unsigned k, unsigned j,
 	}
 }
 
-static void emit_gaddr(em *e, gside *s)
+/* What one side's addresses need that depends on the thread alone, before
+ * the walk: the thread's first row and column inside a tile, the pitch. */
+static void emit_gthread(em *e, gside *s)
 {
 	ptxb *b = e->b;
 	const tp_geom *g = e->g;
 	const char *rb0, *gc0;
-	ptxb_group(b, "%s addresses: consecutive threads take consecutive %u-byte pieces of a%s row.",
+	ptxb_group(b, "%s side, per thread: consecutive threads take consecutive %u-byte pieces of a%s row.",
 		   s->store ? "Output" : "Input", g->gbytes, s->store ? "n output" : "n input");
 	tp_block0(e, s->m, s->write_map, s->tag, &rb0, &gc0);
+	/* input: row rb*v, column gc*v of the tile; output: row gc*v, column rb*v */
+	s->roff = s->store ? gc0 : rb0;
+	s->coff = s->store ? rb0 : gc0;
+	if (g->v > 1) {
+		const char *ro = ptxb_reg(b, "b32", "first tile row this thread touches", "%s_roff", s->tag);
+		const char *co = ptxb_reg(b, "b32", "first tile column this thread touches", "%s_coff", s->tag);
+		ptxb_op(b, NULL, "shl.b32", "%s, %s, %u", ro, s->roff, tp_lg2(g->v));
+		ptxb_op(b, NULL, "shl.b32", "%s, %s, %u", co, s->coff, tp_lg2(g->v));
+		s->roff = ro, s->coff = co;
+	}
+	s->pitch = ptxb_reg(b, "b64", "row pitch in bytes", "%s_pitch", s->tag);
+	ptxb_op(b, NULL, "mul.wide.u32", "%s, %s, %u", s->pitch, s->store ? e->ld_out : e->ld_in, g->es);
+}
+
+/* The tile's addresses of one side. */
+static void emit_gaddr(em *e, gside *s)
+{
+	ptxb *b = e->b;
+	const tp_geom *g = e->g;
+	ptxb_group(b, "%s addresses of this tile.", s->store ? "Output" : "Input");
 	const char *row0 = ptxb_reg(b, "b32", "first matrix row this thread touches", "%s_row0", s->tag);
 	const char *col0 = ptxb_reg(b, "b32", "first matrix column this thread touches", "%s_col0", s->tag);
 	const char *off = ptxb_reg(b, "b64", "element offset, then byte address", "%s_base", s->tag);
 	const char *c64 = ptxb_reg(b, "b64", "column as 64 bits", "%s_col64", s->tag);
-	const char *pitch = ptxb_reg(b, "b64", "row pitch in bytes", "%s_pitch", s->tag);
-	/* input: row r0 + rb*v, column c0 + gc*v; output: row c0 + gc*v, column r0 + rb*v */
-	ptxb_op(b, NULL, "shl.b32", "%s, %s, %u", row0, s->store ? gc0 : rb0, tp_lg2(g->v));
-	ptxb_op(b, NULL, "add.u32", "%s, %s, %s", row0, row0, s->store ? e->c0 : e->r0);
-	ptxb_op(b, NULL, "shl.b32", "%s, %s, %u", col0, s->store ? rb0 : gc0, tp_lg2(g->v));
-	ptxb_op(b, NULL, "add.u32", "%s, %s, %s", col0, col0, s->store ? e->r0 : e->c0);
+	/* input: row r0 + roff, column c0 + coff; output: row c0 + roff, column r0 + coff */
+	ptxb_op(b, NULL, "add.u32", "%s, %s, %s", row0, s->roff, s->store ? e->c0 : e->r0);
+	ptxb_op(b, NULL, "add.u32", "%s, %s, %s", col0, s->coff, s->store ? e->r0 : e->c0);
 	const char *ld = s->store ? e->ld_out : e->ld_in;
 	ptxb_op(b, NULL, "mul.wide.u32", "%s, %s, %s", off, row0, ld);
 	ptxb_op(b, NULL, "cvt.u64.u32", "%s, %s", c64, col0);
 	ptxb_op(b, NULL, "add.u64", "%s, %s, %s", off, off, c64);
 	ptxb_op(b, NULL, "shl.b64", "%s, %s, %u", off, off, tp_lg2(g->es));
 	ptxb_op(b, NULL, "add.u64", "%s, %s, %s", off, off, s->store ? e->out : e->in);
-	ptxb_op(b, NULL, "mul.wide.u32", "%s, %s, %u", pitch, ld, g->es);
 	memset(s->row, 0, sizeof s->row);
 	for (unsigned k = 0; k < g->k; k++)
 		for (unsigned j = 0; j < g->v; j++) {
@@ -237,7 +204,7 @@ static void emit_gaddr(em *e, gside *s)
 				continue;
 			}
 			s->row[mrow] = ptxb_reg(b, "b64", NULL, "%s_row%u", s->tag, mrow);
-			ptxb_op(b, NULL, "mad.lo.u64", "%s, %s, %u, %s", s->row[mrow], pitch, mrow, off);
+			ptxb_op(b, NULL, "mad.lo.u64", "%s, %s, %u, %s", s->row[mrow], s->pitch, mrow, off);
 		}
 	s->rows_left = ptxb_reg(b, "b32", "rows from this thread's first to the edge", "%s_rows_left", s->tag);
 	s->cols_left = ptxb_reg(b, "b32", "columns from this thread's first to the edge", "%s_cols_left", s->tag);
@@ -431,7 +398,24 @@ static void emit_shared(em *e)
 	emit_smem(e, sbase, 1);
 }
 
-/* The two or three paths of one side, each ending at `done` (or ret). */
+/* Before loads that leave registers as they were (predicated, or bfi into
+ * a packed word): a defined value, or the registers' last values would be
+ * live around the walk's back edges, and ptxas would keep them all. */
+static void zero_data(em *e)
+{
+	ptxb *b = e->b;
+	const tp_geom *g = e->g;
+	char op[16];
+	snprintf(op, sizeof op, "mov.%s", e->ut);
+	ptxb_note(b, "registers these loads may leave as they were start at zero");
+	for (unsigned k = 0; k < g->k; k++)
+		for (unsigned i = 0; i < g->v; i++)
+			for (unsigned u = 0; u < e->na; u++)
+				ptxb_op(b, NULL, op, "%s, 0", e->xr[k][i][u]);
+}
+
+/* The two or three paths of one side, each ending at `done` (the last by
+ * falling through to it). */
 static void emit_paths(em *e, const gside *s, const char *notfast, const char *tag, const char *done)
 {
 	ptxb *b = e->b;
@@ -442,10 +426,7 @@ static void emit_paths(em *e, const gside *s, const char *notfast, const char *t
 	int middle = e->g->v > 1;
 	ptxb_op(b, notfast, "bra.uni", "%s", middle ? l_slow : l_edge);
 	emit_gaccess(e, s, ACC_VECTOR);
-	if (done)
-		ptxb_op(b, NULL, "bra.uni", "%s", done);
-	else
-		ptxb_op(b, NULL, "ret", " ");
+	ptxb_op(b, NULL, "bra.uni", "%s", done);
 	if (middle) {
 		ptxb_label(b, l_slow);
 		ptxb_note(b, "interior tile, rows not aligned for vectors");
@@ -461,20 +442,20 @@ static void emit_paths(em *e, const gside *s, const char *notfast, const char *t
 			ptxb_op(b, NULL, "bra.uni", "%s", done);
 			ptxb_label(b, l_bytes);
 			ptxb_note(b, "first or last tile row: unpredicated elements");
+			zero_data(e);
 			emit_gaccess(e, s, ACC_ELEMENT);
 		} else {
+			if (!s->store && e->g->es < 4)
+				zero_data(e);
 			emit_gaccess(e, s, ACC_ELEMENT);
 		}
-		if (done)
-			ptxb_op(b, NULL, "bra.uni", "%s", done);
-		else
-			ptxb_op(b, NULL, "ret", " ");
+		ptxb_op(b, NULL, "bra.uni", "%s", done);
 	}
 	ptxb_label(b, l_edge);
 	ptxb_note(b, "edge tile: one predicated element at a time");
+	if (!s->store)
+		zero_data(e);
 	emit_gaccess(e, s, ACC_EDGE);
-	if (!done)
-		ptxb_op(b, NULL, "ret", " ");
 }
 
 static void declare_data(em *e)
@@ -520,13 +501,16 @@ int tp_emit_tile(const tp_params *p, const tp_geom *g, const char *header,
 	ptxb *b = e.b;
 	emit_setup(&e);
 	declare_data(&e);
-	emit_fast_test(&e);
 	/* Without shared memory both sides use one mapping: the coalesced side's. */
 	int smem = p->smem != TP_SMEM_NONE;
 	const tp_map *lm = (!smem && p->coalesce_write) ? &g->wr : &g->rd;
 	const tp_map *sm = (smem || p->coalesce_write) ? &g->wr : &g->rd;
 	gside ld = {.store = 0, .m = lm, .write_map = lm == &g->wr, .tag = "ld"};
 	gside st = {.store = 1, .m = sm, .write_map = sm == &g->wr, .tag = "st"};
+	emit_gthread(&e, &ld);
+	emit_gthread(&e, &st);
+	tp_walk_begin(&e);
+	emit_fast_test(&e);
 	emit_gaddr(&e, &ld);
 	ptxb_group(b, "Every global load of the thread is issued before any of them is used.");
 	char notfast[40];
@@ -541,7 +525,9 @@ int tp_emit_tile(const tp_params *p, const tp_geom *g, const char *header,
 		tp_emit_xpose(&e);
 	emit_gaddr(&e, &st);
 	ptxb_group(b, "The stores: vectors on the interior path, predicated elements on the edge.");
-	emit_paths(&e, &st, notfast, "STORE", NULL);
+	emit_paths(&e, &st, notfast, "STORE", "TILE_DONE");
+	tp_walk_end(&e);
+	ptxb_maxnreg(b, p->max_regs);
 	int rc = ptxb_finish(b, out, header, TP_TARGET, p->name, tp_entry_params, p->tx, p->ty);
 	if (rc)
 		snprintf(err, errlen, "generator: %s", ptxb_error(b));

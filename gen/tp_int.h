@@ -22,8 +22,12 @@ typedef struct {
 	const char *ut;                         /* unit type: b32 or b64 */
 	unsigned ub, na, epw;                   /* unit bytes, units per access, elements per word (packed) */
 	const char *ldop, *stop;                /* global load/store with cache hints */
-	const char *in, *out, *rows, *cols, *ld_in, *ld_out;
+	const char *in0, *out0;                 /* the parameters in and out (global) */
+	const char *in, *out;                   /* the current matrix's bases (tp_walk.c) */
+	const char *rows, *cols, *ld_in, *ld_out;
 	const char *t, *r0, *c0, *fast, *interior, *pe, *tmp;
+	const char *align;                      /* low bits of the matrix's pointers and the pitches (vector kernels) */
+	const char *ld_bits;                    /* the pitches' part of align, per kernel */
 	const char *sbase;                      /* shared tile base (smem kernels) */
 	const char *not_last;                   /* the tile is not the last tile row (realigned loads may read 3 bytes past a row) */
 	const char *xr[TP_MAX_K][TP_MAX_V][4];  /* block k, row i, unit u */
@@ -36,6 +40,7 @@ typedef struct {
 	const tp_map *m;
 	int write_map;
 	const char *tag;                   /* "ld" or "st" */
+	const char *roff, *coff, *pitch;   /* per thread: row and column offsets in the tile, pitch in bytes */
 	const char *row[256];              /* address of the thread's row m */
 	const char *rows_left, *cols_left; /* signed room below and right of it */
 } gside;
@@ -57,6 +62,16 @@ void tp_gaccess(const em *e, const gside *s, unsigned k, unsigned j, unsigned *m
  * registers as tp_block0 left them) into dst, with the swizzle. */
 void tp_smem_addr(em *e, const char *tag, const char *a0, const char *b0, unsigned cr,
 		  unsigned db, const char *dst);
+
+/* tp_walk.c: the walk over tiles and matrices of kernel ABI v2
+ * (docs/DESIGN.md). tp_walk_begin emits the grid setup, the test that the
+ * block has a tile at all, and the heads of the three loops (matrices, tile
+ * rows, tile columns), leaving e->in/out on the matrix and e->r0/c0 on the
+ * tile; the caller emits the tile's body, which ends at TILE_DONE;
+ * tp_walk_end emits the steps and back edges (with a barrier before a
+ * shared tile is reused) and the exit. */
+void tp_walk_begin(em *e);
+void tp_walk_end(em *e);
 
 /* tp_packed.c: packed 1- and 2-byte elements: the prmt transpose of a
  * block, and realigned words on misaligned interior tiles. */

@@ -1,5 +1,5 @@
 /* launch: the operations the rig verifies and times: a ptxpose kernel
- * launched per the ABI of docs/DESIGN.md, and the device-to-device copy. */
+ * launched per kernel ABI v2 (docs/DESIGN.md), and the device-to-device copy. */
 #include "loader/cu_api.h"
 
 #include <stdio.h>
@@ -8,7 +8,7 @@ px_status px_launch_check(const px_meta *m, const px_shape *s, char *err, size_t
 {
 	unsigned grid[3];
 	char why[256];
-	if (!meta_grid_dims(m, s->rows, s->cols, grid, why, sizeof why))
+	if (!meta_grid_dims(m, s->rows, s->cols, s->batch, grid, why, sizeof why))
 		return PX_OK;
 	snprintf(err, errlen, "%s", why);
 	return PX_EUSAGE;
@@ -22,15 +22,16 @@ static px_status kernel_enqueue(void *ud, uint64_t in, uint64_t out, const px_sh
 	cu_ctx *cu = jit_cu(k);
 	unsigned grid[3];
 	char why[256];
-	if (meta_grid_dims(m, s->rows, s->cols, grid, why, sizeof why)) {
+	if (meta_grid_dims(m, s->rows, s->cols, s->batch, grid, why, sizeof why)) {
 		snprintf(err, errlen, "%s", why);
 		return PX_EUSAGE;
 	}
-	/* .param .u64 in, .param .u64 out, .param .u32 rows, cols, ld_in, ld_out */
+	/* .u64 in, out; .u32 rows, cols, ld_in, ld_out, batch; .u64 stride_in, stride_out */
 	CUdeviceptr p_in = in, p_out = out;
 	uint32_t rows = (uint32_t)s->rows, cols = (uint32_t)s->cols;
-	uint32_t ld_in = (uint32_t)s->ld_in, ld_out = (uint32_t)s->ld_out;
-	void *args[] = {&p_in, &p_out, &rows, &cols, &ld_in, &ld_out};
+	uint32_t ld_in = (uint32_t)s->ld_in, ld_out = (uint32_t)s->ld_out, batch = (uint32_t)s->batch;
+	uint64_t stride_in = s->stride_in, stride_out = s->stride_out;
+	void *args[] = {&p_in, &p_out, &rows, &cols, &ld_in, &ld_out, &batch, &stride_in, &stride_out};
 	CUresult rc = cu->f.LaunchKernel(jit_function(k), grid[0], grid[1], grid[2],
 					 m->block[0], m->block[1], m->block[2], m->dyn_smem, NULL, args, NULL);
 	if (!rc)

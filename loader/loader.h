@@ -73,33 +73,44 @@ const char *px_bytes_str(uint64_t bytes, char *buf, size_t len);
 
 /* ---- shapes (shape.c) --------------------------------------------------- */
 
-#define PX_DIM_MAX 0x7fffffffu /* rows, cols and leading dimensions */
+#define PX_DIM_MAX 0x7fffffffu /* rows, cols, leading dimensions, batch */
+#define PX_STRIDE_MAX 0x7fffffffffffffffull /* batch strides (elements) */
 
 typedef struct {
 	uint64_t rows, cols;     /* the input is rows x cols */
 	uint64_t ld_in, ld_out;  /* elements; 0 means cols (ld_in) or rows (ld_out) */
 	unsigned elem_bits;      /* 8, 16, 32, 64, 128; 0 = any (a list entry without elem=) */
 	unsigned offset;         /* both pointers this many elements past an aligned address (0-15) */
+	uint64_t batch;          /* matrices, 1 to 2^31-1; 0 is refused (set it: 1 for one matrix) */
+	uint64_t stride_in;      /* elements from one input matrix to the next; 0 means rows*ld_in */
+	uint64_t stride_out;     /* ... output matrix; 0 means cols*ld_out. Both ignored for batch 1 */
 } px_shape;
 
-/* Resolve default leading dimensions, then check ranges and that the byte
- * sizes fit in 64 bits and in size_t. PX_EUSAGE with a reason naming the
- * value ("ld-in 31 is less than cols 33", "too large: ..."). Needs elem_bits. */
+/* Resolve default leading dimensions and strides, then check ranges, that
+ * a batch stride holds its matrix (stride_in >= (rows-1)*ld_in + cols,
+ * stride_out >= (cols-1)*ld_out + rows) and that the byte sizes fit in 64
+ * bits and in size_t. PX_EUSAGE with a reason naming the value ("ld-in 31 is
+ * less than cols 33", "batch 0 is out of range ...", "too large: ...").
+ * Needs elem_bits. */
 px_status px_shape_check(px_shape *s, char *err, size_t errlen);
 
-/* Sizes of a checked shape. The input buffer is rows x ld_in elements, the
- * output cols x ld_out (its ld_out padding included, the last row too). */
+/* Sizes of a checked shape. The input buffer holds batch matrices stride_in
+ * apart, the last one rows x ld_in elements; the output cols x ld_out for the
+ * last one (its ld_out padding included, the last row too). */
 uint64_t px_shape_in_bytes(const px_shape *s);
 uint64_t px_shape_out_bytes(const px_shape *s);
-/* Bytes a transpose moves: rows*cols*elem read plus as many written. */
+/* Bytes a transpose moves: batch*rows*cols*elem read plus as many written. */
 uint64_t px_shape_moved_bytes(const px_shape *s);
 unsigned px_shape_elem_bytes(const px_shape *s);
 
-/* "67x129", "67x129 ld_in=132 ld_out=72" (ld shown only when not the default). */
+/* "67x129", "67x129 ld_in=132 ld_out=72", "33x31 batch=3 stride_in=1100"
+ * (ld and strides shown only when not the default). */
 const char *px_shape_name(const px_shape *s, char *buf, size_t len);
 
-/* One entry: ROWSxCOLS[:ld_in=N][:ld_out=N][:elem=BITS] ("ld-in" also
- * accepted). Ranges are checked, byte sizes are not (elem may be unknown). */
+/* One entry: ROWSxCOLS[:ld_in=N][:ld_out=N][:elem=BITS][:offset=N]
+ * [:batch=B][:stride_in=S][:stride_out=S] ("ld-in", "stride-in" also
+ * accepted). Ranges and batch strides are checked, byte sizes are not (elem
+ * may be unknown). */
 px_status px_shape_parse(const char *text, px_shape *s, char *err, size_t errlen);
 
 /* A comma-separated list of entries into a malloc'd array. */
@@ -128,15 +139,18 @@ void vfy_poison(void *buf, uint64_t bytes);
  * for peers that compute alpha*a + beta*b. */
 void vfy_finite(void *buf, uint64_t bytes, unsigned lane_bits);
 
-/* Reference transpose: out[j*ld_out + i] = in[i*ld_in + j]; the ld_out
- * padding of out is left as it was. s must be checked. */
+/* Reference transpose of every matrix b of the batch:
+ * out[b*stride_out + j*ld_out + i] = in[b*stride_in + i*ld_in + j]; the
+ * ld_out padding and the gaps between matrices are left as they were. s
+ * must be checked. */
 void vfy_transpose(const void *in, void *out, const px_shape *s);
 
 typedef struct {
-	uint64_t checked;     /* elements compared: cols x ld_out */
-	uint64_t mismatches;  /* elements that differ, padding included */
-	uint64_t j, i;        /* the first mismatch in out's row-major order */
+	uint64_t checked;     /* elements compared: all of out */
+	uint64_t mismatches;  /* elements that differ, padding and gaps included */
+	uint64_t b, j, i;     /* the first mismatch in out's order: matrix, row, column */
 	int in_padding;       /* ... lies in the ld_out padding (i >= rows) */
+	int in_gap;           /* ... lies between matrix b and the next (i >= ld_out in its last row) */
 	unsigned char got[16], want[16];
 	/* bytes changed just outside out (rig guards; 0 on the host path) */
 	uint64_t guard_hits;
@@ -144,10 +158,12 @@ typedef struct {
 } vfy_result;
 
 /* Compare out against the transpose of in, bit-exactly, over all of out:
- * positions i >= rows in each row must still hold the poison. PX_OK or PX_WRONG. */
+ * positions i >= rows in each row and the gaps that strides leave between
+ * matrices must still hold the poison. PX_OK or PX_WRONG. */
 px_status vfy_compare(const void *in, const void *out, const px_shape *s, vfy_result *r);
 
-/* "out[j=5][i=7]: got 0x3f800000, want 0x40000000 (12 of 1023 elements wrong)". */
+/* "out[j=5][i=7]: got 0x3f800000, want 0x40000000 (12 of 1023 elements wrong)";
+ * "out[b=2][j=5][i=7]: ..." for a batch. */
 const char *vfy_describe(const vfy_result *r, const px_shape *s, char *buf, size_t len);
 
 /* Index of the first byte of buf that is not the poison, or bytes. */
@@ -191,9 +207,11 @@ struct px_file {
 	px_meta meta;
 };
 
-/* Read and parse; also checks that the .entry named kernel= exists and that a
- * .reqntid, if any, matches block=. PX_EINPUT ("x.ptx: cannot read: No such
- * file or directory", "x.ptx: no ptxpose metadata ..."). */
+/* Read and parse; also checks that the file is kernel ABI 2 (abi=2), that
+ * the .entry named kernel= exists and that a .reqntid, if any, matches
+ * block=. PX_EINPUT ("x.ptx: cannot read: No such file or directory",
+ * "x.ptx: no ptxpose metadata ...", "x.ptx: kernel ABI 1; regenerate it with
+ * ptxpose gen"). */
 px_status px_file_load(px_file *f, const char *path, char *err, size_t errlen);
 void px_file_free(px_file *f);
 
@@ -291,13 +309,16 @@ typedef struct {
 	int is_transpose;   /* 0 for the copy: time it, never verify it */
 } px_op;
 
-/* The kernel with the ABI params (in, out, rows, cols, ld_in, ld_out), grid
- * from meta_grid_dims(), block and dyn_smem from the metadata. */
+/* The kernel with the parameters of kernel ABI v2 (in, out, rows, cols,
+ * ld_in, ld_out, batch, stride_in, stride_out; docs/DESIGN.md), grid from
+ * meta_grid_dims(), block and dyn_smem from the metadata. */
 px_op px_op_kernel(jit_kernel *k);
 /* cuMemcpyDtoD of rows*cols*elem bytes from in to out: the bar. */
 px_op px_op_copy(cu_ctx *cu);
 
-/* PX_EUSAGE when the launch grid for s exceeds the limits (meta_grid_dims). */
+/* An internal assertion: PX_EUSAGE when meta_grid_dims refuses s (it gives
+ * every checked shape a grid; only a bad PTXPOSE_GRID_MAX or an unchecked
+ * shape is refused). */
 px_status px_launch_check(const px_meta *m, const px_shape *s, char *err, size_t errlen);
 
 /* ---- the rig: buffers, verification, timing (rig.c, rig_time.c) ---------- */

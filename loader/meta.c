@@ -1,3 +1,4 @@
+/* meta: the metadata of a ptxpose PTX file, and the launch grid it implies. */
 #include "loader/meta.h"
 
 #include <errno.h>
@@ -209,27 +210,51 @@ unsigned meta_threads(const px_meta *m)
 	return m->block[0] * m->block[1] * m->block[2];
 }
 
-int meta_grid_dims(const px_meta *m, uint64_t rows, uint64_t cols,
-		   unsigned grid[3], char *err, size_t errlen)
+/* PTXPOSE_GRID_MAX=XxYxZ (a test knob): caps on the grid, so that tests
+ * make blocks walk several tiles. 0 when unset, -1 when malformed. */
+static int grid_max(uint64_t cap[3], char *err, size_t errlen)
 {
-	uint64_t gx, gy = 1;
-	if (m->grid == META_GRID_TILE) {
-		gx = (cols + m->tile_cols - 1) / m->tile_cols;
-		gy = (rows + m->tile_rows - 1) / m->tile_rows;
-	} else {
-		if (cols && rows > UINT64_MAX / cols) {
-			snprintf(err, errlen, "rows*cols overflows");
+	const char *v = getenv("PTXPOSE_GRID_MAX");
+	cap[0] = 0x7fffffffu, cap[1] = cap[2] = 65535;
+	if (!v || !*v)
+		return 0;
+	const char *p = v;
+	for (int k = 0; k < 3; k++) {
+		char *end;
+		errno = 0;
+		unsigned long long n = (*p >= '0' && *p <= '9') ? strtoull(p, &end, 10) : 0;
+		if (!n || errno || n > cap[k] || *end != (k < 2 ? 'x' : '\0')) {
+			snprintf(err, errlen, "PTXPOSE_GRID_MAX='%.40s' is not XxYxZ with X in 1..2^31-1, Y and Z in 1..65535", v);
 			return -1;
 		}
-		gx = (rows * cols + m->per_block - 1) / m->per_block;
+		cap[k] = n;
+		p = end + 1;
 	}
-	if (gx > 0x7fffffffu || gy > 65535) {
-		snprintf(err, errlen, "grid %llux%llu exceeds the launch limit (2^31-1 x 65535) for kernel %s",
-			 (unsigned long long)gx, (unsigned long long)gy, m->kernel);
+	return 0;
+}
+
+static uint64_t min64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+int meta_grid_dims(const px_meta *m, uint64_t rows, uint64_t cols, uint64_t batch,
+		   unsigned grid[3], char *err, size_t errlen)
+{
+	uint64_t cap[3], g[3];
+	if (grid_max(cap, err, errlen))
+		return -1;
+	if (!rows || !cols || !batch || rows > 0x7fffffffu || cols > 0x7fffffffu || batch > 0x7fffffffu) {
+		snprintf(err, errlen, "kernel %s: no grid for %llux%llu batch %llu (each must be 1 to 2^31-1)", m->kernel,
+			 (unsigned long long)rows, (unsigned long long)cols, (unsigned long long)batch);
 		return -1;
 	}
-	grid[0] = (unsigned)gx;
-	grid[1] = (unsigned)gy;
-	grid[2] = 1;
+	if (m->grid == META_GRID_TILE) {
+		g[0] = (cols + m->tile_cols - 1) / m->tile_cols;
+		g[1] = (rows + m->tile_rows - 1) / m->tile_rows;
+	} else {
+		g[0] = (rows * cols + m->per_block - 1) / m->per_block; /* rows*cols < 2^62 */
+		g[1] = 1;
+	}
+	g[2] = batch;
+	for (int k = 0; k < 3; k++)
+		grid[k] = (unsigned)min64(g[k], cap[k]);
 	return 0;
 }

@@ -41,9 +41,14 @@ int meta_parse(const char *ptx, px_meta *m, char *err, size_t errlen);
 /* The value of a key, or NULL. */
 const char *meta_get(const px_meta *m, const char *key);
 
-/* Launch grid for a rows×cols input. Returns 0, or -1 with a reason when a
- * dimension exceeds the hardware limit. */
-int meta_grid_dims(const px_meta *m, uint64_t rows, uint64_t cols,
+/* Launch grid for a batch of rows×cols inputs (kernel ABI v2, docs/DESIGN.md):
+ *   grid=tile:   ceil(cols/TN) x min(ceil(rows/TM), 65535) x min(batch, 65535)
+ *   grid=linear: min(ceil(rows*cols/per_block), 2^31-1) x 1 x min(batch, 65535)
+ * Kernels walk their tiles with the grid's strides, so every shape gets a
+ * grid. $PTXPOSE_GRID_MAX=XxYxZ (a test knob) caps each dimension further.
+ * Returns 0, or -1 with a reason when rows, cols or batch is not 1..2^31-1 or
+ * PTXPOSE_GRID_MAX is malformed. */
+int meta_grid_dims(const px_meta *m, uint64_t rows, uint64_t cols, uint64_t batch,
 		   unsigned grid[3], char *err, size_t errlen);
 
 /* Threads per block (block[0]*block[1]*block[2]). */

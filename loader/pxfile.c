@@ -60,6 +60,20 @@ static px_status check_entry(const px_file *f, char *err, size_t errlen)
 	return PX_EINPUT;
 }
 
+/* Kernel ABI 2 (docs/DESIGN.md) is the one the loader and the emulator
+ * launch; a file without abi= was written for ABI 1 (six parameters). */
+static px_status check_abi(const px_file *f, char *err, size_t errlen)
+{
+	const char *v = meta_get(&f->meta, "abi");
+	if (v && !strcmp(v, "2"))
+		return PX_OK;
+	if (!v)
+		snprintf(err, errlen, "%s: kernel ABI 1; regenerate it with ptxpose gen", f->path);
+	else
+		snprintf(err, errlen, "%s: kernel ABI %.20s is not one this ptxpose launches (ABI 2)", f->path, v);
+	return PX_EINPUT;
+}
+
 static px_status check_reqntid(const px_file *f, char *err, size_t errlen)
 {
 	const char *from = f->ptx, *p = find_directive(&from, ".reqntid");
@@ -101,6 +115,8 @@ px_status px_file_load(px_file *f, const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: %s", path, why);
 		st = PX_EINPUT;
 	}
+	if (!st)
+		st = check_abi(f, err, errlen);
 	if (!st)
 		st = check_entry(f, err, errlen);
 	if (!st)

@@ -72,7 +72,7 @@ void px_report_csv(strbuf *sb, const px_report_head *h, const px_row *rows, size
 	sb_addc(sb, '\n');
 	if (h->extra[0])
 		sb_printf(sb, "# %s\n", h->extra);
-	sb_add(sb, "variant,elem,rows,cols,ld_in,ld_out,status,us,gbps,pct_copy,note\n");
+	sb_add(sb, "variant,elem,rows,cols,ld_in,ld_out,status,us,gbps,pct_copy,note,batch,stride_in,stride_out\n");
 	for (size_t k = 0; k < n; k++) {
 		const px_row *r = &rows[k];
 		const px_shape *s = &r->shape;
@@ -89,7 +89,10 @@ void px_report_csv(strbuf *sb, const px_report_head *h, const px_row *rows, size
 			sb_add(sb, ",,,");
 		}
 		csv_field(sb, r->note);
-		sb_addc(sb, '\n');
+		uint64_t b = s->batch ? s->batch : 1; /* a batch's columns last: readers of the older columns keep working */
+		sb_printf(sb, ",%llu,%llu,%llu\n", (unsigned long long)b,
+			  (unsigned long long)(b > 1 && s->stride_in ? s->stride_in : 0),
+			  (unsigned long long)(b > 1 && s->stride_out ? s->stride_out : 0));
 	}
 }
 

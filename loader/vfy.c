@@ -115,14 +115,16 @@ void vfy_finite(void *buf, uint64_t bytes, unsigned lane_bits)
 
 void vfy_transpose(const void *in, void *out, const px_shape *s)
 {
-	const unsigned char *src = in;
-	unsigned char *dst = out;
 	unsigned eb = px_shape_elem_bytes(s);
-	for (uint64_t ib = 0; ib < s->rows; ib += TB)
-		for (uint64_t jb = 0; jb < s->cols; jb += TB)
-			for (uint64_t i = ib; i < ib + TB && i < s->rows; i++)
-				for (uint64_t j = jb; j < jb + TB && j < s->cols; j++)
-					memcpy(dst + (j * s->ld_out + i) * eb, src + (i * s->ld_in + j) * eb, eb);
+	for (uint64_t b = 0; b < s->batch; b++) {
+		const unsigned char *src = (const unsigned char *)in + b * s->stride_in * eb;
+		unsigned char *dst = (unsigned char *)out + b * s->stride_out * eb;
+		for (uint64_t ib = 0; ib < s->rows; ib += TB)
+			for (uint64_t jb = 0; jb < s->cols; jb += TB)
+				for (uint64_t i = ib; i < ib + TB && i < s->rows; i++)
+					for (uint64_t j = jb; j < jb + TB && j < s->cols; j++)
+						memcpy(dst + (j * s->ld_out + i) * eb, src + (i * s->ld_in + j) * eb, eb);
+	}
 }
 
 px_status vfy_bufs_prepare(vfy_bufs *b, const px_shape *s, uint64_t seed, char *err, size_t errlen)

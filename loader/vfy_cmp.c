@@ -1,5 +1,6 @@
 /* vfy_cmp: the bit-exact comparison of an output against the transpose of
- * its input, the poison in the ld_out padding, and the one-line report. */
+ * its input, the poison in the ld_out padding and between the matrices of a
+ * batch, and the one-line report. */
 #include "loader/loader.h"
 
 #include <stdio.h>
@@ -11,7 +12,7 @@
 #define GRAIN_ELEMS (1u << 20)
 
 typedef struct {
-	uint64_t mismatches, j, i;
+	uint64_t mismatches, b, j, i;
 	int found;
 } cmp_part;
 
@@ -55,9 +56,17 @@ static int is_poison(const unsigned char *a, unsigned eb)
 	return 1;
 }
 
-static void note(cmp_part *p, uint64_t j, uint64_t i)
+/* (b, j, i) orders positions as out's memory does: a gap element is
+ * (b, cols-1, i >= ld_out), past matrix b's last row. */
+static int earlier(uint64_t b, uint64_t j, uint64_t i, const cmp_part *p)
 {
-	if (!p->found || j < p->j || (j == p->j && i < p->i)) {
+	return b != p->b ? b < p->b : j != p->j ? j < p->j : i < p->i;
+}
+
+static void note(cmp_part *p, uint64_t b, uint64_t j, uint64_t i)
+{
+	if (!p->found || earlier(b, j, i, p)) {
+		p->b = b;
 		p->j = j;
 		p->i = i;
 		p->found = 1;
@@ -65,7 +74,20 @@ static void note(cmp_part *p, uint64_t j, uint64_t i)
 	p->mismatches++;
 }
 
-/* Rows [lo, hi) of out (columns of in), tile by tile, then their padding. */
+/* Elements of output row j of matrix b: ld_out, but the last row of a
+ * matrix ends where the next matrix starts when the stride is shorter
+ * than cols*ld_out (the part past it is the next matrix's). */
+static uint64_t row_len(const px_shape *s, uint64_t b, uint64_t j)
+{
+	if (j + 1 < s->cols || b + 1 == s->batch)
+		return s->ld_out;
+	uint64_t room = s->stride_out - (s->cols - 1) * s->ld_out; /* >= rows */
+	return room < s->ld_out ? room : s->ld_out;
+}
+
+/* Global output rows [lo, hi) (row g is row g % cols of matrix g / cols),
+ * tile by tile; then their padding, and after a matrix's last row the gap
+ * to the next matrix. */
 static void cmp_rows(void *ctx, uint64_t lo, uint64_t hi, int part)
 {
 	cmp_job *c = ctx;
@@ -73,23 +95,33 @@ static void cmp_rows(void *ctx, uint64_t lo, uint64_t hi, int part)
 	unsigned eb = c->eb;
 	cmp_part *p = &c->part[part];
 	memset(p, 0, sizeof *p);
-	for (uint64_t jb = lo; jb < hi; jb += TB) {
-		uint64_t je = jb + TB < hi ? jb + TB : hi;
+	for (uint64_t g = lo; g < hi;) {
+		uint64_t b = g / s->cols, jb = g % s->cols;
+		uint64_t je = jb + TB < s->cols ? jb + TB : s->cols;
+		if (je - jb > hi - g)
+			je = jb + (hi - g);
+		const unsigned char *in = c->in + b * s->stride_in * eb, *out = c->out + b * s->stride_out * eb;
 		for (uint64_t ib = 0; ib < s->rows; ib += TB) {
 			uint64_t ie = ib + TB < s->rows ? ib + TB : s->rows;
 			for (uint64_t j = jb; j < je; j++) {
-				const unsigned char *orow = c->out + j * s->ld_out * eb;
+				const unsigned char *orow = out + j * s->ld_out * eb;
 				for (uint64_t i = ib; i < ie; i++)
-					if (!elem_eq(orow + i * eb, c->in + (i * s->ld_in + j) * eb, eb))
-						note(p, j, i);
+					if (!elem_eq(orow + i * eb, in + (i * s->ld_in + j) * eb, eb))
+						note(p, b, j, i);
 			}
 		}
 		for (uint64_t j = jb; j < je; j++) {
-			const unsigned char *orow = c->out + j * s->ld_out * eb;
-			for (uint64_t i = s->rows; i < s->ld_out; i++)
+			const unsigned char *orow = out + j * s->ld_out * eb;
+			for (uint64_t i = s->rows, n = row_len(s, b, j); i < n; i++)
 				if (!is_poison(orow + i * eb, eb))
-					note(p, j, i);
+					note(p, b, j, i);
 		}
+		uint64_t end = s->cols * s->ld_out, last = (s->cols - 1) * s->ld_out;
+		if (je == s->cols && b + 1 < s->batch)
+			for (uint64_t k = end; k < s->stride_out; k++)
+				if (!is_poison(out + k * eb, eb))
+					note(p, b, s->cols - 1, k - last);
+		g += je - jb;
 	}
 }
 
@@ -99,25 +131,27 @@ px_status vfy_compare(const void *in, const void *out, const px_shape *s, vfy_re
 	cmp_job c = {in, out, s, px_shape_elem_bytes(s), {{0}}};
 	uint64_t per_row = s->ld_out;
 	uint64_t grain = GRAIN_ELEMS / per_row + 1;
-	int parts = par_for(s->cols, grain, cmp_rows, &c);
+	int parts = par_for(s->batch * s->cols, grain, cmp_rows, &c);
 	cmp_part first = {0};
 	for (int k = 0; k < parts; k++) {
 		cmp_part *p = &c.part[k];
-		if (p->found && (!first.found || p->j < first.j || (p->j == first.j && p->i < first.i)))
+		if (p->found && (!first.found || earlier(p->b, p->j, p->i, &first)))
 			first = *p;
 		r->mismatches += p->mismatches;
 	}
-	r->checked = s->cols * s->ld_out;
+	r->checked = px_shape_out_bytes(s) / c.eb;
 	if (!r->mismatches)
 		return PX_OK;
+	r->b = first.b;
 	r->j = first.j;
 	r->i = first.i;
-	r->in_padding = first.i >= s->rows;
-	memcpy(r->got, c.out + (first.j * s->ld_out + first.i) * c.eb, c.eb);
-	if (r->in_padding)
+	r->in_gap = first.i >= s->ld_out;
+	r->in_padding = first.i >= s->rows && !r->in_gap;
+	memcpy(r->got, c.out + ((first.b * s->stride_out) + first.j * s->ld_out + first.i) * c.eb, c.eb);
+	if (first.i >= s->rows)
 		memset(r->want, VFY_POISON, c.eb);
 	else
-		memcpy(r->want, c.in + (first.i * s->ld_in + first.j) * c.eb, c.eb);
+		memcpy(r->want, c.in + (first.b * s->stride_in + first.i * s->ld_in + first.j) * c.eb, c.eb);
 	return PX_WRONG;
 }
 
@@ -149,10 +183,15 @@ const char *vfy_describe(const vfy_result *r, const px_shape *s, char *buf, size
 		const char *why = "";
 		if (r->in_padding)
 			why = " (in the ld_out padding: must keep the poison)";
+		else if (r->in_gap)
+			why = " (between this matrix and the next: must keep the poison)";
 		else if (is_poison(r->got, eb))
 			why = " (the poison: never written)";
-		n = (size_t)snprintf(buf, len, "out[j=%llu][i=%llu]: got %s, want %s%s (%llu of %llu elements wrong)",
-				     (unsigned long long)r->j, (unsigned long long)r->i, got, want, why,
+		char at[32] = "";
+		if (s->batch > 1)
+			snprintf(at, sizeof at, "[b=%llu]", (unsigned long long)r->b);
+		n = (size_t)snprintf(buf, len, "out%s[j=%llu][i=%llu]: got %s, want %s%s (%llu of %llu elements wrong)",
+				     at, (unsigned long long)r->j, (unsigned long long)r->i, got, want, why,
 				     (unsigned long long)r->mismatches, (unsigned long long)r->checked);
 	}
 	if (r->guard_hits && n < len)

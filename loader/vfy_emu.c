@@ -14,9 +14,11 @@ typedef struct {
 static int emu_runner(void *ud, vfy_bufs *b, const px_shape *s)
 {
 	emu_job *e = ud;
-	e->rc = emu_transpose_at(e->f->ptx, &e->f->meta, b->in, b->in_bytes, b->out, b->out_bytes,
-				 (uint32_t)s->rows, (uint32_t)s->cols, (uint32_t)s->ld_in, (uint32_t)s->ld_out,
-				 s->offset * px_shape_elem_bytes(s), &e->diag);
+	emu_launch l = {.in = b->in, .in_bytes = b->in_bytes, .out = b->out, .out_bytes = b->out_bytes,
+			.rows = (uint32_t)s->rows, .cols = (uint32_t)s->cols, .ld_in = (uint32_t)s->ld_in,
+			.ld_out = (uint32_t)s->ld_out, .batch = (uint32_t)s->batch, .stride_in = s->stride_in,
+			.stride_out = s->stride_out, .misalign = s->offset * px_shape_elem_bytes(s)};
+	e->rc = emu_transpose_launch(e->f->ptx, &e->f->meta, &l, &e->diag);
 	return e->rc != EMU_OK;
 }
 

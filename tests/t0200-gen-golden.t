@@ -4,7 +4,7 @@
 cd "$(dirname "$0")/.." || exit 1
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
 n=$(ls ptx/*.ptx | wc -l)
-echo "1..$((n + 3))"
+echo "1..$((n + 4))"
 if build/asan/ptxpose gen --out "$tmp" scripts/variants.lua >"$tmp.log" 2>&1; then
 	echo "ok 1 - gen scripts/variants.lua (ASan/UBSan build)"
 else
@@ -24,6 +24,10 @@ done
 extra=$(for f in "$tmp"/*.ptx; do [ -e "ptx/$(basename "$f")" ] || basename "$f"; done)
 [ -z "$extra" ] && echo "ok $((i + 1)) - no generated file is missing from ptx/" \
 	|| echo "not ok $((i + 1)) - generated but not committed: $extra"
+old=$(grep -L '^// ptxpose kernel=[A-Za-z0-9_]* abi=2 ' ptx/*.ptx)
+[ -z "$old" ] && echo "ok $((i + 2)) - every file is kernel ABI v2 (abi=2)" ||
+	echo "not ok $((i + 2)) - without abi=2: $old"
+i=$((i + 1))
 build/ptxpose gen --out "$tmp/again" scripts/variants.lua >/dev/null 2>&1
 if [ -z "$(diff -rq "$tmp/again" "$tmp" 2>&1 | grep -v 'Only in')" ]; then
 	echo "ok $((i + 2)) - two runs give the same bytes"

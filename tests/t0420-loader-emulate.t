@@ -27,6 +27,12 @@ check "run --emulate: elements 8 bytes apart: exit 8 (the store leaves out)" 8 $
 check "run --emulate: an instruction outside the subset: exit 3" 3 $PX run "$tmp/unsupported.ptx" --rows 4 --cols 4 --emulate
 one_line "... one line naming the file" "ptxpose run: .*unsupported.ptx: emulator: "
 check "run --emulate with --seed: passes" 0 $PX run $k --rows 5 --cols 300 --seed 123456789 --emulate
+check "run --emulate: a batch with gaps, pointers off alignment" 0 $PX run $k --rows 33 --cols 31 --batch 3 \
+	--stride-in 1100 --stride-out 1200 --offset 1 --emulate
+grep -qx 'linear_b32 33x31 offset=1 batch=3 stride_in=1100 stride_out=1200 elem=32: PASS (emulated)' "$tmp/out" &&
+	ok "... the PASS line names the batch" || { nok "... the PASS line"; diag <"$tmp/out"; }
+PTXPOSE_GRID_MAX=1x1x1 check "run --emulate on one block (PTXPOSE_GRID_MAX=1x1x1): the kernel walks the rest" 0 \
+	$PX run $k --rows 33 --cols 31 --batch 3 --emulate
 check "check --emulate: the default emulator shapes pass" 0 $PX check --emulate $k
 [ "$(grep -c '^ok ' "$tmp/out")" -eq 11 ] && grep -qx 'ok 7 - linear_b32 67x129 ld_in=132 ld_out=72' "$tmp/out" &&
 	grep -qx 'ok 10 - linear_b32 144x160' "$tmp/out" &&

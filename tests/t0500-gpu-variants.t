@@ -18,16 +18,6 @@ if [ $? -eq 4 ]; then
 fi
 need_ptx ptx/*.ptx
 
-# check's own TAP, numbered into ours
-passthrough() {
-	while IFS= read -r line; do
-		case $line in
-		"ok "*) ok "${line#ok * - }" ;;
-		"not ok "*) nok "${line#not ok * - }" ;;
-		"#"*) echo "$line" ;;
-		esac
-	done <"$1"
-}
 $PX check ptx/*.ptx >"$tmp/tap" 2>"$tmp/err"
 rc=$?
 passthrough "$tmp/tap"

@@ -8,10 +8,4 @@
 # one element off alignment.
 cd "$(dirname "$0")/.." || exit 1
 SHAPES="1x1,1x33,33x1,31x33,67x129,130x66,67x129:ld_in=132:ld_out=72,36x68,68x36:ld_in=40:ld_out=72,16x68,144x160,144x160:ld_in=164:ld_out=148:offset=1"
-set -- ptx/*.ptx
-if [ ! -e "$1" ]; then
-	echo "1..1"
-	echo "not ok 1 - no PTX files in ptx/ (they are committed: regenerate with ninja ptx)"
-	exit 1
-fi
-build/asan/ptxpose check --emulate --shapes "$SHAPES" "$@"
+exec tests/lib/emu_check.sh build/asan/ptxpose "$SHAPES"

@@ -2,7 +2,7 @@
  *
  * It exports the entry points loader/cu_api.h resolves, keeps "device"
  * memory in host memory (every range checked against its allocation), and
- * "runs" a kernel by transposing on the CPU per the kernel ABI after checking
+ * "runs" a kernel by transposing on the CPU per kernel ABI v2 after checking
  * the launch against the PTX's metadata (grid, block, dynamic shared memory,
  * parameter ranges). Time is a model: every operation advances a device
  * clock by bytes / bandwidth, so event timings are deterministic.
@@ -13,6 +13,7 @@
  *   fakecuda: wrong   one element of the result is wrong: out[j=1][i=2] (or [0][0])
  *   fakecuda: pad     writes into the ld_out padding of row 0
  *   fakecuda: overrun writes one byte past the end of out
+ *   fakecuda: gap     writes into the gap after the first matrix of a batch
  *   fakecuda: fault   the launch faults: CUDA_ERROR_ILLEGAL_ADDRESS, sticky
  *   fakecuda: regs=N  N registers a thread (so fewer threads a block)
  *   fakecuda: speed=N the kernel runs at N GB/s (default 1500; the copy 2000)
@@ -41,7 +42,7 @@ typedef struct module {
 	char kernel[128];
 	unsigned elem, block[3], tile[2], dyn_smem;
 	unsigned long long per_block;
-	int linear, wrong, pad, overrun, fault, regs;
+	int linear, wrong, pad, overrun, gap, fault, regs;
 	double speed;
 } module;
 
@@ -443,6 +444,7 @@ EXPORT CUresult cuModuleLoadData(CUmodule *out, const void *image)
 	m->wrong = strstr(ptx, "fakecuda: wrong") != NULL;
 	m->pad = strstr(ptx, "fakecuda: pad") != NULL;
 	m->overrun = strstr(ptx, "fakecuda: overrun") != NULL;
+	m->gap = strstr(ptx, "fakecuda: gap") != NULL;
 	m->fault = strstr(ptx, "fakecuda: fault") != NULL;
 	m->regs = (int)meta_num(ptx, "fakecuda: regs=", 32);
 	m->speed = (double)meta_num(ptx, "fakecuda: speed=", 1500);
@@ -505,6 +507,25 @@ EXPORT CUresult cuFuncSetAttribute(CUfunction f, CUfunction_attribute a, int v)
 
 /* ---- launch: check it against the metadata, then transpose on the CPU ---- */
 
+/* The grid of kernel ABI v2 (docs/DESIGN.md) for this launch: exactly, or
+ * within PTXPOSE_GRID_MAX=XxYxZ when the test knob is set. */
+static int grid_ok(const module *m, unsigned gx, unsigned gy, unsigned gz, uint32_t rows, uint32_t cols,
+		   uint32_t batch)
+{
+	unsigned long long want[3], got[3] = {gx, gy, gz}, cap[3] = {0x7fffffffu, 65535, 65535};
+	want[0] = m->linear ? ((unsigned long long)rows * cols + m->per_block - 1) / m->per_block
+			    : (cols + m->tile[1] - 1) / m->tile[1];
+	want[1] = m->linear ? 1 : (rows + m->tile[0] - 1) / m->tile[0];
+	want[2] = batch;
+	const char *v = getenv("PTXPOSE_GRID_MAX");
+	if (v && sscanf(v, "%llux%llux%llu", &cap[0], &cap[1], &cap[2]) != 3)
+		return 0;
+	for (int k = 0; k < 3; k++)
+		if (got[k] != (want[k] < cap[k] ? want[k] : cap[k]))
+			return 0;
+	return 1;
+}
+
 EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
 			       unsigned bz, unsigned smem, CUstream s, void **args, void **extra)
 {
@@ -512,31 +533,39 @@ EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned 
 	if (rc)
 		return rc;
 	module *m = (module *)f;
+	/* .u64 in, out; .u32 rows, cols, ld_in, ld_out, batch; .u64 stride_in, stride_out */
 	CUdeviceptr in = *(CUdeviceptr *)args[0], out = *(CUdeviceptr *)args[1];
 	uint32_t rows = *(uint32_t *)args[2], cols = *(uint32_t *)args[3];
 	uint64_t ld_in = *(uint32_t *)args[4], ld_out = *(uint32_t *)args[5];
-	unsigned long long want_x = m->linear ? ((unsigned long long)rows * cols + m->per_block - 1) / m->per_block
-					      : (cols + m->tile[1] - 1) / m->tile[1];
-	unsigned want_y = m->linear ? 1 : (rows + m->tile[0] - 1) / m->tile[0];
-	if (extra || s || gx != want_x || gy != want_y || gz != 1 || bx != m->block[0] || by != m->block[1] ||
-	    bz != m->block[2] || smem != m->dyn_smem)
+	uint32_t batch = *(uint32_t *)args[6];
+	uint64_t stride_in = *(uint64_t *)args[7], stride_out = *(uint64_t *)args[8];
+	if (extra || s || !batch || !grid_ok(m, gx, gy, gz, rows, cols, batch) || bx != m->block[0] ||
+	    by != m->block[1] || bz != m->block[2] || smem != m->dyn_smem)
 		return CUDA_ERROR_INVALID_VALUE;
 	size_t eb = m->elem / 8;
-	if (m->fault || !find(in, rows * ld_in * eb, 0) || !find(out, cols * ld_out * eb, 0)) {
+	uint64_t in_bytes = ((batch - 1) * stride_in + rows * ld_in) * eb;
+	uint64_t out_bytes = ((batch - 1) * stride_out + cols * ld_out) * eb;
+	if (m->fault || !find(in, in_bytes, 0) || !find(out, out_bytes, 0)) {
 		g.sticky = CUDA_ERROR_ILLEGAL_ADDRESS; /* reported by the next call, as a GPU does */
 		return CUDA_SUCCESS;
 	}
-	unsigned char *src = (unsigned char *)(uintptr_t)in, *dst = (unsigned char *)(uintptr_t)out;
-	for (uint64_t i = 0; i < rows; i++)
-		for (uint64_t j = 0; j < cols; j++)
-			memcpy(dst + (j * ld_out + i) * eb, src + (i * ld_in + j) * eb, eb);
+	for (uint64_t b = 0; b < batch; b++) {
+		unsigned char *src = (unsigned char *)(uintptr_t)in + b * stride_in * eb;
+		unsigned char *dst = (unsigned char *)(uintptr_t)out + b * stride_out * eb;
+		for (uint64_t i = 0; i < rows; i++)
+			for (uint64_t j = 0; j < cols; j++)
+				memcpy(dst + (j * ld_out + i) * eb, src + (i * ld_in + j) * eb, eb);
+	}
+	unsigned char *dst = (unsigned char *)(uintptr_t)out + (batch - 1) * stride_out * eb; /* the last matrix */
 	if (m->wrong)
 		dst[((cols > 1 && rows > 2) ? 1 * ld_out + 2 : 0) * eb] ^= 0x10;
 	if (m->pad && ld_out > rows)
 		dst[rows * eb] = 0;
-	if (m->overrun && find(out, cols * ld_out * eb + 1, 0))
-		dst[cols * ld_out * eb] = 0;
-	fakecuda_advance(2.0 * rows * cols * eb, m->speed);
+	if (m->overrun && find(out, out_bytes + 1, 0))
+		((unsigned char *)(uintptr_t)out)[out_bytes] = 0;
+	if (m->gap && batch > 1 && stride_out > cols * ld_out)
+		((unsigned char *)(uintptr_t)out)[cols * ld_out * eb] = 0;
+	fakecuda_advance(2.0 * batch * rows * cols * eb, m->speed);
 	return CUDA_SUCCESS;
 }
 

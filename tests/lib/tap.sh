@@ -6,6 +6,7 @@
 #   check DESC CODE CMD...    run CMD (stdout in $tmp/out, stderr in $tmp/err),
 #                             ok when it exits with CODE
 #   one_line DESC PATTERN     ok when $tmp/err is one line matching PATTERN
+#   passthrough FILE          another TAP stream's lines, numbered into ours
 #   need_ptxpose, need_ptx FIRST-FILE, need_sass_tools FILE
 #                             fail out loud (and finish) when a prerequisite lacks
 #   finish                    print the plan and exit 1 if anything failed
@@ -40,6 +41,16 @@ one_line() {
 		nok "$1"
 		diag <"$tmp/err"
 	fi
+}
+
+passthrough() {
+	while IFS= read -r line; do
+		case $line in
+		"ok "*) ok "${line#ok * - }" ;;
+		"not ok "*) nok "${line#not ok * - }" ;;
+		"#"*) echo "$line" ;;
+		esac
+	done <"$1"
 }
 
 need_ptxpose() {

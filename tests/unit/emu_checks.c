@@ -185,10 +185,11 @@ static void unsupported(void)
 static void files(void)
 {
 	const char *ptx =
-		"// ptxpose kernel=naive elem=32 grid=linear block=64 per_block=64\n"
+		"// ptxpose kernel=naive abi=2 elem=32 grid=linear block=64 per_block=64\n"
 		".version 8.0\n.target sm_80\n.address_size 64\n"
 		".visible .entry naive(.param .u64 in, .param .u64 out, .param .u32 rows,\n"
-		"\t.param .u32 cols, .param .u32 ld_in, .param .u32 ld_out)\n.reqntid 64, 1, 1\n{\n"
+		"\t.param .u32 cols, .param .u32 ld_in, .param .u32 ld_out, .param .u32 batch, .param .u64 stride_in,"
+		" .param .u64 stride_out)\n.reqntid 64, 1, 1\n{\n"
 		"\t.reg .b64 %in;\n\t.reg .b64 %out;\n\t.reg .b32 %rows;\n\t.reg .b32 %cols;\n\t.reg .b32 %ldi;\n"
 		"\t.reg .b32 %ldo;\n\t.reg .b32 %e;\n\t.reg .b32 %i;\n\t.reg .b32 %j;\n\t.reg .b32 %v;\n\t.reg .b64 %o;\n"
 		"\t.reg .pred %p;\n"
@@ -237,7 +238,7 @@ static void files(void)
 		rc = emu_run(p, &l, &d);
 		emu_free(p);
 	}
-	expect_has(rc, EMU_UNSUPPORTED, "the parameters are not the kernel ABI", "an entry without the ABI's parameters");
+	expect_has(rc, EMU_UNSUPPORTED, "the parameters are not kernel ABI v2", "an entry without the ABI's parameters");
 	sb_reset(&d);
 	rc = emu_load(".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry a()\n{\n\tret;\n}\n"
 		      ".visible .entry b()\n{\n\tret;\n}\n", &p, &d);

@@ -16,7 +16,8 @@
 #define EMU_T_HEAD                                                              \
 	".version 8.0\n.target sm_80\n.address_size 64\n"                       \
 	".visible .entry k(.param .u64 in, .param .u64 out, .param .u32 rows,\n" \
-	"\t.param .u32 cols, .param .u32 ld_in, .param .u32 ld_out)\n"          \
+	"\t.param .u32 cols, .param .u32 ld_in, .param .u32 ld_out, .param .u32 batch," \
+	" .param .u64 stride_in, .param .u64 stride_out)\n"                     \
 	"{\n"                                                                   \
 	"\t.reg .b64 %in;\n\t.reg .b64 %out;\n\t.reg .b32 %t;\n"                \
 	"\tld.param.u64 %in, [in];\n\tld.param.u64 %out, [out];\n"             \
@@ -54,7 +55,8 @@ static inline int emu_t(const emu_t_run *r, const char *body, strbuf *diag)
 	emu_launch l = {
 		.grid = {r->ctas ? r->ctas : 1, 1, 1}, .block = {r->threads ? r->threads : 1, 1, 1},
 		.dyn_smem = r->dyn_smem, .in = r->in, .in_bytes = r->in_bytes, .out = r->out,
-		.out_bytes = r->out_bytes, .rows = 3, .cols = 5, .ld_in = 7, .ld_out = 11,
+		.out_bytes = r->out_bytes, .rows = 3, .cols = 5, .ld_in = 7, .ld_out = 11, .batch = 2,
+		.stride_in = 40, .stride_out = 60,
 		.branch_budget = r->branch_budget,
 	};
 	rc = emu_run(p, &l, diag);

@@ -99,6 +99,9 @@ static const check checks[] = {
 	{"ld.param reads the ABI parameters", "ld.param.u32 %a, [rows]; ld.param.u32 %b, [ld_out];"
 	 " mad.lo.u32 %r, %a, 100, %b;", 0, 311},
 	{"ld.param [name+imm]", "ld.param.u32 %r, [cols+4];", 0, 7},
+	{"ld.param reads ABI v2's batch and strides", "ld.param.u32 %a, [batch]; ld.param.u64 %y, [stride_in];"
+	 " ld.param.u64 %x, [stride_out]; mad.lo.u64 %x, %y, 1000, %x; cvt.u64.u32 %y, %a; mad.lo.u64 %x, %y, 1000000, %x;",
+	 1, 2040060},
 	{"%v<4> declares %v0..%v3", "mov.u32 %v3, 33; mov.u32 %v0, 9; add.u32 %r, %v3, %v0;", 0, 42},
 	{"/* */ and // comments", "mov.u32 %r, /* 5 */ 6; // mov.u32 %r, 7;\n", 0, 6},
 };

@@ -66,6 +66,10 @@ static void validation(void)
 	expect_refused(&p, "coalesce with shared memory", "coalesce:");
 	tp_defaults(&p), snprintf(p.name, sizeof p.name, "9bad");
 	expect_refused(&p, "bad name", "name:");
+	tp_defaults(&p), p.max_regs = 16;
+	expect_refused(&p, "max_regs 16", "max_regs:");
+	tp_defaults(&p), p.max_regs = 256;
+	expect_refused(&p, "max_regs 256", "max_regs:");
 }
 
 static void generation_is_deterministic(void)
@@ -81,6 +85,11 @@ static void generation_is_deterministic(void)
 	ok(strstr(sb_str(&a), "ld.global.v4.b32") && strstr(sb_str(&a), "st.global.v4.b32"),
 	   "vec=4 emits 16-byte global loads and stores");
 	ok(strstr(sb_str(&a), "bar.sync") != NULL, "shared variant has a barrier");
+	ok(!strstr(sb_str(&a), ".maxnreg"), "no .maxnreg unless asked for");
+	sb_reset(&a);
+	p.max_regs = 64;
+	ok(tp_generate(&p, &a, err, sizeof err) == 0 && strstr(sb_str(&a), ".reqntid 32, 8, 1\n.maxnreg 64\n{\n") &&
+	   strstr(sb_str(&a), " max_regs=64"), "max_regs=64: .maxnreg 64 after .reqntid, and in the metadata");
 	sb_free(&a), sb_free(&b);
 }
 

@@ -12,15 +12,20 @@
 
 static char err[512];
 
-/* The status of checking a shape, with err holding the reason. */
-static px_status chk(uint64_t rows, uint64_t cols, uint64_t ld_in, uint64_t ld_out, unsigned bits, px_shape *out)
+/* The status of checking shape s, with err holding the reason; the
+ * checked shape in *out. */
+static px_status chk_shape(px_shape s, px_shape *out)
 {
-	px_shape s = {rows, cols, ld_in, ld_out, bits, 0};
 	err[0] = '\0';
 	px_status st = px_shape_check(&s, err, sizeof err);
 	if (out)
 		*out = s;
 	return st;
+}
+
+static px_status chk(uint64_t rows, uint64_t cols, uint64_t ld_in, uint64_t ld_out, unsigned bits, px_shape *out)
+{
+	return chk_shape((px_shape){rows, cols, ld_in, ld_out, bits, 0, 1, 0, 0}, out);
 }
 
 static void test_check(void)
@@ -50,15 +55,58 @@ static void test_check(void)
 	has_str(err, "too large: the buffers: 4.00 EiB of host memory needed, this machine has", "... and says so");
 }
 
+/* A batch: the count, strides that hold their matrix, byte sizes. */
+static px_status chk_batch(uint64_t rows, uint64_t cols, uint64_t batch, uint64_t sin, uint64_t sout, unsigned bits,
+			   px_shape *out)
+{
+	return chk_shape((px_shape){rows, cols, 0, 0, bits, 0, batch, sin, sout}, out);
+}
+
+static void test_batch(void)
+{
+	px_shape s;
+	ok(chk_batch(33, 31, 3, 0, 0, 32, &s) == PX_OK && s.stride_in == 33 * 31 && s.stride_out == 31 * 33,
+	   "a batch without strides: packed matrices");
+	ok(px_shape_in_bytes(&s) == 3 * 33 * 31 * 4 && px_shape_moved_bytes(&s) == 2 * 3 * 33 * 31 * 4,
+	   "... in bytes and moved bytes count every matrix");
+	ok(chk_batch(33, 31, 3, 1100, 1200, 16, &s) == PX_OK &&
+	   px_shape_in_bytes(&s) == (2 * 1100 + 33 * 31) * 2 && px_shape_out_bytes(&s) == (2 * 1200 + 31 * 33) * 2,
+	   "strides larger than the matrix: two strides and the last matrix");
+	ok(chk_batch(33, 31, 3, 32 * 31 + 31, 30 * 33 + 33, 32, &s) == PX_OK,
+	   "the smallest strides: the last row's padding overlaps the next matrix");
+	ok(chk_batch(33, 31, 0, 0, 0, 32, NULL) == PX_EUSAGE, "batch 0 refused");
+	is_str(err, "batch 0 is out of range (1 to 2147483647)", "... naming it");
+	ok(chk_batch(3, 3, 2147483648ull, 0, 0, 32, NULL) == PX_EUSAGE, "batch 2^31 refused");
+	ok(chk_batch(33, 31, 3, 1022, 0, 32, NULL) == PX_EUSAGE, "stride-in one short of the matrix refused");
+	is_str(err, "stride-in 1022 is less than the input matrix it must hold ((rows-1)*ld_in + cols = 1023 elements)",
+	       "... naming the stride and what it must hold");
+	ok(chk_batch(33, 31, 3, 0, 30 * 33 + 32, 32, NULL) == PX_EUSAGE, "stride-out one short refused");
+	has_str(err, "stride-out 1022 is less than the output matrix it must hold", "... naming it");
+	ok(chk_batch(33, 31, 1, 5, 5, 32, &s) == PX_OK && px_shape_in_bytes(&s) == 33 * 31 * 4,
+	   "a batch of one ignores its strides");
+	ok(chk_batch(3, 3, 3, UINT64_C(1) << 62, 0, 128, NULL) == PX_EUSAGE, "strides whose bytes overflow refused");
+	is_str(err, "too large: stride-in 4611686018427387904: the input's 3 matrices need more than a buffer can hold"
+		    " (2^63 bytes)", "... naming the stride");
+	ok(chk_batch(3, 3, 2, 0, UINT64_C(1) << 59, 128, NULL) == PX_EUSAGE, "... the output's too (2^63 bytes and more)");
+	has_str(err, "too large: stride-out 576460752303423488: the output's 2 matrices", "... naming it");
+	ok(chk_batch(3, 3, 2, 0, (UINT64_C(1) << 59) - 32, 128, NULL) == PX_OK, "... just under 2^63 bytes fits");
+	ok(chk_batch(2147483647, 1, 2147483647, 0, 0, 8, NULL) == PX_OK, "2^31-1 matrices of 2^31-1 x 1 bytes: 2^62 bytes");
+}
+
 static void test_names(void)
 {
 	char b[96];
-	px_shape s = {67, 129, 0, 0, 32, 0};
+	px_shape s = {67, 129, 0, 0, 32, 0, 1, 0, 0};
 	is_str(px_shape_name(&s, b, sizeof b), "67x129", "name without padding");
 	s.ld_in = 129, s.ld_out = 72;
 	is_str(px_shape_name(&s, b, sizeof b), "67x129 ld_out=72", "a default ld is not shown");
 	s.ld_in = 132;
 	is_str(px_shape_name(&s, b, sizeof b), "67x129 ld_in=132 ld_out=72", "both shown");
+	s.stride_in = 5;
+	is_str(px_shape_name(&s, b, sizeof b), "67x129 ld_in=132 ld_out=72", "a stride is not shown for a batch of one");
+	s.batch = 3, s.stride_in = 67 * 132, s.stride_out = 9300;
+	is_str(px_shape_name(&s, b, sizeof b), "67x129 ld_in=132 ld_out=72 batch=3 stride_out=9300",
+	       "a batch, and the stride that is not packed");
 	is_str(px_bytes_str(1023, b, sizeof b), "1023 B", "bytes");
 	is_str(px_bytes_str(4096, b, sizeof b), "4.00 KiB", "KiB");
 	is_str(px_bytes_str(UINT64_C(80) << 30, b, sizeof b), "80.0 GiB", "GiB");
@@ -86,6 +134,21 @@ static void test_parse(void)
 	free(v);
 	ok(px_shape_list("1x1,2y3", &v, &n, err, sizeof err) == PX_EUSAGE && !v, "one bad entry spoils the list");
 	ok(px_shape_list("", &v, &n, err, sizeof err) == PX_EUSAGE, "an empty list is refused");
+	ok(px_shape_parse("33x31:batch=3:stride_in=1100:stride-out=1200", &s, err, sizeof err) == PX_OK && s.batch == 3 &&
+	   s.stride_in == 1100 && s.stride_out == 1200, "batch and strides, both spellings");
+	ok(px_shape_parse("3x4", &s, err, sizeof err) == PX_OK && s.batch == 1 && !s.stride_in,
+	   "no batch= means one matrix");
+	ok(px_shape_parse("3x3:batch=0", &s, err, sizeof err) == PX_EUSAGE, "batch=0 in a list entry refused");
+	is_str(err, "shape '3x3:batch=0': batch 0 is out of range (1 to 2147483647)", "... naming it");
+	ok(px_shape_parse("33x31:batch=2:stride_in=1000", &s, err, sizeof err) == PX_EUSAGE,
+	   "a stride shorter than its matrix refused while parsing");
+	has_str(err, "shape '33x31:batch=2:stride_in=1000': stride-in 1000 is less than", "... naming it");
+	ok(px_shape_parse("3x3:batch=2:stride_in=9223372036854775808", &s, err, sizeof err) == PX_EUSAGE,
+	   "a stride past 2^63-1 refused");
+	px_shape one = {.rows = 33, .cols = 31, .batch = 2, .stride_out = 5};
+	ok(px_shape_select("1x1", &one, &v, &n, err, sizeof err) == PX_EUSAGE && !v,
+	   "--rows/--cols with a short --stride-out: refused before any shape runs");
+	has_str(err, "stride-out 5 is less than", "... naming it");
 }
 
 static void test_status(void)
@@ -115,7 +178,7 @@ static void test_file(void)
 		return;
 	}
 	snprintf(path, sizeof path, "%s/k.ptx", dir);
-	const char *head = "// ptxpose kernel=k elem=16 grid=tile tile=32x64 block=32x8\n// a comment: .entry nope\n";
+	const char *head = "// ptxpose kernel=k abi=2 elem=16 grid=tile tile=32x64 block=32x8\n// a comment: .entry nope\n";
 	char text[512];
 	px_file f;
 	snprintf(text, sizeof text, "%s.visible .entry k(\n\t.param .u64 a\n)\n.reqntid 32, 8\n{\n}\n", head);
@@ -139,22 +202,23 @@ static void test_file(void)
 	rmdir(dir);
 
 	px_meta m;
-	meta_parse("// ptxpose kernel=k elem=32 grid=tile tile=8x32 block=32x8\n", &m, err, sizeof err);
-	px_shape s = {524280, 4, 0, 0, 32, 0};
-	ok(px_launch_check(&m, &s, err, sizeof err) == PX_OK, "65535 tile rows fit the grid");
-	s.rows = 524281;
-	ok(px_launch_check(&m, &s, err, sizeof err) == PX_EUSAGE, "65536 do not");
-	has_str(err, "exceeds the launch limit", "... said so");
+	meta_parse("// ptxpose kernel=k abi=2 elem=32 grid=tile tile=8x32 block=32x8\n", &m, err, sizeof err);
+	px_shape s = {524281, 4, 0, 0, 32, 0, 70000, 0, 0};
+	ok(px_launch_check(&m, &s, err, sizeof err) == PX_OK, "65536 tile rows and 70000 matrices: a grid");
+	s.batch = 0;
+	ok(px_launch_check(&m, &s, err, sizeof err) == PX_EUSAGE, "an unchecked batch of 0: the internal assertion");
+	has_str(err, "kernel k: no grid for 524281x4 batch 0", "... said so");
 }
 
 static void test_report(void)
 {
 	px_report_head h = {.device = "Dev", .sm_count = 8, .driver = "13.0", .date = "2026-01-02 03:04:05 UTC",
 			    .commit = "abc1234", .time = {100, 10, 1}};
-	px_row rows[3] = {
+	px_row rows[4] = {
 		{.variant = "copy", .shape = {64, 32, 0, 0, 32}, .us = 2, .gbps = 16.384, .pct_copy = 100},
 		{.variant = "k", .shape = {64, 32, 0, 72, 32}, .us = 4, .gbps = 8.192, .pct_copy = 50},
 		{.variant = "bad", .shape = {64, 32, 0, 0, 32}, .state = PX_ROW_FAIL, .note = "out[j=1][i=2]: a, b"},
+		{.variant = "b", .shape = {64, 32, 0, 0, 32, 0, 3, 2100, 0}, .us = 4, .gbps = 8.192, .pct_copy = 50},
 	};
 	strbuf sb;
 	sb_init(&sb);
@@ -164,17 +228,20 @@ static void test_report(void)
 	has_str(sb_str(&sb), "| copy | 32 | 64x32 | 2.0 | 16.4 | 100.0% |  |\n| k | 32 | 64x32 ld_out=72 | 4.0 | 8.2 | 50.0% |  |\n"
 			     "| bad | 32 | 64x32 | FAIL | | | out[j=1][i=2]: a, b |\n", "... then one row a result");
 	sb_reset(&sb);
-	px_report_csv(&sb, &h, rows, 3);
+	px_report_csv(&sb, &h, rows, 4);
 	has_str(sb_str(&sb), "# device: Dev\n# sm_count: 8\n# driver: 13.0\n", "bench.csv is headed the same way");
-	has_str(sb_str(&sb), "variant,elem,rows,cols,ld_in,ld_out,status,us,gbps,pct_copy,note\n"
-			     "copy,32,64,32,32,64,ok,2.000,16.38,100.00,\nk,32,64,32,32,72,ok,4.000,8.19,50.00,\n"
-			     "bad,32,64,32,32,64,FAIL,,,,\"out[j=1][i=2]: a, b\"\n", "... rows with the default ld spelt out, notes quoted");
+	has_str(sb_str(&sb), "variant,elem,rows,cols,ld_in,ld_out,status,us,gbps,pct_copy,note,batch,stride_in,stride_out\n"
+			     "copy,32,64,32,32,64,ok,2.000,16.38,100.00,,1,0,0\nk,32,64,32,32,72,ok,4.000,8.19,50.00,,1,0,0\n"
+			     "bad,32,64,32,32,64,FAIL,,,,\"out[j=1][i=2]: a, b\",1,0,0\n"
+			     "b,32,64,32,32,64,ok,4.000,8.19,50.00,,3,2100,0\n",
+		"... rows with the default ld spelt out, notes quoted, a batch's count and strides last");
 	sb_free(&sb);
 }
 
 int main(void)
 {
 	test_check();
+	test_batch();
 	test_names();
 	test_parse();
 	test_status();

@@ -10,7 +10,7 @@
 
 static px_shape shape(uint64_t rows, uint64_t cols, uint64_t ld_in, uint64_t ld_out, unsigned bits)
 {
-	px_shape s = {rows, cols, ld_in, ld_out, bits, 0};
+	px_shape s = {rows, cols, ld_in, ld_out, bits, 0, 1, 0, 0};
 	char err[256];
 	if (px_shape_check(&s, err, sizeof err))
 		printf("# shape_check: %s\n", err);
@@ -167,6 +167,65 @@ static void test_mismatch(void)
 		"bytes changed around out are reported");
 }
 
+/* A batch of 3 x 5x4 (elem 32) with strides sin/sout: filled, poisoned,
+ * transposed by the reference. */
+static mat make_batch(uint64_t sin, uint64_t sout)
+{
+	px_shape s = {5, 4, 0, 0, 32, 0, 3, sin, sout};
+	char e[256];
+	if (px_shape_check(&s, e, sizeof e))
+		printf("# shape_check: %s\n", e);
+	mat m = {s, malloc(px_shape_in_bytes(&s)), malloc(px_shape_out_bytes(&s)), 4};
+	vfy_fill(m.in, px_shape_in_bytes(&s), 9);
+	vfy_poison(m.out, px_shape_out_bytes(&s));
+	vfy_transpose(m.in, m.out, &m.s);
+	return m;
+}
+
+static void test_batch(void)
+{
+	char why[512];
+	vfy_result r;
+	/* strides with gaps: 27 input and 25 output elements a matrix, 20 used */
+	mat m = make_batch(27, 25);
+	int bad = 0;
+	for (uint64_t b = 0; b < 3; b++)
+		for (uint64_t j = 0; j < 4; j++)
+			for (uint64_t i = 0; i < 5; i++)
+				bad += memcmp(m.out + (b * 25 + j * 5 + i) * 4, m.in + (b * 27 + i * 4 + j) * 4, 4) != 0;
+	ok(!bad, "reference transpose of 3 matrices, strides 27 and 25: every element of every matrix");
+	ok(vfy_compare(m.in, m.out, &m.s, &r) == PX_OK && r.checked == 2 * 25 + 20, "... and the comparison passes it");
+	uint64_t k = 25 + 20 + 2; /* the gap after matrix 1 */
+	ok(vfy_poison_scan(m.out + k * 4, 4) == 4, "the gaps between output matrices keep the poison");
+	m.out[k * 4] = 0;
+	ok(vfy_compare(m.in, m.out, &m.s, &r) == PX_WRONG && r.in_gap && r.b == 1 && r.j == 3 && r.i == 7,
+	   "a write into the gap after matrix 1: PX_WRONG at b=1, past its last row");
+	is_str(vfy_describe(&r, &m.s, why, sizeof why),
+	       "out[b=1][j=3][i=7]: got 0xa5a5a500, want 0xa5a5a5a5 (between this matrix and the next: must keep the poison)"
+	       " (1 of 70 elements wrong)", "... reported so");
+	m.out[k * 4] = VFY_POISON;
+	m.out[(2 * 25 + 1 * 5 + 3) * 4 + 1] ^= 1;
+	ok(vfy_compare(m.in, m.out, &m.s, &r) == PX_WRONG && !r.in_gap && r.b == 2 && r.j == 1 && r.i == 3,
+	   "a wrong element of the last matrix: b=2, j=1, i=3");
+	has_str(vfy_describe(&r, &m.s, why, sizeof why), "out[b=2][j=1][i=3]: got 0x", "... named with its matrix");
+	drop(&m);
+	/* ld_out padding that reaches into the next matrix: 5x4 with ld_out 7 and
+	 * stride_out 27, shorter than cols*ld_out = 28: the last row keeps one
+	 * element of padding (i = 5), and i = 6 is the next matrix's first */
+	px_shape s = {5, 4, 0, 7, 32, 0, 3, 0, 27};
+	char e[256];
+	ok(px_shape_check(&s, e, sizeof e) == PX_OK, "a stride shorter than cols*ld_out is valid (%s)", e);
+	m = (mat){s, malloc(px_shape_in_bytes(&s)), malloc(px_shape_out_bytes(&s)), 4};
+	vfy_fill(m.in, px_shape_in_bytes(&s), 9);
+	vfy_poison(m.out, px_shape_out_bytes(&s));
+	vfy_transpose(m.in, m.out, &m.s);
+	ok(vfy_compare(m.in, m.out, &m.s, &r) == PX_OK, "... the next matrix's first elements are not taken for padding");
+	m.out[(27 + 3 * 7 + 5) * 4] ^= 1; /* matrix 1's last row, i = 5: the padding that is still its own */
+	ok(vfy_compare(m.in, m.out, &m.s, &r) == PX_WRONG && r.in_padding && r.b == 1 && r.j == 3 && r.i == 5,
+	   "... the part of the last row's padding before the next matrix is still checked");
+	drop(&m);
+}
+
 static void test_finite(void)
 {
 	uint32_t f[] = {0x00000000, 0x80000000, 0x00000001, 0x7f800000, 0xff800000, 0x7fc00001, 0x3f800000};
@@ -225,6 +284,7 @@ int main(void)
 	test_stream();
 	test_reference();
 	test_mismatch();
+	test_batch();
 	test_finite();
 	test_host_case();
 	return tap_done();
