@@ -195,6 +195,7 @@ enum emu_fault_kind {
 	EMU_F_GLOBAL_OOB, EMU_F_GLOBAL_MISALIGN, EMU_F_GLOBAL_READONLY,
 	EMU_F_SHARED_OOB, EMU_F_SHARED_MISALIGN,
 	EMU_F_RACE, EMU_F_DIVZERO, EMU_F_LOOP, EMU_F_BARRIER,
+	EMU_F_BUDGET_INS, EMU_F_BUDGET_BAR, /* the launch's budget is spent */
 };
 
 typedef struct {
@@ -230,7 +231,10 @@ typedef struct {
 	uint32_t epoch;         /* barrier interval, global across CTAs */
 	unsigned ctaid[3];
 	uint64_t budget;        /* backward branches a thread may take per interval */
-	uint64_t executed;      /* instructions, for the statistics */
+	uint64_t executed;      /* instructions, launch-wide */
+	uint64_t barriers;      /* barrier intervals ended, launch-wide */
+	uint64_t ins_allow;     /* the budgets so far (emu_launch, cta.c) */
+	uint64_t bar_allow;
 	emu_fault f;
 } emu_ctx;
 
