@@ -145,6 +145,30 @@ static int run_cta(emu_ctx *x, emu_thread *th, unsigned n, uint64_t *regs)
 	}
 }
 
+/* The memory one CTA needs, within the emulator's limits: shared memory
+ * into *smem. -1 with the message otherwise. */
+static int check_size(const emu_prog *p, const emu_launch *l, unsigned n, uint32_t *smem, strbuf *diag)
+{
+	uint64_t regfile = (uint64_t)n * (uint64_t)p->nslots * sizeof(uint64_t);
+	if (regfile > EMU_MAX_REGFILE) {
+		sb_printf(diag, "kernel %s: %d registers and constants a thread for %u threads is %llu MiB of "
+				"emulated registers (the emulator's limit is %u MiB)", p->entry, p->nslots, n,
+			  (unsigned long long)(regfile >> 20), EMU_MAX_REGFILE >> 20);
+		return -1;
+	}
+	uint64_t bytes = p->smem_static;
+	if (p->dyn_align)
+		bytes = ((bytes + p->dyn_align - 1) & ~(uint64_t)(p->dyn_align - 1)) + l->dyn_smem;
+	if (bytes > EMU_MAX_SMEM) {
+		sb_printf(diag, "kernel %s: %llu bytes of shared memory (%u static, %u dynamic) is more than the "
+				"emulator's limit of %u KiB", p->entry, (unsigned long long)bytes, p->smem_static,
+			  p->dyn_align ? l->dyn_smem : 0, EMU_MAX_SMEM >> 10);
+		return -1;
+	}
+	*smem = (uint32_t)bytes;
+	return 0;
+}
+
 int emu_run(const emu_prog *p, const emu_launch *l, strbuf *diag)
 {
 	if (check_abi(p, diag))
@@ -155,10 +179,9 @@ int emu_run(const emu_prog *p, const emu_launch *l, strbuf *diag)
 	const uint64_t vals[6] = {EMU_IN_ADDR(l), EMU_OUT_ADDR(l), l->rows, l->cols, l->ld_in, l->ld_out};
 	for (int k = 0; k < 6; k++)
 		put(x.param, &p->params[k], vals[k]);
-	x.smem_bytes = p->smem_static;
-	if (p->dyn_align)
-		x.smem_bytes = ((p->smem_static + p->dyn_align - 1) & ~(p->dyn_align - 1)) + l->dyn_smem;
 	unsigned n = l->block[0] * l->block[1] * l->block[2];
+	if (check_size(p, l, n, &x.smem_bytes, diag))
+		return EMU_UNSUPPORTED;
 	uint64_t *regs = malloc((size_t)n * (size_t)p->nslots * sizeof *regs);
 	emu_thread *th = malloc(n * sizeof *th);
 	x.smem = malloc(x.smem_bytes + 1);

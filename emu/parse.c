@@ -89,16 +89,27 @@ static int type_bytes(const emu_tok *t)
 	return -1;
 }
 
+/* Record `name` as entry `n` of the table that `m` indexes: -1 with
+ * "WHAT NAME declared twice" when the name is there already. */
+static int add_name(parser *P, const emu_tok *at, emu_map *m, const char *name, int n, const char *what)
+{
+	int r = emu_map_put(m, name, strlen(name), n);
+	if (r == -2)
+		return perr(P, at, "out of memory");
+	if (r >= 0)
+		return perr(P, at, "%s %s %s twice", what, name, strcmp(what, "label") ? "declared" : "defined");
+	return 0;
+}
+
 static int add_reg(parser *P, const emu_tok *at, const char *name, int bytes)
 {
 	emu_src *s = P->s;
-	for (int i = 0; i < s->nregs; i++)
-		if (!strcmp(s->regs[i].name, name))
-			return perr(P, at, "register %s declared twice", name);
-	if (s->nregs >= 60000)
-		return perr(P, at, "more than 60000 registers");
+	if (s->nregs >= EMU_MAX_REGS)
+		return perr(P, at, "more than %d registers (the emulator's limit)", EMU_MAX_REGS);
 	if (GROW(s->regs, s->nregs, s->capregs))
 		return perr(P, at, "out of memory");
+	if (add_name(P, at, &s->regmap, name, s->nregs, "register"))
+		return -1;
 	emu_regdecl *r = &s->regs[s->nregs++];
 	strcpy(r->name, name);
 	r->bytes = (uint8_t)bytes;
@@ -124,8 +135,8 @@ static int parse_reg(parser *P)
 		P->t++;
 		if (is_punct(P->t, '<')) {
 			P->t++;
-			if (P->t->kind != EMU_T_NUM || P->t->num == 0 || P->t->num > 60000)
-				return perr(P, P->t, "register range %s<N> needs 1 <= N <= 60000", name);
+			if (P->t->kind != EMU_T_NUM || P->t->num == 0 || P->t->num > EMU_MAX_REGS)
+				return perr(P, P->t, "register range %s<N> needs 1 <= N <= %d", name, EMU_MAX_REGS);
 			uint64_t cnt = P->t->num;
 			P->t++;
 			if (expect(P, '>'))
@@ -171,15 +182,15 @@ static int parse_shared(parser *P)
 	if (tb <= 0)
 		return perr(P, P->t, "unsupported .shared type '%.*s' (scalar types only)", P->t->len, P->t->s);
 	P->t++;
+	if (s->nsvars >= EMU_MAX_SVARS)
+		return perr(P, first, "more than %d shared variables (the emulator's limit)", EMU_MAX_SVARS);
 	if (GROW(s->svars, s->nsvars, s->capsvars))
 		return perr(P, first, "out of memory");
 	emu_svar *v = &s->svars[s->nsvars];
 	memset(v, 0, sizeof *v);
-	if (copy_name(P, P->t, v->name, NULL))
+	if (copy_name(P, P->t, v->name, NULL) ||
+	    add_name(P, P->t, &s->svarmap, v->name, s->nsvars, "shared variable"))
 		return -1;
-	for (int i = 0; i < s->nsvars; i++)
-		if (!strcmp(s->svars[i].name, v->name))
-			return perr(P, P->t, "shared variable %s declared twice", v->name);
 	P->t++;
 	uint64_t size = (uint64_t)tb;
 	int dims = 0;
@@ -188,11 +199,15 @@ static int parse_shared(parser *P)
 		dims++;
 		if (is_punct(P->t, ']') && ext && dims == 1) {
 			v->is_extern = 1;
-		} else if (P->t->kind == EMU_T_NUM && P->t->num && P->t->num <= (1u << 24)) {
+		} else if (P->t->kind == EMU_T_NUM && P->t->num && P->t->num <= EMU_MAX_SMEM &&
+			   size * P->t->num <= EMU_MAX_SMEM) {
 			size *= P->t->num;
 			P->t++;
+		} else if (P->t->kind == EMU_T_NUM && P->t->num) {
+			return perr(P, first, "shared variable %s is larger than %u KiB (the emulator's limit)", v->name,
+				    EMU_MAX_SMEM >> 10);
 		} else {
-			return perr(P, P->t, "shared array %s needs a size of 1 to 2^24 elements", v->name);
+			return perr(P, P->t, "shared array %s needs a size of at least 1 element", v->name);
 		}
 		if (expect(P, ']'))
 			return -1;
@@ -200,8 +215,6 @@ static int parse_shared(parser *P)
 	if (ext != v->is_extern)
 		return perr(P, first, ext ? ".extern .shared %s needs the form name[] (its size is the launch's dynamic shared memory)"
 					 : "shared array %s has no size", v->name);
-	if (size > (1u << 24))
-		return perr(P, first, "shared variable %s is larger than 16 MiB", v->name);
 	v->size = v->is_extern ? 0 : (uint32_t)size;
 	v->align = (uint32_t)(align ? align : (uint64_t)tb);
 	v->line = first->line;
@@ -297,6 +310,8 @@ static int parse_operand(parser *P, emu_ropd *o)
 static int parse_ins(parser *P)
 {
 	emu_src *s = P->s;
+	if (s->nins >= EMU_MAX_INS)
+		return perr(P, P->t, "more than %d instructions (the emulator's limit)", EMU_MAX_INS);
 	if (GROW(s->ins, s->nins, s->capins))
 		return perr(P, P->t, "out of memory");
 	emu_rins *r = &s->ins[s->nins];
@@ -356,14 +371,14 @@ static int parse_body(parser *P)
 			if (parse_shared(P))
 				return -1;
 		} else if (t->kind == EMU_T_WORD && is_punct(t + 1, ':') && t->s[0] != '.' && t->s[0] != '%') {
+			if (s->nlabels >= EMU_MAX_LABELS)
+				return perr(P, t, "more than %d labels (the emulator's limit)", EMU_MAX_LABELS);
 			if (GROW(s->labels, s->nlabels, s->caplabels))
 				return perr(P, t, "out of memory");
 			emu_label *l = &s->labels[s->nlabels];
-			if (copy_name(P, t, l->name, NULL))
+			if (copy_name(P, t, l->name, NULL) ||
+			    add_name(P, t, &s->labelmap, l->name, s->nlabels, "label"))
 				return -1;
-			for (int i = 0; i < s->nlabels; i++)
-				if (!strcmp(s->labels[i].name, l->name))
-					return perr(P, t, "label %s defined twice", l->name);
 			l->ins = s->nins;
 			l->line = t->line;
 			s->nlabels++;
@@ -505,5 +520,8 @@ void emu_src_free(emu_src *s)
 	free(s->svars);
 	free(s->labels);
 	free(s->ins);
+	emu_map_free(&s->regmap);
+	emu_map_free(&s->labelmap);
+	emu_map_free(&s->svarmap);
 	memset(s, 0, sizeof *s);
 }

@@ -1,4 +1,4 @@
 #!/bin/sh
 # The emulator on hostile input: the launch's instruction and barrier budget
-# (C unit tests).
+# and the limits on a program's size, reached in linear time (C unit tests).
 exec "$(dirname "$0")/lib/unit.sh" emu_limits

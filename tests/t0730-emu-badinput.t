@@ -1,8 +1,9 @@
 #!/bin/sh
-# The emulator on hostile PTX through the CLI (issue 9, item 1): a kernel
-# that never ends stops with exit 8 and one line naming the kernel, the
-# budget and where. The heaviest committed kernel still fits the default
-# budget at 4097x4095.
+# The emulator on hostile PTX through the CLI (issue 9, items 1, 9): a
+# kernel that never ends stops with exit 8 and one line naming the kernel,
+# the budget and where; huge declarations and 100,000 labels get a "line N:"
+# error (exit 3) in seconds. The heaviest committed kernel still
+# fits the default budget at 4097x4095.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib/tap.sh
 need_ptxpose
@@ -34,6 +35,14 @@ check "check --emulate --shapes 1x1 on it ends: exit 8" 8 timeout 60 "$PX" check
 kernel count 1024 '\t.reg .b32 %c;\n\t.reg .pred %p;\n\tmov.u32 %c, 0;\nL:\n\tadd.u32 %c, %c, 1;\n\tsetp.lt.u32 %p, %c, 16777216;\n\t@%p bra L;\n'
 emu "1024 threads counting to 2^24 each" 8 \
 	'kernel k line 15 (`@%p bra L`): thread (.*instruction budget spent: .* (2^26 + 2^14 a thread started, 2^34 at most): an endless loop?' count
+
+kernel range 32x8 '\t.reg .b64 %z<59900>;\n'
+emu ".reg .b64 %z<59900>;" 3 'line 9: register range %z<N> needs 1 <= N <= 16384$' range
+kernel regfile 1024 '\t.reg .b32 %r<16000>;\n'
+emu "16000 registers at block=1024" 3 'kernel k: 16001 registers and constants a thread for 1024 threads is 125 MiB of emulated registers (the emulator.s limit is 64 MiB)$' regfile
+
+kernel labels 32x8 "$(awk 'BEGIN { for (i = 0; i < 100000; i++) printf "L%d:\\n", i }')"
+emu "100000 labels" 3 'line 65545: more than 65536 labels (the emulator.s limit)$' labels
 
 check "fast_b8 (the most instructions a thread) at 4097x4095 fits the default budget" 0 \
 	"$PX" run --emulate ptx/fast_b8.ptx --rows 4097 --cols 4095

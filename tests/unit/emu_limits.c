@@ -1,6 +1,8 @@
 /* The emulator on hostile or broken input (issue 9): the launch's budget of
- * instructions and barriers. Prints TAP. */
+ * instructions and barriers, and the limits on what one program may
+ * declare, each reached in linear time. Prints TAP. */
 #include <stdlib.h>
+#include <time.h>
 
 #include "tests/unit/emu_harness.h"
 
@@ -67,10 +69,107 @@ static void budgets(void)
 	   "the statistics count barrier intervals (3 in each of 2 CTAs: %llu)", (unsigned long long)st.barriers);
 }
 
+static double seconds(clock_t since) { return (double)(clock() - since) / CLOCKS_PER_SEC; }
+
+/* The body of a program at the limits: `regs` registers besides the
+ * harness's 3, `labels` labels, `ins` instructions besides its 3, the first
+ * 40,000 with distinct immediates. */
+static char *at_limits(int regs, int labels, int ins)
+{
+	strbuf b;
+	sb_init(&b);
+	sb_printf(&b, "\t.reg .b32 %%r<%d>;\n", regs);
+	for (int k = 0; k < labels; k++)
+		sb_printf(&b, "L%d:\n", k);
+	for (int k = 0; k < ins; k++)
+		sb_printf(&b, "\tadd.u32 %%r%d, %%r%d, %d;\n", k % regs, (k + 1) % regs, k < 40000 ? k : 1);
+	return b.data;
+}
+
+static void limits(void)
+{
+	char want[256];
+	emu_t_run r = {0};
+	clock_t t0 = clock();
+	int rc = emu_t(&r, "\t.reg .b64 %z<59900>;\n", &d);
+	snprintf(want, sizeof want, "line %d: register range %%z<N> needs 1 <= N <= 16384", L(0));
+	expect(rc, EMU_UNSUPPORTED, want, ".reg .b64 %z<59900>; is refused");
+	rc = emu_t(&r, "\t.reg .b32 %a<10000>;\n\t.reg .b32 %b<10000>;\n", &d);
+	snprintf(want, sizeof want, "line %d: more than 16384 registers (the emulator's limit)", L(1));
+	expect(rc, EMU_UNSUPPORTED, want, "two ranges past 16384 registers are refused");
+
+	char *body = at_limits(16381, 65536, (1 << 18) - 3);
+	t0 = clock();
+	rc = emu_t(&r, body, &d);
+	double took = seconds(t0);
+	free(body);
+	ok(rc == EMU_OK && took < 2.0,
+	   "16384 registers, 65536 labels, 2^18 instructions, 40000 constants: loaded and run in %.2f s (%s)", took,
+	   sb_str(&d));
+	body = at_limits(16382, 1, 1);
+	rc = emu_t(&r, body, &d);
+	free(body);
+	expect_has(rc, EMU_UNSUPPORTED, "more than 16384 registers (the emulator's limit)", "16385 registers are refused");
+	body = at_limits(1, 65537, 1);
+	rc = emu_t(&r, body, &d);
+	free(body);
+	snprintf(want, sizeof want, "line %d: more than 65536 labels (the emulator's limit)", L(65537));
+	expect(rc, EMU_UNSUPPORTED, want, "65537 labels are refused");
+	body = at_limits(1, 0, (1 << 18) - 2);
+	rc = emu_t(&r, body, &d);
+	free(body);
+	expect_has(rc, EMU_UNSUPPORTED, "more than 262144 instructions (the emulator's limit)",
+		   "2^18 + 1 instructions are refused");
+
+	r = (emu_t_run){.threads = 1024};
+	rc = emu_t(&r, "\t.reg .b32 %a<16000>;\n", &d);
+	expect_has(rc, EMU_UNSUPPORTED, "registers and constants a thread for 1024 threads is 125 MiB of emulated registers "
+					"(the emulator's limit is 64 MiB)",
+		   "16000 registers for 1024 threads: the register file is refused before it is allocated");
+	r.threads = 32;
+	rc = emu_t(&r, "\t.reg .b32 %a<16000>;\n", &d);
+	expect(rc, EMU_OK, "", "... and runs with 32 threads");
+}
+
+static void shared(void)
+{
+	emu_t_run r = {.module = ".shared .b8 s[262145];\n"};
+	int rc = emu_t(&r, "", &d);
+	expect(rc, EMU_UNSUPPORTED, "line 1: shared variable s is larger than 256 KiB (the emulator's limit)",
+	       "a shared array over 256 KiB");
+	r.module = ".shared .b8 s[65536][65536][65536][65536][65536];\n";
+	rc = emu_t(&r, "", &d);
+	expect(rc, EMU_UNSUPPORTED, "line 1: shared variable s is larger than 256 KiB (the emulator's limit)",
+	       "dimensions whose product wraps around 2^64");
+	r.module = ".shared .b8 a[200000];\n.shared .b8 b[200000];\n";
+	rc = emu_t(&r, "", &d);
+	expect_has(rc, EMU_UNSUPPORTED, "more than 256 KiB of shared memory (the emulator's limit)",
+		   "two arrays over 256 KiB together");
+	strbuf m;
+	sb_init(&m);
+	for (int k = 0; k <= 1024; k++)
+		sb_printf(&m, ".shared .b8 v%d[1];\n", k);
+	r.module = sb_str(&m);
+	rc = emu_t(&r, "", &d);
+	expect(rc, EMU_UNSUPPORTED, "line 1025: more than 1024 shared variables (the emulator's limit)",
+	       "1025 shared variables");
+	sb_free(&m);
+	r = (emu_t_run){.module = ".extern .shared .align 16 .b8 dyn[];\n.shared .b8 s[16];\n", .dyn_smem = 1u << 20};
+	rc = emu_t(&r, "", &d);
+	expect(rc, EMU_UNSUPPORTED, "kernel k: 1048592 bytes of shared memory (16 static, 1048576 dynamic) is more than "
+				    "the emulator's limit of 256 KiB",
+	       "dynamic shared memory over the limit is refused before it is allocated");
+	r.dyn_smem = 4096;
+	rc = emu_t(&r, "", &d);
+	expect(rc, EMU_OK, "", "... and 4 KiB of it runs");
+}
+
 int main(void)
 {
 	sb_init(&d);
 	budgets();
+	limits();
+	shared();
 	sb_free(&d);
 	return tap_done();
 }
