@@ -28,6 +28,7 @@
 #define EMU_MAX_SVARS 1024          /* .shared variables */
 #define EMU_MAX_SMEM (256u << 10)   /* bytes of shared memory per CTA (GPUs: 228 KiB) */
 #define EMU_MAX_REGFILE (64u << 20) /* bytes of emulated registers for one CTA */
+#define EMU_MAX_OFFSET INT32_MAX    /* |imm| in [reg+imm] */
 
 /* ---- names (map.c): byte-string keys to values >= 0, linear time ---- */
 typedef struct emu_map_ent emu_map_ent;

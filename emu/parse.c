@@ -222,6 +222,27 @@ static int parse_shared(parser *P)
 	return expect(P, ';');
 }
 
+/* An integer literal, negated when `neg`. Immediates are 64-bit patterns:
+ * 0 to 2^64-1, or -2^63 to -1. */
+static int imm_value(parser *P, const emu_tok *t, int neg, int64_t *out)
+{
+	if (neg && t->num > (uint64_t)INT64_MAX + 1)
+		return perr(P, t, "immediate -%llu is out of range (64 bits: -2^63 at the least)",
+			    (unsigned long long)t->num);
+	*out = (int64_t)(neg ? 0 - t->num : t->num); /* the two's complement pattern */
+	return 0;
+}
+
+/* The offset of an address: -2^31 to 2^31-1, as in PTX. */
+static int addr_offset(parser *P, const emu_tok *t, int neg, int64_t *out)
+{
+	if (t->num > (uint64_t)EMU_MAX_OFFSET + (uint64_t)neg)
+		return perr(P, t, "address offset %s%llu is out of range (-2^31 to 2^31-1)", neg ? "-" : "",
+			    (unsigned long long)t->num);
+	*out = neg ? -(int64_t)t->num : (int64_t)t->num;
+	return 0;
+}
+
 static int parse_name_opd(parser *P, emu_ropd *o)
 {
 	if (P->t->kind != EMU_T_WORD)
@@ -258,7 +279,8 @@ static int parse_operand(parser *P, emu_ropd *o)
 		int neg = is_punct(t, '-');
 		P->t += neg;
 		o->kind = EMU_RO_IMM;
-		o->imm = neg ? -(int64_t)P->t->num : (int64_t)P->t->num;
+		if (imm_value(P, P->t, neg, &o->imm))
+			return -1;
 		P->t++;
 		return 0;
 	}
@@ -293,11 +315,13 @@ static int parse_operand(parser *P, emu_ropd *o)
 					neg = !neg, P->t++;
 				if (P->t->kind != EMU_T_NUM)
 					return perr(P, P->t, "unsupported address form (only [reg], [reg+imm], [name], [name+imm])");
-				o->imm = neg ? -(int64_t)P->t->num : (int64_t)P->t->num;
+				if (addr_offset(P, P->t, neg, &o->imm))
+					return -1;
 				P->t++;
 			}
 		} else if (P->t->kind == EMU_T_NUM) {
-			o->imm = (int64_t)P->t->num;
+			if (addr_offset(P, P->t, 0, &o->imm))
+				return -1;
 			P->t++;
 		} else {
 			return perr(P, P->t, "unsupported address form (only [reg], [reg+imm], [name], [name+imm])");

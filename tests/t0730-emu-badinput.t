@@ -1,8 +1,9 @@
 #!/bin/sh
-# The emulator on hostile PTX through the CLI (issue 9, items 1, 9): a
+# The emulator on hostile PTX through the CLI (issue 9, items 1, 8, 9): a
 # kernel that never ends stops with exit 8 and one line naming the kernel,
-# the budget and where; huge declarations and 100,000 labels get a "line N:"
-# error (exit 3) in seconds. The heaviest committed kernel still
+# the budget and where; immediates and offsets out of range, huge
+# declarations and 100,000 labels get a "line N:" error (exit 3) in seconds,
+# never a hang or a sanitizer abort. The heaviest committed kernel still
 # fits the default budget at 4097x4095.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib/tap.sh
@@ -35,6 +36,13 @@ check "check --emulate --shapes 1x1 on it ends: exit 8" 8 timeout 60 "$PX" check
 kernel count 1024 '\t.reg .b32 %c;\n\t.reg .pred %p;\n\tmov.u32 %c, 0;\nL:\n\tadd.u32 %c, %c, 1;\n\tsetp.lt.u32 %p, %c, 16777216;\n\t@%p bra L;\n'
 emu "1024 threads counting to 2^24 each" 8 \
 	'kernel k line 15 (`@%p bra L`): thread (.*instruction budget spent: .* (2^26 + 2^14 a thread started, 2^34 at most): an endless loop?' count
+
+kernel negoff 32x8 '\t.reg .b64 %in;\n\tld.global.u64 %in, [%in+-9223372036854775808];\n'
+emu "[%in+-9223372036854775808]" 3 'line 10: address offset -9223372036854775808 is out of range (-2^31 to 2^31-1)$' negoff
+kernel bigoff 32x8 '\t.reg .b32 %r;\n\tld.param.u32 %r, [rows+9223372036854775807];\n'
+emu "[rows+9223372036854775807]" 3 'line 10: address offset 9223372036854775807 is out of range' bigoff
+kernel negimm 32x8 '\t.reg .b64 %x;\n\tmov.u64 %x, -9223372036854775809;\n'
+emu "mov.u64 %x, -9223372036854775809" 3 'line 10: immediate -9223372036854775809 is out of range' negimm
 
 kernel range 32x8 '\t.reg .b64 %z<59900>;\n'
 emu ".reg .b64 %z<59900>;" 3 'line 9: register range %z<N> needs 1 <= N <= 16384$' range

@@ -1,6 +1,7 @@
 /* The emulator on hostile or broken input (issue 9): the launch's budget of
- * instructions and barriers, and the limits on what one program may
- * declare, each reached in linear time. Prints TAP. */
+ * instructions and barriers, immediates and address offsets out of range,
+ * and the limits on what one program may declare, each reached in linear
+ * time. Prints TAP. */
 #include <stdlib.h>
 #include <time.h>
 
@@ -67,6 +68,39 @@ static void budgets(void)
 		       "\tsetp.lt.u32 %p, %i, 3;\n\t@%p bra L;\n", &d);
 	ok(rc == EMU_OK && st.barriers == 6 && st.ctas == 2,
 	   "the statistics count barrier intervals (3 in each of 2 CTAs: %llu)", (unsigned long long)st.barriers);
+}
+
+static void immediates(void)
+{
+	emu_t_run r = {0};
+	char want[256];
+	int rc = emu_t(&r, "\t.reg .b32 %a;\n\tld.global.b32 %a, [%in+-9223372036854775808];\n", &d);
+	snprintf(want, sizeof want, "line %d: address offset -9223372036854775808 is out of range (-2^31 to 2^31-1)", L(1));
+	expect(rc, EMU_UNSUPPORTED, want, "[%in+-9223372036854775808] is refused with the line");
+	rc = emu_t(&r, "\t.reg .b32 %a;\n\tld.param.u32 %a, [rows+9223372036854775807];\n", &d);
+	snprintf(want, sizeof want, "line %d: address offset 9223372036854775807 is out of range (-2^31 to 2^31-1)", L(1));
+	expect(rc, EMU_UNSUPPORTED, want, "[rows+9223372036854775807] is refused with the line");
+	rc = emu_t(&r, "\t.reg .b32 %a;\n\tld.global.b32 %a, [%in+2147483648];\n", &d);
+	expect_has(rc, EMU_UNSUPPORTED, "address offset 2147483648 is out of range", "an offset of 2^31 is refused");
+	rc = emu_t(&r, "\t.reg .b32 %a;\n\tld.shared.b32 %a, [4294967296];\n", &d);
+	expect_has(rc, EMU_UNSUPPORTED, "address offset 4294967296 is out of range", "so is an absolute address of 2^32");
+	uint32_t in[1];
+	r = (emu_t_run){.in = in, .in_bytes = sizeof in};
+	rc = emu_t(&r, "\t.reg .b32 %a;\n\tld.global.b32 %a, [%in+-2147483648];\n", &d);
+	expect_has(rc, EMU_FAULT, "global load of 4 bytes at in-0x80000000", "an offset of -2^31 is read, and faults");
+
+	uint64_t out[2] = {0};
+	r = (emu_t_run){.out = out, .out_bytes = sizeof out};
+	rc = emu_t(&r, "\t.reg .b64 %x;\n\tmov.u64 %x, -9223372036854775808;\n\tst.global.b64 [%out], %x;\n"
+		       "\tmov.u64 %x, 18446744073709551615;\n\tst.global.b64 [%out+8], %x;\n", &d);
+	ok(rc == EMU_OK && out[0] == UINT64_C(0x8000000000000000) && out[1] == UINT64_MAX,
+	   "-2^63 and 2^64-1 are immediates (%s)", sb_str(&d));
+	rc = emu_t(&r, "\t.reg .b64 %x;\n\tmov.u64 %x, -9223372036854775809;\n", &d);
+	snprintf(want, sizeof want, "line %d: immediate -9223372036854775809 is out of range (64 bits: -2^63 at the least)",
+		 L(1));
+	expect(rc, EMU_UNSUPPORTED, want, "-2^63-1 is refused with the line");
+	rc = emu_t(&r, "\t.reg .b64 %x;\n\tmov.u64 %x, 18446744073709551616;\n", &d);
+	expect_has(rc, EMU_UNSUPPORTED, "immediate '18446744073709551616' is outside the subset", "so is 2^64");
 }
 
 static double seconds(clock_t since) { return (double)(clock() - since) / CLOCKS_PER_SEC; }
@@ -168,6 +202,7 @@ int main(void)
 {
 	sb_init(&d);
 	budgets();
+	immediates();
 	limits();
 	shared();
 	sb_free(&d);
