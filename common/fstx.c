@@ -71,6 +71,11 @@ void fstx_set_fault(fstx *t, fstx_fault_fn fn, void *ud)
 
 int fstx_count(const fstx *t) { return t->n; }
 const char *fstx_path(const fstx *t, int i) { return t->f[i].path; }
+const char *fstx_data(const fstx *t, int i, size_t *len)
+{
+	*len = t->f[i].len;
+	return t->f[i].data;
+}
 int fstx_changed(const fstx *t, int i) { return t->f[i].changed; }
 
 int fstx_name(const char *name, size_t len, strbuf *err)

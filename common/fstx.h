@@ -41,6 +41,8 @@ int fstx_add(fstx *t, const char *name, size_t namelen, const char *data, size_t
 int fstx_count(const fstx *t);
 /* The path of file i: "folder/name". */
 const char *fstx_path(const fstx *t, int i);
+/* Its bytes, as queued. */
+const char *fstx_data(const fstx *t, int i, size_t *len);
 
 /* Write every queued file, as above. Files whose bytes are already there
  * are left alone (no temporary, no rename). Returns 0, or -1 with
