@@ -1,7 +1,7 @@
 /* emu_int: the emulator's internal types, shared by its files.
  *
  * Pipeline: emu_lex (text -> tokens), emu_parse (tokens -> declarations and
- * raw instructions), emu_decode (raw instructions -> emu_ins with resolved
+ * raw instructions; operand.c reads operands, map.c hashes names), emu_decode (raw instructions -> emu_ins with resolved
  * slots), emu_exec (one thread until a barrier or exit), emu_cta (a CTA's
  * threads and barriers, the grid), emu_mem (global/shared access, bounds and
  * race shadow), emu_diag (the one-line fault messages). */
