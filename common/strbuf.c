@@ -51,6 +51,25 @@ void sb_add(strbuf *sb, const char *s) { sb_addn(sb, s, strlen(s)); }
 
 void sb_addc(strbuf *sb, char c) { sb_addn(sb, &c, 1); }
 
+void sb_add_escaped(strbuf *sb, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c >= 0x20 && c != 0x7f) {
+			sb_addc(sb, (char)c);
+			continue;
+		}
+		const char *e = c == '\n' ? "\\n" : c == '\t' ? "\\t" : c == '\r' ? "\\r" : c == 0 ? "\\0" : NULL;
+		if (e) {
+			sb_add(sb, e);
+		} else {
+			char x[4] = {'\\', 'x', hex[c >> 4], hex[c & 15]};
+			sb_addn(sb, x, 4);
+		}
+	}
+}
+
 void sb_vprintf(strbuf *sb, const char *fmt, va_list ap)
 {
 	va_list cp;

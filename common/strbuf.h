@@ -18,6 +18,9 @@ void sb_reset(strbuf *sb);
 void sb_addn(strbuf *sb, const char *s, size_t n);
 void sb_add(strbuf *sb, const char *s);
 void sb_addc(strbuf *sb, char c);
+/* Append n bytes with control characters written as \n, \t, \r, \0 or
+ * \xNN, so that a name from outside keeps a message on one line. */
+void sb_add_escaped(strbuf *sb, const char *s, size_t n);
 void sb_printf(strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void sb_vprintf(strbuf *sb, const char *fmt, va_list ap);

@@ -102,22 +102,75 @@ static int barrier_state(emu_ctx *x, const emu_thread *th, unsigned n)
 	return -1;
 }
 
+/* base + per * k, at most max (no overflow). */
+static uint64_t grown(uint64_t base, uint64_t per, uint64_t k, uint64_t max)
+{
+	return k > (max - base) / per ? max : base + per * k;
+}
+
+/* The budgets once `ctas` CTAs of n threads have started: the launch's own,
+ * or the default that grows with the launch (emu.h). */
+static void allow(emu_ctx *x, uint64_t ctas, unsigned n)
+{
+	const emu_launch *l = x->l;
+	x->ins_allow = l->max_instructions ? l->max_instructions
+		: grown(EMU_INS_BASE, EMU_INS_PER_THREAD * n, ctas, EMU_INS_MAX);
+	x->bar_allow = l->max_barriers ? l->max_barriers : grown(EMU_BAR_BASE, EMU_BAR_PER_CTA, ctas, UINT64_MAX);
+}
+
+static int stop(emu_ctx *x, const emu_thread *t, int kind)
+{
+	x->f = (emu_fault){.kind = kind, .ins = (int)t->pc, .tid = t->tid};
+	return -1;
+}
+
 static int run_cta(emu_ctx *x, emu_thread *th, unsigned n, uint64_t *regs)
 {
 	init_threads(x, th, n, regs);
 	memset(x->smem, EMU_SMEM_POISON, x->smem_bytes);
 	x->epoch++;
 	for (;;) {
-		for (unsigned t = 0; t < n; t++)
-			if (th[t].state == EMU_STOP_BAR && emu_exec(x, &th[t]) == EMU_STOP_FAULT)
+		for (unsigned t = 0; t < n; t++) {
+			if (th[t].state != EMU_STOP_BAR)
+				continue;
+			if (emu_exec(x, &th[t]) == EMU_STOP_FAULT)
 				return -1;
+			if (x->executed > x->ins_allow)
+				return stop(x, &th[t], EMU_F_BUDGET_INS);
+		}
 		int st = barrier_state(x, th, n);
 		if (st)
 			return st > 0 ? 0 : -1;
+		if (++x->barriers > x->bar_allow)
+			return stop(x, &th[0], EMU_F_BUDGET_BAR);
 		x->epoch++;
 		for (unsigned t = 0; t < n; t++)
 			th[t].pc++;
 	}
+}
+
+/* The memory one CTA needs, within the emulator's limits: shared memory
+ * into *smem. -1 with the message otherwise. */
+static int check_size(const emu_prog *p, const emu_launch *l, unsigned n, uint32_t *smem, strbuf *diag)
+{
+	uint64_t regfile = (uint64_t)n * (uint64_t)p->nslots * sizeof(uint64_t);
+	if (regfile > EMU_MAX_REGFILE) {
+		sb_printf(diag, "kernel %s: %d registers and constants a thread for %u threads is %llu MiB of "
+				"emulated registers (the emulator's limit is %u MiB)", p->entry, p->nslots, n,
+			  (unsigned long long)(regfile >> 20), EMU_MAX_REGFILE >> 20);
+		return -1;
+	}
+	uint64_t bytes = p->smem_static;
+	if (p->dyn_align)
+		bytes = ((bytes + p->dyn_align - 1) & ~(uint64_t)(p->dyn_align - 1)) + l->dyn_smem;
+	if (bytes > EMU_MAX_SMEM) {
+		sb_printf(diag, "kernel %s: %llu bytes of shared memory (%u static, %u dynamic) is more than the "
+				"emulator's limit of %u KiB", p->entry, (unsigned long long)bytes, p->smem_static,
+			  p->dyn_align ? l->dyn_smem : 0, EMU_MAX_SMEM >> 10);
+		return -1;
+	}
+	*smem = (uint32_t)bytes;
+	return 0;
 }
 
 int emu_run(const emu_prog *p, const emu_launch *l, strbuf *diag)
@@ -131,10 +184,9 @@ int emu_run(const emu_prog *p, const emu_launch *l, strbuf *diag)
 					   l->batch, l->stride_in, l->stride_out};
 	for (int k = 0; k < ABI_PARAMS; k++)
 		put(x.param, &p->params[k], vals[k]);
-	x.smem_bytes = p->smem_static;
-	if (p->dyn_align)
-		x.smem_bytes = ((p->smem_static + p->dyn_align - 1) & ~(p->dyn_align - 1)) + l->dyn_smem;
 	unsigned n = l->block[0] * l->block[1] * l->block[2];
+	if (check_size(p, l, n, &x.smem_bytes, diag))
+		return EMU_UNSUPPORTED;
 	uint64_t *regs = malloc((size_t)n * (size_t)p->nslots * sizeof *regs);
 	emu_thread *th = malloc(n * sizeof *th);
 	x.smem = malloc(x.smem_bytes + 1);
@@ -150,7 +202,7 @@ int emu_run(const emu_prog *p, const emu_launch *l, strbuf *diag)
 		for (unsigned y = 0; y < l->grid[1] && rc == EMU_OK; y++)
 			for (unsigned cx = 0; cx < l->grid[0]; cx++) {
 				x.ctaid[0] = cx, x.ctaid[1] = y, x.ctaid[2] = z;
-				ctas++;
+				allow(&x, ++ctas, n);
 				if (run_cta(&x, th, n, regs)) {
 					emu_diag_fault(&x, diag);
 					rc = EMU_FAULT;
@@ -161,6 +213,7 @@ out:
 	if (l->stats) {
 		l->stats->instructions = x.executed;
 		l->stats->ctas = ctas;
+		l->stats->barriers = x.barriers;
 	}
 	free(regs);
 	free(th);

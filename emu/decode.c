@@ -117,22 +117,19 @@ static int new_slot(dec *D, uint64_t init, int kind, uint16_t *slot)
 
 int dec_const(dec *D, uint64_t v, uint16_t *slot)
 {
-	emu_prog *p = D->p;
-	for (int i = p->nregs; i < p->nslots; i++)
-		if (D->slot_kind[i] == SLOT_CONST && p->init[i] == v) {
-			*slot = (uint16_t)i;
-			return 0;
-		}
-	return new_slot(D, v, SLOT_CONST, slot);
+	int have = emu_map_get(&D->consts, &v, sizeof v);
+	if (have >= 0) {
+		*slot = (uint16_t)have;
+		return 0;
+	}
+	if (new_slot(D, v, SLOT_CONST, slot))
+		return -1;
+	if (emu_map_put(&D->consts, &v, sizeof v, *slot) == -2)
+		return dec_err(D, "out of memory");
+	return 0;
 }
 
-static int find_reg(const emu_src *s, emu_name n)
-{
-	for (int i = 0; i < s->nregs; i++)
-		if (name_eq(n, s->regs[i].name))
-			return i;
-	return -1;
-}
+static int find_reg(const emu_src *s, emu_name n) { return emu_map_get(&s->regmap, n.s, (size_t)n.len); }
 
 static int find_sreg(emu_name n)
 {
@@ -147,13 +144,7 @@ static int find_sreg(emu_name n)
 	return -1;
 }
 
-static int find_var(const emu_prog *p, emu_name n)
-{
-	for (int i = 0; i < p->nvars; i++)
-		if (name_eq(n, p->vars[i].name))
-			return i;
-	return -1;
-}
+static int find_var(const dec *D, emu_name n) { return emu_map_get(&D->vars, n.s, (size_t)n.len); }
 
 /* "a 32-bit register", "a predicate register" */
 static const char *kind_name(int bytes)
@@ -213,7 +204,7 @@ int dec_src(dec *D, int k, int bytes, int flags, uint16_t *slot)
 		*slot = (uint16_t)D->p->sreg_slot[sr];
 		return 0;
 	}
-	int v = find_var(D->p, o->name);
+	int v = find_var(D, o->name);
 	if (v >= 0) {
 		if (!(flags & DEC_VAR) || bytes < 4)
 			return dec_err(D, "shared variable %.*s can only be used as an address here (mov.u32/u64 takes its address)",
@@ -249,7 +240,7 @@ int dec_addr(dec *D, int k, char space)
 			}
 		return dec_err(D, "'%.*s' is not a parameter of %s", o->name.len, o->name.s, D->p->entry);
 	}
-	int v = find_var(D->p, o->name);
+	int v = find_var(D, o->name);
 	if (v >= 0) {
 		if (space != 's')
 			return dec_err(D, "shared variable %.*s used in a non-shared access", o->name.len, o->name.s);
@@ -272,12 +263,11 @@ int dec_label(dec *D, int k)
 	const emu_ropd *o = &D->r->opd[k];
 	if (o->kind != EMU_RO_NAME || o->neg)
 		return dec_err(D, "'%.*s' needs a label", D->r->op.len, D->r->op.s);
-	for (int i = 0; i < D->s->nlabels; i++)
-		if (name_eq(o->name, D->s->labels[i].name)) {
-			D->ins->imm = D->s->labels[i].ins;
-			return 0;
-		}
-	return dec_err(D, "label %.*s is not defined", o->name.len, o->name.s);
+	int l = emu_map_get(&D->s->labelmap, o->name.s, (size_t)o->name.len);
+	if (l < 0)
+		return dec_err(D, "label %.*s is not defined", o->name.len, o->name.s);
+	D->ins->imm = D->s->labels[l].ins;
+	return 0;
 }
 
 /* ---- the driver ---- */
@@ -295,8 +285,10 @@ static int layout_shared(dec *D)
 			const emu_svar *v = &s->svars[i];
 			if (v->is_extern != pass)
 				continue;
-			emu_pvar *pv = &p->vars[p->nvars++];
+			emu_pvar *pv = &p->vars[p->nvars];
 			snprintf(pv->name, sizeof pv->name, "%s", v->name);
+			if (emu_map_put(&D->vars, pv->name, strlen(pv->name), p->nvars++) == -2)
+				return dec_err(D, "out of memory");
 			if (pass && v->align > p->dyn_align)
 				p->dyn_align = v->align;
 			pv->is_extern = v->is_extern;
@@ -305,8 +297,9 @@ static int layout_shared(dec *D)
 				off = (off + v->align - 1) & ~(uint64_t)(v->align - 1);
 				pv->off = (uint32_t)off;
 				off += v->size;
-				if (off > (1u << 24))
-					return dec_err(D, "more than 16 MiB of shared memory");
+				if (off > EMU_MAX_SMEM)
+					return dec_err(D, "more than %u KiB of shared memory (the emulator's limit)",
+						       EMU_MAX_SMEM >> 10);
 			}
 		}
 	p->smem_static = (uint32_t)off;
@@ -425,5 +418,7 @@ int emu_decode(const emu_src *s, emu_prog *p, strbuf *diag)
 out:
 	sb_free(&pool);
 	free(D.slot_kind);
+	emu_map_free(&D.consts);
+	emu_map_free(&D.vars);
 	return rc;
 }

@@ -25,6 +25,8 @@ typedef struct {
 	unsigned used;              /* bit k: mods[k] consumed */
 	uint8_t *slot_kind;         /* SLOT_REG, SLOT_SREG, SLOT_CONST per slot */
 	int capslots;
+	emu_map consts;             /* value (8 bytes) -> its constant slot */
+	emu_map vars;               /* shared variable name -> index in p->vars */
 } dec;
 
 enum { SLOT_REG, SLOT_SREG, SLOT_CONST };

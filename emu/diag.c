@@ -109,6 +109,16 @@ static void access_fault(strbuf *sb, const emu_ctx *x)
 		sb_printf(sb, "more than %" PRIu64 " backward branches without reaching a barrier or exit (an endless loop?)",
 			  x->budget);
 		break;
+	case EMU_F_BUDGET_INS:
+		sb_printf(sb, "instruction budget spent: %" PRIu64 " instructions executed, the launch allows %" PRIu64
+			      "%s: an endless loop?", x->executed, x->ins_allow,
+			  x->l->max_instructions ? "" : " (2^26 + 2^14 a thread started, 2^34 at most)");
+		break;
+	case EMU_F_BUDGET_BAR:
+		sb_printf(sb, "barrier budget spent: %" PRIu64 " barrier intervals, the launch allows %" PRIu64
+			      "%s: a loop around bar.sync?", x->barriers, x->bar_allow,
+			  x->l->max_barriers ? "" : " (2^16 + 64 a CTA started)");
+		break;
 	}
 }
 

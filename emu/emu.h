@@ -39,7 +39,19 @@ const char *emu_entry(const emu_prog *p);
 typedef struct {
 	uint64_t instructions;  /* executed, guarded-off ones included */
 	uint64_t ctas;
+	uint64_t barriers;      /* barrier intervals ended (all CTAs) */
 } emu_stats;
+
+/* The default launch budget (emu_launch.max_instructions = 0): 2^26
+ * instructions plus 2^14 for every thread started so far, at most 2^34 in
+ * all. The committed kernels need at most about 2,000 a thread; a kernel
+ * that never ends stops within 2^26 + 2^24 instructions of its start. */
+#define EMU_INS_BASE (UINT64_C(1) << 26)
+#define EMU_INS_PER_THREAD (UINT64_C(1) << 14)
+#define EMU_INS_MAX (UINT64_C(1) << 34)
+/* ... and barrier intervals (max_barriers = 0): 2^16 plus 64 a CTA started. */
+#define EMU_BAR_BASE (UINT64_C(1) << 16)
+#define EMU_BAR_PER_CTA 64
 
 /* One launch with the parameters of kernel ABI v2 (docs/DESIGN.md). `in` is read-only; it and
  * `out` live at distinct fake device addresses and every access is checked
@@ -58,11 +70,15 @@ typedef struct {
 					 * test pointers offset from alignment */
 	uint64_t branch_budget;         /* backward branches a thread may take
 					 * between barriers; 0: 2^26 */
+	uint64_t max_instructions;      /* launch-wide; 0: the default above */
+	uint64_t max_barriers;          /* barrier intervals, launch-wide; 0: default */
 	emu_stats *stats;               /* optional: filled on return */
 } emu_launch;
 
 /* Run a loaded program. EMU_OK, or EMU_FAULT / EMU_UNSUPPORTED with a
- * one-line message in diag. */
+ * one-line message in diag. Spending the launch's budget of instructions or
+ * barriers is an EMU_FAULT that names the kernel, the budget and where the
+ * kernel stopped. */
 int emu_run(const emu_prog *p, const emu_launch *l, strbuf *diag);
 
 /* Load `ptx` (whose metadata is m) and run it on the shape, buffers and

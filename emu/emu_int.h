@@ -1,7 +1,7 @@
 /* emu_int: the emulator's internal types, shared by its files.
  *
  * Pipeline: emu_lex (text -> tokens), emu_parse (tokens -> declarations and
- * raw instructions), emu_decode (raw instructions -> emu_ins with resolved
+ * raw instructions; operand.c reads operands, map.c hashes names), emu_decode (raw instructions -> emu_ins with resolved
  * slots), emu_exec (one thread until a barrier or exit), emu_cta (a CTA's
  * threads and barriers, the grid), emu_mem (global/shared access, bounds and
  * race shadow), emu_diag (the one-line fault messages). */
@@ -17,6 +17,34 @@
 #define EMU_NAME_MAX 64
 #define EMU_MAX_OPD 5
 #define EMU_MAX_PARAMS 16
+
+/* What one program may declare, so that a hostile or broken file costs
+ * bounded time and memory (each limit is a "line N: ..." error). The
+ * committed kernels use a few hundred registers, six labels and about 3,000
+ * instructions. */
+#define EMU_MAX_REGS 16384          /* declared registers (ranges expanded) */
+#define EMU_MAX_LABELS 65536
+#define EMU_MAX_INS (1 << 18)       /* instructions in the entry */
+#define EMU_MAX_SVARS 1024          /* .shared variables */
+#define EMU_MAX_SMEM (256u << 10)   /* bytes of shared memory per CTA (GPUs: 228 KiB) */
+#define EMU_MAX_REGFILE (64u << 20) /* bytes of emulated registers for one CTA */
+#define EMU_MAX_OFFSET INT32_MAX    /* |imm| in [reg+imm] */
+
+/* ---- names (map.c): byte-string keys to values >= 0, linear time ---- */
+typedef struct emu_map_ent emu_map_ent;
+typedef struct {
+	emu_map_ent *ent;
+	size_t cap, n;
+	char *pool;
+	size_t poollen, poolcap;
+} emu_map;
+
+/* The value stored under key, or -1. */
+int emu_map_get(const emu_map *m, const void *key, size_t len);
+/* Store val (>= 0) under key unless the key is there: returns the value
+ * already stored, -1 when it inserted, -2 when out of memory. */
+int emu_map_put(emu_map *m, const void *key, size_t len, int val);
+void emu_map_free(emu_map *m);
 
 /* ---- lexer (lex.c) ---- */
 enum emu_tok_kind { EMU_T_END, EMU_T_WORD, EMU_T_NUM, EMU_T_PUNCT, EMU_T_STR };
@@ -106,6 +134,7 @@ typedef struct {
 	emu_rins *ins;
 	int nins, capins;
 	int end_line;       /* the entry's closing brace */
+	emu_map regmap, labelmap, svarmap; /* name -> index in regs, labels, svars */
 } emu_src;
 
 /* Parse tokens into `s` (zeroed by the caller). 0, or -1 with diag. */
@@ -195,6 +224,7 @@ enum emu_fault_kind {
 	EMU_F_GLOBAL_OOB, EMU_F_GLOBAL_MISALIGN, EMU_F_GLOBAL_READONLY,
 	EMU_F_SHARED_OOB, EMU_F_SHARED_MISALIGN,
 	EMU_F_RACE, EMU_F_DIVZERO, EMU_F_LOOP, EMU_F_BARRIER,
+	EMU_F_BUDGET_INS, EMU_F_BUDGET_BAR, /* the launch's budget is spent */
 };
 
 typedef struct {
@@ -230,7 +260,10 @@ typedef struct {
 	uint32_t epoch;         /* barrier interval, global across CTAs */
 	unsigned ctaid[3];
 	uint64_t budget;        /* backward branches a thread may take per interval */
-	uint64_t executed;      /* instructions, for the statistics */
+	uint64_t executed;      /* instructions, launch-wide */
+	uint64_t barriers;      /* barrier intervals ended, launch-wide */
+	uint64_t ins_allow;     /* the budgets so far (emu_launch, cta.c) */
+	uint64_t bar_allow;
 	emu_fault f;
 } emu_ctx;
 

@@ -244,8 +244,12 @@ int emu_exec(emu_ctx *x, emu_thread *t)
 			x->executed += n;
 			return t->state = EMU_STOP_BAR;
 		case EMU_OP_BRA:
-			if (i->imm <= (int64_t)pc && --budget == 0)
-				return fault(x, t, pc, EMU_F_LOOP, n);
+			if (i->imm <= (int64_t)pc) { /* every loop passes here */
+				if (--budget == 0)
+					return fault(x, t, pc, EMU_F_LOOP, n);
+				if (x->executed + n > x->ins_allow)
+					return fault(x, t, pc, EMU_F_BUDGET_INS, n);
+			}
 			pc = (uint32_t)i->imm - 1;
 			break;
 		case EMU_OP_EXIT:

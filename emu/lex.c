@@ -118,9 +118,8 @@ emu_tok *emu_lex(const char *src, strbuf *diag)
 			}
 			tok.len = len;
 		} else if (c == '"') {
-			const char *q = strchr(p + 1, '"');
-			const char *nl = strchr(p + 1, '\n');
-			if (!q || (nl && nl < q)) {
+			const char *q = p + 1 + strcspn(p + 1, "\"\n");
+			if (*q != '"') {
 				sb_printf(diag, "line %d: unterminated string", line);
 				goto fail;
 			}

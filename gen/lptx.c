@@ -1,25 +1,52 @@
-/* lptx: Lua bindings for the generators (`ptx.transpose`, `ptx.write`). */
+/* lptx: Lua bindings for the generators (`ptx.transpose`, `ptx.write`),
+ * and the host: a script in the sandbox (lsbx), its files in one
+ * transaction (fstx). */
 #include "gen/lptx.h"
 
 #include <errno.h>
 #include <lauxlib.h>
 #include <lua.h>
-#include <lualib.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "common/fsio.h"
+#include "common/fstx.h"
 #include "gen/tp.h"
+#include "loader/meta.h"
 
-#define PENDING_KEY "ptxpose.pending"
-#define OPTS_KEY "ptxpose.opts"
+#define PENDING_KEY "ptxpose.pending" /* the texts queued, kept alive for fstx */
 
-static const lptx_opts *opts_of(lua_State *L)
+/* The longest kernel name: the metadata reader's limit on a value, so
+ * that every name gen accepts can be read back (one number, both sides). */
+#define LPTX_NAME_MAX ((int)sizeof(((px_meta *)0)->val[0]) - 1)
+
+/* What the bindings share: upvalue 1 of each. */
+typedef struct {
+	const lptx_opts *o;
+	fstx *tx;
+	char script[128];   /* the script's name for headers: printable, cut */
+	strbuf buf;         /* a binding's text or message: owned here, as any
+			     * Lua call may raise and never return */
+} lptx_ctx;
+
+static lptx_ctx *ctx_of(lua_State *L) { return lua_touserdata(L, lua_upvalueindex(1)); }
+
+/* The context's buffer, emptied. */
+static strbuf *buf_of(lua_State *L)
 {
-	lua_getfield(L, LUA_REGISTRYINDEX, OPTS_KEY);
-	const lptx_opts *o = lua_touserdata(L, -1);
-	lua_pop(L, 1);
-	return o;
+	strbuf *sb = &ctx_of(L)->buf;
+	sb_reset(sb);
+	return sb;
+}
+
+/* Raise "where: message" with the message in sb. */
+static int raise(lua_State *L, const strbuf *sb)
+{
+	luaL_where(L, 1);
+	lua_pushstring(L, sb_str(sb));
+	lua_concat(L, 2);
+	return lua_error(L);
 }
 
 /* Integer field `key` of the table at 1, in [lo, hi]; `def` when absent. */
@@ -34,7 +61,7 @@ static lua_Integer int_field(lua_State *L, const char *key, lua_Integer def,
 		if (!ok)
 			luaL_error(L, "transpose: %s must be an integer, got %s", key, luaL_typename(L, -1));
 		if (v < lo || v > hi)
-			luaL_error(L, "transpose: %s = %d is outside %d..%d", key, (int)v, (int)lo, (int)hi);
+			luaL_error(L, "transpose: %s = %I is outside %I..%I", key, v, lo, hi);
 	}
 	lua_pop(L, 1);
 	return v;
@@ -130,11 +157,14 @@ static int l_transpose(lua_State *L)
 	tp_params p;
 	tp_defaults(&p);
 	lua_getfield(L, 1, "name");
-	const char *name = lua_tostring(L, -1);
+	size_t len;
+	const char *name = lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &len) : NULL;
 	if (!name)
-		luaL_error(L, "transpose: name (the kernel's name) is required");
-	if (strlen(name) >= sizeof p.name)
-		luaL_error(L, "transpose: name is longer than %d characters", (int)sizeof p.name - 1);
+		luaL_error(L, "transpose: name (the kernel's name, a string) is required");
+	if (strlen(name) != len)
+		luaL_error(L, "transpose: name has a NUL byte");
+	if (len > (size_t)LPTX_NAME_MAX || len >= sizeof p.name)
+		luaL_error(L, "transpose: name is longer than %d characters (the metadata's limit)", LPTX_NAME_MAX);
 	strcpy(p.name, name);
 	lua_pop(L, 1);
 	p.elem = (unsigned)int_field(L, "elem", 32, 1, 1024);
@@ -150,19 +180,14 @@ static int l_transpose(lua_State *L)
 	p.group = (unsigned)int_field(L, "group", 0, 0, 65535);
 	p.st_cs = bool_field(L, "st_cs");
 	p.max_regs = (unsigned)int_field(L, "max_regs", 0, 0, 255);
-	lua_getglobal(L, "ptx");
-	lua_getfield(L, -1, "script");
-	snprintf(p.script, sizeof p.script, "%s", lua_tostring(L, -1) ? lua_tostring(L, -1) : "");
-	lua_pop(L, 2);
-	strbuf out;
-	sb_init(&out);
+	snprintf(p.script, sizeof p.script, "%s", ctx_of(L)->script);
+	strbuf *out = buf_of(L);
 	char err[256];
-	if (tp_generate(&p, &out, err, sizeof err)) {
-		sb_free(&out);
+	if (tp_generate(&p, out, err, sizeof err))
 		return luaL_error(L, "transpose %s: %s", p.name, err);
-	}
-	lua_pushlstring(L, sb_str(&out), out.len);
-	sb_free(&out);
+	if (out->oom)
+		return luaL_error(L, "transpose %s: out of memory", p.name);
+	lua_pushlstring(L, sb_str(out), out->len);
 	lua_createtable(L, 0, 8);
 	lua_pushstring(L, p.name), lua_setfield(L, -2, "kernel");
 	lua_pushinteger(L, p.elem), lua_setfield(L, -2, "elem");
@@ -175,121 +200,129 @@ static int l_transpose(lua_State *L)
 	return 2;
 }
 
-/* ptx.write(name, text): queue a file; written after the script succeeds. */
+/* ptx.write(name, text): queue a file; written after the script succeeds.
+ * The name is checked here, so the error points at this call. */
 static int l_write(lua_State *L)
 {
-	const char *name = luaL_checkstring(L, 1);
-	luaL_checkstring(L, 2);
-	const lptx_opts *o = opts_of(L);
-	if (!*name || strstr(name, ".."))
-		luaL_error(L, "write: '%s' is not a file name inside the output folder", name);
-	lua_pushfstring(L, "%s/%s", o->outdir, name);
-	const char *path = lua_tostring(L, -1);
-	if (!o->force && fs_exists(path) && !fs_is_generated(path))
-		luaL_error(L, "write: %s exists and was not generated by ptxpose; "
-			      "move it away or pass --force", path);
-	lua_getfield(L, LUA_REGISTRYINDEX, PENDING_KEY);
-	lua_pushvalue(L, -2);
-	lua_gettable(L, -2);
-	if (!lua_isnil(L, -1))
-		luaL_error(L, "write: %s is written twice by this script", path);
-	lua_pop(L, 1);
-	lua_pushvalue(L, -2);
+	lptx_ctx *c = ctx_of(L);
+	size_t nlen, tlen;
+	const char *name = luaL_checklstring(L, 1, &nlen);
+	const char *text = luaL_checklstring(L, 2, &tlen);
+	strbuf *e = buf_of(L);
+	sb_add(e, "write: ");
+	int skip = fstx_name(name, nlen, e);
+	if (skip < 0)
+		return raise(L, e);
+	const char *path = lua_pushfstring(L, "%s/%s", c->o->outdir, name + skip);
+	struct stat st;
+	if (!c->o->sink && !stat(path, &st)) {
+		if (!S_ISREG(st.st_mode))
+			luaL_error(L, "write: %s is there and is not a regular file", path);
+		if (!c->o->force && !fs_is_generated(path))
+			luaL_error(L, "write: %s exists and was not generated by ptxpose; move it away or pass --force",
+				   path);
+	}
+	lua_getfield(L, LUA_REGISTRYINDEX, PENDING_KEY); /* keep the text alive until the commit */
 	lua_pushvalue(L, 2);
-	lua_settable(L, -3);
+	lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
 	lua_pop(L, 1);
+	e = buf_of(L);
+	sb_add(e, "write: ");
+	if (fstx_add(c->tx, name, nlen, text, tlen, e))
+		return raise(L, e);
 	return 1; /* the path */
 }
 
+/* ptx.transpose and ptx.write: sorted, as luaL_Reg tables are. */
 static const luaL_Reg ptx_funcs[] = {
 	{"transpose", l_transpose},
 	{"write", l_write},
 	{NULL, NULL},
 };
 
-static int traceback(lua_State *L)
+/* lsbx's setup: the `ptx` module, its functions sharing the context. */
+static int open_ptx(lua_State *L)
 {
-	const char *msg = lua_tostring(L, 1);
-	luaL_traceback(L, L, msg ? msg : "(error object is not a string)", 1);
-	return 1;
+	lptx_ctx *c = lua_touserdata(L, 1);
+	lua_newtable(L);
+	lua_setfield(L, LUA_REGISTRYINDEX, PENDING_KEY);
+	luaL_newlibtable(L, ptx_funcs);
+	lua_pushlightuserdata(L, c);
+	luaL_setfuncs(L, ptx_funcs, 1);
+	lua_pushstring(L, c->script);
+	lua_setfield(L, -2, "script");
+	lua_pushstring(L, c->o->outdir);
+	lua_setfield(L, -2, "outdir");
+	lua_setglobal(L, "ptx");
+	return 0;
 }
 
-/* Write the queued files in name order; identical ones are left alone. */
-static int flush(lua_State *L, strbuf *report, strbuf *err)
+/* Hand the files to the caller's sink, in name order. */
+static int to_sink(const lptx_ctx *c, strbuf *report, strbuf *err)
 {
-	lua_getfield(L, LUA_REGISTRYINDEX, PENDING_KEY);
-	/* collect and sort the paths so output is deterministic */
-	lua_newtable(L);
-	int n = 0;
-	lua_pushnil(L);
-	while (lua_next(L, -3)) {
-		lua_pop(L, 1);
-		lua_pushvalue(L, -1);
-		lua_rawseti(L, -3, ++n);
-	}
-	lua_getglobal(L, "table");
-	lua_getfield(L, -1, "sort");
-	lua_pushvalue(L, -3);
-	lua_call(L, 1, 0);
-	lua_pop(L, 1);
-	for (int i = 1; i <= n; i++) {
-		lua_rawgeti(L, -1, i);
-		const char *path = lua_tostring(L, -1);
-		lua_pushvalue(L, -1);
-		lua_gettable(L, -4);
+	for (int i = 0; i < fstx_count(c->tx); i++) {
 		size_t len;
-		const char *text = lua_tolstring(L, -1, &len);
-		size_t old_len;
-		char *old = fs_read(path, &old_len);
-		int same = old && old_len == len && !memcmp(old, text, len);
-		free(old);
-		if (!same && fs_write_atomic(path, text, len)) {
-			sb_printf(err, "cannot write %s: %s", path, strerror(errno));
-			lua_pop(L, 4);
+		const char *data = fstx_data(c->tx, i, &len);
+		if (c->o->sink(c->o->sink_ud, fstx_path(c->tx, i), data, len)) {
+			sb_printf(err, "cannot write %s", fstx_path(c->tx, i));
 			return LPTX_IO;
 		}
-		sb_printf(report, "%s %s\n", same ? "unchanged" : "wrote", path);
-		lua_pop(L, 2);
+		sb_printf(report, "wrote %s\n", fstx_path(c->tx, i));
 	}
-	lua_pop(L, 2);
 	return LPTX_OK;
+}
+
+int lptx_run_text(const char *name, const char *text, size_t len, const lptx_opts *o, strbuf *report,
+		  strbuf *err)
+{
+	lptx_ctx c = {.o = o, .tx = fstx_new(o->outdir)};
+	size_t k = 0;
+	for (; name[k] && k + 1 < sizeof c.script; k++) /* the header is a comment line: no control characters */
+		c.script[k] = (unsigned char)name[k] < 0x20 || name[k] == 0x7f ? '?' : name[k];
+	c.script[k] = '\0';
+	lsbx *b = lsbx_new(&o->limits);
+	int rc = LPTX_OK;
+	if (!c.tx || !b) {
+		sb_add(err, "out of memory");
+		rc = LPTX_IO;
+	} else if (lsbx_run(b, open_ptx, &c, name, text, len, o->verbose, err)) {
+		rc = LPTX_SCRIPT;
+	} else if (o->sink) {
+		rc = to_sink(&c, report, err);
+	} else if (fstx_commit(c.tx, err)) {
+		rc = LPTX_IO;
+	} else {
+		for (int i = 0; i < fstx_count(c.tx); i++)
+			sb_printf(report, "%s %s\n", fstx_changed(c.tx, i) ? "wrote" : "unchanged", fstx_path(c.tx, i));
+	}
+	lsbx_free(b); /* the texts fstx points at live in the state */
+	fstx_free(c.tx);
+	sb_free(&c.buf);
+	return rc;
 }
 
 int lptx_run(const char *script, const lptx_opts *o, strbuf *report, strbuf *err)
 {
-	lua_State *L = luaL_newstate();
-	if (!L) {
-		sb_add(err, "cannot create a Lua state (out of memory)");
+	struct stat st;
+	const char *why = NULL;
+	if (stat(script, &st))
+		why = errno == ENOENT ? "no such file" : strerror(errno);
+	else if (S_ISDIR(st.st_mode))
+		why = "a folder, not a script";
+	else if (!S_ISREG(st.st_mode))
+		why = "not a regular file";
+	else if ((size_t)st.st_size > LPTX_SCRIPT_MAX)
+		why = "larger than 16 MiB";
+	size_t len = 0;
+	char *text = why ? NULL : fs_read(script, &len);
+	if (!why && !text)
+		why = strerror(errno);
+	if (why) {
+		sb_add_escaped(err, script, strlen(script));
+		sb_printf(err, ": %s", why);
 		return LPTX_IO;
 	}
-	luaL_openlibs(L);
-	lua_pushlightuserdata(L, (void *)o);
-	lua_setfield(L, LUA_REGISTRYINDEX, OPTS_KEY);
-	lua_newtable(L);
-	lua_setfield(L, LUA_REGISTRYINDEX, PENDING_KEY);
-	luaL_newlib(L, ptx_funcs);
-	lua_pushstring(L, script);
-	lua_setfield(L, -2, "script");
-	lua_pushstring(L, o->outdir);
-	lua_setfield(L, -2, "outdir");
-	lua_setglobal(L, "ptx");
-	int rc = LPTX_OK;
-	lua_pushcfunction(L, traceback);
-	if (luaL_loadfile(L, script) != LUA_OK) {
-		const char *m = lua_tostring(L, -1);
-		sb_add(err, m ? m : "cannot load the script");
-		rc = errno == ENOENT && !fs_exists(script) ? LPTX_IO : LPTX_SCRIPT;
-	} else if (lua_pcall(L, 0, 0, -2) != LUA_OK) {
-		const char *m = lua_tostring(L, -1);
-		m = m ? m : "error";
-		if (o->verbose)
-			sb_add(err, m);
-		else
-			sb_addn(err, m, strcspn(m, "\n"));
-		rc = LPTX_SCRIPT;
-	} else {
-		rc = flush(L, report, err);
-	}
-	lua_close(L);
+	int rc = lptx_run_text(script, text, len, o, report, err);
+	free(text);
 	return rc;
 }

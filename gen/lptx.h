@@ -1,24 +1,44 @@
 /* lptx: the `ptx` Lua module and the host that runs generator scripts.
  *
- * Files a script writes with ptx.write are held in memory and written
- * (atomically, one by one) only after the whole script has succeeded, so a
- * failing script changes nothing on disk. */
+ * A script runs in the sandbox of gen/lsbx.h. The files it writes with
+ * ptx.write are checked at the call (plain file names only) and held in
+ * memory; only once the whole script has succeeded are they written, as
+ * one transaction (common/fstx.h): all of them or none. */
 #ifndef GEN_LPTX_H
 #define GEN_LPTX_H
 
+#include <stddef.h>
+
 #include "common/strbuf.h"
+#include "gen/lsbx.h"
+
+#define LPTX_SCRIPT_MAX ((size_t)16 << 20) /* bytes of script text */
+
+/* Where the files go instead of the folder (fuzzing, tests): called once a
+ * file, in name order, after the script succeeded. Nonzero fails the run. */
+typedef int (*lptx_sink)(void *ud, const char *path, const char *data, size_t len);
 
 typedef struct {
-	const char *outdir;   /* where relative names go */
+	const char *outdir;   /* where the files go (created if missing, at the end) */
 	int force;            /* replace files that ptxpose did not generate */
 	int verbose;          /* full traceback on errors */
+	lsbx_limits limits;   /* memory and time; zeros: the defaults */
+	lptx_sink sink;       /* optional: files go here, and outdir is not read */
+	void *sink_ud;
 } lptx_opts;
 
 enum { LPTX_OK = 0, LPTX_SCRIPT = 1, LPTX_IO = 2 };
 
-/* Run a script. On success `report` lists each file written or unchanged.
- * On failure `err` gets one line ("scripts/v.lua:12: tile: ...") and the
- * return is LPTX_SCRIPT (script or generator error) or LPTX_IO. */
+/* Run the script at path `script`. On success `report` lists each file
+ * written or unchanged. On failure `err` gets one line
+ * ("scripts/v.lua:12: transpose k: tile: ...") and the return is
+ * LPTX_SCRIPT (script or generator error, a limit reached) or LPTX_IO
+ * (the script cannot be read, a file cannot be written). */
 int lptx_run(const char *script, const lptx_opts *o, strbuf *report, strbuf *err);
+
+/* The same with the script's text in memory; `name` names it in messages
+ * and in the files' headers. */
+int lptx_run_text(const char *name, const char *text, size_t len, const lptx_opts *o, strbuf *report,
+		  strbuf *err);
 
 #endif

@@ -13,18 +13,12 @@ static strbuf d;
 
 static void expect(int rc, int want_rc, const char *want, const char *what)
 {
-	int good = rc == want_rc && (!want || !strcmp(sb_str(&d), want));
-	ok(good, "%s", what);
-	if (!good)
-		printf("# rc %d (want %d)\n# got:  %s\n# want: %s\n", rc, want_rc, sb_str(&d), want ? want : "(any)");
+	emu_t_expect(&d, rc, want_rc, want, what);
 }
 
 static void expect_has(int rc, int want_rc, const char *part, const char *what)
 {
-	int good = rc == want_rc && has(&d, part);
-	ok(good, "%s", what);
-	if (!good)
-		printf("# rc %d (want %d)\n# got:  %s\n# want a message with: %s\n", rc, want_rc, sb_str(&d), part);
+	emu_t_expect_has(&d, rc, want_rc, part, what);
 }
 
 static void global_bounds(void)

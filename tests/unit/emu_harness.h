@@ -33,6 +33,8 @@ typedef struct {
 	const char *module;          /* module-scope lines before the entry, or NULL */
 	unsigned dyn_smem;
 	uint64_t branch_budget;
+	uint64_t max_instructions, max_barriers;
+	emu_stats *stats;
 } emu_t_run;
 
 /* Run EMU_T_HEAD + body + "}" (module lines go first). Returns the
@@ -57,7 +59,8 @@ static inline int emu_t(const emu_t_run *r, const char *body, strbuf *diag)
 		.dyn_smem = r->dyn_smem, .in = r->in, .in_bytes = r->in_bytes, .out = r->out,
 		.out_bytes = r->out_bytes, .rows = 3, .cols = 5, .ld_in = 7, .ld_out = 11, .batch = 2,
 		.stride_in = 40, .stride_out = 60,
-		.branch_budget = r->branch_budget,
+		.branch_budget = r->branch_budget, .max_instructions = r->max_instructions,
+		.max_barriers = r->max_barriers, .stats = r->stats,
 	};
 	rc = emu_run(p, &l, diag);
 	emu_free(p);
@@ -65,5 +68,23 @@ static inline int emu_t(const emu_t_run *r, const char *body, strbuf *diag)
 }
 
 static inline int has(const strbuf *d, const char *s) { return strstr(sb_str(d), s) != NULL; }
+
+/* ok when the status is want_rc and the message is `want` (any when NULL). */
+static inline void emu_t_expect(const strbuf *d, int rc, int want_rc, const char *want, const char *what)
+{
+	int good = rc == want_rc && (!want || !strcmp(sb_str(d), want));
+	ok(good, "%s", what);
+	if (!good)
+		printf("# rc %d (want %d)\n# got:  %s\n# want: %s\n", rc, want_rc, sb_str(d), want ? want : "(any)");
+}
+
+/* ok when the status is want_rc and the message contains `part`. */
+static inline void emu_t_expect_has(const strbuf *d, int rc, int want_rc, const char *part, const char *what)
+{
+	int good = rc == want_rc && has(d, part);
+	ok(good, "%s", what);
+	if (!good)
+		printf("# rc %d (want %d)\n# got:  %s\n# want a message with: %s\n", rc, want_rc, sb_str(d), part);
+}
 
 #endif
