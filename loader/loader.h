@@ -98,15 +98,19 @@ unsigned px_shape_elem_bytes(const px_shape *s);
 /* "67x129", "67x129 ld_in=132 ld_out=72" (ld shown only when not the default). */
 const char *px_shape_name(const px_shape *s, char *buf, size_t len);
 
-/* One entry: ROWSxCOLS[:ld_in=N][:ld_out=N][:elem=BITS] ("ld-in" also
- * accepted). Ranges are checked, byte sizes are not (elem may be unknown). */
+/* One entry: ROWSxCOLS[:ld_in=N][:ld_out=N][:elem=BITS][:offset=N] ("ld-in"
+ * also accepted). Ranges are checked, byte sizes are not (elem may be
+ * unknown); an unknown key or one given twice (in any spelling) is refused,
+ * with the entry quoted: "bad shape '3x3:ld_in=5:ld-in=6': ld-in given twice". */
 px_status px_shape_parse(const char *text, px_shape *s, char *err, size_t errlen);
 
-/* A comma-separated list of entries into a malloc'd array. */
+/* A comma-separated list of entries into a malloc'd array; an empty entry
+ * is refused. */
 px_status px_shape_list(const char *list, px_shape **out, size_t *n, char *err, size_t errlen);
 
-/* The shapes a command runs: *one when one->rows is set (--rows, --cols,
- * --ld-in, --ld-out), else the list. A malloc'd array either way. */
+/* The shapes a command runs: *one when one->rows or one->cols is set
+ * (--rows, --cols, --ld-in, --ld-out; its ranges and leading dimensions
+ * checked as a list entry's are), else the list. A malloc'd array either way. */
 px_status px_shape_select(const char *list, const px_shape *one, px_shape **out, size_t *n,
 			  char *err, size_t errlen);
 

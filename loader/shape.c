@@ -2,7 +2,7 @@
  * before anything is allocated; shape lists for check and bench. */
 #include "loader/loader.h"
 
-#include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,66 +121,114 @@ const char *px_shape_name(const px_shape *s, char *buf, size_t len)
 	return buf;
 }
 
-/* A decimal in [lo, hi] that ends at *end (which must be one of `stops`). */
-static int parse_num(const char *p, const char **end, const char *stops, uint64_t lo, uint64_t hi, uint64_t *out)
+/* The decimal digits at p: their count (0 when p holds none), the value in
+ * *out, saturated at UINT64_MAX when it overflows. */
+static size_t digits(const char *p, uint64_t *out)
 {
-	if (*p < '0' || *p > '9')
+	size_t n = 0;
+	*out = 0;
+	for (; p[n] >= '0' && p[n] <= '9'; n++)
+		if (__builtin_mul_overflow(*out, 10, out) || __builtin_add_overflow(*out, (uint64_t)(p[n] - '0'), out))
+			*out = UINT64_MAX;
+	return n;
+}
+
+/* The keys of a list entry. Spellings of one key share an id, so a key given
+ * twice is refused however it is spelt; a new key is one line here. */
+static const struct {
+	const char *key;
+	unsigned id;
+	size_t off;       /* the px_shape field */
+	int narrow;       /* an unsigned field, not a uint64_t */
+	uint64_t lo, hi;
+} shape_keys[] = {
+	{"elem", 0, offsetof(px_shape, elem_bits), 1, 8, 128},
+	{"ld-in", 1, offsetof(px_shape, ld_in), 0, 1, PX_DIM_MAX},
+	{"ld-out", 2, offsetof(px_shape, ld_out), 0, 1, PX_DIM_MAX},
+	{"ld_in", 1, offsetof(px_shape, ld_in), 0, 1, PX_DIM_MAX},
+	{"ld_out", 2, offsetof(px_shape, ld_out), 0, 1, PX_DIM_MAX},
+	{"offset", 3, offsetof(px_shape, offset), 1, 0, 15},
+};
+#define NKEYS (sizeof shape_keys / sizeof shape_keys[0])
+
+/* One number of an entry at *p, ending at '\0' or `stop`: 0 and *p past it,
+ * or -1 with the reason in why ("" when the entry's form is wrong). */
+static int entry_num(const char **p, char stop, const char *name, uint64_t lo, uint64_t hi, uint64_t *v,
+		     char *why, size_t wlen)
+{
+	size_t n = digits(*p, v);
+	if (!n || ((*p)[n] && (*p)[n] != stop))
 		return -1;
-	errno = 0;
-	char *e;
-	unsigned long long v = strtoull(p, &e, 10);
-	if (errno || v < lo || v > hi || !strchr(stops, *e))
+	if (*v < lo || *v > hi) {
+		if (!strcmp(name, "elem"))
+			snprintf(why, wlen, "elem %.*s is not 8, 16, 32, 64 or 128", (int)n, *p);
+		else
+			snprintf(why, wlen, "%s %.*s is out of range (%llu to %llu)", name, (int)n, *p,
+				 (unsigned long long)lo, (unsigned long long)hi);
 		return -1;
-	*out = v;
-	*end = e;
+	}
+	*p += n;
 	return 0;
 }
 
-static const struct {
-	const char *key;
-	int which;  /* 0 ld_in, 1 ld_out, 2 elem */
-} shape_keys[] = {
-	{"elem", 2}, {"ld-in", 0}, {"ld-out", 1}, {"ld_in", 0}, {"ld_out", 1}, {"offset", 3},
-};
+/* key=N at p (just past its ':'), stored in s; seen holds the ids given so far. */
+static int entry_key(const char **p, px_shape *s, unsigned *seen, char *why, size_t wlen)
+{
+	const char *key = *p;
+	size_t kl = strcspn(key, "=:");
+	if (key[kl] != '=')
+		return -1;
+	size_t k = 0;
+	while (k < NKEYS && (strlen(shape_keys[k].key) != kl || strncmp(key, shape_keys[k].key, kl)))
+		k++;
+	if (k == NKEYS) {
+		snprintf(why, wlen, "unknown key '%.*s' (ld_in, ld_out, elem, offset)", (int)(kl < 40 ? kl : 40), key);
+		return -1;
+	}
+	if (*seen & (1u << shape_keys[k].id)) {
+		snprintf(why, wlen, "%s given twice", shape_keys[k].key);
+		return -1;
+	}
+	*seen |= 1u << shape_keys[k].id;
+	*p = key + kl + 1;
+	uint64_t v;
+	if (entry_num(p, ':', shape_keys[k].key, shape_keys[k].lo, shape_keys[k].hi, &v, why, wlen))
+		return -1;
+	if (shape_keys[k].narrow)
+		*(unsigned *)((char *)s + shape_keys[k].off) = (unsigned)v;
+	else
+		*(uint64_t *)((char *)s + shape_keys[k].off) = v;
+	if (shape_keys[k].id == 0 && !valid_elem(s->elem_bits)) {
+		snprintf(why, wlen, "elem %llu is not 8, 16, 32, 64 or 128", (unsigned long long)v);
+		return -1;
+	}
+	return 0;
+}
 
 px_status px_shape_parse(const char *text, px_shape *s, char *err, size_t errlen)
 {
 	memset(s, 0, sizeof *s);
 	const char *p = text;
-	if (parse_num(p, &p, "x", 1, PX_DIM_MAX, &s->rows) ||
-	    parse_num(p + 1, &p, ":", 1, PX_DIM_MAX, &s->cols))
+	char why[160] = "";
+	unsigned seen = 0;
+	if (entry_num(&p, 'x', "rows", 1, PX_DIM_MAX, &s->rows, why, sizeof why) || *p++ != 'x' ||
+	    entry_num(&p, ':', "cols", 1, PX_DIM_MAX, &s->cols, why, sizeof why))
 		goto bad;
 	while (*p == ':') {
-		const char *key = p + 1, *eq = strchr(key, '=');
-		int which = -1;
-		for (size_t k = 0; eq && k < sizeof shape_keys / sizeof shape_keys[0]; k++)
-			if (strlen(shape_keys[k].key) == (size_t)(eq - key) &&
-			    !strncmp(key, shape_keys[k].key, (size_t)(eq - key)))
-				which = shape_keys[k].which;
-		uint64_t v;
-		if (which < 0 || parse_num(eq + 1, &p, ":", which == 3 ? 0 : 1, which == 3 ? 15 : PX_DIM_MAX, &v))
+		p++;
+		if (entry_key(&p, s, &seen, why, sizeof why))
 			goto bad;
-		if (which == 3)
-			s->offset = (unsigned)v;
-		else if (which == 0)
-			s->ld_in = v;
-		else if (which == 1)
-			s->ld_out = v;
-		else if (!valid_elem((unsigned)v))
-			goto bad;
-		else
-			s->elem_bits = (unsigned)v;
 	}
-	px_status st = ld_check(s, err, errlen);
-	if (st) {
-		char why[256];
-		snprintf(why, sizeof why, "%s", err);
+	px_status st = ld_check(s, why, sizeof why);
+	if (st)
 		snprintf(err, errlen, "shape '%s': %s", text, why);
-	}
 	return st;
 bad:
-	snprintf(err, errlen, "bad shape '%s': expected ROWSxCOLS[:ld_in=N][:ld_out=N][:elem=8|16|32|64|128]"
-		 "[:offset=0-15] with values from 1 to %u", text, PX_DIM_MAX);
+	if (why[0])
+		snprintf(err, errlen, "bad shape '%s': %s", text, why);
+	else
+		snprintf(err, errlen, "bad shape '%s': expected ROWSxCOLS[:ld_in=N][:ld_out=N][:elem=8|16|32|64|128]"
+			 "[:offset=0-15] with values from 1 to %u", text, PX_DIM_MAX);
 	return PX_EUSAGE;
 }
 
@@ -199,22 +247,24 @@ px_status px_shape_list(const char *list, px_shape **out, size_t *n, char *err, 
 		snprintf(err, errlen, "out of memory");
 		return PX_ENOMEM;
 	}
+	px_status st = PX_OK;
 	size_t k = 0;
-	char *save = NULL;
-	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		px_status st = px_shape_parse(t, &v[k], err, errlen);
-		if (st) {
-			free(v);
-			free(copy);
-			return st;
+	for (char *t = copy; t && !st; k++) {
+		char *comma = strchr(t, ',');
+		if (comma)
+			*comma = '\0';
+		if (!*t) {
+			snprintf(err, errlen, "shape list '%s': entry %zu is empty", list, k + 1);
+			st = PX_EUSAGE;
+		} else {
+			st = px_shape_parse(t, &v[k], err, errlen);
 		}
-		k++;
+		t = comma ? comma + 1 : NULL;
 	}
 	free(copy);
-	if (!k) {
+	if (st) {
 		free(v);
-		snprintf(err, errlen, "empty shape list");
-		return PX_EUSAGE;
+		return st;
 	}
 	*out = v;
 	*n = k;
@@ -224,9 +274,14 @@ px_status px_shape_list(const char *list, px_shape **out, size_t *n, char *err, 
 px_status px_shape_select(const char *list, const px_shape *one, px_shape **out, size_t *n,
 			  char *err, size_t errlen)
 {
-	if (!one->rows)
-		return px_shape_list(list, out, n, err, errlen);
+	*out = NULL;
 	*n = 0;
+	if (!one->rows && !one->cols)
+		return px_shape_list(list, out, n, err, errlen);
+	px_status st;
+	if ((st = dim_check("rows", one->rows, err, errlen)) || (st = dim_check("cols", one->cols, err, errlen)) ||
+	    (st = ld_check(one, err, errlen)))
+		return st;
 	if (!(*out = malloc(sizeof **out))) {
 		snprintf(err, errlen, "out of memory");
 		return PX_ENOMEM;

@@ -88,6 +88,47 @@ static void test_parse(void)
 	ok(px_shape_list("", &v, &n, err, sizeof err) == PX_EUSAGE, "an empty list is refused");
 }
 
+/* issue 9, item 5 and 10: entries without an x, keys given twice, numbers
+ * past 2^32 and 2^64, empty entries. Lists are copied to the heap first, so
+ * the ASan build sees a read past an entry's end. */
+static void test_parse_bad(void)
+{
+	px_shape *v = NULL;
+	size_t n = 0;
+	ok(px_shape_list("5", &v, &n, err, sizeof err) == PX_EUSAGE && !v, "'5' (no x) is refused, never read past");
+	has_str(err, "bad shape '5': expected ROWSxCOLS", "... naming the entry");
+	ok(px_shape_list("5,6", &v, &n, err, sizeof err) == PX_EUSAGE && !v, "'5,6' is refused, not read as 5x6");
+	has_str(err, "bad shape '5': ", "... naming the first entry");
+	ok(px_shape_list("7x8,5", &v, &n, err, sizeof err) == PX_EUSAGE, "'5' at the end of a list too");
+	static const struct {
+		const char *text, *why;
+	} dup[] = {
+		{"3x3:ld_in=5:ld_in=6", "bad shape '3x3:ld_in=5:ld_in=6': ld_in given twice"},
+		{"3x3:ld_in=5:ld-in=6", "bad shape '3x3:ld_in=5:ld-in=6': ld-in given twice"},
+		{"3x3:ld_out=5:ld_out=5", "ld_out given twice"},
+		{"3x3:elem=8:elem=16", "elem given twice"},
+		{"3x3:offset=1:offset=1", "offset given twice"},
+		{"3x3:elem=4294967328", "bad shape '3x3:elem=4294967328': elem 4294967328 is not 8, 16, 32, 64 or 128"},
+		{"3x3:elem=18446744073709551648", "elem 18446744073709551648 is not 8, 16, 32, 64 or 128"},
+		{"4294967299x3", "rows 4294967299 is out of range (1 to 2147483647)"},
+		{"3x3:ld_in=4294967299", "ld_in 4294967299 is out of range (1 to 2147483647)"},
+		{"3x3:offset=16", "offset 16 is out of range (0 to 15)"},
+		{"3x3:nope=1", "unknown key 'nope'"},
+	};
+	for (size_t k = 0; k < sizeof dup / sizeof dup[0]; k++) {
+		ok(px_shape_list(dup[k].text, &v, &n, err, sizeof err) == PX_EUSAGE && !v, "'%s' refused", dup[k].text);
+		has_str(err, dup[k].why, "... saying why");
+	}
+	static const char *const empty[] = {"1x1,,2x2", "1x1,", ",1x1"};
+	for (size_t k = 0; k < sizeof empty / sizeof empty[0]; k++)
+		ok(px_shape_list(empty[k], &v, &n, err, sizeof err) == PX_EUSAGE && strstr(err, "is empty"),
+		   "an empty entry in '%s' is refused", empty[k]);
+	px_shape one = {5, 10, 4, 0, 0, 0};
+	ok(px_shape_select("1x1", &one, &v, &n, err, sizeof err) == PX_EUSAGE && !v,
+	   "one shape (--rows 5 --cols 10 --ld-in 4) is checked when selected");
+	is_str(err, "ld-in 4 is less than cols 10 (an input row holds cols elements)", "... naming ld-in");
+}
+
 static void test_status(void)
 {
 	ok(px_status_exit(PX_OK) == 0 && px_status_exit(PX_WRONG) == 1 && px_status_exit(PX_EUSAGE) == 2 &&
@@ -177,6 +218,7 @@ int main(void)
 	test_check();
 	test_names();
 	test_parse();
+	test_parse_bad();
 	test_status();
 	test_file();
 	test_report();
