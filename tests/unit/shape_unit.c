@@ -148,6 +148,17 @@ static void write_file(const char *path, const char *text)
 	}
 }
 
+/* A file of head then body: px_file_load refuses it, saying why. */
+static void refused(const char *path, const char *head, const char *body, const char *what, const char *why)
+{
+	char text[512];
+	px_file f;
+	snprintf(text, sizeof text, "%s%s", head, body);
+	write_file(path, text);
+	ok(px_file_load(&f, path, err, sizeof err) == PX_EINPUT, "%s: PX_EINPUT", what);
+	has_str(err, why, "... said so");
+}
+
 static void test_file(void)
 {
 	char dir[] = "/tmp/shape_unit.XXXXXX", path[64];
@@ -163,14 +174,26 @@ static void test_file(void)
 	write_file(path, text);
 	ok(px_file_load(&f, path, err, sizeof err) == PX_OK && f.meta.elem_bits == 16, "a consistent file loads");
 	px_file_free(&f);
-	snprintf(text, sizeof text, "%s.visible .entry kk(\n)\n{\n}\n", head);
-	write_file(path, text);
-	ok(px_file_load(&f, path, err, sizeof err) == PX_EINPUT, "kernel= without its .entry: PX_EINPUT");
-	has_str(err, "k.ptx: metadata says kernel=k but the .entry is kk", "... naming both");
-	snprintf(text, sizeof text, "%s.entry k(\n)\n.reqntid 32, 4, 1\n{\n}\n", head);
-	write_file(path, text);
-	ok(px_file_load(&f, path, err, sizeof err) == PX_EINPUT, ".reqntid that is not block=: PX_EINPUT");
-	has_str(err, "block=32x8x1 but the PTX has .reqntid 32, 4, 1", "... naming both");
+	refused(path, head, ".visible .entry kk(\n)\n{\n}\n", "kernel= without its .entry",
+		"k.ptx: metadata says kernel=k but the .entry is kk");
+	refused(path, head, ".entry k(\n)\n.reqntid 32, 4, 1\n{\n}\n", ".reqntid that is not block=",
+		"block=32x8x1 but the PTX has .reqntid 32, 4, 1");
+	const char *h32 = "// ptxpose kernel=k elem=32 grid=tile tile=32x32 block=32\n.entry k(\n)\n";
+	refused(path, h32, ".reqntid 4294967328\n{\n}\n", ".reqntid 4294967328 is no 32 (block=32)",
+		".reqntid needs one to three counts from 1 to 1024, got '4294967328'");
+	refused(path, h32, ".reqntid 32, x\n{\n}\n", ".reqntid 32, x is malformed", ".reqntid needs one to three counts");
+	FILE *w = fopen(path, "w");
+	if (w) {
+		fputs(h32, w);
+		fputc('\0', w);
+		fputs("{\n}\n", w);
+		fclose(w);
+	}
+	ok(px_file_load(&f, path, err, sizeof err) == PX_EINPUT, "a NUL byte: PX_EINPUT");
+	has_str(err, "a NUL byte at offset 70: PTX is text", "... naming the offset");
+	write_file(path, "// ptxpose kernel=k\x1b[2J elem=32 grid=tile tile=32x32 block=32\n.entry k()\n");
+	ok(px_file_load(&f, path, err, sizeof err) == PX_EINPUT, "a control character in the metadata: PX_EINPUT");
+	has_str(err, "line 1: metadata token with a control character (0x1b)", "... said so");
 	write_file(path, ".entry k()\n{\n}\n");
 	ok(px_file_load(&f, path, err, sizeof err) == PX_EINPUT, "no metadata: PX_EINPUT");
 	has_str(err, "no ptxpose metadata", "... said so");
@@ -180,6 +203,25 @@ static void test_file(void)
 	rmdir(dir);
 
 	px_meta m;
+	static const struct {
+		const char *name;
+		int ident;
+	} kernels[] = {{"9k", 0}, {"a-b", 0}, {"%", 0}, {"k.x", 0}, {"_", 0},
+		       {"k", 1}, {"_k", 1}, {"$k1", 1}, {"%k", 1}, {"fast_b32", 1}};
+	for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++) {
+		snprintf(text, sizeof text, "// ptxpose kernel=%s elem=32 grid=tile tile=8x32 block=32x8\n", kernels[k].name);
+		int rc = meta_parse(text, &m, err, sizeof err);
+		ok(kernels[k].ident ? rc == 0 : rc == -1 && strstr(err, "kernel must be a PTX identifier"),
+		   "kernel=%s %s", kernels[k].name, kernels[k].ident ? "is a PTX identifier: accepted" : "is not: refused");
+	}
+	static const char *const dims[] = {"32xx8", "x32x8", "32x8x", "32x8x1x1", "32x4294967328"};
+	for (size_t k = 0; k < sizeof dims / sizeof dims[0]; k++) {
+		snprintf(text, sizeof text, "// ptxpose kernel=k elem=32 grid=tile tile=8x32 block=%s\n", dims[k]);
+		ok(meta_parse(text, &m, err, sizeof err) == -1, "block=%s is refused", dims[k]);
+	}
+	ok(meta_parse("// ptxpose kernel=k elem=4294967328 grid=tile tile=8x32 block=32x8\n", &m, err, sizeof err) == -1,
+	   "elem=4294967328 is refused");
+	has_str(err, "got '4294967328'", "... quoting it, not as 32");
 	meta_parse("// ptxpose kernel=k elem=32 grid=tile tile=8x32 block=32x8\n", &m, err, sizeof err);
 	px_shape s = {524280, 4, 0, 0, 32, 0};
 	ok(px_launch_check(&m, &s, err, sizeof err) == PX_OK, "65535 tile rows fit the grid");
