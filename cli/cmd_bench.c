@@ -28,7 +28,7 @@ typedef struct {
 
 static const opt_spec flags[] = {
 	{"--cols", OPT_NUM, offsetof(bench_opts, cols), 1, PX_DIM_MAX, NULL},
-	{"--elem", OPT_NUM, offsetof(bench_opts, elem), 8, 128, NULL},
+	{"--elem", OPT_ELEM, offsetof(bench_opts, elem), 0, 0, NULL},
 	{"--flush-l2", OPT_SWITCH, offsetof(bench_opts, flush_l2), 0, 0, NULL},
 	{"--iters", OPT_NUM, offsetof(bench_opts, iters), 1, 10000, NULL},
 	{"--ld-in", OPT_NUM, offsetof(bench_opts, ld_in), 1, PX_DIM_MAX, NULL},
