@@ -114,8 +114,11 @@ px_status px_shape_list(const char *list, px_shape **out, size_t *n, char *err, 
 px_status px_shape_select(const char *list, const px_shape *one, px_shape **out, size_t *n,
 			  char *err, size_t errlen);
 
-/* PX_EUSAGE ("too large: WHAT: 34.4 GiB of host memory needed, this machine
- * has 16.0 GiB") when `bytes` of host buffers cannot be had here (90% of RAM). */
+/* PX_EUSAGE ("too large: WHAT: 16.0 GiB of host memory needed, more than half
+ * of the 23.1 GiB available on this machine") when `bytes` of host buffers
+ * are more than half of what the machine can spare: the least of
+ * MemAvailable, what this cgroup's memory limit leaves, and what ulimit -v and
+ * ulimit -d leave. Every path asks before it allocates host buffers. */
 px_status px_host_fits(uint64_t bytes, const char *what, char *err, size_t errlen);
 
 /* ---- verification, pure C (vfy.c, vfy_cmp.c) ----------------------------- */

@@ -3,7 +3,8 @@
 # case it refuses (2), the shape parser stays inside its entry (5), numbers
 # are never wrapped, flags and shape keys are never given twice, user-given
 # strings cannot break a line of TAP (10), input files are regular and
-# bounded (11). Runs anywhere: the emulator stands in for the GPU.
+# bounded (11), and host buffers are weighed before they are allocated (12).
+# Runs anywhere: the emulator stands in for the GPU.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib/tap.sh
 need_ptxpose
@@ -109,5 +110,20 @@ one_line "... one line" "ptxpose run: tests: not a regular file (a directory)"
 truncate -s 65M "$tmp/big.ptx"
 check "run on a PTX file of 65 MiB: exit 3 at once" 3 timeout 20 $PX run "$tmp/big.ptx" --rows 2 --cols 2 --emulate
 one_line "... one line naming the limit" "big.ptx: larger than 64 MiB, the most an input file may hold"
+
+# --- item 12: host buffers weighed before they are allocated (the plain
+# build: ASan's shadow memory does not live under ulimit -v)
+wide=1x1:ld_in=2147483647:ld_out=2147483647
+(ulimit -v 4000000 && exec build/ptxpose check --emulate --shapes $wide $k) >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] && ok "check: 1x1 with leading dimensions of 2^31-1 under ulimit -v 4 GB: exit 2" ||
+	{ nok "check: 1x1 with leading dimensions of 2^31-1 under ulimit -v 4 GB: exit 2"; diag <"$tmp/out"; }
+has_diag "... refused before allocating, naming the bytes and the bound" \
+	"too large: the input and output: 16.0 GiB of host memory needed, more than half of the .* the address-space limit (ulimit -v) leaves"
+(ulimit -v 4000000 && exec build/ptxpose run $k --rows 1 --cols 1 --ld-in 2147483647 --ld-out 2147483647 --emulate) \
+	>"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] && ok "run --emulate: the same: exit 2" || { nok "run --emulate: the same: exit 2"; diag <"$tmp/err"; }
+one_line "... one line" "16.0 GiB of host memory needed, more than half of"
+(ulimit -v 4000000 && exec build/ptxpose check --emulate --shapes 100000x100000 $k) >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] && ok "check: 100000x100000: exit 2" || { nok "check: 100000x100000: exit 2"; diag <"$tmp/out"; }
 
 finish
