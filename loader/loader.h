@@ -394,8 +394,12 @@ void px_report_head_init(px_report_head *h, cu_ctx *cu, const px_time_opts *t);
 void px_report_md(strbuf *sb, const px_report_head *h, const px_row *rows, size_t n);
 void px_report_csv(strbuf *sb, const px_report_head *h, const px_row *rows, size_t n);
 
+/* PX_EINPUT, naming it, when dir (or the nearest of its parents that exists,
+ * as dir will be made) cannot take new files. Makes nothing. */
+px_status px_report_writable(const char *dir, char *err, size_t errlen);
+
 /* Make dir (and its parents), then write dir/bench.md and dir/bench.csv,
- * each atomically. PX_EINPUT when that cannot be done. */
+ * both or neither (fs_write_all). PX_EINPUT when that cannot be done. */
 px_status px_report_write(const char *dir, const px_report_head *h, const px_row *rows, size_t n,
 			  char *err, size_t errlen);
 

@@ -252,6 +252,11 @@ static void test_report(void)
 	has_str(sb_str(&sb), "variant,elem,rows,cols,ld_in,ld_out,status,us,gbps,pct_copy,note\n"
 			     "copy,32,64,32,32,64,ok,2.000,16.38,100.00,\nk,32,64,32,32,72,ok,4.000,8.19,50.00,\n"
 			     "bad,32,64,32,32,64,FAIL,,,,\"out[j=1][i=2]: a, b\"\n", "... rows with the default ld spelt out, notes quoted");
+	/* a note that echoes a file name cannot break a row of the Markdown table */
+	px_row odd = {.variant = "v|w", .shape = {1, 1, 0, 0, 8}, .state = PX_ROW_ERROR, .note = "x.ptx|\nok: bad"};
+	sb_reset(&sb);
+	px_report_md(&sb, &h, &odd, 1);
+	has_str(sb_str(&sb), "| v\\|w | 8 | 1x1 | ERROR | | | x.ptx\\|\\nok: bad |\n", "bench.md escapes '|' and newlines in a row");
 	sb_free(&sb);
 }
 
