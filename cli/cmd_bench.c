@@ -91,7 +91,7 @@ static void usage(FILE *f)
 		"  --seed S        seed of the random input (default 1)\n"
 		"  --out-dir DIR   where bench.md and bench.csv go (default bench/results)\n"
 		"  --flush-l2      overwrite twice the L2 before each timed call (default: the L2 stays\n"
-		"                  warm, as in /work/shared/peers/peers.py)\n"
+		"                  warm, as in the peer harness bench/peers.py)\n"
 		"  --no-cublas     leave out the cublas_geam rows\n"
 		"  -v              driver, JIT and timing details on stderr\n"
 		"\n"

@@ -311,7 +311,7 @@ px_status px_launch_check(const px_meta *m, const px_shape *s, char *err, size_t
 
 typedef struct px_rig px_rig;
 
-/* The method of /work/shared/peers/peers.py, so the numbers compare: warm-up
+/* The method of the peer harness (bench/peers.py), so the numbers compare: warm-up
  * calls, then for each timed call: record an event, the call, record an
  * event, wait for it; the median. */
 typedef struct {
