@@ -1,12 +1,12 @@
 #!/bin/sh
 # Issue 9: bad input never hangs, crashes, lies or destroys. check fails a
-# case it refuses (2), bench checks every input before it writes and never
-# replaces its tables with nothing (3), the shape parser stays inside its
-# entry (5), numbers are never wrapped, flags and shape keys are never given
-# twice, user-given strings cannot break a line of TAP (10), input files are
-# regular and bounded (11), and host buffers are weighed before they are
-# allocated (12). Runs anywhere: the emulator and the fake driver stand in
-# for the GPU.
+# case it refuses, emulated or on the (fake) GPU (2), bench checks every
+# input before it writes and never replaces its tables with nothing (3), the
+# shape parser stays inside its entry (5), numbers are never wrapped, flags
+# and shape keys are never given twice, user-given strings cannot break a
+# line of TAP (10), input files are regular and bounded (11), and host
+# buffers are weighed before they are allocated (12). Runs anywhere: the
+# emulator and the fake driver stand in for the GPU.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib/tap.sh
 need_ptxpose
@@ -136,6 +136,11 @@ mkptx() { # FILE ELEM: metadata and an entry, all the fake driver reads
 }
 mkptx "$tmp/k32.ptx" 32
 printf '.version 8.0\n' >"$tmp/plain.ptx"
+check "check on the (fake) GPU: a grid over the launch limit: exit 2, not 0" 2 $PX check --shapes 4x4,2147483647x1 "$tmp/k32.ptx"
+grep -qx 'ok 1 - k 4x4' "$tmp/out" && grep -qx 'not ok 2 - k 2147483647x1' "$tmp/out" &&
+	ok "... the good case ok, the refused one not" || { nok "... TAP"; diag <"$tmp/out"; }
+FAKECUDA_MEM=100000000 check "check on the (fake) GPU: too large for the device: exit 2" 2 $PX check --rows 8000 --cols 8000 "$tmp/k32.ptx"
+has_diag "... the reason" "too large for the device: 8000x8000 elem=32 needs"
 res="$tmp/res"
 mkdir "$res"
 printf 'the committed bench.md\n' >"$res/bench.md"
