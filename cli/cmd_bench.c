@@ -62,6 +62,7 @@ typedef struct {
 	px_row *rows;
 	size_t nrows;
 	size_t timed;       /* cases whose copy was timed */
+	int unsaved;        /* the last write of the tables failed */
 	px_report_head head;
 	int code;
 } bench;
@@ -381,6 +382,7 @@ static void save(bench *b)
 	if (!b->timed)
 		return;
 	px_status st = px_report_write(b->o->out_dir, &b->head, b->rows, b->nrows, err, sizeof err);
+	b->unsaved = st != PX_OK;
 	if (st) {
 		cli_err(CMD, "%s", err);
 		note_code(b, px_status_exit(st));
@@ -434,14 +436,14 @@ int cmd_bench(int argc, char **argv)
 	px_report_md(&md, &b.head, b.rows, b.nrows);
 	fputs(sb_str(&md), stdout);
 	sb_free(&md);
-	if (b.timed) {
+	if (b.timed && !b.unsaved) {
 		strbuf dir;
 		sb_init(&dir);
 		sb_add_esc(&dir, o.out_dir, NULL);
 		fprintf(stderr, "ptxpose bench: %zu cases, %zu rows in %s/bench.md and bench.csv\n", b.ncases, b.nrows,
 			sb_str(&dir));
 		sb_free(&dir);
-	} else {
+	} else if (!b.timed) {
 		cli_err(CMD, "nothing was timed (every case was skipped or failed); %s/bench.md and bench.csv are "
 			"left as they were", o.out_dir);
 		note_code(&b, EXIT_USAGE);

@@ -124,8 +124,8 @@ void px_report_head_init(px_report_head *h, cu_ctx *cu, const px_time_opts *t)
 static int make_dirs(const char *dir)
 {
 	char path[4096];
-	if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) {
-		errno = ENAMETOOLONG;
+	if (!dir[0] || snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) {
+		errno = dir[0] ? ENAMETOOLONG : ENOENT;
 		return -1;
 	}
 	for (char *p = path + 1;; p++) {
@@ -143,8 +143,9 @@ static int make_dirs(const char *dir)
 px_status px_report_writable(const char *dir, char *err, size_t errlen)
 {
 	char path[4096];
-	if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) {
-		snprintf(err, errlen, "cannot write into %.200s...: the name is too long", dir);
+	if (!dir[0] || snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) {
+		snprintf(err, errlen, "cannot write bench.md and bench.csv into '%.200s': %s", dir,
+			 dir[0] ? "the name is too long" : "the folder's name is empty");
 		return PX_EINPUT;
 	}
 	/* the folder, or the nearest of its parents that exists, must take new files */

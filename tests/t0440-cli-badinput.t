@@ -169,6 +169,8 @@ bench "no file of the width asked for" 3 --elem 64 "$tmp/k32.ptx"
 FAKECUDA_MEM=1000000 bench "where every case is too large for the device" 2 --shapes 4096x4096 "$tmp/k32.ptx"
 grep -q "nothing was timed (every case was skipped or failed); .*/bench.md and bench.csv are left as they were" "$tmp/err" &&
 	ok "... says the tables are left as they were" || { nok "... says so"; diag <"$tmp/err"; }
+check "bench --out-dir '': exit 3" 3 $PX bench --iters 2 --out-dir '' "$tmp/k32.ptx"
+one_line "... one line, before anything ran" "cannot write bench.md and bench.csv into '': the folder's name is empty"
 check "bench --out-dir on a file: exit 3" 3 $PX bench --iters 2 --out-dir "$res/bench.md/x" "$tmp/k32.ptx"
 one_line "... one line, before anything ran" "cannot write bench.md and bench.csv into .*: .*bench.md is not a folder"
 untouched
@@ -176,6 +178,8 @@ rm "$res/bench.csv" && mkdir "$res/bench.csv"
 check "bench where bench.csv cannot be replaced: exit 3" 3 $PX bench --iters 2 --no-cublas --out-dir "$res" --rows 64 --cols 64 "$tmp/k32.ptx"
 grep -q "cannot write .*/bench.csv: .* (neither file changed)" "$tmp/err" && ok "... says neither file changed" ||
 	{ nok "... says so"; diag <"$tmp/err"; }
+grep -q "rows in .*bench.md and bench.csv" "$tmp/err" && { nok "... and does not claim it wrote them"; diag <"$tmp/err"; } ||
+	ok "... and does not claim it wrote them"
 [ "$(cat "$res/bench.md")" = "the committed bench.md" ] && [ "$(ls -a "$res" | wc -l)" -eq 4 ] &&
 	ok "... bench.md keeps its old contents: both or neither" || { nok "... both or neither"; ls -a "$res" | diag; }
 rmdir "$res/bench.csv"
