@@ -5,6 +5,12 @@
 #                       every variant into ptx/, assemble and summarize them;
 #                       on a machine with a CUDA GPU also verify and time them.
 #   ./build.sh test     install what is missing, build, run the TAP tests.
+#   ./build.sh fuzz [SECONDS]
+#                       install clang and libFuzzer where missing, build the
+#                       fuzz targets (fuzz/fuzz_*.c) and run each for SECONDS
+#                       (default 20) on a copy of its seed corpus; fails on a
+#                       crash, a leak, a sanitizer report or an input that
+#                       takes more than 10 s.
 #
 # Each step is idempotent: run it as often as you like.
 set -eu
@@ -56,6 +62,45 @@ deps_cuobjdump() {
 		nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm
 }
 
+# clang with libFuzzer's runtime (Debian: clang and the libclang-rt-N-dev of
+# its version N).
+deps_fuzz() {
+	if ! command -v clang >/dev/null 2>&1; then
+		say "installing: clang"
+		as_root apt-get update -qq
+		DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq clang >/dev/null
+	fi
+	if [ ! -f "$(clang -print-file-name=libclang_rt.fuzzer-x86_64.a)" ]; then
+		v=$(clang -dumpversion | cut -d. -f1)
+		say "installing: libclang-rt-$v-dev"
+		as_root apt-get update -qq
+		DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "libclang-rt-$v-dev" >/dev/null
+	fi
+}
+
+# fuzz_one NAME SECONDS: one target on a fresh copy of its corpus; one line.
+fuzz_one() {
+	name=$1 secs=$2 dir=build/fuzz/run/$1
+	rm -rf "$dir"
+	mkdir -p "$dir/corpus" "$dir/artifacts"
+	[ -d "fuzz/corpus/$name" ] && cp -R "fuzz/corpus/$name/." "$dir/corpus/"
+	seeds=$(ls "$dir/corpus" | wc -l)
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		"build/fuzz/$name" -max_total_time="$secs" -timeout=10 -detect_leaks=1 -print_final_stats=1 \
+		-artifact_prefix="$dir/artifacts/" "$dir/corpus" >"$dir/log" 2>&1
+	rc=$?
+	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$dir/log" | tail -1)
+	if [ "$rc" -eq 0 ] && [ -z "$(ls "$dir/artifacts")" ]; then
+		printf 'fuzz %s: ok, %s runs in %s s, corpus %s -> %s inputs\n' "$name" "${runs:-?}" "$secs" "$seeds" \
+			"$(ls "$dir/corpus" | wc -l)"
+		return 0
+	fi
+	why=$(grep -m1 -oE '(ERROR: (libFuzzer|[A-Za-z]+Sanitizer)|runtime error): .*' "$dir/log" | cut -c1-72)
+	printf 'fuzz %s: FAILED (%s, exit %s): input %s, log %s\n' "$name" "${why:-see the log}" "$rc" \
+		"$(ls "$dir/artifacts"/* 2>/dev/null | head -1)" "$dir/log"
+	return 1
+}
+
 build() {
 	deps_apt
 	deps_cuda
@@ -83,8 +128,25 @@ test)
 	build
 	prove tests/
 	;;
+fuzz)
+	secs=${2:-20}
+	case "$secs" in '' | *[!0-9]*)
+		echo "usage: ./build.sh fuzz [SECONDS]" >&2
+		exit 2
+		;;
+	esac
+	build
+	deps_fuzz
+	ninja fuzz
+	failed=0
+	for f in fuzz/fuzz_*.c; do
+		n=${f#fuzz/fuzz_}
+		fuzz_one "${n%.c}" "$secs" || failed=1
+	done
+	exit $failed
+	;;
 *)
-	echo "usage: ./build.sh [main|test]" >&2
+	echo "usage: ./build.sh [main|test|fuzz [SECONDS]]" >&2
 	exit 2
 	;;
 esac

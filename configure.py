@@ -3,6 +3,10 @@
 
 The source lists come from the tree (every .c under the module folders), so a
 new file needs only `./configure.py` (ninja reruns it when this file changes).
+Fuzz targets are every fuzz/fuzz_NAME.c (defining LLVMFuzzerTestOneInput):
+`ninja fuzz` builds each into build/fuzz/NAME with clang and libFuzzer,
+linked with the library compiled the same way; `ninja` alone leaves them out
+(clang is installed by `./build.sh fuzz`, which also runs them).
 The result is checked in; review it like any other generated file.
 `./configure.py --check` exits 1 if the checked-in build.ninja is stale.
 """
@@ -28,6 +32,9 @@ VARIANTS = {
     'asan/': '-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined '
              '-fno-sanitize-recover=undefined',
 }
+# libFuzzer targets: clang, the fuzzer's coverage, ASan and UBSan (an abort).
+FUZZ_FLAGS = ('-O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined '
+              '-fno-sanitize-recover=undefined')
 
 
 def sources():
@@ -90,6 +97,14 @@ def main():
     p('  command = build/ptxpose gen --force --out ptx scripts/variants.lua')
     p('  description = GEN ptx/')
     p('  pool = console')
+    p('rule fuzzcc')
+    p('  command = clang -MMD -MF $out.d $flags $fuzzflags -c $in -o $out')
+    p('  depfile = $out.d')
+    p('  deps = gcc')
+    p('  description = FUZZCC $out')
+    p('rule fuzzlink')
+    p('  command = clang $fuzzflags -fsanitize=fuzzer $in $lualib $libs -o $out')
+    p('  description = FUZZLINK $out')
     p('rule prove')
     p('  command = prove $proveflags tests/')
     p('  description = PROVE tests/')
@@ -129,6 +144,18 @@ def main():
         p(f'build build/tsan/tests/{name}: link ' + ' '.join(objs))
         p(f'  vflags = {TSAN_FLAGS}')
     p('')
+    fuzzers = sorted(glob.glob('fuzz/fuzz_*.c'))
+    if fuzzers:
+        names = [os.path.basename(f)[len('fuzz_'):-2] for f in fuzzers]
+        p(f'fuzzflags = {FUZZ_FLAGS}')
+        fobjs = {s: f'build/fuzz/obj/{s[:-2]}.o' for s in lib + fuzzers}
+        for s in lib + fuzzers:
+            p(f'build {fobjs[s]}: fuzzcc {s}')
+        libf = ' '.join(fobjs[s] for s in lib)
+        for f, name in zip(fuzzers, names):
+            p(f'build build/fuzz/{name}: fuzzlink {fobjs[f]} {libf}')
+        p('build fuzz: phony ' + ' '.join(f'build/fuzz/{n}' for n in names))
+        p('')
     alls = ['build/ptxpose', 'build/asan/ptxpose'] + [f'build/tsan/tests/{n}' for n in TSAN]
     for prefix in VARIANTS:
         alls += [f'build/{prefix}tests/{os.path.basename(u)[:-2]}' for u in units]

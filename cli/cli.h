@@ -24,7 +24,9 @@ int cmd_check(int argc, char **argv);
 int cmd_sass(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 
-/* Print "ptxpose CMD: message" on stderr (one line). */
+/* Print "ptxpose CMD: message" on stderr ("ptxpose: message" when cmd is
+ * NULL), one line: control characters in the message are escaped (\n, \x1b),
+ * so a file name or value given by the user cannot break it. */
 void cli_err(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

@@ -29,7 +29,7 @@ typedef struct {
 static const opt_spec flags[] = {
 	{"--batch", OPT_NUM, offsetof(bench_opts, batch), 1, PX_DIM_MAX, NULL},
 	{"--cols", OPT_NUM, offsetof(bench_opts, cols), 1, PX_DIM_MAX, NULL},
-	{"--elem", OPT_NUM, offsetof(bench_opts, elem), 8, 128, NULL},
+	{"--elem", OPT_ELEM, offsetof(bench_opts, elem), 0, 0, NULL},
 	{"--flush-l2", OPT_SWITCH, offsetof(bench_opts, flush_l2), 0, 0, NULL},
 	{"--iters", OPT_NUM, offsetof(bench_opts, iters), 1, 10000, NULL},
 	{"--ld-in", OPT_NUM, offsetof(bench_opts, ld_in), 1, PX_DIM_MAX, NULL},
@@ -46,7 +46,6 @@ static const opt_spec flags[] = {
 
 typedef struct {
 	px_file f;
-	int loaded;
 	jit_kernel *k;   /* NULL until linked, and again after a device reset */
 	char err[1024];  /* why it cannot run, when it cannot */
 } bench_var;
@@ -61,8 +60,12 @@ typedef struct {
 	px_rig *rig;
 	px_geam *geam;
 	px_time_opts topt;
+	px_shape *cases;    /* every shape at every width it applies to */
+	size_t ncases;
 	px_row *rows;
 	size_t nrows;
+	size_t timed;       /* cases whose copy was timed */
+	int unsaved;        /* the last write of the tables failed */
 	px_report_head head;
 	int code;
 } bench;
@@ -76,10 +79,14 @@ static void usage(FILE *f)
 		"\n"
 		"For every shape and every FILE.ptx (default ptx/*.ptx) of a matching width: verify\n"
 		"once (a wrong result is a FAIL row, never timed), then time it; time the copy\n"
-		"(cuMemcpyDtoD of batch*rows*cols*elem bytes) and cuBLAS geam (32-, 64-, 128-bit;\n"
+"(cuMemcpyDtoD of batch*rows*cols*elem bytes) and cuBLAS geam (32-, 64-, 128-bit;\n"
 		"batches of one) the same way in the same run. Progress on stderr; the table on\n"
-		"stdout and, rewritten after every case, in DIR/bench.md and DIR/bench.csv. Shapes\n"
-		"that do not fit in device memory are skipped with a note.\n"
+		"stdout and in DIR/bench.md and DIR/bench.csv, both rewritten together (both or\n"
+		"neither) after every case once one has timed something; a run that times nothing\n"
+		"leaves them as they were. Shapes that do not fit in this device's or this\n"
+		"machine's memory are skipped with a note.\n"
+		"Every input (flags, shapes, every file and its metadata, DIR) is checked before\n"
+		"anything runs: one bad input stops the bench with nothing written.\n"
 		"\n"
 		"  --shapes LIST   comma-separated ROWSxCOLS[:ld_in=N][:ld_out=N][:elem=BITS][:offset=N]\n"
 		"                  [:batch=B][:stride_in=S][:stride_out=S], default\n"
@@ -92,12 +99,13 @@ static void usage(FILE *f)
 		"  --seed S        seed of the random input (default 1)\n"
 		"  --out-dir DIR   where bench.md and bench.csv go (default bench/results)\n"
 		"  --flush-l2      overwrite twice the L2 before each timed call (default: the L2 stays\n"
-		"                  warm, as in /work/shared/peers/peers.py)\n"
+		"                  warm, as in the peer harness bench/peers.py)\n"
 		"  --no-cublas     leave out the cublas_geam rows\n"
 		"  -v              driver, JIT and timing details on stderr\n"
 		"\n"
-		"Exit: 0 all verified, 1 some result wrong, 2 usage, 3 input (missing file, no\n"
-		"metadata, cannot write DIR), 4 no CUDA driver or device, 5 CUDA or JIT error.\n"
+		"Exit: 0 all verified, 1 some result wrong, 2 usage (or nothing could be timed), 3\n"
+		"input (missing file, no metadata, cannot write DIR), 4 no CUDA driver or device, 5\n"
+		"CUDA or JIT error.\n"
 		"With several kinds of failure, the first that is not 1 wins.\n");
 }
 
@@ -225,10 +233,10 @@ static void bench_variants(bench *b, const px_shape *s, double copy_us, const ch
 {
 	size_t nvar = 0, k = 0;
 	for (size_t i = 0; i < b->nv; i++)
-		nvar += b->v[i].loaded && b->v[i].f.meta.elem_bits == s->elem_bits;
+		nvar += b->v[i].f.meta.elem_bits == s->elem_bits;
 	for (size_t i = 0; i < b->nv; i++) {
 		bench_var *v = &b->v[i];
-		if (!v->loaded || v->f.meta.elem_bits != s->elem_bits)
+		if (v->f.meta.elem_bits != s->elem_bits)
 			continue;
 		fprintf(stderr, "[%s] variant %zu/%zu %s\n", tag, ++k, nvar, v->f.meta.kernel);
 		char err[512];
@@ -259,8 +267,8 @@ static void bench_case(bench *b, px_shape s, int ci, int ncases)
 	px_shape_name(&s, name, sizeof name);
 	snprintf(tag, sizeof tag, "case %d/%d %s elem=%u", ci, ncases, name, s.elem_bits);
 	fprintf(stderr, "[%s] copy\n", tag);
-	px_status st = px_shape_check(&s, err, sizeof err);
-	if (!st && (st = px_rig_fits(b->rig, &s, err, sizeof err)) == PX_EUSAGE) {
+	px_status st = px_rig_fits(b->rig, &s, err, sizeof err);
+	if (st == PX_EUSAGE) {
 		add_row(b, "copy", &s, PX_ROW_SKIP, err);
 		fprintf(stderr, "[%s] skipped: %s\n", tag, err);
 		return;
@@ -284,6 +292,7 @@ static void bench_case(bench *b, px_shape s, int ci, int ncases)
 	r->us = t.median_us;
 	r->gbps = px_gbps(&s, t.median_us);
 	r->pct_copy = 100;
+	b->timed++;
 	bench_variants(b, &s, t.median_us, tag);
 }
 
@@ -295,7 +304,7 @@ static int case_elems(const bench *b, const px_shape *s, unsigned elems[5])
 		if ((s->elem_bits && s->elem_bits != bits) || (b->o->elem && b->o->elem != bits))
 			continue;
 		for (size_t i = 0; i < b->nv; i++)
-			if (b->v[i].loaded && b->v[i].f.meta.elem_bits == bits) {
+			if (b->v[i].f.meta.elem_bits == bits) {
 				elems[n++] = bits;
 				break;
 			}
@@ -303,25 +312,56 @@ static int case_elems(const bench *b, const px_shape *s, unsigned elems[5])
 	return n;
 }
 
-/* Load every file; those that fail are reported and left out. */
+/* Every file loaded, or the first that cannot be (its exit code). */
 static int load_files(bench *b)
 {
 	char err[1024];
-	size_t ok = 0;
-	if (!(b->v = calloc(b->o->nfiles, sizeof *b->v)))
-		return 0;
-	b->nv = b->o->nfiles;
-	for (size_t i = 0; i < b->nv; i++) {
+	if (!(b->v = calloc(b->o->nfiles, sizeof *b->v))) {
+		cli_err(CMD, "out of memory");
+		return EXIT_CUDA;
+	}
+	for (size_t i = 0; i < b->o->nfiles; i++) {
 		px_status st = px_file_load(&b->v[i].f, b->o->files[i], err, sizeof err);
 		if (st) {
 			cli_err(CMD, "%s", err);
-			note_code(b, px_status_exit(st));
-			continue;
+			return px_status_exit(st);
 		}
-		b->v[i].loaded = 1;
-		ok++;
+		b->nv = i + 1;
 	}
-	return ok > 0;
+	return EXIT_OK;
+}
+
+/* Every case (a shape at a width some file has), each checked: a shape that
+ * no buffer can hold, or with ld < cols, is refused before anything runs. */
+static int make_cases(bench *b)
+{
+	char err[1024];
+	unsigned elems[5];
+	size_t cap = 0;
+	for (size_t i = 0; i < b->nshapes; i++)
+		cap += (size_t)case_elems(b, &b->shapes[i], elems);
+	if (!cap) {
+		cli_err(CMD, "nothing to time: no file has the width that --elem or the shapes' elem= ask for");
+		return EXIT_INPUT;
+	}
+	if (!(b->cases = calloc(cap, sizeof *b->cases))) {
+		cli_err(CMD, "out of memory");
+		return EXIT_CUDA;
+	}
+	for (size_t i = 0; i < b->nshapes; i++) {
+		int n = case_elems(b, &b->shapes[i], elems);
+		for (int e = 0; e < n; e++) {
+			px_shape *s = &b->cases[b->ncases++];
+			*s = b->shapes[i];
+			s->elem_bits = elems[e];
+			char name[96];
+			if (px_shape_check(s, err, sizeof err)) {
+				cli_err(CMD, "%s elem=%u: %s", px_shape_name(&b->shapes[i], name, sizeof name), elems[e], err);
+				return EXIT_USAGE;
+			}
+		}
+	}
+	return EXIT_OK;
 }
 
 static void bench_free(bench *b, bench_opts *o)
@@ -335,11 +375,27 @@ static void bench_free(bench *b, bench_opts *o)
 	px_rig_free(b->rig);
 	cu_close(b->cu);
 	free(b->shapes);
+	free(b->cases);
 	free(b->rows);
 	if (o->g.gl_pathc)
 		globfree(&o->g);
 	else
 		free(o->files);
+}
+
+/* Rewrite the tables once a case has timed something: a run that times
+ * nothing (every case skipped or failed) leaves the old tables alone. */
+static void save(bench *b)
+{
+	char err[1024];
+	if (!b->timed)
+		return;
+	px_status st = px_report_write(b->o->out_dir, &b->head, b->rows, b->nrows, err, sizeof err);
+	b->unsaved = st != PX_OK;
+	if (st) {
+		cli_err(CMD, "%s", err);
+		note_code(b, px_status_exit(st));
+	}
 }
 
 int cmd_bench(int argc, char **argv)
@@ -351,6 +407,7 @@ int cmd_bench(int argc, char **argv)
 	px_status st = PX_OK;
 	if (code)
 		goto out;
+	/* every input is checked before the driver is opened or a file written */
 	px_shape one = {.rows = o.rows, .cols = o.cols, .ld_in = o.ld_in, .ld_out = o.ld_out,
 			.batch = o.batch ? o.batch : 1, .stride_in = o.stride_in, .stride_out = o.stride_out};
 	st = px_shape_select(o.shapes ? o.shapes : BENCH_SHAPES, &one, &b.shapes, &b.nshapes, err, sizeof err);
@@ -359,8 +416,11 @@ int cmd_bench(int argc, char **argv)
 		code = px_status_exit(st);
 		goto out;
 	}
-	if (!load_files(&b)) {
-		code = b.code ? b.code : EXIT_INPUT;
+	if ((code = load_files(&b)) || (code = make_cases(&b)))
+		goto out;
+	if ((st = px_report_writable(o.out_dir, err, sizeof err))) {
+		cli_err(CMD, "%s", err);
+		code = px_status_exit(st);
 		goto out;
 	}
 	px_log log = {px_log_stderr, NULL};
@@ -372,43 +432,32 @@ int cmd_bench(int argc, char **argv)
 	}
 	b.topt = (px_time_opts){.iters = (int)o.iters, .warmup = 10, .flush_l2 = o.flush_l2};
 	px_report_head_init(&b.head, b.cu, &b.topt);
-	if ((st = px_report_write(o.out_dir, &b.head, b.rows, 0, err, sizeof err))) {
-		cli_err(CMD, "%s", err);
-		code = px_status_exit(st);
-		goto out;
-	}
 	if (!o.no_cublas && px_geam_open(b.cu, &b.geam, err, sizeof err))
 		snprintf(b.head.extra, sizeof b.head.extra, "cublas_geam: not measured (%.200s)", err);
 	else if (b.geam)
 		snprintf(b.head.extra, sizeof b.head.extra, "cublas_geam: %s; its input has no NaN, Inf, zero or subnormal"
 			 " (geam computes 1*a + 0*c)", px_geam_version(b.geam));
-	int ncases = 0, ci = 0;
-	unsigned elems[5];
-	for (size_t i = 0; i < b.nshapes; i++)
-		ncases += case_elems(&b, &b.shapes[i], elems);
-	if (!ncases) {
-		cli_err(CMD, "nothing to time: no file has the width that --elem or the shapes' elem= ask for");
-		code = EXIT_INPUT;
-		goto out;
-	}
-	for (size_t i = 0; i < b.nshapes; i++) {
-		int n = case_elems(&b, &b.shapes[i], elems);
-		for (int e = 0; e < n; e++) {
-			px_shape s = b.shapes[i];
-			s.elem_bits = elems[e];
-			bench_case(&b, s, ++ci, ncases);
-			if ((st = px_report_write(o.out_dir, &b.head, b.rows, b.nrows, err, sizeof err))) {
-				cli_err(CMD, "%s", err);
-				note_code(&b, px_status_exit(st));
-			}
-		}
+	for (size_t i = 0; i < b.ncases; i++) {
+		bench_case(&b, b.cases[i], (int)i + 1, (int)b.ncases);
+		save(&b);
 	}
 	strbuf md;
 	sb_init(&md);
 	px_report_md(&md, &b.head, b.rows, b.nrows);
 	fputs(sb_str(&md), stdout);
 	sb_free(&md);
-	fprintf(stderr, "ptxpose bench: %d cases, %zu rows in %s/bench.md and bench.csv\n", ncases, b.nrows, o.out_dir);
+	if (b.timed && !b.unsaved) {
+		strbuf dir;
+		sb_init(&dir);
+		sb_add_esc(&dir, o.out_dir, NULL);
+		fprintf(stderr, "ptxpose bench: %zu cases, %zu rows in %s/bench.md and bench.csv\n", b.ncases, b.nrows,
+			sb_str(&dir));
+		sb_free(&dir);
+	} else if (!b.timed) {
+		cli_err(CMD, "nothing was timed (every case was skipped or failed); %s/bench.md and bench.csv are "
+			"left as they were", o.out_dir);
+		note_code(&b, EXIT_USAGE);
+	}
 	code = b.code;
 out:
 	bench_free(&b, &o);

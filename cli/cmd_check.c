@@ -28,7 +28,7 @@ typedef struct {
 static const opt_spec flags[] = {
 	{"--batch", OPT_NUM, offsetof(check_opts, batch), 1, PX_DIM_MAX, NULL},
 	{"--cols", OPT_NUM, offsetof(check_opts, cols), 1, PX_DIM_MAX, NULL},
-	{"--elem", OPT_NUM, offsetof(check_opts, elem), 8, 128, NULL},
+	{"--elem", OPT_ELEM, offsetof(check_opts, elem), 0, 0, NULL},
 	{"--emulate", OPT_SWITCH, offsetof(check_opts, emulate), 0, 0, NULL},
 	{"--flush-l2", OPT_REFUSE, 0, 0, 0, "check verifies without timing; time with ptxpose run or bench"},
 	{"--iters", OPT_REFUSE, 0, 0, 0, "check verifies without timing; time with ptxpose run or bench"},
@@ -80,9 +80,14 @@ static void usage(FILE *f)
 		"  --emulate      no GPU: run each kernel in the CPU emulator on exact-size buffers\n"
 		"  -v             driver and JIT details on stderr\n"
 		"\n"
-		"Exit: 0 all pass, 1 some result wrong, 2 usage, 3 input (missing file, no metadata,\n"
-		"the emulator cannot run it), 4 no CUDA driver or device, 5 CUDA or JIT error,\n"
-		"8 emulator fault. With several kinds of failure, the first that is not 1 wins.\n");
+		"A case that cannot be run as asked (its buffers too large for this machine or\n"
+		"device) is refused: `not ok`, the reason in a # line, exit 2.\n"
+		"A bad flag or shape list is refused before anything runs.\n"
+		"\n"
+		"Exit: 0 all pass, 1 some result wrong, 2 usage or a refused case, 3 input (missing\n"
+		"file, no metadata, the emulator cannot run it), 4 no CUDA driver or device, 5 CUDA\n"
+		"or JIT error, 8 emulator fault. With several kinds of failure, the first that is not\n"
+		"1 wins.\n");
 }
 
 static int parse(int argc, char **argv, check_opts *o)
@@ -113,28 +118,46 @@ static void note_code(check_run *c, int code)
 	c->code = px_exit_merge(c->code, code);
 }
 
+/* One TAP line. `what` (a file name or a kernel) is escaped: a newline or a
+ * '#' in a file name cannot start a TAP line or a directive of its own. */
 static void tap(check_run *c, int ok, const char *what, const px_shape *s, const char *directive)
 {
 	char name[96];
-	printf("%sok %d - %s %s%s%s\n", ok ? "" : "not ", ++c->n, what, px_shape_name(s, name, sizeof name),
+	strbuf sb;
+	sb_init(&sb);
+	sb_add_esc(&sb, what, "#");
+	printf("%sok %d - %s %s%s%s\n", ok ? "" : "not ", ++c->n, sb_str(&sb), px_shape_name(s, name, sizeof name),
 	       directive ? " # " : "", directive ? directive : "");
+	sb_free(&sb);
 }
 
-static void diag(const char *text)
+/* Diagnostics as "# " lines, control characters escaped: a one-line message
+ * (which may echo a file name) stays one line; a log (lines = 1) keeps its
+ * lines, each behind its own "# ". */
+static void diag(const char *text, int lines)
 {
-	for (const char *p = text; *p;) {
-		size_t n = strcspn(p, "\n");
-		printf("# %.*s\n", (int)n, p);
-		p += n + (p[n] == '\n');
+	char *copy = strdup(text);
+	strbuf sb;
+	sb_init(&sb);
+	for (char *line = copy, *next; line; line = next) {
+		if ((next = lines ? strchr(line, '\n') : NULL))
+			*next++ = '\0';
+		if (!*line && !next)
+			break;
+		sb_reset(&sb);
+		sb_add_esc(&sb, line, NULL);
+		printf("# %s\n", sb_str(&sb));
 	}
+	sb_free(&sb);
+	free(copy);
 }
 
 /* Every shape of a file that cannot be checked at all. */
-static void fail_all(check_run *c, const char *what, const char *why, int code)
+static void fail_all(check_run *c, const char *what, const char *why, int lines, int code)
 {
 	for (size_t i = 0; i < c->nshapes; i++) {
 		tap(c, 0, what, &c->shapes[i], NULL);
-		diag(i ? "(as above)" : why);
+		diag(i ? "(as above)" : why, lines);
 	}
 	note_code(c, code);
 }
@@ -145,8 +168,11 @@ static px_status check_case(check_run *c, const px_file *f, jit_kernel *k, px_sh
 {
 	px_status st;
 	*exit_code = EXIT_OK;
-	if ((st = px_shape_check(s, err, errlen)) || (st = px_launch_check(&f->meta, s, err, errlen)))
+	/* a case refused (too large) fails with its code */
+	if ((st = px_shape_check(s, err, errlen)) || (st = px_launch_check(&f->meta, s, err, errlen))) {
+		*exit_code = px_status_exit(st);
 		return st;
+	}
 	if (c->cu) {
 		px_op op = px_op_kernel(k);
 		if (!(st = px_rig_fits(c->rig, s, err, errlen)) && !(st = px_rig_shape(c->rig, s, c->o->seed, err, errlen)))
@@ -154,8 +180,10 @@ static px_status check_case(check_run *c, const px_file *f, jit_kernel *k, px_sh
 		*exit_code = st == PX_WRONG ? EXIT_WRONG : px_status_exit(st);
 		return st;
 	}
-	if ((st = px_host_fits(px_shape_in_bytes(s) + px_shape_out_bytes(s), "the input and output", err, errlen)))
+	if ((st = px_host_fits(px_shape_in_bytes(s) + px_shape_out_bytes(s), "the input and output", err, errlen))) {
+		*exit_code = px_status_exit(st);
 		return st;
+	}
 	int emu_rc;
 	st = vfy_emulate(f, s, c->o->seed, res, &emu_rc, err, errlen);
 	if (st == PX_EUNAVAIL)
@@ -193,7 +221,7 @@ static void check_shapes(check_run *c, const px_file *f, jit_kernel *k)
 		s.elem_bits = f->meta.elem_bits;
 		if (broken) {
 			tap(c, 0, kernel, &s, NULL);
-			diag("not run: the kernel faulted on an earlier shape");
+			diag("not run: the kernel faulted on an earlier shape", 0);
 			continue;
 		}
 		vfy_result res;
@@ -203,7 +231,7 @@ static void check_shapes(check_run *c, const px_file *f, jit_kernel *k)
 		if (st == PX_WRONG)
 			vfy_describe(&res, &s, why, sizeof why);
 		if (st)
-			diag(why);
+			diag(why, 0);
 		note_code(c, code);
 		if (c->cu && st == PX_ECUDA) {
 			broken = 1;
@@ -218,11 +246,11 @@ static void check_file(check_run *c, const char *path)
 	char err[1024];
 	px_status st = px_file_load(&f, path, err, sizeof err);
 	if (st) {
-		fail_all(c, path, err, px_status_exit(st));
+		fail_all(c, path, err, 0, px_status_exit(st));
 		return;
 	}
 	if (c->dead[0]) {
-		fail_all(c, f.meta.kernel, c->dead, EXIT_CUDA);
+		fail_all(c, f.meta.kernel, c->dead, 0, EXIT_CUDA);
 		px_file_free(&f);
 		return;
 	}
@@ -243,7 +271,7 @@ static void check_file(check_run *c, const char *path)
 		if (st) {
 			char why[2048];
 			snprintf(why, sizeof why, "%s\n%s", err, sb_str(&log));
-			fail_all(c, f.meta.kernel, why, px_status_exit(st));
+			fail_all(c, f.meta.kernel, why, 1, px_status_exit(st));
 		}
 		sb_free(&log);
 	}

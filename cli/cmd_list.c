@@ -317,10 +317,11 @@ static void csv_row(const ins_report *r, const list_row *row, strbuf *out)
 
 int cmd_list(int argc, char **argv)
 {
-	if (argc > 1 && opt_is_help(argv[1])) {
-		fputs(help, stdout);
-		return EXIT_OK;
-	}
+	for (int i = 1; i < argc; i++)
+		if (opt_is_help(argv[i])) {
+			fputs(help, stdout);
+			return EXIT_OK;
+		}
 	list_opts o;
 	int rc = EXIT_OK;
 	char **paths = NULL;

@@ -25,7 +25,7 @@ typedef struct {
 static const opt_spec flags[] = {
 	{"--batch", OPT_NUM, offsetof(run_opts, batch), 1, PX_DIM_MAX, NULL},
 	{"--cols", OPT_NUM, offsetof(run_opts, cols), 1, PX_DIM_MAX, NULL},
-	{"--elem", OPT_NUM, offsetof(run_opts, elem), 8, 128, NULL},
+	{"--elem", OPT_ELEM, offsetof(run_opts, elem), 0, 0, NULL},
 	{"--emulate", OPT_SWITCH, offsetof(run_opts, emulate), 0, 0, NULL},
 	{"--flush-l2", OPT_SWITCH, offsetof(run_opts, flush_l2), 0, 0, NULL},
 	{"--iters", OPT_NUM, offsetof(run_opts, iters), 1, 10000, NULL},
@@ -70,12 +70,13 @@ static void usage(FILE *f)
 		"                shape and alignment from bench/results/select.tsv (or $PTXPOSE_SELECT),\n"
 		"                in ptx/ (or $PTXPOSE_PTX); the nearest measured shape of the same\n"
 		"                alignment class decides for shapes the table does not hold\n"
-		"  --iters N     timed calls, the median is reported (default 100; PERF.md asks >= 50)\n"
+		"  --iters N     timed calls, the median is reported (default 100)\n"
 		"  --seed S      seed of the random input (default 1)\n"
 		"  --no-time     verify only\n"
 		"  --flush-l2    overwrite twice the L2 before each timed call (default: the L2 stays\n"
-		"                warm, as in /work/shared/peers/peers.py)\n"
-		"  --emulate     no GPU: run the kernel in the CPU emulator on exact-size buffers\n"
+		"                warm, as in the peer harness bench/peers.py)\n"
+		"  --emulate     no GPU: run the kernel in the CPU emulator on exact-size buffers; it\n"
+		"                verifies and never times, so --iters, --no-time and --flush-l2 are refused\n"
 		"  -v            driver, JIT and timing details on stderr\n"
 		"\n"
 		"Prints: KERNEL RxC elem=E: PASS  US us  GB/s GB/s  P%% of copy (copy GB/s)  [DEVICE]\n"
@@ -88,7 +89,6 @@ static void usage(FILE *f)
 
 static int parse(int argc, char **argv, run_opts *o)
 {
-	o->iters = 100;
 	o->seed = 1;
 	const char **pos = calloc((size_t)argc + 1, sizeof *pos);
 	int npos = 0;
@@ -109,6 +109,13 @@ static int parse(int argc, char **argv, run_opts *o)
 		cli_err(CMD, "needs FILE.ptx (or --elem to pick one), --rows and --cols (see ptxpose run --help)");
 		return EXIT_USAGE;
 	}
+	const char *timing = o->iters ? "--iters" : o->no_time ? "--no-time" : o->flush_l2 ? "--flush-l2" : NULL;
+	if (o->emulate && timing) {
+		cli_err(CMD, "%s: --emulate verifies and never times; leave %s out", timing, timing);
+		return EXIT_USAGE;
+	}
+	if (!o->iters)
+		o->iters = 100;
 	return EXIT_OK;
 }
 
@@ -209,18 +216,13 @@ int cmd_run(int argc, char **argv)
 	char picked[4096];
 	if (!o.file) {
 		char note[600];
-		if (o.elem != 8 && o.elem != 16 && o.elem != 32 && o.elem != 64 && o.elem != 128) {
-			cli_err(CMD, "--elem %llu is not an element width (8, 16, 32, 64 or 128)",
-				(unsigned long long)o.elem);
-			return EXIT_USAGE;
-		}
 		if (pick_file((unsigned)o.elem, o.rows, o.cols, o.ld_in ? o.ld_in : o.cols,
 			      o.ld_out ? o.ld_out : o.rows, (unsigned)o.offset, picked, sizeof picked, note, sizeof note,
 			      err, sizeof err)) {
 			cli_err(CMD, "%s", err);
 			return EXIT_INPUT;
 		}
-		fprintf(stderr, "ptxpose run: picked %s\n", note);
+		cli_err(CMD, "picked %s", note);
 		o.file = picked;
 	}
 	px_file f;

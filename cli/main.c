@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "common/strbuf.h"
 
 static const struct {
 	const char *name;
@@ -22,12 +23,18 @@ static const struct {
 
 void cli_err(const char *cmd, const char *fmt, ...)
 {
+	strbuf msg, line;
+	sb_init(&msg);
+	sb_init(&line);
 	va_list ap;
 	va_start(ap, fmt);
-	fprintf(stderr, "ptxpose %s: ", cmd);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	sb_vprintf(&msg, fmt, ap);
 	va_end(ap);
+	sb_printf(&line, "ptxpose%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+	sb_add_esc(&line, sb_str(&msg), NULL);
+	fprintf(stderr, "%s\n", sb_str(&line));
+	sb_free(&msg);
+	sb_free(&line);
 }
 
 static void usage(FILE *f)
@@ -49,13 +56,13 @@ int main(int argc, char **argv)
 	}
 	const char *name = argv[1];
 	if (!strcmp(name, "help") || !strcmp(name, "--help") || !strcmp(name, "-h")) {
-		if (argc > 2 && strcmp(name, "help") == 0) {
+		if (argc > 2 && strcmp(name, "help") == 0 && strcmp(argv[2], "help") != 0) {
 			for (size_t i = 0; i < NCOMMANDS; i++)
 				if (!strcmp(commands[i].name, argv[2])) {
 					char *sub[] = {argv[2], "--help", NULL};
 					return commands[i].fn(2, sub);
 				}
-			fprintf(stderr, "ptxpose help: unknown command '%s'\n", argv[2]);
+			cli_err("help", "unknown command '%s'", argv[2]);
 			return EXIT_USAGE;
 		}
 		usage(stdout);
@@ -64,6 +71,6 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		if (!strcmp(commands[i].name, name))
 			return commands[i].fn(argc - 1, argv + 1);
-	fprintf(stderr, "ptxpose: unknown command '%s' (try 'ptxpose help')\n", name);
+	cli_err(NULL, "unknown command '%s' (try 'ptxpose help')", name);
 	return EXIT_USAGE;
 }

@@ -47,51 +47,74 @@ int opt_is_help(const char *arg)
 	return !strcmp(arg, "-h") || !strcmp(arg, "--help");
 }
 
+/* One flag's value stored by its kind; -1 after an error. */
+static int store(const char *cmd, const opt_spec *s, const char *v, char *base)
+{
+	uint64_t *num = (uint64_t *)(base + s->off);
+	if (s->kind == OPT_STR) {
+		*(const char **)(base + s->off) = v;
+		return 0;
+	}
+	if (s->kind == OPT_NUM)
+		return opt_u64(cmd, s->flag, v, s->lo, s->hi, num);
+	for (unsigned bits = 8; bits <= 128; bits *= 2) {
+		char b[4];
+		snprintf(b, sizeof b, "%u", bits);
+		if (!strcmp(v, b)) {
+			*num = bits;
+			return 0;
+		}
+	}
+	cli_err(cmd, "%s: '%s' is not an element width (8, 16, 32, 64 or 128)", s->flag, v);
+	return -1;
+}
+
+/* 1 if a is flag s in any of its forms. */
+static int is_flag(const opt_spec *s, const char *a)
+{
+	size_t fl = strlen(s->flag);
+	if (s->kind == OPT_SWITCH)
+		return !strcmp(a, s->flag) || (s->why && !strcmp(a, s->why));
+	return !strncmp(a, s->flag, fl) && (a[fl] == '\0' || a[fl] == '=');
+}
+
 int opt_parse(const char *cmd, int argc, char **argv, const opt_spec *t, size_t n, void *opts,
 	      const char **pos, int *npos, void (*usage)(FILE *))
 {
 	char *base = opts;
+	uint64_t seen = 0;
 	*npos = 0;
 	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
+		const char *a = argv[i], *v;
 		if (opt_is_help(a)) {
 			usage(stdout);
 			return OPT_HELP;
 		}
-		int r = 0;
-		for (size_t k = 0; k < n && !r; k++) {
-			const opt_spec *s = &t[k];
-			const char *v;
-			if (s->kind == OPT_SWITCH) {
-				if (!strcmp(a, s->flag) || (s->why && !strcmp(a, s->why))) {
-					*(int *)(base + s->off) = 1;
-					r = 1;
-				}
-				continue;
-			}
-			if (s->kind == OPT_REFUSE) {
-				size_t fl = strlen(s->flag);
-				if (!strncmp(a, s->flag, fl) && (a[fl] == '\0' || a[fl] == '=')) {
-					cli_err(cmd, "%s: %s", s->flag, s->why);
-					return EXIT_USAGE;
-				}
-				continue;
-			}
-			r = opt_value(cmd, argv, argc, &i, s->flag, &v);
-			if (r < 0)
+		size_t k = 0;
+		while (k < n && !is_flag(&t[k], a))
+			k++;
+		if (k == n) {
+			if (a[0] == '-' && a[1]) {
+				cli_err(cmd, "unknown flag '%s' (see ptxpose %s --help)", a, cmd);
 				return EXIT_USAGE;
-			if (r && s->kind == OPT_STR)
-				*(const char **)(base + s->off) = v;
-			else if (r && opt_u64(cmd, s->flag, v, s->lo, s->hi, (uint64_t *)(base + s->off)))
-				return EXIT_USAGE;
-		}
-		if (r)
+			}
+			pos[(*npos)++] = a;
 			continue;
-		if (a[0] == '-' && a[1]) {
-			cli_err(cmd, "unknown flag '%s' (see ptxpose %s --help)", a, cmd);
+		}
+		const opt_spec *s = &t[k];
+		if (s->kind == OPT_REFUSE) {
+			cli_err(cmd, "%s: %s", s->flag, s->why);
 			return EXIT_USAGE;
 		}
-		pos[(*npos)++] = a;
+		if (k < 64 && (seen >> k & 1)) {
+			cli_err(cmd, "%s given twice", s->flag);
+			return EXIT_USAGE;
+		}
+		seen |= k < 64 ? UINT64_C(1) << k : 0;
+		if (s->kind == OPT_SWITCH)
+			*(int *)(base + s->off) = 1;
+		else if (opt_value(cmd, argv, argc, &i, s->flag, &v) < 0 || store(cmd, s, v, base))
+			return EXIT_USAGE;
 	}
 	return 0;
 }

@@ -26,6 +26,7 @@ int opt_is_help(const char *arg);
 
 enum opt_kind {
 	OPT_NUM,     /* a uint64_t in [lo, hi] */
+	OPT_ELEM,    /* a uint64_t element width: 8, 16, 32, 64 or 128 */
 	OPT_STR,     /* a const char * */
 	OPT_SWITCH,  /* an int set to 1 */
 	OPT_REFUSE,  /* a flag that belongs to another command: `why` says which */
@@ -44,8 +45,8 @@ typedef struct {
 /* Parse argv[1..] into *opts by table t: every flag in either form, anything
  * else not starting with '-' into pos[] (room for argc entries), counted in
  * *npos. `-h`/`--help` prints usage to stdout and returns OPT_HELP; an
- * unknown, malformed or refused flag prints one line and returns
- * EXIT_USAGE; otherwise 0. */
+ * unknown, malformed or refused flag, or one given twice (in any spelling),
+ * prints one line and returns EXIT_USAGE; otherwise 0. At most 64 flags. */
 int opt_parse(const char *cmd, int argc, char **argv, const opt_spec *t, size_t n, void *opts,
 	      const char **pos, int *npos, void (*usage)(FILE *));
 #endif

@@ -40,12 +40,12 @@ int pick_file(unsigned elem, uint64_t rows, uint64_t cols, uint64_t ld_in, uint6
 			 "name a file or set PTXPOSE_SELECT", TABLE);
 		return -1;
 	}
-	char *text = fs_read(table, NULL);
+	char why[256];
+	char *text = fs_read_input(table, FS_INPUT_MAX, NULL, why, sizeof why);
 	if (!text) {
-		snprintf(err, errlen, "cannot read the selection table %s", table);
+		snprintf(err, errlen, "cannot read the selection table: %s", why);
 		return -1;
 	}
-	char why[256];
 	int rc = sel_pick_at(text, elem, rows, cols, ld_in, ld_out, offset, kernel, sizeof kernel, why, sizeof why);
 	if (rc)
 		snprintf(err, errlen, "%s: %s", table, why);

@@ -1,76 +1,140 @@
 #include "common/fsio.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-char *fs_read(const char *path, size_t *len)
+static void say(char *err, size_t errlen, const char *fmt, const char *path, const char *what)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
+	if (err && errlen)
+		snprintf(err, errlen, fmt, path, what);
+}
+
+static const char *kind_name(mode_t m)
+{
+	return S_ISDIR(m) ? "a directory" : S_ISFIFO(m) ? "a FIFO" : S_ISCHR(m) ? "a character device"
+	       : S_ISBLK(m) ? "a block device" : S_ISSOCK(m) ? "a socket" : "not a plain file";
+}
+
+/* An fd open for reading on a regular file, or -1 with errno and err set.
+ * O_NONBLOCK: opening a FIFO with no writer would otherwise wait forever. */
+static int open_regular(const char *path, struct stat *st, char *err, size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+		say(err, errlen, "%s: cannot read: %s", path, strerror(e));
+		errno = e;
+		return -1;
+	}
+	int e = 0;
+	if (fstat(fd, st) != 0) {
+		e = errno;
+		say(err, errlen, "%s: cannot read: %s", path, strerror(e));
+	} else if (!S_ISREG(st->st_mode)) {
+		e = S_ISDIR(st->st_mode) ? EISDIR : EINVAL;
+		say(err, errlen, "%s: not a regular file (%s)", path, kind_name(st->st_mode));
+	}
+	if (!e)
+		return fd;
+	close(fd);
+	errno = e;
+	return -1;
+}
+
+static void too_large(const char *path, size_t max, char *err, size_t errlen)
+{
+	char lim[40];
+	if (max >= (1u << 20) && max % (1u << 20) == 0)
+		snprintf(lim, sizeof lim, "%zu MiB", max >> 20);
+	else
+		snprintf(lim, sizeof lim, "%zu bytes", max);
+	say(err, errlen, "%s: larger than %s, the most an input file may hold", path, lim);
+	errno = EFBIG;
+}
+
+char *fs_read_input(const char *path, size_t max, size_t *len, char *err, size_t errlen)
+{
+	struct stat st;
+	int fd = open_regular(path, &st, err, errlen);
+	if (fd < 0)
 		return NULL;
-	size_t cap = 4096, n = 0;
+	if (st.st_size < 0 || (unsigned long long)st.st_size > max) {
+		close(fd);
+		too_large(path, max, err, errlen);
+		return NULL;
+	}
+	/* room for the size fstat saw, one byte more to notice growth, and the NUL */
+	size_t cap = (size_t)st.st_size + 2, n = 0;
 	char *buf = malloc(cap);
-	while (buf) {
-		if (n + 1 >= cap) {
-			char *p = realloc(buf, cap * 2);
+	int e = buf ? 0 : ENOMEM;
+	while (!e) {
+		if (n + 1 == cap) {
+			size_t ncap = cap * 2 > max + 2 ? max + 2 : cap * 2;
+			char *p = ncap > cap ? realloc(buf, ncap) : NULL;
 			if (!p) {
-				free(buf);
-				buf = NULL;
-				errno = ENOMEM;
+				e = ncap > cap ? ENOMEM : EFBIG;
 				break;
 			}
 			buf = p;
-			cap *= 2;
+			cap = ncap;
 		}
-		size_t got = fread(buf + n, 1, cap - n - 1, f);
-		n += got;
-		if (got == 0) {
-			if (ferror(f)) {
-				int e = errno ? errno : EIO;
-				free(buf);
-				buf = NULL;
-				errno = e;
-			}
+		ssize_t got = read(fd, buf + n, cap - n - 1);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			e = errno;
+		else if (got == 0)
 			break;
-		}
+		else if ((n += (size_t)got) > max)
+			e = EFBIG;
 	}
-	fclose(f);
-	if (!buf)
+	close(fd);
+	if (e) {
+		free(buf);
+		if (e == EFBIG)
+			too_large(path, max, err, errlen);
+		else
+			say(err, errlen, "%s: cannot read: %s", path, strerror(e));
+		errno = e;
 		return NULL;
+	}
 	buf[n] = '\0';
 	if (len)
 		*len = n;
 	return buf;
 }
 
-int fs_write_atomic(const char *path, const char *data, size_t len)
+char *fs_read(const char *path, size_t *len)
+{
+	return fs_read_input(path, (size_t)1 << 30, len, NULL, 0);
+}
+
+/* A new temporary beside `path` (path.tmp.XXXXXX) holding data, fsync'd. */
+static char *write_temp(const char *path, const char *data, size_t len)
 {
 	size_t plen = strlen(path);
 	char *tmp = malloc(plen + 16);
 	if (!tmp)
-		return -1;
+		return NULL;
 	memcpy(tmp, path, plen);
 	memcpy(tmp + plen, ".tmp.XXXXXX", 12);
 	int fd = mkstemp(tmp);
 	if (fd < 0) {
 		free(tmp);
-		return -1;
+		return NULL;
 	}
 	int err = 0;
-	size_t off = 0;
-	while (off < len) {
+	for (size_t off = 0; off < len && !err;) {
 		ssize_t w = write(fd, data + off, len - off);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
+		if (w >= 0)
+			off += (size_t)w;
+		else if (errno != EINTR)
 			err = errno;
-			break;
-		}
-		off += (size_t)w;
 	}
 	if (!err && fchmod(fd, 0644) != 0)
 		err = errno;
@@ -78,16 +142,79 @@ int fs_write_atomic(const char *path, const char *data, size_t len)
 		err = errno;
 	if (close(fd) != 0 && !err)
 		err = errno;
-	if (!err && rename(tmp, path) != 0)
-		err = errno;
 	if (err) {
 		unlink(tmp);
 		free(tmp);
 		errno = err;
-		return -1;
+		return NULL;
+	}
+	return tmp;
+}
+
+/* A hard link to the file at path under a fresh name beside it; NULL when
+ * there is no file there (or no link can be made: then rollback removes). */
+static char *keep_old(const char *path)
+{
+	struct stat st;
+	if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return NULL;
+	char *bak = write_temp(path, "", 0);
+	if (bak && (unlink(bak) != 0 || link(path, bak) != 0)) {
+		free(bak);
+		bak = NULL;
+	}
+	return bak;
+}
+
+int fs_write_all(const fs_file *files, size_t n, size_t *failed)
+{
+	char **tmp = calloc(n + 1, sizeof *tmp), **bak = calloc(n + 1, sizeof *bak);
+	int *had = calloc(n + 1, sizeof *had);
+	size_t i = 0, done = 0;
+	int err = tmp && bak && had ? 0 : ENOMEM;
+	for (; i < n && !err; i++)
+		if (!(tmp[i] = write_temp(files[i].path, files[i].data, files[i].len)))
+			err = errno;
+	if (!err) {
+		for (i = 0; i < n && !err; i++) {
+			had[i] = fs_exists(files[i].path);
+			bak[i] = keep_old(files[i].path);
+			if (rename(tmp[i], files[i].path) != 0)
+				err = errno;
+			else
+				free(tmp[i]), tmp[i] = NULL, done = i + 1;
+		}
+	}
+	for (size_t j = 0; err && j < done; j++) {
+		/* undo: the old file back, or no file where there was none */
+		if (bak[j] && rename(bak[j], files[j].path) == 0)
+			free(bak[j]), bak[j] = NULL;
+		else if (!had[j])
+			unlink(files[j].path);
+	}
+	for (size_t j = 0; j < n && tmp && bak; j++) {
+		if (tmp[j])
+			unlink(tmp[j]);
+		if (bak[j])
+			unlink(bak[j]);
+		free(tmp[j]);
+		free(bak[j]);
 	}
 	free(tmp);
-	return 0;
+	free(bak);
+	free(had);
+	if (!err)
+		return 0;
+	if (failed)
+		*failed = i ? i - 1 : 0;
+	errno = err;
+	return -1;
+}
+
+int fs_write_atomic(const char *path, const char *data, size_t len)
+{
+	fs_file f = {path, data, len};
+	return fs_write_all(&f, 1, NULL);
 }
 
 int fs_exists(const char *path)
@@ -98,9 +225,14 @@ int fs_exists(const char *path)
 
 int fs_is_generated(const char *path)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
+	struct stat st;
+	int fd = open_regular(path, &st, NULL, 0);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "rb");
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
 		return 0;
+	}
 	char line[512];
 	int found = 0;
 	for (int i = 0; i < 5 && fgets(line, sizeof line, f); i++)

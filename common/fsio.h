@@ -4,13 +4,40 @@
 
 #include <stddef.h>
 
-/* Read a whole file. Returns a malloc'd NUL-terminated buffer, or NULL with
- * errno set. *len (if not NULL) receives the byte count. */
+/* The most an input file may hold (PTX, Lua scripts, selection tables). */
+#define FS_INPUT_MAX ((size_t)64 << 20)
+
+/* Read a whole input file of at most `max` bytes. It is opened with
+ * O_NONBLOCK (a FIFO cannot block the open) and refused unless fstat calls it
+ * a regular file; more than `max` bytes, by its size or while reading, is
+ * refused too. Returns a malloc'd NUL-terminated buffer (*len, if not NULL,
+ * receives the byte count), or NULL with errno set and, when err is not
+ * NULL, a one-line reason naming the file: "x.ptx: cannot read: No such file
+ * or directory", "x.ptx: not a regular file (a FIFO)", "x.ptx: more than the
+ * 64.0 MiB an input file may hold". */
+char *fs_read_input(const char *path, size_t max, size_t *len, char *err, size_t errlen);
+
+/* fs_read_input with a limit of 1 GiB and no message: errno says why
+ * (EISDIR or EINVAL for something not a regular file, EFBIG when too large). */
 char *fs_read(const char *path, size_t *len);
 
-/* Write `len` bytes to `path` atomically: a temporary file in the same
- * folder, fsync'd, then renamed over the target. On failure nothing at
- * `path` changes and the temporary is removed. Returns 0, or -1 with errno. */
+/* One file to write. */
+typedef struct {
+	const char *path;
+	const char *data;
+	size_t len;
+} fs_file;
+
+/* Write every file or none: each into a temporary beside it (fsync'd), then
+ * each renamed over its target; when a rename fails, the targets already
+ * replaced get their old contents back (kept as hard links until the end) or
+ * are removed if they did not exist. Temporaries never outlive the call.
+ * Returns 0, or -1 with errno and *failed (if not NULL) the index of the file
+ * that could not be written. */
+int fs_write_all(const fs_file *files, size_t n, size_t *failed);
+
+/* One file, atomically (fs_write_all of one): on failure nothing at `path`
+ * changes. Returns 0, or -1 with errno. */
 int fs_write_atomic(const char *path, const char *data, size_t len);
 
 /* 1 if `path` exists. */

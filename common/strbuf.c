@@ -100,4 +100,18 @@ void sb_pad_to(strbuf *sb, size_t col)
 		sb_addc(sb, ' ');
 }
 
+void sb_add_esc(strbuf *sb, const char *s, const char *also)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '\n' || *p == '\r' || *p == '\t')
+			sb_printf(sb, "\\%c", *p == '\n' ? 'n' : *p == '\r' ? 'r' : 't');
+		else if (*p < 0x20 || *p == 0x7f)
+			sb_printf(sb, "\\x%02x", *p);
+		else if (also && strchr(also, *p))
+			sb_printf(sb, "\\%c", *p);
+		else
+			sb_addc(sb, (char)*p);
+	}
+}
+
 const char *sb_str(const strbuf *sb) { return sb->data ? sb->data : ""; }

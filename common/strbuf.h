@@ -26,6 +26,11 @@ void sb_printf(strbuf *sb, const char *fmt, ...)
 void sb_vprintf(strbuf *sb, const char *fmt, va_list ap);
 /* Pad with spaces until the current line is `col` characters long. */
 void sb_pad_to(strbuf *sb, size_t col);
+/* Append s with control characters escaped, so a user-given string stays on
+ * one line: \n, \r, \t as such, other control bytes and DEL as \xHH; each
+ * character of `also` (may be NULL) gets a backslash before it ("#" for a
+ * TAP description, "|" for a Markdown cell). */
+void sb_add_esc(strbuf *sb, const char *s, const char *also);
 /* The text, or "" when empty. Never NULL. */
 const char *sb_str(const strbuf *sb);
 

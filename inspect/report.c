@@ -1,7 +1,6 @@
 /* report: everything `sass` and `list` show about one PTX file. */
 #include "inspect/inspect.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,11 +23,9 @@ int ins_inspect(const ins_tools *tools, const char *path, const char *arch,
 	snprintf(r->path, sizeof r->path, "%s", path);
 	snprintf(r->arch, sizeof r->arch, "%s", arch);
 
-	char *ptx = fs_read(path, NULL);
-	if (!ptx) {
-		snprintf(r->err, sizeof r->err, "%s: %s", path, strerror(errno));
+	char *ptx = fs_read_input(path, FS_INPUT_MAX, NULL, r->err, sizeof r->err);
+	if (!ptx)
 		return finish(r, INS_EINPUT);
-	}
 	r->have_meta = meta_parse(ptx, &r->meta, r->meta_err, sizeof r->meta_err) == 0;
 	free(ptx);
 

@@ -110,19 +110,26 @@ const char *px_shape_name(const px_shape *s, char *buf, size_t len);
 /* One entry: ROWSxCOLS[:ld_in=N][:ld_out=N][:elem=BITS][:offset=N]
  * [:batch=B][:stride_in=S][:stride_out=S] ("ld-in", "stride-in" also
  * accepted). Ranges and batch strides are checked, byte sizes are not (elem
- * may be unknown). */
+ * may be unknown); an unknown key or one given twice (in any spelling) is
+ * refused, with the entry quoted: "bad shape '3x3:ld_in=5:ld-in=6': ld-in
+ * given twice". */
 px_status px_shape_parse(const char *text, px_shape *s, char *err, size_t errlen);
 
-/* A comma-separated list of entries into a malloc'd array. */
+/* A comma-separated list of entries into a malloc'd array; an empty entry
+ * is refused. */
 px_status px_shape_list(const char *list, px_shape **out, size_t *n, char *err, size_t errlen);
 
-/* The shapes a command runs: *one when one->rows is set (--rows, --cols,
- * --ld-in, --ld-out), else the list. A malloc'd array either way. */
+/* The shapes a command runs: *one when one->rows or one->cols is set
+ * (--rows, --cols, --ld-in, --ld-out; its ranges and leading dimensions
+ * checked as a list entry's are), else the list. A malloc'd array either way. */
 px_status px_shape_select(const char *list, const px_shape *one, px_shape **out, size_t *n,
 			  char *err, size_t errlen);
 
-/* PX_EUSAGE ("too large: WHAT: 34.4 GiB of host memory needed, this machine
- * has 16.0 GiB") when `bytes` of host buffers cannot be had here (90% of RAM). */
+/* PX_EUSAGE ("too large: WHAT: 16.0 GiB of host memory needed, more than half
+ * of the 23.1 GiB available on this machine") when `bytes` of host buffers
+ * are more than half of what the machine can spare: the least of
+ * MemAvailable, what this cgroup's memory limit leaves, and what ulimit -v and
+ * ulimit -d leave. Every path asks before it allocates host buffers. */
 px_status px_host_fits(uint64_t bytes, const char *what, char *err, size_t errlen);
 
 /* ---- verification, pure C (vfy.c, vfy_cmp.c) ----------------------------- */
@@ -325,7 +332,7 @@ px_status px_launch_check(const px_meta *m, const px_shape *s, char *err, size_t
 
 typedef struct px_rig px_rig;
 
-/* The method of /work/shared/peers/peers.py, so the numbers compare: warm-up
+/* The method of the peer harness (bench/peers.py), so the numbers compare: warm-up
  * calls, then for each timed call: record an event, the call, record an
  * event, wait for it; the median. */
 typedef struct {
@@ -408,8 +415,12 @@ void px_report_head_init(px_report_head *h, cu_ctx *cu, const px_time_opts *t);
 void px_report_md(strbuf *sb, const px_report_head *h, const px_row *rows, size_t n);
 void px_report_csv(strbuf *sb, const px_report_head *h, const px_row *rows, size_t n);
 
+/* PX_EINPUT, naming it, when dir (or the nearest of its parents that exists,
+ * as dir will be made) cannot take new files. Makes nothing. */
+px_status px_report_writable(const char *dir, char *err, size_t errlen);
+
 /* Make dir (and its parents), then write dir/bench.md and dir/bench.csv,
- * each atomically. PX_EINPUT when that cannot be done. */
+ * both or neither (fs_write_all). PX_EINPUT when that cannot be done. */
 px_status px_report_write(const char *dir, const px_report_head *h, const px_row *rows, size_t n,
 			  char *err, size_t errlen);
 

@@ -22,15 +22,18 @@ static int parse_uint(const char *s, uint64_t max, uint64_t *out)
 	return 0;
 }
 
-/* "AxB" or "AxBxC" into dims (missing ones are 1). Returns the count. */
+/* "AxB" or "AxBxC" (each 1 to 2^20) into dims (missing ones are 1).
+ * Returns the count, or -1. */
 static int parse_dims(const char *s, unsigned *dims, int maxd)
 {
 	char buf[64];
-	snprintf(buf, sizeof buf, "%s", s);
+	if (snprintf(buf, sizeof buf, "%s", s) >= (int)sizeof buf)
+		return -1;
 	int n = 0;
-	char *save = NULL;
-	for (char *t = strtok_r(buf, "x", &save); t; t = strtok_r(NULL, "x", &save)) {
+	for (char *t = buf, *x; t; t = x) {
 		uint64_t v;
+		if ((x = strchr(t, 'x')))
+			*x++ = '\0';
 		if (n == maxd || parse_uint(t, 1u << 20, &v) || v == 0)
 			return -1;
 		dims[n++] = (unsigned)v;
@@ -38,6 +41,17 @@ static int parse_dims(const char *s, unsigned *dims, int maxd)
 	for (int i = n; i < maxd; i++)
 		dims[i] = 1;
 	return n;
+}
+
+/* 1 if s is a PTX identifier: [A-Za-z][A-Za-z0-9_$]* or [_$%][A-Za-z0-9_$]+. */
+static int is_ident(const char *s)
+{
+	static const char follow[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$";
+	size_t n = strlen(s);
+	int letter = (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z');
+	if (!letter && !(n > 1 && strchr("_$%", *s)))
+		return 0;
+	return strspn(s + 1, follow) == n - 1;
 }
 
 const char *meta_get(const px_meta *m, const char *key)
@@ -50,6 +64,11 @@ const char *meta_get(const px_meta *m, const char *key)
 
 static int add_kv(px_meta *m, const char *tok, int line, char *err, size_t errlen)
 {
+	for (const unsigned char *c = (const unsigned char *)tok; *c; c++)
+		if (*c < 0x20 || *c == 0x7f) {
+			snprintf(err, errlen, "line %d: metadata token with a control character (0x%02x)", line, *c);
+			return -1;
+		}
 	const char *eq = strchr(tok, '=');
 	if (!eq || eq == tok) {
 		snprintf(err, errlen, "line %d: metadata token '%s' is not key=value", line, tok);
@@ -155,8 +174,9 @@ int meta_parse(const char *ptx, px_meta *m, char *err, size_t errlen)
 		snprintf(err, errlen, "no ptxpose metadata (no '// ptxpose kernel=...' line): not a ptxpose-generated file?");
 		return -1;
 	}
-	if (strlen(v) >= sizeof m->kernel) {
-		snprintf(err, errlen, "metadata: kernel name too long");
+	if (strlen(v) >= sizeof m->kernel || !is_ident(v)) {
+		snprintf(err, errlen, "metadata: kernel must be a PTX identifier of at most %d characters, got '%s'",
+			 META_VAL_MAX, v);
 		return -1;
 	}
 	memmove(m->kernel, v, strlen(v) + 1);

@@ -9,6 +9,10 @@
 enum meta_grid { META_GRID_TILE = 1, META_GRID_LINEAR = 2 };
 
 #define META_MAX_KV 40
+/* The longest key and value (kernel names included) a metadata line may
+ * hold; gen must not write longer names (keep gen/ in step). */
+#define META_KEY_MAX 23
+#define META_VAL_MAX 63
 #define META_MAX_SMEM 16
 
 typedef struct {
@@ -28,8 +32,8 @@ typedef struct {
 	unsigned dyn_smem;
 	/* every key=value in file order, for display */
 	int nkv;
-	char key[META_MAX_KV][24];
-	char val[META_MAX_KV][64];
+	char key[META_MAX_KV][META_KEY_MAX + 1];
+	char val[META_MAX_KV][META_VAL_MAX + 1];
 	int nsmem;
 	meta_smem smem[META_MAX_SMEM];
 } px_meta;

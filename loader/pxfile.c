@@ -2,7 +2,6 @@
  * between the metadata and the PTX that it describes. */
 #include "loader/loader.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,12 +81,18 @@ static px_status check_reqntid(const px_file *f, char *err, size_t errlen)
 	unsigned d[3] = {1, 1, 1};
 	for (int k = 0; k < 3; k++) {
 		p += strspn(p, " \t");
-		char *end;
-		unsigned long v = strtoul(p, &end, 10);
-		if (end == p)
-			break;
+		uint64_t v = 0;
+		int n = 0;
+		for (; p[n] >= '0' && p[n] <= '9' && v <= 1024; n++)
+			v = v * 10 + (uint64_t)(p[n] - '0');
+		if (!n || v == 0 || v > 1024) {
+			size_t shown = strcspn(p, "\r\n");
+			snprintf(err, errlen, "%s: .reqntid needs one to three counts from 1 to 1024, got '%.*s'", f->path,
+				 (int)(shown < 40 ? shown : 40), p);
+			return PX_EINPUT;
+		}
 		d[k] = (unsigned)v;
-		p = end + strspn(end, " \t");
+		p += n + strspn(p + n, " \t");
 		if (*p != ',')
 			break;
 		p++;
@@ -104,9 +109,13 @@ px_status px_file_load(px_file *f, const char *path, char *err, size_t errlen)
 {
 	memset(f, 0, sizeof *f);
 	f->path = path;
-	f->ptx = fs_read(path, NULL);
-	if (!f->ptx) {
-		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+	size_t len;
+	f->ptx = fs_read_input(path, FS_INPUT_MAX, &len, err, errlen);
+	if (!f->ptx)
+		return PX_EINPUT;
+	if (strlen(f->ptx) != len) {
+		snprintf(err, errlen, "%s: a NUL byte at offset %zu: PTX is text", path, strlen(f->ptx));
+		px_file_free(f);
 		return PX_EINPUT;
 	}
 	char why[256];

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "common/fsio.h"
 
@@ -37,15 +38,19 @@ void px_report_md(strbuf *sb, const px_report_head *h, const px_row *rows, size_
 		const px_row *r = &rows[k];
 		char shape[96];
 		px_shape_name(&r->shape, shape, sizeof shape);
-		sb_printf(sb, "| %s | %u | %s | ", r->variant, r->shape.elem_bits, shape);
+		sb_add(sb, "| ");
+		sb_add_esc(sb, r->variant, "|");
+		sb_printf(sb, " | %u | %s | ", r->shape.elem_bits, shape);
 		if (r->state == PX_ROW_OK) {
 			sb_printf(sb, "%.1f | %.1f | ", r->us, r->gbps);
 			if (r->pct_copy >= 0)
 				sb_printf(sb, "%.1f%%", r->pct_copy);
-			sb_printf(sb, " | %s |\n", r->note);
+			sb_add(sb, " | ");
 		} else {
-			sb_printf(sb, "%s | | | %s |\n", state_names[r->state], r->note);
+			sb_printf(sb, "%s | | | ", state_names[r->state]);
 		}
+		sb_add_esc(sb, r->note, "|");
+		sb_add(sb, " |\n");
 	}
 }
 
@@ -122,8 +127,10 @@ void px_report_head_init(px_report_head *h, cu_ctx *cu, const px_time_opts *t)
 static int make_dirs(const char *dir)
 {
 	char path[4096];
-	if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path)
+	if (!dir[0] || snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) {
+		errno = dir[0] ? ENAMETOOLONG : ENOENT;
 		return -1;
+	}
 	for (char *p = path + 1;; p++) {
 		if (*p && *p != '/')
 			continue;
@@ -136,6 +143,34 @@ static int make_dirs(const char *dir)
 	}
 }
 
+px_status px_report_writable(const char *dir, char *err, size_t errlen)
+{
+	char path[4096];
+	if (!dir[0] || snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) {
+		snprintf(err, errlen, "cannot write bench.md and bench.csv into '%.200s': %s", dir,
+			 dir[0] ? "the name is too long" : "the folder's name is empty");
+		return PX_EINPUT;
+	}
+	/* the folder, or the nearest of its parents that exists, must take new files */
+	struct stat st;
+	while (stat(path, &st) != 0) {
+		char *slash = strrchr(path, '/');
+		if (!slash) {
+			snprintf(path, sizeof path, ".");
+			break;
+		}
+		*slash = '\0';
+		if (slash == path)
+			snprintf(path, sizeof path, "/");
+	}
+	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode) || access(path, W_OK | X_OK) != 0) {
+		snprintf(err, errlen, "cannot write bench.md and bench.csv into %s: %s is %s", dir, path,
+			 stat(path, &st) == 0 && !S_ISDIR(st.st_mode) ? "not a folder" : "not writable");
+		return PX_EINPUT;
+	}
+	return PX_OK;
+}
+
 px_status px_report_write(const char *dir, const px_report_head *h, const px_row *rows, size_t n,
 			  char *err, size_t errlen)
 {
@@ -143,22 +178,26 @@ px_status px_report_write(const char *dir, const px_report_head *h, const px_row
 		snprintf(err, errlen, "cannot make the folder %s: %s", dir, strerror(errno));
 		return PX_EINPUT;
 	}
-	static void (*const writers[])(strbuf *, const px_report_head *, const px_row *, size_t) = {
-		px_report_md, px_report_csv,
-	};
+	strbuf text[2];
+	char path[2][4096];
+	fs_file files[2];
 	static const char *const names[] = {"bench.md", "bench.csv"};
-	px_status st = PX_OK;
-	for (size_t k = 0; k < 2 && !st; k++) {
-		strbuf sb;
-		char path[4096];
-		sb_init(&sb);
-		writers[k](&sb, h, rows, n);
-		snprintf(path, sizeof path, "%s/%s", dir, names[k]);
-		if (sb.oom || fs_write_atomic(path, sb_str(&sb), sb.len)) {
-			snprintf(err, errlen, "cannot write %s: %s", path, sb.oom ? "out of memory" : strerror(errno));
-			st = PX_EINPUT;
-		}
-		sb_free(&sb);
+	for (size_t k = 0; k < 2; k++) {
+		sb_init(&text[k]);
+		(k ? px_report_csv : px_report_md)(&text[k], h, rows, n);
+		snprintf(path[k], sizeof path[k], "%s/%s", dir, names[k]);
+		files[k] = (fs_file){path[k], sb_str(&text[k]), text[k].len};
 	}
+	size_t bad = 0;
+	px_status st = PX_OK;
+	if (text[0].oom || text[1].oom) {
+		snprintf(err, errlen, "cannot write %s and %s: out of memory", path[0], path[1]);
+		st = PX_ENOMEM;
+	} else if (fs_write_all(files, 2, &bad)) {
+		snprintf(err, errlen, "cannot write %s: %s (neither file changed)", path[bad], strerror(errno));
+		st = PX_EINPUT;
+	}
+	sb_free(&text[0]);
+	sb_free(&text[1]);
 	return st;
 }

@@ -2,12 +2,48 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* 1 if both row pitches are whole 16-byte granules. */
 static int aligned16(unsigned elem, uint64_t ld_in, uint64_t ld_out)
 {
 	return (ld_in * elem / 8) % 16 == 0 && (ld_out * elem / 8) % 16 == 0;
+}
+
+/* A field of decimal digits in [lo, hi] (never wrapped: "4294967328" is no 32). */
+static int field_num(const char *t, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+	uint64_t v = 0;
+	size_t n = 0;
+	for (; t[n] >= '0' && t[n] <= '9'; n++)
+		if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, (uint64_t)(t[n] - '0'), &v))
+			return -1;
+	if (!n || t[n] || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* "elem rows cols kernel pct": 0, or -1 when a field is missing, extra,
+ * out of range or not a number. buf is cut into its fields. */
+static int parse_row(char *buf, unsigned *elem, uint64_t *rows, uint64_t *cols, char *name, size_t nlen)
+{
+	char *f[6], *save = NULL;
+	int n = 0;
+	for (char *t = strtok_r(buf, " \t\r", &save); t && n < 6; t = strtok_r(NULL, " \t\r", &save))
+		f[n++] = t;
+	uint64_t e;
+	char *end;
+	if (n != 5 || field_num(f[0], 8, 128, &e) || (e & (e - 1)) || field_num(f[1], 1, 0x7fffffff, rows) ||
+	    field_num(f[2], 1, 0x7fffffff, cols) || strlen(f[3]) >= nlen)
+		return -1;
+	double pct = strtod(f[4], &end);
+	if (end == f[4] || *end || !isfinite(pct))
+		return -1;
+	*elem = (unsigned)e;
+	snprintf(name, nlen, "%s", f[3]);
+	return 0;
 }
 
 int sel_pick(const char *table, unsigned elem, uint64_t rows, uint64_t cols,
@@ -41,11 +77,11 @@ int sel_pick_at(const char *table, unsigned elem, uint64_t rows, uint64_t cols,
 		if (buf[strspn(buf, " \t\r")] == '#' || buf[strspn(buf, " \t\r")] == '\0')
 			continue;
 		unsigned e;
-		unsigned long long r, c;
+		uint64_t r, c;
 		char name[128];
-		double pct;
-		if (sscanf(buf, "%u %llu %llu %127s %lf", &e, &r, &c, name, &pct) != 5 || !r || !c) {
-			snprintf(err, errlen, "selection table line %d: want 'elem rows cols kernel pct'", line);
+		if (parse_row(buf, &e, &r, &c, name, sizeof name)) {
+			snprintf(err, errlen, "selection table line %d: want 'elem rows cols kernel pct' with elem 8, 16, "
+				 "32, 64 or 128 and rows, cols from 1 to 2147483647", line);
 			return -1;
 		}
 		if (e != elem)

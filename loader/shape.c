@@ -2,10 +2,11 @@
  * checked before anything is allocated; shape lists for check and bench. */
 #include "loader/loader.h"
 
-#include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 unsigned px_shape_elem_bytes(const px_shape *s)
@@ -190,42 +191,94 @@ const char *px_shape_name(const px_shape *s, char *buf, size_t len)
 	return buf;
 }
 
-/* A decimal in [lo, hi] that ends at *end (which must be one of `stops`). */
-static int parse_num(const char *p, const char **end, const char *stops, uint64_t lo, uint64_t hi, uint64_t *out)
+/* The decimal digits at p: their count (0 when p holds none), the value in
+ * *out, saturated at UINT64_MAX when it overflows. */
+static size_t digits(const char *p, uint64_t *out)
 {
-	if (*p < '0' || *p > '9')
+	size_t n = 0;
+	*out = 0;
+	for (; p[n] >= '0' && p[n] <= '9'; n++)
+		if (__builtin_mul_overflow(*out, 10, out) || __builtin_add_overflow(*out, (uint64_t)(p[n] - '0'), out))
+			*out = UINT64_MAX;
+	return n;
+}
+
+/* The keys of a list entry. Spellings of one key share an id, so a key given
+ * twice is refused however it is spelt; a new key is one line here. */
+static const struct {
+	const char *key;
+	unsigned id;
+	size_t off;       /* the px_shape field */
+	int narrow;       /* an unsigned field, not a uint64_t */
+	uint64_t lo, hi;
+} shape_keys[] = {
+	{"elem", 0, offsetof(px_shape, elem_bits), 1, 8, 128},
+	{"ld-in", 1, offsetof(px_shape, ld_in), 0, 1, PX_DIM_MAX},
+	{"ld-out", 2, offsetof(px_shape, ld_out), 0, 1, PX_DIM_MAX},
+	{"ld_in", 1, offsetof(px_shape, ld_in), 0, 1, PX_DIM_MAX},
+	{"ld_out", 2, offsetof(px_shape, ld_out), 0, 1, PX_DIM_MAX},
+	{"offset", 3, offsetof(px_shape, offset), 1, 0, 15},
+	{"batch", 4, offsetof(px_shape, batch), 0, 0, PX_DIM_MAX},      /* 0 parses, so batch_check names it */
+	{"stride-in", 5, offsetof(px_shape, stride_in), 0, 0, PX_STRIDE_MAX},  /* 0: packed */
+	{"stride-out", 6, offsetof(px_shape, stride_out), 0, 0, PX_STRIDE_MAX},
+	{"stride_in", 5, offsetof(px_shape, stride_in), 0, 0, PX_STRIDE_MAX},
+	{"stride_out", 6, offsetof(px_shape, stride_out), 0, 0, PX_STRIDE_MAX},
+};
+#define NKEYS (sizeof shape_keys / sizeof shape_keys[0])
+
+/* One number of an entry at *p, ending at '\0' or `stop`: 0 and *p past it,
+ * or -1 with the reason in why ("" when the entry's form is wrong). */
+static int entry_num(const char **p, char stop, const char *name, uint64_t lo, uint64_t hi, uint64_t *v,
+		     char *why, size_t wlen)
+{
+	size_t n = digits(*p, v);
+	if (!n || ((*p)[n] && (*p)[n] != stop))
 		return -1;
-	errno = 0;
-	char *e;
-	unsigned long long v = strtoull(p, &e, 10);
-	if (errno || v < lo || v > hi || !strchr(stops, *e))
+	if (*v < lo || *v > hi) {
+		if (!strcmp(name, "elem"))
+			snprintf(why, wlen, "elem %.*s is not 8, 16, 32, 64 or 128", (int)n, *p);
+		else
+			snprintf(why, wlen, "%s %.*s is out of range (%llu to %llu)", name, (int)n, *p,
+				 (unsigned long long)lo, (unsigned long long)hi);
 		return -1;
-	*out = v;
-	*end = e;
+	}
+	*p += n;
 	return 0;
 }
 
-enum { K_LD_IN, K_LD_OUT, K_ELEM, K_OFFSET, K_BATCH, K_STRIDE_IN, K_STRIDE_OUT };
-
-/* The keys of a shape entry and their ranges. A batch of 0 parses so that
- * batch_check names it; a stride of 0 means packed (the default). */
-static const struct {
-	const char *key;
-	int which;
-	uint64_t lo, hi;
-} shape_keys[] = {
-	{"batch", K_BATCH, 0, PX_DIM_MAX},
-	{"elem", K_ELEM, 8, 128},
-	{"ld-in", K_LD_IN, 1, PX_DIM_MAX},
-	{"ld-out", K_LD_OUT, 1, PX_DIM_MAX},
-	{"ld_in", K_LD_IN, 1, PX_DIM_MAX},
-	{"ld_out", K_LD_OUT, 1, PX_DIM_MAX},
-	{"offset", K_OFFSET, 0, 15},
-	{"stride-in", K_STRIDE_IN, 0, PX_STRIDE_MAX},
-	{"stride-out", K_STRIDE_OUT, 0, PX_STRIDE_MAX},
-	{"stride_in", K_STRIDE_IN, 0, PX_STRIDE_MAX},
-	{"stride_out", K_STRIDE_OUT, 0, PX_STRIDE_MAX},
-};
+/* key=N at p (just past its ':'), stored in s; seen holds the ids given so far. */
+static int entry_key(const char **p, px_shape *s, unsigned *seen, char *why, size_t wlen)
+{
+	const char *key = *p;
+	size_t kl = strcspn(key, "=:");
+	if (key[kl] != '=')
+		return -1;
+	size_t k = 0;
+	while (k < NKEYS && (strlen(shape_keys[k].key) != kl || strncmp(key, shape_keys[k].key, kl)))
+		k++;
+	if (k == NKEYS) {
+		snprintf(why, wlen, "unknown key '%.*s' (ld_in, ld_out, elem, offset, batch, stride_in, stride_out)", (int)(kl < 40 ? kl : 40), key);
+		return -1;
+	}
+	if (*seen & (1u << shape_keys[k].id)) {
+		snprintf(why, wlen, "%s given twice", shape_keys[k].key);
+		return -1;
+	}
+	*seen |= 1u << shape_keys[k].id;
+	*p = key + kl + 1;
+	uint64_t v;
+	if (entry_num(p, ':', shape_keys[k].key, shape_keys[k].lo, shape_keys[k].hi, &v, why, wlen))
+		return -1;
+	if (shape_keys[k].narrow)
+		*(unsigned *)((char *)s + shape_keys[k].off) = (unsigned)v;
+	else
+		*(uint64_t *)((char *)s + shape_keys[k].off) = v;
+	if (shape_keys[k].id == 0 && !valid_elem(s->elem_bits)) {
+		snprintf(why, wlen, "elem %llu is not 8, 16, 32, 64 or 128", (unsigned long long)v);
+		return -1;
+	}
+	return 0;
+}
 
 /* What can be checked before the element width is known. */
 static px_status early_check(const px_shape *s, char *err, size_t errlen)
@@ -239,42 +292,26 @@ px_status px_shape_parse(const char *text, px_shape *s, char *err, size_t errlen
 	memset(s, 0, sizeof *s);
 	s->batch = 1;
 	const char *p = text;
-	if (parse_num(p, &p, "x", 1, PX_DIM_MAX, &s->rows) ||
-	    parse_num(p + 1, &p, ":", 1, PX_DIM_MAX, &s->cols))
+	char why[160] = "";
+	unsigned seen = 0;
+	if (entry_num(&p, 'x', "rows", 1, PX_DIM_MAX, &s->rows, why, sizeof why) || *p++ != 'x' ||
+	    entry_num(&p, ':', "cols", 1, PX_DIM_MAX, &s->cols, why, sizeof why))
 		goto bad;
 	while (*p == ':') {
-		const char *key = p + 1, *eq = strchr(key, '=');
-		int k = -1;
-		for (size_t i = 0; eq && i < sizeof shape_keys / sizeof shape_keys[0]; i++)
-			if (strlen(shape_keys[i].key) == (size_t)(eq - key) &&
-			    !strncmp(key, shape_keys[i].key, (size_t)(eq - key)))
-				k = (int)i;
-		uint64_t v;
-		if (k < 0 || parse_num(eq + 1, &p, ":", shape_keys[k].lo, shape_keys[k].hi, &v))
+		p++;
+		if (entry_key(&p, s, &seen, why, sizeof why))
 			goto bad;
-		switch (shape_keys[k].which) {
-		case K_LD_IN: s->ld_in = v; break;
-		case K_LD_OUT: s->ld_out = v; break;
-		case K_OFFSET: s->offset = (unsigned)v; break;
-		case K_BATCH: s->batch = v; break;
-		case K_STRIDE_IN: s->stride_in = v; break;
-		case K_STRIDE_OUT: s->stride_out = v; break;
-		default:
-			if (!valid_elem((unsigned)v))
-				goto bad;
-			s->elem_bits = (unsigned)v;
-		}
 	}
-	px_status st = early_check(s, err, errlen);
-	if (st) {
-		char why[256];
-		snprintf(why, sizeof why, "%s", err);
+	px_status st = early_check(s, why, sizeof why);
+	if (st)
 		snprintf(err, errlen, "shape '%s': %s", text, why);
-	}
 	return st;
 bad:
-	snprintf(err, errlen, "bad shape '%s': expected ROWSxCOLS[:ld_in=N][:ld_out=N][:elem=8|16|32|64|128]"
-		 "[:offset=0-15][:batch=B][:stride_in=S][:stride_out=S] with values from 1 to %u", text, PX_DIM_MAX);
+	if (why[0])
+		snprintf(err, errlen, "bad shape '%s': %s", text, why);
+	else
+		snprintf(err, errlen, "bad shape '%s': expected ROWSxCOLS[:ld_in=N][:ld_out=N][:elem=8|16|32|64|128]"
+			 "[:offset=0-15][:batch=B][:stride_in=S][:stride_out=S] with values from 1 to %u", text, PX_DIM_MAX);
 	return PX_EUSAGE;
 }
 
@@ -293,22 +330,24 @@ px_status px_shape_list(const char *list, px_shape **out, size_t *n, char *err, 
 		snprintf(err, errlen, "out of memory");
 		return PX_ENOMEM;
 	}
+	px_status st = PX_OK;
 	size_t k = 0;
-	char *save = NULL;
-	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		px_status st = px_shape_parse(t, &v[k], err, errlen);
-		if (st) {
-			free(v);
-			free(copy);
-			return st;
+	for (char *t = copy; t && !st; k++) {
+		char *comma = strchr(t, ',');
+		if (comma)
+			*comma = '\0';
+		if (!*t) {
+			snprintf(err, errlen, "shape list '%s': entry %zu is empty", list, k + 1);
+			st = PX_EUSAGE;
+		} else {
+			st = px_shape_parse(t, &v[k], err, errlen);
 		}
-		k++;
+		t = comma ? comma + 1 : NULL;
 	}
 	free(copy);
-	if (!k) {
+	if (st) {
 		free(v);
-		snprintf(err, errlen, "empty shape list");
-		return PX_EUSAGE;
+		return st;
 	}
 	*out = v;
 	*n = k;
@@ -318,11 +357,13 @@ px_status px_shape_list(const char *list, px_shape **out, size_t *n, char *err, 
 px_status px_shape_select(const char *list, const px_shape *one, px_shape **out, size_t *n,
 			  char *err, size_t errlen)
 {
-	if (!one->rows)
-		return px_shape_list(list, out, n, err, errlen);
+	*out = NULL;
 	*n = 0;
-	px_status st = early_check(one, err, errlen);
-	if (st)
+	if (!one->rows && !one->cols)
+		return px_shape_list(list, out, n, err, errlen);
+	px_status st;
+	if ((st = dim_check("rows", one->rows, err, errlen)) || (st = dim_check("cols", one->cols, err, errlen)) ||
+	    (st = early_check(one, err, errlen)))
 		return st;
 	if (!(*out = malloc(sizeof **out))) {
 		snprintf(err, errlen, "out of memory");
@@ -333,16 +374,84 @@ px_status px_shape_select(const char *list, const px_shape *one, px_shape **out,
 	return PX_OK;
 }
 
+/* A number from a one-line file such as /sys/fs/cgroup/memory.max, or
+ * UINT64_MAX ("max", no file). */
+static uint64_t file_num(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	unsigned long long v;
+	int got = f && fscanf(f, "%llu", &v) == 1;
+	if (f)
+		fclose(f);
+	return got ? v : UINT64_MAX;
+}
+
+/* MemAvailable from /proc/meminfo, else the physical memory; UINT64_MAX when unknown. */
+static uint64_t mem_available(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[128];
+	unsigned long long kb;
+	while (f && fgets(line, sizeof line, f))
+		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1 && kb < UINT64_MAX / 1024) {
+			fclose(f);
+			return kb * 1024;
+		}
+	if (f)
+		fclose(f);
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+	return pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : UINT64_MAX;
+}
+
+/* What is left of a limit that `used` bytes already take from it. */
+static uint64_t left(uint64_t limit, uint64_t used)
+{
+	return limit == UINT64_MAX ? UINT64_MAX : limit > used ? limit - used : 0;
+}
+
+/* The host memory the machine can spare: the least of what is available,
+ * what this cgroup's limit leaves and what the address-space and data limits
+ * (ulimit -v, -d) leave; `from` says which. UINT64_MAX when nothing is known. */
+static uint64_t host_avail(const char **from)
+{
+	struct {
+		uint64_t bytes;
+		const char *what;
+	} b[5] = {
+		{mem_available(), "available on this machine"},
+		{left(file_num("/sys/fs/cgroup/memory.max"), file_num("/sys/fs/cgroup/memory.current")),
+		 "this cgroup's memory limit leaves"},
+		{left(file_num("/sys/fs/cgroup/memory/memory.limit_in_bytes"),
+		      file_num("/sys/fs/cgroup/memory/memory.usage_in_bytes")), "this cgroup's memory limit leaves"},
+	};
+	struct rlimit rl;
+	if (!getrlimit(RLIMIT_AS, &rl) && rl.rlim_cur != RLIM_INFINITY) {
+		long page = sysconf(_SC_PAGE_SIZE);
+		uint64_t vm = file_num("/proc/self/statm");
+		vm = vm == UINT64_MAX || page <= 0 ? 0 : vm * (uint64_t)page;
+		b[3].bytes = left(rl.rlim_cur, vm);
+		b[3].what = "the address-space limit (ulimit -v) leaves";
+	} else {
+		b[3].bytes = UINT64_MAX;
+	}
+	b[4].bytes = !getrlimit(RLIMIT_DATA, &rl) && rl.rlim_cur != RLIM_INFINITY ? rl.rlim_cur : UINT64_MAX;
+	b[4].what = "the data limit (ulimit -d) allows";
+	uint64_t least = UINT64_MAX;
+	*from = "";
+	for (int k = 0; k < 5; k++)
+		if (b[k].bytes < least)
+			least = b[k].bytes, *from = b[k].what;
+	return least;
+}
+
 px_status px_host_fits(uint64_t bytes, const char *what, char *err, size_t errlen)
 {
-	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-	if (pages <= 0 || page <= 0)
+	const char *from;
+	uint64_t avail = host_avail(&from);
+	if (avail == UINT64_MAX || bytes <= avail / 2)
 		return PX_OK; /* unknown: let the allocation decide */
-	uint64_t ram = (uint64_t)pages * (uint64_t)page;
-	if (bytes <= ram / 10 * 9)
-		return PX_OK;
 	char a[32], b[32];
-	snprintf(err, errlen, "too large: %s: %s of host memory needed, this machine has %s",
-		 what, px_bytes_str(bytes, a, sizeof a), px_bytes_str(ram, b, sizeof b));
+	snprintf(err, errlen, "too large: %s: %s of host memory needed, more than half of the %s %s",
+		 what, px_bytes_str(bytes, a, sizeof a), px_bytes_str(avail, b, sizeof b), from);
 	return PX_EUSAGE;
 }

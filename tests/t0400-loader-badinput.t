@@ -47,7 +47,7 @@ for px in build/ptxpose build/asan/ptxpose; do
 	check "$px: bytes overflow 64 bits: exit 2" 2 $PX run "$tmp/k128.ptx" --rows 2147483647 --cols 2147483647 --elem 128
 	one_line "... one line: too large" "too large: the input needs 2147483647 x 2147483647 x 16 bytes"
 	check "$px: more than this machine's memory: exit 2" 2 $PX run "$tmp/k128.ptx" --rows 2000000 --cols 2000000
-	one_line "... one line: too large" "too large: .* of host memory needed, this machine has"
+	one_line "... one line: too large" "too large: .* of host memory needed, more than half of the .* available on this machine"
 	check "$px: a file of kernel ABI 1 (no abi=2): exit 3" 3 $PX run "$tmp/abi1.ptx" --rows 4 --cols 4
 	one_line "... one line: regenerate it" "ptxpose run: .*abi1.ptx: kernel ABI 1; regenerate it with ptxpose gen$"
 	check "$px: abi=3: exit 3" 3 $PX run "$tmp/abi3.ptx" --rows 4 --cols 4 --emulate

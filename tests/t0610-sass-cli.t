@@ -48,7 +48,7 @@ check "an unknown flag exits 2" 2 "$PX" sass --frobnicate "$a"
 check "no file exits 2" 2 "$PX" sass
 check "--diff with one file exits 2" 2 "$PX" sass --diff "$a"
 check "a missing file exits 3" 3 "$PX" sass "$tmp/nothere.ptx"
-one_line "... naming it" "nothere.ptx: No such file"
+one_line "... naming it" "nothere.ptx: cannot read: No such file"
 check "a missing variant name exits 3" 3 "$PX" sass no_such_variant
 one_line "... naming ptx/NAME.ptx" "no variant ptx/no_such_variant.ptx"
 sed "s/\bret;/bogus.instruction;/" "$a" >"$tmp/broken.ptx"

@@ -35,7 +35,7 @@ check() {
 }
 
 one_line() {
-	if [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "$2" "$tmp/err"; then
+	if [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q -- "$2" "$tmp/err"; then
 		ok "$1"
 	else
 		nok "$1"

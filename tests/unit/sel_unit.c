@@ -34,5 +34,15 @@ int main(void)
 	is(rc == -1 && strstr(err, "64-bit") ? "refused" : k, "refused", "no row for the width: an error naming it");
 	rc = sel_pick("32 10 x k 1\n", 32, 10, 10, 10, 10, k, sizeof k, err, sizeof err);
 	is(rc == -1 && strstr(err, "line 1") ? "refused" : k, "refused", "a malformed line is named");
+	/* issue 9, item 10: numbers are never wrapped ("4294967328" read as 32) */
+	static const char *const bad[] = {
+		"4294967328 10 10 k 1\n", "32 18446744073709551626 10 k 1\n", "32 10 4294967306 k 1\n",
+		"24 10 10 k 1\n", "32 0 10 k 1\n", "32 10 10 k 1 extra\n", "32 10 10 k nan\n", "32 10 10 k 1x\n",
+		"+32 10 10 k 1\n",
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		rc = sel_pick(bad[i], 32, 10, 10, 10, 10, k, sizeof k, err, sizeof err);
+		ok(rc == -1 && strstr(err, "line 1"), "a bad row is refused: %.*s", (int)strcspn(bad[i], "\n"), bad[i]);
+	}
 	return tap_done();
 }

@@ -1,0 +1,37 @@
+/* fuzz_shapes: shape lists (loader/shape.c) on any bytes as a --shapes
+ * value: px_shape_list, then px_shape_check and the byte sizes of every
+ * entry at every width it applies to. libFuzzer; see fuzz/README.md. */
+#include "fuzz/fuzz.h"
+#include "loader/loader.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *text = fuzz_text(data, size);
+	if (!text)
+		return 0;
+	px_shape *v = NULL;
+	size_t n = 0;
+	char err[512], name[96];
+	px_status st = px_shape_list(text, &v, &n, err, sizeof err);
+	if (st && (v || !err[0]))
+		abort(); /* a refused list leaves nothing behind and says why */
+	for (size_t i = 0; !st && i < n; i++) {
+		for (unsigned bits = 8; bits <= 128; bits *= 2) {
+			px_shape s = v[i];
+			if (s.elem_bits && s.elem_bits != bits)
+				continue;
+			s.elem_bits = bits;
+			if (px_shape_check(&s, err, sizeof err) != PX_OK)
+				continue;
+			/* a checked shape's sizes hold in 64 bits and a buffer */
+			uint64_t in = px_shape_in_bytes(&s), out = px_shape_out_bytes(&s);
+			if (s.ld_in < s.cols || s.ld_out < s.rows || in / s.ld_in / px_shape_elem_bytes(&s) != s.rows ||
+			    out / s.ld_out / px_shape_elem_bytes(&s) != s.cols || in + out < in)
+				abort();
+			px_shape_name(&s, name, sizeof name);
+		}
+	}
+	free(v);
+	free(text);
+	return 0;
+}
