@@ -157,7 +157,7 @@ static int l_transpose(lua_State *L)
 	tp_params p;
 	tp_defaults(&p);
 	lua_getfield(L, 1, "name");
-	size_t len;
+	size_t len = 0;
 	const char *name = lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &len) : NULL;
 	if (!name)
 		luaL_error(L, "transpose: name (the kernel's name, a string) is required");
