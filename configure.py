@@ -14,6 +14,12 @@ MODULES = ['common', 'gen', 'loader', 'emu', 'inspect', 'cli']
 LUA_INC = '/usr/include/lua5.4'
 LUA_LIB = '/usr/lib/x86_64-linux-gnu/liblua5.4.a'
 CUDA_INC = '/usr/local/cuda/include'
+FAKES = {
+    # the fake driver and cuBLAS of tests/fakecuda, for t0410
+    'build/fakecuda/libcuda.so.1': (['tests/fakecuda/libcuda.c', 'tests/fakecuda/stream.c'],
+                                    ['tests/fakecuda/fake.h'], ''),
+    'build/fakecuda/libcublas.so.13': (['tests/fakecuda/libcublas.c'], [], '-ldl'),
+}
 
 FLAGS = ('-std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror '
          '-Wshadow -Wstrict-prototypes -Wno-unused-parameter -I. '
@@ -60,12 +66,19 @@ def main():
     p('  command = build/ptxpose gen --force --out ptx scripts/variants.lua')
     p('  description = GEN ptx/')
     p('  pool = console')
+    p('rule fakelib')
+    p('  command = cc $flags -O1 -shared -fPIC -fvisibility=hidden $in -o $out $fakelibs')
+    p('  description = FAKE $out')
     p('rule prove')
     p('  command = prove $proveflags tests/')
     p('  description = PROVE tests/')
     p('  pool = console')
     p('')
     p('build build.ninja: configure configure.py')
+    for out, (ins, hdrs, libs) in FAKES.items():
+        p(f'build {out}: fakelib ' + ' '.join(ins) + (' | ' + ' '.join(hdrs) if hdrs else ''))
+        if libs:
+            p(f'  fakelibs = {libs}')
     p('')
     for prefix, vflags in VARIANTS.items():
         objs = {}
@@ -85,7 +98,7 @@ def main():
             p(f'build build/{prefix}tests/{name}: link {o} {libobjs}')
             p(f'  vflags = {vflags}')
         p('')
-    alls = ['build/ptxpose', 'build/asan/ptxpose']
+    alls = ['build/ptxpose', 'build/asan/ptxpose'] + list(FAKES)
     for prefix in VARIANTS:
         alls += [f'build/{prefix}tests/{os.path.basename(u)[:-2]}' for u in units]
     p('build all: phony ' + ' '.join(alls))

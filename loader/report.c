@@ -1,5 +1,5 @@
 /* report: bench results as a Markdown table and as CSV, each headed by
- * the device, driver, date and commit they were measured with. */
+ * the device, driver, date, commit and timing method they were measured with. */
 #include "loader/loader.h"
 
 #include <errno.h>
@@ -16,10 +16,10 @@ static const char *const state_names[] = {
 
 static void timing_line(strbuf *sb, const px_report_head *h)
 {
-	sb_printf(sb, "median of %d calls after %d warm-up, CUDA events around each and a wait after it, %s; "
-		      "GB/s counts bytes read + written; %% of copy is against cuMemcpyDtoD of the same bytes in this run",
-		  h->time.iters, h->time.warmup,
-		  h->time.flush_l2 ? "L2 emptied before each call" : "L2 kept warm as in peers.py");
+	char how[768];
+	sb_printf(sb, "%s; GB/s counts bytes read + written; %% of copy is against a device-to-device copy of the "
+		      "same bytes timed the same way in this run",
+		  px_time_method_text(&h->time, how, sizeof how));
 }
 
 void px_report_md(strbuf *sb, const px_report_head *h, const px_row *rows, size_t n)
@@ -31,8 +31,8 @@ void px_report_md(strbuf *sb, const px_report_head *h, const px_row *rows, size_
 	sb_addc(sb, '\n');
 	if (h->extra[0])
 		sb_printf(sb, "- %s\n", h->extra);
-	sb_printf(sb, "\n| variant | elem | shape | µs | GB/s | %% of copy | note |\n"
-		      "| --- | ---: | --- | ---: | ---: | ---: | --- |\n");
+	sb_printf(sb, "\n| variant | elem | shape | µs | GB/s | %% of copy | timing | note |\n"
+		      "| --- | ---: | --- | ---: | ---: | ---: | --- | --- |\n");
 	for (size_t k = 0; k < n; k++) {
 		const px_row *r = &rows[k];
 		char shape[96];
@@ -42,9 +42,9 @@ void px_report_md(strbuf *sb, const px_report_head *h, const px_row *rows, size_
 			sb_printf(sb, "%.1f | %.1f | ", r->us, r->gbps);
 			if (r->pct_copy >= 0)
 				sb_printf(sb, "%.1f%%", r->pct_copy);
-			sb_printf(sb, " | %s |\n", r->note);
+			sb_printf(sb, " | %s | %s |\n", r->timing, r->note);
 		} else {
-			sb_printf(sb, "%s | | | %s |\n", state_names[r->state], r->note);
+			sb_printf(sb, "%s | | | | %s |\n", state_names[r->state], r->note);
 		}
 	}
 }
@@ -72,7 +72,7 @@ void px_report_csv(strbuf *sb, const px_report_head *h, const px_row *rows, size
 	sb_addc(sb, '\n');
 	if (h->extra[0])
 		sb_printf(sb, "# %s\n", h->extra);
-	sb_add(sb, "variant,elem,rows,cols,ld_in,ld_out,status,us,gbps,pct_copy,note\n");
+	sb_add(sb, "variant,elem,rows,cols,ld_in,ld_out,status,us,gbps,pct_copy,timing,note\n");
 	for (size_t k = 0; k < n; k++) {
 		const px_row *r = &rows[k];
 		const px_shape *s = &r->shape;
@@ -85,8 +85,10 @@ void px_report_csv(strbuf *sb, const px_report_head *h, const px_row *rows, size
 			if (r->pct_copy >= 0)
 				sb_printf(sb, "%.2f", r->pct_copy);
 			sb_addc(sb, ',');
+			csv_field(sb, r->timing);
+			sb_addc(sb, ',');
 		} else {
-			sb_add(sb, ",,,");
+			sb_add(sb, ",,,,");
 		}
 		csv_field(sb, r->note);
 		sb_addc(sb, '\n');

@@ -1,23 +1,22 @@
 #!/bin/sh
 # The GPU path end to end against a fake driver (tests/fakecuda: host memory
-# for device memory, a CPU transpose for a kernel, a model clock for events)
-# and a fake cuBLAS with geam's column-major semantics: loading libcuda,
-# the JIT and its log, the launch ABI and grid, verification (wrong values,
-# the ld_out padding, writes past the end), faults and recovery, timing and
-# the bench tables. Runs anywhere; the real GPU is t0500's.
+# for device memory, a CPU transpose for a kernel, streams, capture and graphs,
+# a model clock for events) and a fake cuBLAS with geam's column-major
+# semantics: loading libcuda, the JIT and its log, the launch ABI and grid,
+# verification (wrong values, the ld_out padding, writes past the end),
+# faults and recovery, graph and per-call timing, the bench tables. Runs
+# anywhere; the real GPU is t0500's. ninja builds the fakes (build/fakecuda/).
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib/tap.sh
 need_ptxpose
 export ASAN_OPTIONS=detect_leaks=1
-cflags="-std=c11 -D_POSIX_C_SOURCE=200809L -O1 -shared -fPIC -fvisibility=hidden -I/usr/local/cuda/include"
-if ! cc $cflags tests/fakecuda/libcuda.c -o "$tmp/libcuda.so.1" 2>"$tmp/err" ||
-	! cc $cflags tests/fakecuda/libcublas.c -o "$tmp/libcublas.so.13" -ldl 2>>"$tmp/err"; then
-	nok "cannot build the fake driver"
-	diag <"$tmp/err"
+fakes=build/fakecuda
+if [ ! -f "$fakes/libcuda.so.1" ] || [ ! -f "$fakes/libcublas.so.13" ]; then
+	nok "the fake driver is not built ($fakes/libcuda.so.1, $fakes/libcublas.so.13): run ninja"
 	finish
 fi
-export LD_LIBRARY_PATH="$tmp${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-unset PTXPOSE_LIBCUDA
+export LD_LIBRARY_PATH="$PWD/$fakes${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+unset PTXPOSE_LIBCUDA FAKECUDA_FAIL FAKECUDA_HICCUP FAKECUDA_LAUNCH_US FAKECUDA_COPY_NODE_GBPS FAKECUBLAS_ALLOC
 
 # mkptx NAME ELEM [METADATA [MARKER]]: metadata and an entry, all the fake reads
 mkptx() {
@@ -37,14 +36,19 @@ mkptx pad32 32 '' pad
 mkptx over32 32 '' overrun
 mkptx fault32 32 '' fault
 mkptx regs32 32 'grid=tile tile=32x32 block=32x32' regs=128
+mkptx slow32 32 '' speed=10
+mkptx crawl32 32 '' speed=1
 mkptx bogus32 32
 printf '\tbogus.u32 %%r1, %%r2;\n' >>"$tmp/bogus32.ptx"
 
 # --- run
 check "run: 1024x1024 passes" 0 $PX run "$tmp/k32.ptx" --rows 1024 --cols 1024
-grep -qx 'k32 1024x1024 elem=32: PASS  7.6 us  1104.9 GB/s  81.6% of copy (copy 1354.2 GB/s)  \[Fake CUDA Device 0\]' "$tmp/out" &&
-	ok "... the result line: median, GB/s read+written, % of the same-run copy, device" ||
+grep -qx 'k32 1024x1024 elem=32: PASS  6.1 us  1371.8 GB/s  84.7% of copy (copy 1619.8 GB/s)  \[Fake CUDA Device 0\]' "$tmp/out" &&
+	ok "... the result line: graph-timed median, GB/s read+written, % of the same-run copy, device" ||
 	{ nok "... the result line"; diag <"$tmp/out"; }
+check "run --time events: 1024x1024" 0 $PX run "$tmp/k32.ptx" --rows 1024 --cols 1024 --time events
+grep -qx 'k32 1024x1024 elem=32: PASS  7.6 us  1104.9 GB/s  81.6% of copy (copy 1354.2 GB/s)  \[Fake CUDA Device 0\]' "$tmp/out" &&
+	ok "... per call: the 2 us launch overhead of the model counts" || { nok "... events"; diag <"$tmp/out"; }
 for e in 8 16 32 64 128; do
 	check "run: elem=$e, odd shape, padded leading dimensions" 0 $PX run "$tmp/k$e.ptx" --rows 67 --cols 129 --ld-in 131 --ld-out 70 --no-time
 	grep -q "^k$e 67x129 ld_in=131 ld_out=70 elem=$e: PASS  \[Fake CUDA Device 0\]$" "$tmp/out" && ok "... PASS, no timing" || nok "... PASS"
@@ -79,13 +83,60 @@ FAKECUDA_MEM=100000000 check "run: more than the device memory: exit 2" 2 $PX ru
 one_line "... one line" "too large for the device: 8000x8000 elem=32 needs"
 FAKECUDA_NO_PINNED=1 check "run: pinned memory refused: pageable memory, still passes" 0 $PX run "$tmp/k32.ptx" --rows 100 --cols 100 -v
 grep -q 'using pageable memory' "$tmp/err" && ok "... -v says so" || nok "... -v says so"
-check "run -v" 0 $PX run "$tmp/k32.ptx" --rows 100 --cols 100 -v
+check "run -v --time events" 0 $PX run "$tmp/k32.ptx" --rows 100 --cols 100 -v --time events
 for pat in '^# cu: libcuda.so.1 driver 13.0; device 0: Fake CUDA Device 0, sm_90, 4 SMs' '^# jit: k32: 32 registers' \
-	'^# rig: 100x100 elem=32: input 39.1 KiB' '^# time: k32: median 2.05 us, min 2.05, max 2.05 over 100 calls (10 warm-up)$'; do
+	'^# rig: 100x100 elem=32: input 39.1 KiB' '^# timing: per-call events: median of 100 calls after 10 warm-up, ' \
+	'^# time: k32: median 2.05 us, min 2.05, max 2.05 over 100 calls (10 warm-up)$'; do
 	grep -q "$pat" "$tmp/err" && ok "... -v: $pat" || { nok "... -v: $pat"; diag <"$tmp/err"; }
 done
-check "run --flush-l2" 0 $PX run "$tmp/k32.ptx" --rows 100 --cols 100 -v --flush-l2
-grep -q '^# time: k32: .*(10 warm-up, L2 emptied before each)$' "$tmp/err" && ok "... -v says the L2 was emptied" || { nok "... flush"; diag <"$tmp/err"; }
+check "run --flush-l2: per-call events" 0 $PX run "$tmp/k32.ptx" --rows 100 --cols 100 -v --flush-l2
+grep -q '^# time: k32: .*(10 warm-up, L2 emptied before each)$' "$tmp/err" && grep -q '^# timing: per-call events: .*L2 emptied before each call$' "$tmp/err" &&
+	ok "... -v says the L2 was emptied" || { nok "... flush"; diag <"$tmp/err"; }
+check "run --flush-l2 --time graph: exit 2" 2 $PX run "$tmp/k32.ptx" --rows 100 --cols 100 --flush-l2 --time graph
+one_line "... one line: a flush needs per-call timing" "ptxpose run: --flush-l2 empties the L2 before each call, which needs --time events"
+check "run --time sometimes: exit 2" 2 $PX run "$tmp/k32.ptx" --rows 100 --cols 100 --time sometimes
+one_line "... one line" "ptxpose run: --time: expected graph or events, got 'sometimes'"
+
+# --- graph timing, against the model of tests/fakecuda/stream.c: a call
+# outside a graph is 2 us + bytes/bandwidth; a replay is 3 us + K nodes of
+# 0.5 us + bytes/bandwidth. slow32 moves 2*64*64*4 B at 10 GB/s: 3.2768 us,
+# so a call costs 5.2768 us, K = ceil(1000 / 5.2768) = 190, a replay
+# 3 + 190 * 3.7768 = 720.59 us and a call 720.59 / 190 = 3.79 us. Every third
+# graph launch takes 1 ms longer: launches 4-8 are timed, so 6 is slow.
+FAKECUDA_HICCUP=3 check "run: graph timing" 0 $PX run "$tmp/slow32.ptx" --rows 64 --cols 64 --iters 5 -v
+grep -q '^# timing: CUDA graph replay of K back-to-back calls, median of 5 replays after 3 warm-up, divided by K' "$tmp/err" &&
+	ok "... -v names the method" || { nok "... -v names the method"; diag <"$tmp/err"; }
+grep -qx '# time: slow32: CUDA graph replay of 190 back-to-back calls, median of 5 replays / 190: 3.79 us a call (min 3.79, max 9.06; 10 warm-up calls estimated 5.28 us), L2 warm' "$tmp/err" &&
+	ok "... K from the warm-up estimate, the median replay / K, the slow replay left out" || { nok "... K and the median"; diag <"$tmp/err"; }
+grep -q '^slow32 64x64 elem=32: PASS  3.8 us ' "$tmp/out" && ok "... the result line has the graph figure" || { nok "... result line"; diag <"$tmp/out"; }
+check "run: a call slower than 1 ms: K = 1" 0 $PX run "$tmp/crawl32.ptx" --rows 512 --cols 512 --iters 3 -v
+grep -q '^# time: crawl32: CUDA graph replay of 1 back-to-back calls, median of 3 replays / 1: 2100.65 us' "$tmp/err" &&
+	ok "... one call a replay: 3 + 0.5 + 2097.15 us" || { nok "... K = 1"; diag <"$tmp/err"; }
+FAKECUDA_LAUNCH_US=0.1 check "run: calls of 0.12 us: K = 1000, the most" 0 $PX run "$tmp/k32.ptx" --rows 64 --cols 64 --iters 3 -v
+grep -q '^# time: k32: CUDA graph replay of 1000 back-to-back calls, median of 3 replays / 1000: 0.52 us' "$tmp/err" &&
+	ok "... (1 ms would take 8208)" || { nok "... K = 1000"; diag <"$tmp/err"; }
+# the copy moves 2*16 KiB: outside a graph 2 + 0.0164 us; a node 0.5 us + 32768 B at 1800 GB/s (or 10 GB/s)
+check "run: the copy, timed both ways" 0 $PX run "$tmp/k32.ptx" --rows 64 --cols 64 --iters 5 -v
+grep -qx '# time: copy: graph 0.52 us a call, 496 back-to-back between two events 2.02 us: the graph counts' "$tmp/err" &&
+	grep -q '(copy 62.5 GB/s)' "$tmp/out" && ok "... the graph figure is the faster: the floor" || { nok "... graph floor"; diag <"$tmp/err"; }
+FAKECUDA_COPY_NODE_GBPS=10 check "run: a copy node slower than the copy outside a graph" 0 $PX run "$tmp/k32.ptx" --rows 64 --cols 64 --iters 5 -v
+grep -qx '# time: copy: graph 3.78 us a call, 496 back-to-back between two events 2.02 us: the back-to-back figure counts' "$tmp/err" &&
+	grep -q '(copy 16.3 GB/s)' "$tmp/out" && ok "... the back-to-back figure is the floor" || { nok "... back-to-back floor"; diag <"$tmp/err"; diag <"$tmp/out"; }
+FAKECUDA_FAIL=cuStreamBeginCapture_v2 check "run: the driver refuses capture: exit 0" 0 $PX run "$tmp/k32.ptx" --rows 64 --cols 64 --iters 5
+grep -qx '# k32: not captured in a CUDA graph (loader/rig_graph.c:[0-9]*: cuStreamBeginCapture: CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED (operation not permitted when stream is capturing)): 495 back-to-back calls between two events' "$tmp/err" &&
+	grep -q '^k32 64x64 elem=32: PASS  2.0 us ' "$tmp/out" && ok "... K back-to-back calls between two events, and a note that says so" || { nok "... fallback"; diag <"$tmp/err"; }
+for f in cuStreamEndCapture cuGraphInstantiateWithFlags; do
+	FAKECUDA_FAIL=$f check "run: $f fails: exit 0" 0 $PX run "$tmp/k32.ptx" --rows 64 --cols 64 --iters 5
+	grep -q "^# k32: not captured in a CUDA graph (loader/rig_graph.c:[0-9]*: ${f%WithFlags}.*: CUDA_ERROR_NOT_SUPPORTED .*): 495 back-to-back" "$tmp/err" &&
+		ok "... timed back to back, the note names $f" || { nok "... $f note"; diag <"$tmp/err"; }
+done
+for f in cuStreamCreate cuGraphLaunch cuMemcpyDtoDAsync; do
+	FAKECUDA_FAIL=${f}_v2,$f check "run: $f fails: exit 5" 5 $PX run "$tmp/k32.ptx" --rows 64 --cols 64 --iters 5
+	one_line "... one line naming it" "^ptxpose run: loader/[a-z_]*.c:[0-9]*: $f.*: CUDA_ERROR_NOT_SUPPORTED (operation not supported)$"
+done
+FAKECUDA_FAIL=cuGraphExecDestroy,cuGraphDestroy,cuStreamDestroy_v2 check "run: failed destroys: exit 0" 0 $PX run "$tmp/k32.ptx" --rows 64 --cols 64 --iters 5 -v
+[ "$(grep -c '^# cu: cuGraph\(Exec\)\{0,1\}Destroy: CUDA_ERROR_NOT_SUPPORTED (operation not supported) (ignored)$' "$tmp/err")" -eq 4 ] &&
+	grep -q '^# cu: cuStreamDestroy: .* (ignored)$' "$tmp/err" && ok "... -v says so, and they change nothing" || { nok "... destroys"; diag <"$tmp/err"; }
 PTXPOSE_JIT=module check "PTXPOSE_JIT=module: one cuModuleLoadDataEx" 0 $PX run "$tmp/k32.ptx" --rows 100 --cols 100 -v
 grep -q '^# jit: k32: .*(cuModuleLoadDataEx)$' "$tmp/err" && ok "... -v says which" || { nok "... which JIT"; diag <"$tmp/err"; }
 PTXPOSE_JIT=module check "PTXPOSE_JIT=module: PTX that does not assemble: exit 5" 5 $PX run "$tmp/bogus32.ptx" --rows 64 --cols 64
@@ -118,19 +169,32 @@ check "bench: FAIL and ERROR rows: exit 5 (an error outranks a wrong result)" 5 
 md="$tmp/res/x/bench.md" csv="$tmp/res/x/bench.csv"
 [ -f "$md" ] && [ -f "$csv" ] && ok "... writes bench.md and bench.csv, making the folder" || nok "... writes both files"
 for pat in '^- device: Fake CUDA Device 0, 4 SMs$' '^- driver: 13.0$' '^- date: 20[0-9-]* [0-9:]* UTC$' '^- commit: [0-9a-f]*$\|^- commit: unknown$' \
-	'^| copy | 32 | 64x64 | 2.0 | 16.3 | 100.0% | cuMemcpyDtoD |$' '^| k32 | 32 | 64x64 | 2.0 | 16.2 | 99.7% |  |$' \
-	'^| wrong32 | 32 | 64x64 | FAIL | | | out\[j=1\]\[i=2\]: got ' '^| fault32 | 32 | 64x64 | ERROR | | | .*CUDA_ERROR_ILLEGAL_ADDRESS' \
+	'^- timing: CUDA graph replay of K back-to-back calls, median of 5 replays after 3 warm-up, divided by K' \
+	'^| variant | elem | shape | µs | GB/s | % of copy | timing | note |$' \
+	'^| copy | 32 | 64x64 | 0.5 | 62.5 | 100.0% | graph K=496 | cuMemcpyDtoDAsync; the faster of: graph 0.524 us, back-to-back 2.016 us a call |$' \
+	'^| k32 | 32 | 64x64 | 0.5 | 62.1 | 99.3% | graph K=495 |  |$' \
+	'^| wrong32 | 32 | 64x64 | FAIL | | | | out\[j=1\]\[i=2\]: got ' '^| fault32 | 32 | 64x64 | ERROR | | | | .*CUDA_ERROR_ILLEGAL_ADDRESS' \
 	'^| k16 | 16 | 67x129 ld_in=131 ld_out=70 | [0-9.]* |' \
-	'^| cublas_geam | 32 | 64x64 | [0-9.]* | [0-9.]* | [0-9.]*% |' '^| cublas_geam | 64 | 100x300 | [0-9.]* |' \
-	'^| cublas_geam | 128 | 67x129 ld_in=131 ld_out=70 | [0-9.]* |' '^| copy | 32 | 100000x100000 | SKIP | | | too large for the device'; do
+	'^| cublas_geam | 32 | 64x64 | [0-9.]* | [0-9.]* | [0-9.]*% | graph K=[0-9]* |  |$' '^| cublas_geam | 64 | 100x300 | [0-9.]* |' \
+	'^| cublas_geam | 128 | 67x129 ld_in=131 ld_out=70 | [0-9.]* |' '^| copy | 32 | 100000x100000 | SKIP | | | | too large for the device'; do
 	grep -q "$pat" "$md" && ok "... bench.md: $pat" || nok "... bench.md: $pat"
 done
 grep -q '^| k64 | 64 | 64x64 ' "$md" && ! grep -q '^| k32 | 32 | 100x300 ' "$md" &&
 	ok "... a shape without elem= is for every width, 100x300:elem=64 for 64-bit files only" || nok "... shapes and widths"
 grep -c '^| cublas_geam | 16 ' "$md" | grep -qx 0 && ok "... no cublas row for 16-bit" || nok "... no cublas row for 16-bit"
-grep -q '^# device: Fake CUDA Device 0$' "$csv" && grep -qx 'variant,elem,rows,cols,ld_in,ld_out,status,us,gbps,pct_copy,note' "$csv" &&
-	grep -qx 'k32,32,64,64,64,64,ok,2.022,16.21,99.73,' "$csv" && ok "... bench.csv: header and rows" || { nok "... bench.csv"; diag <"$csv"; }
+grep -q '^# device: Fake CUDA Device 0$' "$csv" && grep -q '^# timing: CUDA graph replay of K back-to-back calls, median of 5 replays' "$csv" &&
+	grep -qx 'variant,elem,rows,cols,ld_in,ld_out,status,us,gbps,pct_copy,timing,note' "$csv" &&
+	grep -qx 'k32,32,64,64,64,64,ok,0.528,62.07,99.31,graph K=495,' "$csv" &&
+	grep -qx 'copy,32,64,64,64,64,ok,0.524,62.50,100.00,graph K=496,"cuMemcpyDtoDAsync; the faster of: graph 0.524 us, back-to-back 2.016 us a call"' "$csv" &&
+	ok "... bench.csv: header, method, rows" || { nok "... bench.csv"; diag <"$csv"; }
 grep -q '^\[case 1/10 64x64 elem=16\] variant 1/1 k16$' "$tmp/err" && ok "... progress on stderr" || { nok "... progress"; diag <"$tmp/err"; }
-check "bench --no-cublas --elem 32: exit 0 without FAIL rows" 0 $PX bench --iters 5 --no-cublas --elem 32 --rows 40 --cols 50 --out-dir "$tmp/res/y" "$tmp/k32.ptx" "$tmp/k64.ptx"
+# geam at 1200 GB/s: 2 + 0.0273 us a call outside a graph, K = 494
+FAKECUBLAS_ALLOC=1 check "bench: cuBLAS that cannot be captured" 0 $PX bench --iters 3 --elem 32 --rows 64 --cols 64 --out-dir "$tmp/res/z" "$tmp/k32.ptx"
+grep -q '^| cublas_geam | 32 | 64x64 | 2.0 | 16.2 | 25.9% | back-to-back K=494 | not captured in a CUDA graph (loader/cublas.c:[0-9]*: cublas geam (elem=32, m=64, n=64): CUBLAS_STATUS_ALLOC_FAILED (status 3)): 494 back-to-back calls between two events |$' "$tmp/res/z/bench.md" &&
+	grep -q '^| k32 | 32 | 64x64 | 0.5 | .* | graph K=495 |  |$' "$tmp/res/z/bench.md" &&
+	ok "... its row: K back-to-back calls between two events, and the note says why; the others: graphs" || { nok "... geam fallback"; diag <"$tmp/res/z/bench.md"; }
+check "bench --time events --no-cublas --elem 32: exit 0 without FAIL rows" 0 $PX bench --time events --iters 5 --no-cublas --elem 32 --rows 40 --cols 50 --out-dir "$tmp/res/y" "$tmp/k32.ptx" "$tmp/k64.ptx"
 [ "$(grep -c '^| ' "$tmp/res/y/bench.md")" -eq 4 ] && ok "... the table: header, copy and k32 only" || { nok "... rows"; diag <"$tmp/res/y/bench.md"; }
+grep -q '^- timing: per-call events: median of 5 calls after 10 warm-up, CUDA events around each and a wait after it (launch overhead included), L2 warm;' "$tmp/res/y/bench.md" &&
+	grep -q '^| k32 | 32 | 40x50 | 2.0 | .* | events |  |$' "$tmp/res/y/bench.md" && ok "... named as per-call events, in the header and each row" || { nok "... events"; diag <"$tmp/res/y/bench.md"; }
 finish
