@@ -14,12 +14,22 @@ MODULES = ['common', 'gen', 'loader', 'emu', 'inspect', 'cli']
 LUA_INC = '/usr/include/lua5.4'
 LUA_LIB = '/usr/lib/x86_64-linux-gnu/liblua5.4.a'
 CUDA_INC = '/usr/local/cuda/include'
+COMMIT_H = 'build/gen/commit.h'
 FAKES = {
     # the fake driver and cuBLAS of tests/fakecuda, for t0410
     'build/fakecuda/libcuda.so.1': (['tests/fakecuda/libcuda.c', 'tests/fakecuda/stream.c'],
                                     ['tests/fakecuda/fake.h'], ''),
     'build/fakecuda/libcublas.so.13': (['tests/fakecuda/libcublas.c'], [], '-ldl'),
 }
+# The commit the binary embeds (common/version.c): `git describe` when this is
+# a git tree, else $PTXPOSE_COMMIT, else "unknown"; only [A-Za-z0-9._+-] kept.
+# The header is rewritten only when that changes (restat), so a build after a
+# commit recompiles one file.
+COMMIT_CMD = ('c=$$(git describe --always --dirty 2>/dev/null || printf %s "$${PTXPOSE_COMMIT:-unknown}"); '
+              'c=$$(printf %s "$$c" | tr -cd A-Za-z0-9._+-); '
+              'mkdir -p $$(dirname $out) && '
+              "printf '#define PTXPOSE_COMMIT \"%s\"\\n' \"$${c:-unknown}\" >$out.tmp && "
+              '{ cmp -s $out.tmp $out && rm $out.tmp || mv $out.tmp $out; }')
 
 FLAGS = ('-std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror '
          '-Wshadow -Wstrict-prototypes -Wno-unused-parameter -I. '
@@ -66,6 +76,10 @@ def main():
     p('  command = build/ptxpose gen --force --out ptx scripts/variants.lua')
     p('  description = GEN ptx/')
     p('  pool = console')
+    p('rule commit')
+    p(f'  command = {COMMIT_CMD}')
+    p('  description = COMMIT $out')
+    p('  restat = 1')
     p('rule fakelib')
     p('  command = cc $flags -O1 -shared -fPIC -fvisibility=hidden $in -o $out $fakelibs')
     p('  description = FAKE $out')
@@ -75,6 +89,8 @@ def main():
     p('  pool = console')
     p('')
     p('build build.ninja: configure configure.py')
+    p('build always: phony')
+    p(f'build {COMMIT_H}: commit | always')
     for out, (ins, hdrs, libs) in FAKES.items():
         p(f'build {out}: fakelib ' + ' '.join(ins) + (' | ' + ' '.join(hdrs) if hdrs else ''))
         if libs:
@@ -85,7 +101,7 @@ def main():
         for s in srcs:
             o = f'build/{prefix}obj/{s[:-2]}.o'
             objs[s] = o
-            p(f'build {o}: cc {s}')
+            p(f'build {o}: cc {s}' + (f' || {COMMIT_H}' if s == 'common/version.c' else ''))
             p(f'  vflags = {vflags}')
         p(f'build build/{prefix}ptxpose: link ' + ' '.join(objs[s] for s in srcs))
         p(f'  vflags = {vflags}')

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "common/version.h"
 
 static const struct {
 	const char *name;
@@ -31,13 +32,13 @@ void cli_err(const char *cmd, const char *fmt, ...)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: ptxpose COMMAND [ARGS]\n\ncommands:\n");
+	fprintf(f, "usage: ptxpose COMMAND [ARGS]\n       ptxpose --version\n\ncommands:\n");
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "  %-6s %s\n", commands[i].name, commands[i].what);
 	fprintf(f, "  %-6s %s\n", "help", "this text, or `ptxpose help COMMAND` for one command");
-	fprintf(f, "\nEach command takes --help. Exit codes: 0 ok, 1 wrong result, 2 usage,\n"
-		   "3 input, 4 no CUDA driver or device, 5 CUDA error, 6 script error,\n"
-		   "7 missing tool, 8 emulator fault.\n");
+	fprintf(f, "\nEach command takes --help. --version prints the version and the commit it\n"
+		   "was built from. Exit codes: 0 ok, 1 wrong result, 2 usage, 3 input, 4 no CUDA\n"
+		   "driver or device, 5 CUDA error, 6 script error, 7 missing tool, 8 emulator fault.\n");
 }
 
 int main(int argc, char **argv)
@@ -47,6 +48,10 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	const char *name = argv[1];
+	if (!strcmp(name, "--version")) {
+		printf("ptxpose %s (commit %s)\n", PTXPOSE_VERSION, ver_commit());
+		return EXIT_OK;
+	}
 	if (!strcmp(name, "help") || !strcmp(name, "--help") || !strcmp(name, "-h")) {
 		if (argc > 2 && strcmp(name, "help") == 0) {
 			for (size_t i = 0; i < NCOMMANDS; i++)

@@ -435,8 +435,8 @@ typedef struct {
 	char extra[256];      /* one more header line, or "" */
 } px_report_head;
 
-/* Device, SM count and driver from cu; the date now (UTC); the commit from
- * `git rev-parse --short HEAD`, or "unknown". */
+/* Device, SM count and driver from cu; the date now (UTC); the commit the
+ * binary was built from (ver_commit, common/version.h). */
 void px_report_head_init(px_report_head *h, cu_ctx *cu, const px_time_opts *t);
 
 void px_report_md(strbuf *sb, const px_report_head *h, const px_row *rows, size_t n);

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "common/fsio.h"
+#include "common/version.h"
 
 static const char *const state_names[] = {
 	[PX_ROW_OK] = "ok", [PX_ROW_FAIL] = "FAIL", [PX_ROW_SKIP] = "SKIP", [PX_ROW_ERROR] = "ERROR",
@@ -106,14 +107,7 @@ void px_report_head_init(px_report_head *h, cu_ctx *cu, const px_time_opts *t)
 	struct tm tm;
 	gmtime_r(&now, &tm);
 	strftime(h->date, sizeof h->date, "%Y-%m-%d %H:%M:%S UTC", &tm);
-	snprintf(h->commit, sizeof h->commit, "unknown");
-	FILE *p = popen("git rev-parse --short HEAD 2>/dev/null", "r");
-	if (p) {
-		char line[64];
-		if (fgets(line, sizeof line, p) && line[0] != '\n')
-			snprintf(h->commit, sizeof h->commit, "%.*s", (int)strcspn(line, "\r\n"), line);
-		pclose(p);
-	}
+	snprintf(h->commit, sizeof h->commit, "%s", ver_commit());
 	h->time = *t;
 }
 

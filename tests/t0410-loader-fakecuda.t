@@ -163,12 +163,13 @@ grep -qx 'ok 1 - k32 5x7 # SKIP elem=32, not --elem 64' "$tmp/out" && grep -qx '
 	ok "... TAP SKIP" || { nok "... SKIP"; diag <"$tmp/out"; }
 
 # --- bench
+commit=$($PX --version | sed -n 's/^ptxpose [0-9.]* (commit \(.*\))$/\1/p')
 check "bench: FAIL and ERROR rows: exit 5 (an error outranks a wrong result)" 5 $PX bench --iters 5 --out-dir "$tmp/res/x" \
 	--shapes 64x64,100x300:elem=64,67x129:ld_in=131:ld_out=70,100000x100000:elem=32 \
 	"$tmp/k32.ptx" "$tmp/wrong32.ptx" "$tmp/k64.ptx" "$tmp/k128.ptx" "$tmp/fault32.ptx" "$tmp/k16.ptx"
 md="$tmp/res/x/bench.md" csv="$tmp/res/x/bench.csv"
 [ -f "$md" ] && [ -f "$csv" ] && ok "... writes bench.md and bench.csv, making the folder" || nok "... writes both files"
-for pat in '^- device: Fake CUDA Device 0, 4 SMs$' '^- driver: 13.0$' '^- date: 20[0-9-]* [0-9:]* UTC$' '^- commit: [0-9a-f]*$\|^- commit: unknown$' \
+for pat in '^- device: Fake CUDA Device 0, 4 SMs$' '^- driver: 13.0$' '^- date: 20[0-9-]* [0-9:]* UTC$' "^- commit: $commit\$" \
 	'^- timing: CUDA graph replay of K back-to-back calls, median of 5 replays after 3 warm-up, divided by K' \
 	'^| variant | elem | shape | µs | GB/s | % of copy | timing | note |$' \
 	'^| copy | 32 | 64x64 | 0.5 | 62.5 | 100.0% | graph K=496 | cuMemcpyDtoDAsync; the faster of: graph 0.524 us, back-to-back 2.016 us a call |$' \
@@ -179,6 +180,7 @@ for pat in '^- device: Fake CUDA Device 0, 4 SMs$' '^- driver: 13.0$' '^- date: 
 	'^| cublas_geam | 128 | 67x129 ld_in=131 ld_out=70 | [0-9.]* |' '^| copy | 32 | 100000x100000 | SKIP | | | | too large for the device'; do
 	grep -q "$pat" "$md" && ok "... bench.md: $pat" || nok "... bench.md: $pat"
 done
+[ -n "$commit" ] && [ "$commit" != unknown ] && ok "... the commit is the one embedded at build time ($commit)" || nok "... commit: '$commit'"
 grep -q '^| k64 | 64 | 64x64 ' "$md" && ! grep -q '^| k32 | 32 | 100x300 ' "$md" &&
 	ok "... a shape without elem= is for every width, 100x300:elem=64 for 64-bit files only" || nok "... shapes and widths"
 grep -c '^| cublas_geam | 16 ' "$md" | grep -qx 0 && ok "... no cublas row for 16-bit" || nok "... no cublas row for 16-bit"
@@ -188,6 +190,11 @@ grep -q '^# device: Fake CUDA Device 0$' "$csv" && grep -q '^# timing: CUDA grap
 	grep -qx 'copy,32,64,64,64,64,ok,0.524,62.50,100.00,graph K=496,"cuMemcpyDtoDAsync; the faster of: graph 0.524 us, back-to-back 2.016 us a call"' "$csv" &&
 	ok "... bench.csv: header, method, rows" || { nok "... bench.csv"; diag <"$csv"; }
 grep -q '^\[case 1/10 64x64 elem=16\] variant 1/1 k16$' "$tmp/err" && ok "... progress on stderr" || { nok "... progress"; diag <"$tmp/err"; }
+bin=$(cd "$(dirname "$PX")" && pwd)/$(basename "$PX")
+mkdir "$tmp/away"
+(cd "$tmp/away" && $bin bench --iters 3 --no-cublas --rows 40 --cols 50 --out-dir r "$tmp/k32.ptx" >/dev/null 2>&1)
+grep -qx "# commit: $commit" "$tmp/away/r/bench.csv" && ok "bench from a folder outside any repository: still the embedded commit" ||
+	{ nok "bench away from the repository: the commit"; diag <"$tmp/away/r/bench.csv"; }
 # geam at 1200 GB/s: 2 + 0.0273 us a call outside a graph, K = 494
 FAKECUBLAS_ALLOC=1 check "bench: cuBLAS that cannot be captured" 0 $PX bench --iters 3 --elem 32 --rows 64 --cols 64 --out-dir "$tmp/res/z" "$tmp/k32.ptx"
 grep -q '^| cublas_geam | 32 | 64x64 | 2.0 | 16.2 | 25.9% | back-to-back K=494 | not captured in a CUDA graph (loader/cublas.c:[0-9]*: cublas geam (elem=32, m=64, n=64): CUBLAS_STATUS_ALLOC_FAILED (status 3)): 494 back-to-back calls between two events |$' "$tmp/res/z/bench.md" &&
