@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/opts.h"
 #include "common/version.h"
 
 static const struct {
@@ -36,9 +37,26 @@ static void usage(FILE *f)
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "  %-6s %s\n", commands[i].name, commands[i].what);
 	fprintf(f, "  %-6s %s\n", "help", "this text, or `ptxpose help COMMAND` for one command");
-	fprintf(f, "\nEach command takes --help. --version prints the version and the commit it\n"
-		   "was built from. Exit codes: 0 ok, 1 wrong result, 2 usage, 3 input, 4 no CUDA\n"
-		   "driver or device, 5 CUDA error, 6 script error, 7 missing tool, 8 emulator fault.\n");
+	fprintf(f, "\nEach command takes --help, anywhere among its arguments. --version prints the\n"
+		   "version and the commit it was built from. Exit codes: 0 ok, 1 wrong result,\n"
+		   "2 usage, 3 input, 4 no CUDA driver or device, 5 CUDA error, 6 script error,\n"
+		   "7 missing tool, 8 emulator fault.\n");
+}
+
+/* `ptxpose help [COMMAND]`: this text, or the command's --help. */
+static int help(int argc, char **argv)
+{
+	if (argc < 3 || !strcmp(argv[2], "help") || opt_is_help(argv[2])) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(commands[i].name, argv[2])) {
+			char *sub[] = {argv[2], "--help", NULL};
+			return commands[i].fn(2, sub);
+		}
+	fprintf(stderr, "ptxpose help: unknown command '%s' (try 'ptxpose help')\n", argv[2]);
+	return EXIT_USAGE;
 }
 
 int main(int argc, char **argv)
@@ -52,22 +70,19 @@ int main(int argc, char **argv)
 		printf("ptxpose %s (commit %s)\n", PTXPOSE_VERSION, ver_commit());
 		return EXIT_OK;
 	}
-	if (!strcmp(name, "help") || !strcmp(name, "--help") || !strcmp(name, "-h")) {
-		if (argc > 2 && strcmp(name, "help") == 0) {
-			for (size_t i = 0; i < NCOMMANDS; i++)
-				if (!strcmp(commands[i].name, argv[2])) {
-					char *sub[] = {argv[2], "--help", NULL};
-					return commands[i].fn(2, sub);
-				}
-			fprintf(stderr, "ptxpose help: unknown command '%s'\n", argv[2]);
-			return EXIT_USAGE;
-		}
-		usage(stdout);
-		return EXIT_OK;
+	if (!strcmp(name, "help") || opt_is_help(name))
+		return help(argc, argv);
+	for (size_t i = 0; i < NCOMMANDS; i++) {
+		if (strcmp(commands[i].name, name))
+			continue;
+		/* --help after other arguments: the command's help, whatever they are */
+		for (int k = 2; k < argc; k++)
+			if (opt_is_help(argv[k])) {
+				char *sub[] = {argv[1], argv[k], NULL};
+				return commands[i].fn(2, sub);
+			}
+		return commands[i].fn(argc - 1, argv + 1);
 	}
-	for (size_t i = 0; i < NCOMMANDS; i++)
-		if (!strcmp(commands[i].name, name))
-			return commands[i].fn(argc - 1, argv + 1);
 	fprintf(stderr, "ptxpose: unknown command '%s' (try 'ptxpose help')\n", name);
 	return EXIT_USAGE;
 }

@@ -1,7 +1,8 @@
 #!/bin/sh
 # t0650-cli-conventions: what every command shares. `ptxpose --version` prints
 # the version and the commit embedded at build time (and the build's commit
-# rule works without git).
+# rule works without git); `help --help`, `help help` and --help after other
+# arguments print help and exit 0.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib/tap.sh
 need_ptxpose
@@ -29,5 +30,20 @@ rm -f "$tmp/nogit/build/gen/commit.h"
 	sh -c "$(printf %s "$rule" | sed 's/\$\$/$/g; s/\$out/build\/gen\/commit.h/g')") 2>"$tmp/err"
 grep -qx '#define PTXPOSE_COMMIT "unknown"' "$tmp/nogit/build/gen/commit.h" 2>/dev/null &&
 	ok "... and without either: unknown" || { nok "commit rule: unknown"; diag <"$tmp/err"; }
+
+# help in all its forms: exit 0, help on stdout
+check "help --help" 0 "$PX" help --help
+grep -q '^usage: ptxpose COMMAND' "$tmp/out" && ok "... the command list" || nok "... the command list"
+check "help help" 0 "$PX" help help
+grep -q '^usage: ptxpose COMMAND' "$tmp/out" && ok "... the command list" || nok "... the command list"
+check "help nosuch: exit 2" 2 "$PX" help nosuch
+one_line "... one line" "ptxpose help: unknown command 'nosuch'"
+for args in "list FILE --help" "run X --rows 3 --help" "run X --rows zz -h" "bench --shapes 1x --help" "check --frob --help" \
+	"sass --diff a --help" "gen nosuch.lua --help"; do
+	cmd=${args%% *}
+	check "$args: exit 0" 0 "$PX" $args
+	head -1 "$tmp/out" | grep -q "^usage: ptxpose $cmd " && [ ! -s "$tmp/err" ] && ok "... $cmd's help, nothing on stderr" ||
+		{ nok "... $cmd's help"; diag <"$tmp/out"; diag <"$tmp/err"; }
+done
 
 finish
