@@ -74,22 +74,26 @@ assert r["ok"] and r["arch"] == "sm_80", r
 assert r["ptxas"]["registers"] > 0 and r["ptxas"]["stack_bytes"] == 0
 assert r["sass"]["ldg"]["128"] > 0 and r["sass"]["instructions"] > 0
 assert r["meta"]["kernel"] == "cute_vec_swizzle_b32"
+assert r["meta"]["elem"] == 32 and r["meta"]["vec"] == 4 and r["meta"]["tile"] == "64x64", r["meta"]
 assert all(a["wavefronts"] >= a["ideal"] for a in r["bank_model"])
-' <"$tmp/out" 2>"$tmp/err"; then ok "--json holds ptxas, SASS, metadata and bank model fields"
-else nok "--json holds ptxas, SASS, metadata and bank model fields"; diag <"$tmp/err"; fi
+' <"$tmp/out" 2>"$tmp/err"; then ok "--json holds ptxas, SASS, metadata (numbers as numbers) and bank model fields"
+else nok "--json holds ptxas, SASS, metadata (numbers as numbers) and bank model fields"; diag <"$tmp/err"; fi
 check "--json on PTX that ptxas rejects exits 5" 5 "$PX" sass --json "$tmp/broken.ptx"
 python3 -c 'import json,sys; r=json.load(sys.stdin); assert not r["ok"] and "error" in r["log"]' <"$tmp/out" 2>/dev/null &&
 	ok "... and still prints an object with ok false and ptxas's log" || { nok "... and still prints an object with ok false and ptxas's log"; diag <"$tmp/out"; }
 
-# --diff: side by side, '*' on the lines that differ.
-check "--diff A B" 0 "$PX" sass --diff "$a" "$b"
+# --diff: side by side, '*' on the lines that differ; exit 1 when they do, as diff.
+check "--diff A B: exit 1, they differ" 1 "$PX" sass --diff "$a" "$b"
 if grep -q '^\* global loads  *LDG\.E x[0-9]*  *| LDG\.E\.128 x' "$tmp/out" && grep -q '^  target  *sm_90  *| sm_90$' "$tmp/out" &&
    grep -q '^  local memory  *none  *| none$' "$tmp/out"; then
 	ok "--diff puts the summaries side by side and marks the differences"
 else
 	nok "--diff puts the summaries side by side and marks the differences"; diag <"$tmp/out"
 fi
-check "--diff --json" 0 "$PX" sass --diff --json "$a" "$b"
+cp "$a" "$tmp/same.ptx"
+check "--diff A A': exit 0, the same summary under another file name" 0 "$PX" sass --diff "$a" "$tmp/same.ptx"
+grep -q '^\* file ' "$tmp/out" && [ "$(grep -c '^\*' "$tmp/out")" -eq 1 ] && ok "... only the file line is marked" || { nok "... marks"; diag <"$tmp/out"; }
+check "--diff --json: exit 1, they differ" 1 "$PX" sass --diff --json "$a" "$b"
 python3 -c 'import json,sys; r=json.load(sys.stdin); assert r["a"]["file"].endswith("cute_swizzle_b32.ptx") and r["b"]["ok"]' <"$tmp/out" 2>"$tmp/err" &&
 	ok "--diff --json is {\"a\": ..., \"b\": ...}" || { nok "--diff --json is {\"a\": ..., \"b\": ...}"; diag <"$tmp/err"; }
 
@@ -110,4 +114,6 @@ while read -r label; do
 done <"$tmp/labels"
 if [ -z "$missing" ] && [ "$(wc -l <"$tmp/labels")" -ge 18 ]; then ok "--help documents every summary field ($(wc -l <"$tmp/labels"))"
 else nok "--help documents every summary field: not$missing"; fi
+grep -q 'exits 0 when the summaries are the same' "$tmp/out" && grep -q '1 --diff: the summaries differ' "$tmp/out" &&
+	ok "--help documents --diff's exit status" || nok "--help documents --diff's exit status"
 finish
