@@ -26,4 +26,8 @@ int cmd_sass(int argc, char **argv);
 /* Print "ptxpose CMD: message" on stderr (one line). */
 void cli_err(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* After "no CUDA driver" (or, with `device`, "no CUDA device"; exit 4) on the
+ * GPU path of check and run: the one-line hint that --emulate needs neither. */
+void cli_emulate_hint(int device);
+
 #endif

@@ -270,6 +270,8 @@ int cmd_run(int argc, char **argv)
 		cu_ctx *cu;
 		st = cu_open(&cu, 0, o.verbose ? &log : NULL, err, sizeof err);
 		code = st ? fail(st, err) : run_gpu(cu, &f, &s, &o, head);
+		if (st && code == EXIT_NODEV)
+			cli_emulate_hint(st == PX_ENODEVICE);
 		if (!st)
 			cu_close(cu);
 	}

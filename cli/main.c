@@ -31,6 +31,11 @@ void cli_err(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 }
 
+void cli_emulate_hint(int device)
+{
+	fprintf(stderr, "(no CUDA %s here: --emulate runs the kernel in the CPU emulator)\n", device ? "device" : "driver");
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: ptxpose COMMAND [ARGS]\n       ptxpose --version\n\ncommands:\n");

@@ -74,11 +74,18 @@ grep -q "Not a name of any known instruction: 'bogus'" "$tmp/err" && ok "... the
 check "run: more threads than the registers allow: exit 5" 5 $PX run "$tmp/regs32.ptx" --rows 64 --cols 64
 one_line "... one line saying why" "at most 512 threads a block (it uses 128 registers a thread) but its metadata says block=32x32x1"
 FAKECUDA_DEVICES=0 check "run: a driver without devices: exit 4" 4 $PX run "$tmp/k32.ptx" --rows 4 --cols 4
-one_line "... one line" "ptxpose run: no CUDA device (the driver sees 0)"
+[ "$(wc -l <"$tmp/err")" -eq 2 ] && head -1 "$tmp/err" | grep -qx "ptxpose run: no CUDA device (the driver sees 0)" &&
+	sed -n 2p "$tmp/err" | grep -qx '(no CUDA device here: --emulate runs the kernel in the CPU emulator)' &&
+	ok "... one line, then the hint" || { nok "... one line, then the hint"; diag <"$tmp/err"; }
 FAKECUDA_INIT=100 check "run: cuInit says no device: exit 4" 4 $PX run "$tmp/k32.ptx" --rows 4 --cols 4
-one_line "... one line" "no CUDA device (cuInit: CUDA_ERROR_NO_DEVICE"
+head -1 "$tmp/err" | grep -q "no CUDA device (cuInit: CUDA_ERROR_NO_DEVICE" && ok "... one line, then the hint" || { nok "... one line"; diag <"$tmp/err"; }
 FAKECUDA_INIT=999 check "run: cuInit fails with a code the driver cannot name: exit 4" 4 $PX run "$tmp/k32.ptx" --rows 4 --cols 4
-one_line "... still one clear line" "cuInit: CUresult 999 (a code this driver does not name)"
+[ "$(wc -l <"$tmp/err")" -eq 2 ] && head -1 "$tmp/err" | grep -q "cuInit: CUresult 999 (a code this driver does not name)" &&
+	sed -n 2p "$tmp/err" | grep -qx '(no CUDA driver here: --emulate runs the kernel in the CPU emulator)' &&
+	ok "... still one clear line, and the hint" || { nok "... one clear line and the hint"; diag <"$tmp/err"; }
+FAKECUDA_DEVICES=0 check "check: a driver without devices: exit 4" 4 $PX check --shapes 4x4 "$tmp/k32.ptx"
+[ "$(wc -l <"$tmp/err")" -eq 2 ] && sed -n 2p "$tmp/err" | grep -qx '(no CUDA device here: --emulate runs the kernel in the CPU emulator)' &&
+	ok "... one line, then the hint" || { nok "... check: the hint"; diag <"$tmp/err"; }
 FAKECUDA_MEM=100000000 check "run: more than the device memory: exit 2" 2 $PX run "$tmp/k32.ptx" --rows 8000 --cols 8000
 one_line "... one line" "too large for the device: 8000x8000 elem=32 needs"
 FAKECUDA_NO_PINNED=1 check "run: pinned memory refused: pageable memory, still passes" 0 $PX run "$tmp/k32.ptx" --rows 100 --cols 100 -v
