@@ -81,7 +81,7 @@ main)
 	;;
 test)
 	build
-	prove tests/
+	prove -j"$(nproc)" tests/
 	;;
 *)
 	echo "usage: ./build.sh [main|test]" >&2
