@@ -15,10 +15,12 @@ LUA_INC = '/usr/include/lua5.4'
 LUA_LIB = '/usr/lib/x86_64-linux-gnu/liblua5.4.a'
 CUDA_INC = '/usr/local/cuda/include'
 COMMIT_H = 'build/gen/commit.h'
+FAKE_CUDA = ['tests/fakecuda/libcuda.c', 'tests/fakecuda/stream.c']
 FAKES = {
-    # the fake driver and cuBLAS of tests/fakecuda, for t0410
-    'build/fakecuda/libcuda.so.1': (['tests/fakecuda/libcuda.c', 'tests/fakecuda/stream.c'],
-                                    ['tests/fakecuda/fake.h'], ''),
+    # the fake driver and cuBLAS of tests/fakecuda, for t0410: sources,
+    # headers, flags; cuda11.0/ is a driver without cuGraphInstantiateWithFlags
+    'build/fakecuda/libcuda.so.1': (FAKE_CUDA, ['tests/fakecuda/fake.h'], ''),
+    'build/fakecuda/cuda11.0/libcuda.so.1': (FAKE_CUDA, ['tests/fakecuda/fake.h'], '-DFAKECUDA_CUDA_11_0'),
     'build/fakecuda/libcublas.so.13': (['tests/fakecuda/libcublas.c'], [], '-ldl'),
 }
 # The commit the binary embeds (common/version.c): `git describe` when this is
@@ -81,7 +83,7 @@ def main():
     p('  description = COMMIT $out')
     p('  restat = 1')
     p('rule fakelib')
-    p('  command = cc $flags -O1 -shared -fPIC -fvisibility=hidden $in -o $out $fakelibs')
+    p('  command = cc $flags -O1 -shared -fPIC -fvisibility=hidden $in -o $out $fakeflags')
     p('  description = FAKE $out')
     p('rule prove')
     p('  command = prove $proveflags tests/')
@@ -91,10 +93,10 @@ def main():
     p('build build.ninja: configure configure.py')
     p('build always: phony')
     p(f'build {COMMIT_H}: commit | always')
-    for out, (ins, hdrs, libs) in FAKES.items():
+    for out, (ins, hdrs, fakeflags) in FAKES.items():
         p(f'build {out}: fakelib ' + ' '.join(ins) + (' | ' + ' '.join(hdrs) if hdrs else ''))
-        if libs:
-            p(f'  fakelibs = {libs}')
+        if fakeflags:
+            p(f'  fakeflags = {fakeflags}')
     p('')
     for prefix, vflags in VARIANTS.items():
         objs = {}

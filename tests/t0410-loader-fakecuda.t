@@ -137,6 +137,10 @@ for f in cuStreamEndCapture cuGraphInstantiateWithFlags; do
 	grep -q "^# k32: not captured in a CUDA graph (loader/rig_graph.c:[0-9]*: ${f%WithFlags}.*: CUDA_ERROR_NOT_SUPPORTED .*): 495 back-to-back" "$tmp/err" &&
 		ok "... timed back to back, the note names $f" || { nok "... $f note"; diag <"$tmp/err"; }
 done
+LD_LIBRARY_PATH="$PWD/$fakes/cuda11.0:$LD_LIBRARY_PATH" check "run: a driver without cuGraphInstantiateWithFlags (before 11.4): exit 0" 0 \
+	$PX run "$tmp/k32.ptx" --rows 64 --cols 64 --iters 5
+grep -qx '# k32: not captured in a CUDA graph (the CUDA driver has no cuGraphInstantiateWithFlags (CUDA 11.4 or newer)): 495 back-to-back calls between two events' "$tmp/err" &&
+	ok "... timed back to back, and the note says why" || { nok "... old driver"; diag <"$tmp/err"; }
 for f in cuStreamCreate cuGraphLaunch cuMemcpyDtoDAsync; do
 	FAKECUDA_FAIL=${f}_v2,$f check "run: $f fails: exit 5" 5 $PX run "$tmp/k32.ptx" --rows 64 --cols 64 --iters 5
 	one_line "... one line naming it" "^ptxpose run: loader/[a-z_]*.c:[0-9]*: $f.*: CUDA_ERROR_NOT_SUPPORTED (operation not supported)$"

@@ -30,12 +30,20 @@
  *
  * FAKECUDA_FAIL=NAME[,NAME...]: those entry points of this file fail, with
  * CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED for cuStreamBeginCapture_v2 and
- * CUDA_ERROR_NOT_SUPPORTED for the others. */
+ * CUDA_ERROR_NOT_SUPPORTED for the others. Built with -DFAKECUDA_CUDA_11_0
+ * (build/fakecuda/cuda11.0/), it lacks cuGraphInstantiateWithFlags, as a
+ * driver before CUDA 11.4 does. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fake.h"
+
+#ifdef FAKECUDA_CUDA_11_0
+#define SINCE_11_4 /* hidden: not in the dynamic symbol table */
+#else
+#define SINCE_11_4 EXPORT
+#endif
 
 #define GRAPH_US 3.0
 #define NODE_US 0.5
@@ -380,7 +388,7 @@ EXPORT CUresult cuStreamEndCapture(CUstream s, CUgraph *out)
 
 /* ---- graphs ---- */
 
-EXPORT CUresult cuGraphInstantiateWithFlags(CUgraphExec *out, CUgraph graph, unsigned long long flags)
+SINCE_11_4 CUresult cuGraphInstantiateWithFlags(CUgraphExec *out, CUgraph graph, unsigned long long flags)
 {
 	CUresult rc = fake_ready();
 	if (rc)
