@@ -153,6 +153,25 @@ static void copy_floor(const px_op *op, px_timing *t, const px_timing *b2b, cons
 		op->name, g, t->calls, b, b < g ? "back-to-back figure" : "graph");
 }
 
+/* Capture refused (why): `iters` runs of K back-to-back calls between two events. */
+static px_status uncaptured(px_rig *r, const px_op *op, const px_time_opts *o, rig_timer *tm, const char *why,
+			    double *us, px_timing *t, char *err, size_t errlen)
+{
+	const px_log *log = cu_log(r->cu);
+	int k = t->calls;
+	px_logf(log, "time: %s: not captured in a graph (%s)", op->name, why);
+	px_status st = b2b_runs(r, op, tm, k, o->iters, us, err, errlen);
+	if (st)
+		return st;
+	rig_stats(us, o->iters, t);
+	t->how = PX_HOW_BACK_TO_BACK;
+	snprintf(t->note, sizeof t->note, "not captured in a CUDA graph (%.200s): %d back-to-back calls between two events",
+		 why, k);
+	px_logf(log, "time: %s: %d back-to-back calls between two events, median of %d runs / %d: %.2f us a call "
+		     "(min %.2f, max %.2f), L2 warm", op->name, k, t->iters, k, t->median_us, t->min_us, t->max_us);
+	return PX_OK;
+}
+
 static px_status measure(px_rig *r, const px_op *op, const px_time_opts *o, rig_timer *tm, double *us,
 			 px_timing *t, char *err, size_t errlen)
 {
@@ -173,20 +192,8 @@ static px_status measure(px_rig *r, const px_op *op, const px_time_opts *o, rig_
 	CUgraphExec exec;
 	capture(r, op, tm->s, k, &exec, why, sizeof why);
 	t->calls = k;
-	if (!exec) {
-		px_logf(log, "time: %s: not captured in a graph (%s)", op->name, why);
-		st = b2b_runs(r, op, tm, k, o->iters, us, err, errlen);
-		if (st)
-			return st;
-		rig_stats(us, o->iters, t);
-		t->how = PX_HOW_BACK_TO_BACK;
-		snprintf(t->note, sizeof t->note, "not captured in a CUDA graph (%.200s): %d back-to-back calls between "
-						  "two events", why, k);
-		px_logf(log, "time: %s: %d back-to-back calls between two events, median of %d runs / %d: %.2f us a "
-			     "call (min %.2f, max %.2f), L2 warm", op->name, k, t->iters, k, t->median_us, t->min_us,
-			t->max_us);
-		return PX_OK;
-	}
+	if (!exec)
+		return uncaptured(r, op, o, tm, why, us, t, err, errlen);
 	st = replays(r, op, tm, exec, k, o->iters, us, err, errlen);
 	destroyed(cu, cu->f.GraphExecDestroy(exec), "cuGraphExecDestroy");
 	if (st)
