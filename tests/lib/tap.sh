@@ -61,6 +61,6 @@ need_sass_tools() {
 	"$PX" sass -v --summary "$1" >"$tmp/sass_summary" 2>"$tmp/sass_tools"
 	[ $? -ne 7 ] && return
 	cp "$tmp/sass_tools" "$tmp/err"
-	nok "ptxas or cuobjdump missing: $(cat "$tmp/err") -- run the README's set-up command (./build.sh test), which installs nvidia-cuda-cuobjdump into .deps/"
+	nok "ptxas or cuobjdump missing: $(grep -v '^ptxas: \|^cuobjdump: ' "$tmp/err" | head -1) -- run the README's set-up command (./build.sh test), which installs nvidia-cuda-cuobjdump into .deps/"
 	finish
 }
