@@ -11,7 +11,6 @@ cd "$(dirname "$0")/.." || exit 1
 need_ptxpose
 set -- ptx/*.ptx
 need_ptx "$1"
-need_sass_tools "$1"
 
 # One JSON summary per file, all checked by one small Python reader.
 cat >"$tmp/check.py" <<'PY'
@@ -53,6 +52,10 @@ for f in "$@"; do
 	printf '%s\0%s\0' "$tmp/j$i" "$f"
 done | xargs -0 -n 2 -P "$(nproc 2>/dev/null || echo 2)" \
 	sh -c '"$0" sass --json "$2" >"$1" 2>"$1.err"; echo $? >"$1.rc"; printf %s "$2" >"$1.name"' "$PX"
+if [ "$(cat "$tmp/j1.rc")" = 7 ]; then
+	nok "ptxas or cuobjdump missing: $(head -1 "$tmp/j1.err") -- run the README's set-up command (./build.sh test), which installs nvidia-cuda-cuobjdump into .deps/"
+	finish
+fi
 i=0 made=
 for f in "$@"; do
 	i=$((i + 1))
