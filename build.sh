@@ -81,7 +81,8 @@ main)
 	;;
 test)
 	build
-	prove -j"$(nproc)" tests/
+	# in parallel, the slowest first once build/prove-state has their times
+	prove -j"$(nproc)" --state=slow,save --statefile=build/prove-state tests/
 	;;
 *)
 	echo "usage: ./build.sh [main|test]" >&2

@@ -86,7 +86,7 @@ def main():
     p('  command = cc $flags -O1 -shared -fPIC -fvisibility=hidden $in -o $out $fakeflags')
     p('  description = FAKE $out')
     p('rule prove')
-    p('  command = prove -j$$(nproc) $proveflags tests/')
+    p('  command = prove -j$$(nproc) --state=slow,save --statefile=build/prove-state $proveflags tests/')
     p('  description = PROVE tests/')
     p('  pool = console')
     p('')
