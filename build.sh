@@ -126,7 +126,8 @@ main)
 	;;
 test)
 	build
-	prove tests/
+	# in parallel, the slowest first once build/prove-state has their times
+	prove -j"$(nproc)" --state=slow,save --statefile=build/prove-state tests/
 	;;
 fuzz)
 	secs=${2:-20}

@@ -20,6 +20,24 @@ EMBED = {'lib/model_params.tsv': 'model_params_tsv'}
 LUA_INC = '/usr/include/lua5.4'
 LUA_LIB = '/usr/lib/x86_64-linux-gnu/liblua5.4.a'
 CUDA_INC = '/usr/local/cuda/include'
+COMMIT_H = 'build/gen/commit.h'
+FAKE_CUDA = ['tests/fakecuda/libcuda.c', 'tests/fakecuda/stream.c']
+FAKES = {
+    # the fake driver and cuBLAS of tests/fakecuda, for t0410: sources,
+    # headers, flags; cuda11.0/ is a driver without cuGraphInstantiateWithFlags
+    'build/fakecuda/libcuda.so.1': (FAKE_CUDA, ['tests/fakecuda/fake.h'], ''),
+    'build/fakecuda/cuda11.0/libcuda.so.1': (FAKE_CUDA, ['tests/fakecuda/fake.h'], '-DFAKECUDA_CUDA_11_0'),
+    'build/fakecuda/libcublas.so.13': (['tests/fakecuda/libcublas.c'], [], '-ldl'),
+}
+# The commit the binary embeds (common/version.c): `git describe` when this is
+# a git tree, else $PTXPOSE_COMMIT, else "unknown"; only [A-Za-z0-9._+-] kept.
+# The header is rewritten only when that changes (restat), so a build after a
+# commit recompiles one file.
+COMMIT_CMD = ('c=$$(git describe --always --dirty 2>/dev/null || printf %s "$${PTXPOSE_COMMIT:-unknown}"); '
+              'c=$$(printf %s "$$c" | tr -cd A-Za-z0-9._+-); '
+              'mkdir -p $$(dirname $out) && '
+              "printf '#define PTXPOSE_COMMIT \"%s\"\\n' \"$${c:-unknown}\" >$out.tmp && "
+              '{ cmp -s $out.tmp $out && rm $out.tmp || mv $out.tmp $out; }')
 
 FLAGS = ('-std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror '
          '-Wshadow -Wstrict-prototypes -Wno-unused-parameter -I. '
@@ -105,12 +123,25 @@ def main():
     p('rule fuzzlink')
     p('  command = clang $fuzzflags -fsanitize=fuzzer $in $lualib $libs -o $out')
     p('  description = FUZZLINK $out')
+    p('rule commit')
+    p(f'  command = {COMMIT_CMD}')
+    p('  description = COMMIT $out')
+    p('  restat = 1')
+    p('rule fakelib')
+    p('  command = cc $flags -O1 -shared -fPIC -fvisibility=hidden $in -o $out $fakeflags')
+    p('  description = FAKE $out')
     p('rule prove')
-    p('  command = prove $proveflags tests/')
+    p('  command = prove -j$$(nproc) --state=slow,save --statefile=build/prove-state $proveflags tests/')
     p('  description = PROVE tests/')
     p('  pool = console')
     p('')
     p('build build.ninja: configure configure.py')
+    p('build always: phony')
+    p(f'build {COMMIT_H}: commit | always')
+    for out, (ins, hdrs, fakeflags) in FAKES.items():
+        p(f'build {out}: fakelib ' + ' '.join(ins) + (' | ' + ' '.join(hdrs) if hdrs else ''))
+        if fakeflags:
+            p(f'  fakeflags = {fakeflags}')
     p('')
     for f, sym in EMBED.items():
         p(f'build {embedded(f)}: embed {f} | configure.py')
@@ -121,7 +152,7 @@ def main():
         for s in srcs:
             o = f'build/{prefix}obj/{s.removeprefix("build/")[:-2]}.o'
             objs[s] = o
-            p(f'build {o}: cc {s}')
+            p(f'build {o}: cc {s}' + (f' || {COMMIT_H}' if s == 'common/version.c' else ''))
             p(f'  vflags = {vflags}')
         p(f'build build/{prefix}ptxpose: link ' + ' '.join(objs[s] for s in srcs))
         p(f'  vflags = {vflags}')
@@ -156,7 +187,7 @@ def main():
             p(f'build build/fuzz/{name}: fuzzlink {fobjs[f]} {libf}')
         p('build fuzz: phony ' + ' '.join(f'build/fuzz/{n}' for n in names))
         p('')
-    alls = ['build/ptxpose', 'build/asan/ptxpose'] + [f'build/tsan/tests/{n}' for n in TSAN]
+    alls = ['build/ptxpose', 'build/asan/ptxpose'] + list(FAKES) + [f'build/tsan/tests/{n}' for n in TSAN]
     for prefix in VARIANTS:
         alls += [f'build/{prefix}tests/{os.path.basename(u)[:-2]}' for u in units]
     p('build all: phony ' + ' '.join(alls))

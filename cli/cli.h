@@ -29,4 +29,8 @@ int cmd_plan(int argc, char **argv);
  * so a file name or value given by the user cannot break it. */
 void cli_err(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* After "no CUDA driver" (or, with `device`, "no CUDA device"; exit 4) on the
+ * GPU path of check and run: the one-line hint that --emulate needs neither. */
+void cli_emulate_hint(int device);
+
 #endif

@@ -18,12 +18,13 @@
 #define BENCH_SHAPES "16384x16384,8192x8192,8191x8193,4096x4096,2048x2048,65536x4096,4096x65536"
 
 typedef struct {
-	const char *shapes, *out_dir;
+	const char *shapes, *out_dir, *time;
 	uint64_t rows, cols, ld_in, ld_out, batch, stride_in, stride_out, elem, iters, seed;
 	int flush_l2, no_cublas, verbose;
 	const char **files;
 	size_t nfiles;
 	glob_t g;  /* the default files */
+	px_time_opts topt;
 } bench_opts;
 
 static const opt_spec flags[] = {
@@ -41,6 +42,7 @@ static const opt_spec flags[] = {
 	{"--shapes", OPT_STR, offsetof(bench_opts, shapes), 0, 0, NULL},
 	{"--stride-in", OPT_NUM, offsetof(bench_opts, stride_in), 0, PX_STRIDE_MAX, NULL},
 	{"--stride-out", OPT_NUM, offsetof(bench_opts, stride_out), 0, PX_STRIDE_MAX, NULL},
+	{"--time", OPT_STR, offsetof(bench_opts, time), 0, 0, NULL},
 	{"--verbose", OPT_SWITCH, offsetof(bench_opts, verbose), 0, 0, "-v"},
 };
 
@@ -74,7 +76,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: ptxpose bench [--shapes LIST | --rows R --cols C [--ld-in L] [--ld-out L] [--batch B ...]] [--elem BITS]\n"
-		"                     [--iters N] [--seed S] [--out-dir DIR] [--flush-l2] [--no-cublas] [-v]\n"
+		"                     [--iters N] [--seed S] [--out-dir DIR] [--time graph|events] [--flush-l2]\n"
+		"                     [--no-cublas] [-v]\n"
 		"                     [FILE.ptx...]\n"
 		"\n"
 		"For every shape and every FILE.ptx (default ptx/*.ptx) of a matching width: verify\n"
@@ -95,11 +98,19 @@ static void usage(FILE *f)
 		"  --batch B [--stride-in S] [--stride-out S]  ... a batch of B such matrices, S elements\n"
 		"                  apart (default packed: rows*ld-in and cols*ld-out)\n"
 		"  --elem BITS     only files of this width (8, 16, 32, 64, 128)\n"
-		"  --iters N       timed calls a variant, the median is reported (default 100)\n"
+		"  --iters N       timed replays (graph) or calls (events) a variant, the median is\n"
+		"                  reported (default 100)\n"
 		"  --seed S        seed of the random input (default 1)\n"
 		"  --out-dir DIR   where bench.md and bench.csv go (default bench/results)\n"
-		"  --flush-l2      overwrite twice the L2 before each timed call (default: the L2 stays\n"
-		"                  warm, as in the peer harness bench/peers.py)\n"
+		"  --time graph    (the default) K back-to-back calls captured in one CUDA graph, K so\n"
+		"                  that a replay lasts >= 1 ms (1 to 1000); a call is the median\n"
+		"                  replay / K; the L2 stays warm. The copy is also timed as K calls\n"
+		"                  outside a graph and the faster counts; what cannot be captured\n"
+		"                  (cuBLAS in some setups) is timed as K back-to-back calls between\n"
+		"                  two events, and its row's note says so\n"
+		"  --time events   events around each call and a wait after it: launch overhead included\n"
+		"  --flush-l2      overwrite twice the L2 before each timed call; per call only, so it\n"
+		"                  implies --time events (with --time graph it is refused)\n"
 		"  --no-cublas     leave out the cublas_geam rows\n"
 		"  -v              driver, JIT and timing details on stderr\n"
 		"\n"
@@ -127,6 +138,12 @@ static int parse(int argc, char **argv, bench_opts *o)
 	    (!o->rows || !o->cols || o->shapes)) {
 		cli_err(CMD, "--rows and --cols go together, and replace --shapes (with --shapes, give a batch"
 			" as SHAPE:batch=B:stride_in=S:stride_out=S)");
+		return EXIT_USAGE;
+	}
+	char err[256];
+	o->topt = (px_time_opts){.iters = (int)o->iters, .warmup = 10};
+	if (px_time_choose(o->time, o->flush_l2, &o->topt, err, sizeof err)) {
+		cli_err(CMD, "%s", err);
 		return EXIT_USAGE;
 	}
 	if (!o->nfiles) {
@@ -221,8 +238,9 @@ static px_status bench_op(bench *b, const px_op *op, const px_shape *s, double c
 			cli_err(CMD, "%s", err);
 		return st;
 	}
-	add_row(b, op->name, s, PX_ROW_OK, NULL);
+	add_row(b, op->name, s, PX_ROW_OK, t.note);
 	px_row *r = &b->rows[b->nrows - 1];
+	px_time_how_text(&t, r->timing, sizeof r->timing);
 	r->us = t.median_us;
 	r->gbps = px_gbps(s, t.median_us);
 	r->pct_copy = copy_us > 0 ? 100 * copy_us / t.median_us : -1;
@@ -287,8 +305,11 @@ static void bench_case(bench *b, px_shape s, int ci, int ncases)
 			recover(b, NULL);
 		return;
 	}
-	add_row(b, "copy", &s, PX_ROW_OK, "cuMemcpyDtoD");
+	char note[sizeof t.note + 32];
+	snprintf(note, sizeof note, "cuMemcpyDtoDAsync%s%s", t.note[0] ? "; " : "", t.note);
+	add_row(b, "copy", &s, PX_ROW_OK, note);
 	px_row *r = &b->rows[b->nrows - 1];
+	px_time_how_text(&t, r->timing, sizeof r->timing);
 	r->us = t.median_us;
 	r->gbps = px_gbps(&s, t.median_us);
 	r->pct_copy = 100;
@@ -430,7 +451,7 @@ int cmd_bench(int argc, char **argv)
 		code = px_status_exit(st);
 		goto out;
 	}
-	b.topt = (px_time_opts){.iters = (int)o.iters, .warmup = 10, .flush_l2 = o.flush_l2};
+	b.topt = o.topt;
 	px_report_head_init(&b.head, b.cu, &b.topt);
 	if (!o.no_cublas && px_geam_open(b.cu, &b.geam, err, sizeof err))
 		snprintf(b.head.extra, sizeof b.head.extra, "cublas_geam: not measured (%.200s)", err);

@@ -300,6 +300,8 @@ int cmd_check(int argc, char **argv)
 		st = px_rig_new(c.cu, &c.rig, err, sizeof err);
 	if (st) {
 		cli_err(CMD, "%s", err);
+		if (px_status_exit(st) == EXIT_NODEV)
+			cli_emulate_hint(st == PX_ENODEVICE);
 		px_rig_free(c.rig);
 		cu_close(c.cu);
 		free(c.shapes);

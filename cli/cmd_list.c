@@ -15,7 +15,7 @@
 #include "inspect/inspect.h"
 
 static const char help[] =
-	"usage: ptxpose list [--arch sm_90] [--no-sass] [--csv] [FILE.ptx... | DIR]\n"
+	"usage: ptxpose list [--arch sm_90] [--no-sass] [--csv | --json] [FILE.ptx... | DIR]\n"
 	"\n"
 	"Summarizes PTX files (default: every .ptx in ptx/), one row each:\n"
 	"  name         the file name without .ptx\n"
@@ -37,6 +37,12 @@ static const char help[] =
 	"  --arch SM    target for ptxas (default sm_90)\n"
 	"  --no-sass    skip cuobjdump: no LDG128/STG128 columns\n"
 	"  --csv        comma-separated values with a header, all numbers separate\n"
+	"  --json       one JSON array, an object a file: file, name, elem, tile (\"64x64\"\n"
+	"               or null), per_block, block, vec, smem, registers, smem_bytes,\n"
+	"               spill_bytes, stack_bytes, ldg128 and stg128 (true/false, null\n"
+	"               with --no-sass), bank {st_wavefronts, st_ideal, ld_wavefronts,\n"
+	"               ld_ideal}, error; numbers are JSON numbers, null where the table\n"
+	"               shows -\n"
 	"  --jobs N     files inspected at a time (default: the processors online)\n"
 	"\n"
 	"Exit codes: 0 ok, 2 usage, 3 a file missing, unreadable or without ptxpose\n"
@@ -58,7 +64,7 @@ typedef struct {
 
 typedef struct {
 	const char *arch;
-	int no_sass, csv;
+	int no_sass, csv, json;
 	uint64_t jobs;
 	char **files;
 	int nfiles;
@@ -88,11 +94,17 @@ static int parse_args(int argc, char **argv, list_opts *o)
 			o->no_sass = 1;
 		else if (!strcmp(argv[i], "--csv"))
 			o->csv = 1;
+		else if (!strcmp(argv[i], "--json"))
+			o->json = 1;
 		else if (argv[i][0] == '-' && argv[i][1]) {
 			cli_err("list", "unknown flag '%s' (try --help)", argv[i]);
 			return -1;
 		} else
 			o->files[o->nfiles++] = argv[i];
+	}
+	if (o->csv && o->json) {
+		cli_err("list", "--csv and --json do not go together");
+		return -1;
 	}
 	if (!ins_arch_valid(o->arch)) {
 		cli_err("list", "--arch: expected sm_NN (sm_80, sm_90, sm_90a, sm_100, ...), got '%s'", o->arch);
@@ -315,6 +327,73 @@ static void csv_row(const ins_report *r, const list_row *row, strbuf *out)
 	csv_field(out, ok ? (r->have_meta ? "" : r->meta_err) : r->err, 1);
 }
 
+/* ,"k":v -- a metadata value (for a numeric key a number when it is one),
+ * or null. */
+static void json_meta(strbuf *out, const ins_report *r, const char *k, int numeric)
+{
+	const char *v = meta_or(r, k, NULL);
+	ins_json_key(out, k);
+	if (!v)
+		sb_add(out, "null");
+	else if (numeric)
+		ins_json_value(out, v);
+	else
+		ins_json_string(out, v);
+}
+
+static void json_uint(strbuf *out, const char *k, int have, unsigned long long v)
+{
+	ins_json_key(out, k);
+	if (have)
+		sb_printf(out, "%llu", v);
+	else
+		sb_add(out, "null");
+}
+
+/* One file as a JSON object: the table's columns, typed. */
+static void json_row(const ins_report *r, const list_row *row, strbuf *out)
+{
+	const int ok = r->status == INS_OK, sass = ok && r->have_sass;
+	const ins_res *x = &r->res;
+	sb_addc(out, '{');
+	ins_json_key(out, "file");
+	ins_json_string(out, r->path);
+	ins_json_key(out, "name");
+	ins_json_string(out, row->cell[C_NAME]);
+	static const struct {
+		const char *key;
+		int numeric;
+	} meta_keys[] = {{"elem", 1}, {"tile", 0}, {"per_block", 1}, {"block", 0}, {"vec", 1}, {"smem", 0}};
+	for (size_t i = 0; i < sizeof meta_keys / sizeof meta_keys[0]; i++)
+		json_meta(out, r, meta_keys[i].key, meta_keys[i].numeric);
+	json_uint(out, "registers", ok, x->registers);
+	json_uint(out, "smem_bytes", ok, x->smem_bytes);
+	json_uint(out, "spill_bytes", ok, (unsigned long long)x->spill_store_bytes + x->spill_load_bytes);
+	json_uint(out, "stack_bytes", ok, x->stack_bytes);
+	const char *w128[2] = {"ldg128", "stg128"};
+	enum ins_class c128[2] = {INS_C_LDG, INS_C_STG};
+	for (int i = 0; i < 2; i++) {
+		ins_json_key(out, w128[i]);
+		sb_add(out, !sass ? "null" : r->sass.count[c128[i]][INS_W128] ? "true" : "false");
+	}
+	ins_json_key(out, "bank");
+	const meta_smem *m[2] = {r->have_meta ? ins_smem_worst(&r->meta, 1) : NULL,
+				 r->have_meta ? ins_smem_worst(&r->meta, 0) : NULL};
+	const char *names[2][2] = {{"st_wavefronts", "st_ideal"}, {"ld_wavefronts", "ld_ideal"}};
+	sb_addc(out, '{');
+	for (int i = 0; i < 2; i++) {
+		json_uint(out, names[i][0], m[i] != NULL, m[i] ? m[i]->wavefronts : 0);
+		json_uint(out, names[i][1], m[i] != NULL, m[i] ? m[i]->ideal : 0);
+	}
+	sb_addc(out, '}');
+	ins_json_key(out, "error");
+	if (!ok || !r->have_meta)
+		ins_json_string(out, !ok ? r->err : r->meta_err);
+	else
+		sb_add(out, "null");
+	sb_addc(out, '}');
+}
+
 int cmd_list(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++)
@@ -356,6 +435,8 @@ int cmd_list(int argc, char **argv)
 	ins_inspect_many(&tools, paths, n, o.arch, (int)o.jobs, reps);
 	if (o.csv)
 		sb_add(&out, CSV_HEAD);
+	if (o.json)
+		sb_addc(&out, '[');
 	for (int i = 0; i < n; i++) {
 		const ins_report *r = &reps[i];
 		int st = r->status;
@@ -368,6 +449,11 @@ int cmd_list(int argc, char **argv)
 		fill_row(r, &rows[i]);
 		if (o.csv)
 			csv_row(r, &rows[i], &out);
+		if (o.json) {
+			if (i)
+				sb_add(&out, ",\n ");
+			json_row(r, &rows[i], &out);
+		}
 		if (st == INS_EASM) {
 			sb_printf(&errors, "%s:\n%s", paths[i], sb_str(&r->log));
 			rc = EXIT_CUDA;
@@ -377,7 +463,9 @@ int cmd_list(int argc, char **argv)
 				rc = EXIT_INPUT;
 		}
 	}
-	if (o.csv)
+	if (o.json)
+		sb_add(&out, "]\n");
+	if (o.csv || o.json)
 		fputs(sb_str(&out), stdout);
 	else
 		print_table(rows, n);

@@ -16,9 +16,10 @@
 #define HELP_SHOWN (-1)
 
 typedef struct {
-	const char *file;
+	const char *file, *time;
 	uint64_t rows, cols, ld_in, ld_out, batch, stride_in, stride_out, elem, iters, offset, seed;
 	int no_time, flush_l2, emulate, verbose;
+	px_time_opts topt;
 } run_opts;
 
 /* Flags, sorted. */
@@ -38,6 +39,7 @@ static const opt_spec flags[] = {
 	{"--shapes", OPT_REFUSE, 0, 0, 0, "run takes one shape (--rows, --cols); --shapes is for check and bench"},
 	{"--stride-in", OPT_NUM, offsetof(run_opts, stride_in), 0, PX_STRIDE_MAX, NULL},
 	{"--stride-out", OPT_NUM, offsetof(run_opts, stride_out), 0, PX_STRIDE_MAX, NULL},
+	{"--time", OPT_STR, offsetof(run_opts, time), 0, 0, NULL},
 	{"--verbose", OPT_SWITCH, offsetof(run_opts, verbose), 0, 0, "-v"},
 };
 
@@ -47,7 +49,8 @@ static void usage(FILE *f)
 		"usage: ptxpose run FILE.ptx --rows R --cols C [--ld-in L] [--ld-out L] [--elem BITS]\n"
 		"       ptxpose run --elem BITS --rows R --cols C [...]   (the kernel the selection table picks)\n"
 		"                   [--batch B [--stride-in S] [--stride-out S]] [--offset N]\n"
-		"                   [--iters N] [--seed S] [--no-time] [--flush-l2] [--emulate] [-v]\n"
+		"                   [--iters N] [--seed S] [--no-time] [--time graph|events] [--flush-l2]\n"
+		"                   [--emulate] [-v]\n"
 		"\n"
 		"Load FILE.ptx (its metadata names the kernel, element width, block and grid),\n"
 		"transpose a random rows x cols matrix on the GPU, check the result bit-exactly\n"
@@ -70,14 +73,25 @@ static void usage(FILE *f)
 		"                shape and alignment from bench/results/select.tsv (or $PTXPOSE_SELECT),\n"
 		"                in ptx/ (or $PTXPOSE_PTX); the nearest measured shape of the same\n"
 		"                alignment class decides for shapes the table does not hold\n"
-		"  --iters N     timed calls, the median is reported (default 100)\n"
+		"  --iters N     timed replays (graph) or calls (events), the median is reported\n"
+		"                (default 100)\n"
 		"  --seed S      seed of the random input (default 1)\n"
 		"  --no-time     verify only\n"
-		"  --flush-l2    overwrite twice the L2 before each timed call (default: the L2 stays\n"
-		"                warm, as in the peer harness bench/peers.py)\n"
+		"  --time graph  (the default) capture K back-to-back calls in one CUDA graph, K so that\n"
+		"                a replay lasts >= 1 ms (1 to 1000); a call is the median replay / K.\n"
+		"                Launch overhead is left out; the L2 stays warm. The copy is timed\n"
+		"                that way and as K back-to-back calls outside a graph: the faster\n"
+		"                counts. A call that cannot be captured is timed as K back-to-back\n"
+		"                calls between two events, and a note says so\n"
+		"  --time events events around each call on the default stream and a wait after it:\n"
+		"                launch overhead included\n"
+		"  --flush-l2    overwrite twice the L2 before each timed call; per call only, so it\n"
+		"                implies --time events (with --time graph it is refused)\n"
 		"  --emulate     no GPU: run the kernel in the CPU emulator on exact-size buffers; it\n"
-		"                verifies and never times, so --iters, --no-time and --flush-l2 are refused\n"
-		"  -v            driver, JIT and timing details on stderr\n"
+		"                verifies and never times, so --iters, --no-time, --time and --flush-l2\n"
+		"                are refused\n"
+		"  -v            driver, JIT and timing details (the method, K, both copy figures)\n"
+		"                on stderr\n"
 		"\n"
 		"Prints: KERNEL RxC elem=E: PASS  US us  GB/s GB/s  P%% of copy (copy GB/s)  [DEVICE]\n"
 		"GB/s counts bytes read + written (2*batch*rows*cols*elem).\n"
@@ -109,13 +123,20 @@ static int parse(int argc, char **argv, run_opts *o)
 		cli_err(CMD, "needs FILE.ptx (or --elem to pick one), --rows and --cols (see ptxpose run --help)");
 		return EXIT_USAGE;
 	}
-	const char *timing = o->iters ? "--iters" : o->no_time ? "--no-time" : o->flush_l2 ? "--flush-l2" : NULL;
+	const char *timing = o->iters ? "--iters" : o->no_time ? "--no-time" : o->time ? "--time" :
+			     o->flush_l2 ? "--flush-l2" : NULL;
 	if (o->emulate && timing) {
 		cli_err(CMD, "%s: --emulate verifies and never times; leave %s out", timing, timing);
 		return EXIT_USAGE;
 	}
 	if (!o->iters)
 		o->iters = 100;
+	char err[256];
+	o->topt = (px_time_opts){.iters = (int)o->iters, .warmup = 10};
+	if (px_time_choose(o->time, o->flush_l2, &o->topt, err, sizeof err)) {
+		cli_err(CMD, "%s", err);
+		return EXIT_USAGE;
+	}
 	return EXIT_OK;
 }
 
@@ -172,11 +193,16 @@ static int measure(cu_ctx *cu, px_rig *rig, jit_kernel *k, const px_shape *s, co
 		printf("%s: PASS  [%s]\n", head, cu_info(cu)->name);
 		return EXIT_OK;
 	}
-	px_time_opts to = {.iters = (int)o->iters, .warmup = 10, .flush_l2 = o->flush_l2};
 	px_timing tk, tc;
-	if ((st = px_rig_time(rig, &op, &to, &tk, err, sizeof err)) ||
-	    (st = px_rig_time(rig, &copy, &to, &tc, err, sizeof err)))
+	if (o->verbose) {
+		char how[512];
+		fprintf(stderr, "# timing: %s\n", px_time_method_text(&o->topt, how, sizeof how));
+	}
+	if ((st = px_rig_time(rig, &op, &o->topt, &tk, err, sizeof err)) ||
+	    (st = px_rig_time(rig, &copy, &o->topt, &tc, err, sizeof err)))
 		return fail(st, err);
+	if (tk.how == PX_HOW_BACK_TO_BACK)
+		fprintf(stderr, "# %s: %s\n", op.name, tk.note);
 	double gk = px_gbps(s, tk.median_us), gc = px_gbps(s, tc.median_us);
 	printf("%s: PASS  %.1f us  %.1f GB/s  %.1f%% of copy (copy %.1f GB/s)  [%s]\n", head, tk.median_us, gk,
 	       gc > 0 ? 100 * gk / gc : 0, gc, cu_info(cu)->name);
@@ -258,6 +284,8 @@ int cmd_run(int argc, char **argv)
 		cu_ctx *cu;
 		st = cu_open(&cu, 0, o.verbose ? &log : NULL, err, sizeof err);
 		code = st ? fail(st, err) : run_gpu(cu, &f, &s, &o, head);
+		if (st && code == EXIT_NODEV)
+			cli_emulate_hint(st == PX_ENODEVICE);
 		if (!st)
 			cu_close(cu);
 	}

@@ -20,7 +20,9 @@ static const char help[] =
 	"  --summary     the summary only, no SASS listing\n"
 	"  --raw         the SASS exactly as cuobjdump printed it\n"
 	"  --json        one JSON object instead of text (with --diff: {\"a\":..., \"b\":...})\n"
-	"  --diff A B    two summaries side by side; '*' marks the lines that differ\n"
+	"  --diff A B    two summaries side by side; '*' marks the lines that differ. As\n"
+	"                diff does, exits 0 when the summaries are the same (every line\n"
+	"                but file) and 1 when they differ, with or without --json\n"
 	"  -v            print the tools used and ptxas's own output\n"
 	"\n"
 	"Summary fields:\n"
@@ -60,8 +62,9 @@ static const char help[] =
 	"Tools: ptxas from $PTXPOSE_PTXAS, PATH or /usr/local/cuda/bin; cuobjdump\n"
 	"from $PTXPOSE_CUOBJDUMP, PATH, /usr/local/cuda/bin, the repository's .deps/\n"
 	"or the Python nvidia packages (" INS_CUOBJDUMP_INSTALL ").\n"
-	"Exit codes: 0 ok, 2 usage or unknown --arch, 3 file missing or unreadable,\n"
-	"5 ptxas rejected the PTX, 7 ptxas or cuobjdump missing or failed.\n";
+	"Exit codes: 0 ok (--diff: the same), 1 --diff: the summaries differ, 2 usage or\n"
+	"unknown --arch, 3 file missing or unreadable, 5 ptxas rejected the PTX, 7 ptxas\n"
+	"or cuobjdump missing or failed.\n";
 
 typedef struct {
 	const char *arch;
@@ -175,6 +178,19 @@ static void report_error(const ins_report *r)
 	}
 }
 
+/* 1 when the summaries of a and b differ on any line but file. */
+static int summaries_differ(const ins_report *a, const ins_report *b)
+{
+	static ins_row ra[INS_MAX_ROWS], rb[INS_MAX_ROWS];
+	int na = ins_summary_rows(a, ra, INS_MAX_ROWS), nb = ins_summary_rows(b, rb, INS_MAX_ROWS);
+	if (na != nb)
+		return 1;
+	for (int i = 0; i < na; i++)
+		if (strcmp(ra[i].label, rb[i].label) || (strcmp(ra[i].label, "file") && strcmp(ra[i].value, rb[i].value)))
+			return 1;
+	return 0;
+}
+
 static void print_one(const sass_opts *o, const ins_report *r, strbuf *out)
 {
 	if (o->verbose && r->log.len)
@@ -246,6 +262,8 @@ int cmd_sass(int argc, char **argv)
 	}
 	fputs(sb_str(&out), stdout);
 	sb_free(&out);
+	if (o.diff && rc == EXIT_OK && summaries_differ(&rep[0], &rep[1]))
+		rc = EXIT_WRONG; /* as diff(1): 1 means "they differ" */
 	for (int i = 0; i < o.nfiles; i++)
 		ins_report_free(&rep[i]);
 	return rc;

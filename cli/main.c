@@ -4,7 +4,9 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/opts.h"
 #include "common/strbuf.h"
+#include "common/version.h"
 
 static const struct {
 	const char *name;
@@ -37,15 +39,37 @@ void cli_err(const char *cmd, const char *fmt, ...)
 	sb_free(&line);
 }
 
+void cli_emulate_hint(int device)
+{
+	fprintf(stderr, "(no CUDA %s here: --emulate runs the kernel in the CPU emulator)\n", device ? "device" : "driver");
+}
+
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: ptxpose COMMAND [ARGS]\n\ncommands:\n");
+	fprintf(f, "usage: ptxpose COMMAND [ARGS]\n       ptxpose --version\n\ncommands:\n");
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "  %-6s %s\n", commands[i].name, commands[i].what);
 	fprintf(f, "  %-6s %s\n", "help", "this text, or `ptxpose help COMMAND` for one command");
-	fprintf(f, "\nEach command takes --help. Exit codes: 0 ok, 1 wrong result, 2 usage,\n"
-		   "3 input, 4 no CUDA driver or device, 5 CUDA error, 6 script error,\n"
+	fprintf(f, "\nEach command takes --help, anywhere among its arguments. --version prints the\n"
+		   "version and the commit it was built from. Exit codes: 0 ok, 1 wrong result,\n"
+		   "2 usage, 3 input, 4 no CUDA driver or device, 5 CUDA error, 6 script error,\n"
 		   "7 missing tool, 8 emulator fault.\n");
+}
+
+/* `ptxpose help [COMMAND]`: this text, or the command's --help. */
+static int help(int argc, char **argv)
+{
+	if (argc < 3 || !strcmp(argv[2], "help") || opt_is_help(argv[2])) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(commands[i].name, argv[2])) {
+			char *sub[] = {argv[2], "--help", NULL};
+			return commands[i].fn(2, sub);
+		}
+	cli_err("help", "unknown command '%s' (try 'ptxpose help')", argv[2]);
+	return EXIT_USAGE;
 }
 
 int main(int argc, char **argv)
@@ -55,22 +79,23 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	const char *name = argv[1];
-	if (!strcmp(name, "help") || !strcmp(name, "--help") || !strcmp(name, "-h")) {
-		if (argc > 2 && strcmp(name, "help") == 0 && strcmp(argv[2], "help") != 0) {
-			for (size_t i = 0; i < NCOMMANDS; i++)
-				if (!strcmp(commands[i].name, argv[2])) {
-					char *sub[] = {argv[2], "--help", NULL};
-					return commands[i].fn(2, sub);
-				}
-			cli_err("help", "unknown command '%s'", argv[2]);
-			return EXIT_USAGE;
-		}
-		usage(stdout);
+	if (!strcmp(name, "--version")) {
+		printf("ptxpose %s (commit %s)\n", PTXPOSE_VERSION, ver_commit());
 		return EXIT_OK;
 	}
-	for (size_t i = 0; i < NCOMMANDS; i++)
-		if (!strcmp(commands[i].name, name))
-			return commands[i].fn(argc - 1, argv + 1);
+	if (!strcmp(name, "help") || opt_is_help(name))
+		return help(argc, argv);
+	for (size_t i = 0; i < NCOMMANDS; i++) {
+		if (strcmp(commands[i].name, name))
+			continue;
+		/* --help after other arguments: the command's help, whatever they are */
+		for (int k = 2; k < argc; k++)
+			if (opt_is_help(argv[k])) {
+				char *sub[] = {argv[1], argv[k], NULL};
+				return commands[i].fn(2, sub);
+			}
+		return commands[i].fn(argc - 1, argv + 1);
+	}
 	cli_err(NULL, "unknown command '%s' (try 'ptxpose help')", name);
 	return EXIT_USAGE;
 }

@@ -208,5 +208,10 @@ void ins_json_report(const ins_report *r, strbuf *out);
 
 /* A JSON string literal with quotes and escapes. */
 void ins_json_string(strbuf *out, const char *s);
+/* A metadata value: a JSON number when it is a plain decimal integer
+ * ("32", not "032", "64x64" or "1e3"), else a JSON string. */
+void ins_json_value(strbuf *out, const char *v);
+/* ,"k": -- the comma unless the object or array was just opened. */
+void ins_json_key(strbuf *out, const char *k);
 
 #endif

@@ -1,7 +1,9 @@
-/* json: a report as one JSON object, written by hand. */
+/* json: a report as one JSON object, written by hand, and the small writer
+ * that `list --json` shares. */
 #include "inspect/inspect.h"
 
 #include <stdio.h>
+#include <string.h>
 
 void ins_json_string(strbuf *out, const char *s)
 {
@@ -23,7 +25,7 @@ void ins_json_string(strbuf *out, const char *s)
 	sb_addc(out, '"');
 }
 
-static void key(strbuf *out, const char *k)
+void ins_json_key(strbuf *out, const char *k)
 {
 	if (out->len && out->data[out->len - 1] != '{' && out->data[out->len - 1] != '[')
 		sb_addc(out, ',');
@@ -33,20 +35,31 @@ static void key(strbuf *out, const char *k)
 
 static void kstr(strbuf *out, const char *k, const char *v)
 {
-	key(out, k);
+	ins_json_key(out, k);
 	ins_json_string(out, v);
 }
 
 static void kuint(strbuf *out, const char *k, unsigned long long v)
 {
-	key(out, k);
+	ins_json_key(out, k);
 	sb_printf(out, "%llu", v);
+}
+
+void ins_json_value(strbuf *out, const char *v)
+{
+	size_t n = strlen(v);
+	/* a JSON number as written, and one a double holds exactly (< 2^53) */
+	int number = n > 0 && n <= 15 && strspn(v, "0123456789") == n && (v[0] != '0' || n == 1);
+	if (number)
+		sb_add(out, v);
+	else
+		ins_json_string(out, v);
 }
 
 /* {"8":0,"16":0,"32":1,"64":0,"128":4} */
 static void widths(strbuf *out, const char *k, const ins_sass *s, enum ins_class c)
 {
-	key(out, k);
+	ins_json_key(out, k);
 	sb_addc(out, '{');
 	for (int w = 0; w < INS_NWIDTH; w++)
 		kuint(out, ins_width_name((enum ins_width)w), s->count[c][w]);
@@ -55,17 +68,19 @@ static void widths(strbuf *out, const char *k, const ins_sass *s, enum ins_class
 
 static void meta_json(strbuf *out, const ins_report *r)
 {
-	key(out, "meta");
+	ins_json_key(out, "meta");
 	if (!r->have_meta) {
 		sb_add(out, "null");
 		kstr(out, "meta_error", r->meta_err);
 		return;
 	}
 	sb_addc(out, '{');
-	for (int i = 0; i < r->meta.nkv; i++)
-		kstr(out, r->meta.key[i], r->meta.val[i]);
+	for (int i = 0; i < r->meta.nkv; i++) {
+		ins_json_key(out, r->meta.key[i]);
+		ins_json_value(out, r->meta.val[i]);
+	}
 	sb_addc(out, '}');
-	key(out, "bank_model");
+	ins_json_key(out, "bank_model");
 	sb_addc(out, '[');
 	for (int i = 0; i < r->meta.nsmem; i++) {
 		const meta_smem *a = &r->meta.smem[i];
@@ -91,7 +106,7 @@ static void res_json(strbuf *out, const ins_res *x)
 	if (x->have_cmem)
 		kuint(out, "cmem_bytes", x->cmem_bytes);
 	else {
-		key(out, "cmem_bytes");
+		ins_json_key(out, "cmem_bytes");
 		sb_add(out, "null");
 	}
 	kuint(out, "stack_bytes", x->stack_bytes);
@@ -101,7 +116,7 @@ static void res_json(strbuf *out, const ins_res *x)
 
 static void sass_json(strbuf *out, const ins_sass *s)
 {
-	key(out, "sass");
+	ins_json_key(out, "sass");
 	sb_addc(out, '{');
 	widths(out, "ldg", s, INS_C_LDG);
 	widths(out, "stg", s, INS_C_STG);
@@ -123,14 +138,14 @@ void ins_json_report(const ins_report *r, strbuf *out)
 	sb_addc(out, '{');
 	kstr(out, "file", r->path);
 	kstr(out, "arch", r->arch);
-	key(out, "ok");
+	ins_json_key(out, "ok");
 	sb_add(out, r->status == INS_OK ? "true" : "false");
 	if (r->status != INS_OK) {
 		kstr(out, "error", r->err);
 		kstr(out, "log", sb_str(&r->log));
 	}
 	meta_json(out, r);
-	key(out, "ptxas");
+	ins_json_key(out, "ptxas");
 	if (r->have_res) {
 		sb_addc(out, '{');
 		res_json(out, &r->res);
@@ -141,7 +156,7 @@ void ins_json_report(const ins_report *r, strbuf *out)
 	if (r->have_sass)
 		sass_json(out, &r->sass);
 	else {
-		key(out, "sass");
+		ins_json_key(out, "sass");
 		sb_add(out, "null");
 	}
 	sb_addc(out, '}');

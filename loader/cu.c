@@ -13,10 +13,14 @@
 static const struct {
 	const char *sym, *alt;
 	size_t off;
+	int later;  /* may be missing (CU_LATER_ENTRY_POINTS) */
 } entry_points[] = {
-#define CU_ROW(field, sym, alt, type) {sym, alt, offsetof(cu_fns, field)},
+#define CU_ROW(field, sym, alt, type) {sym, alt, offsetof(cu_fns, field), 0},
+#define CU_LATER_ROW(field, sym, alt, type) {sym, alt, offsetof(cu_fns, field), 1},
 	CU_ENTRY_POINTS(CU_ROW)
+	CU_LATER_ENTRY_POINTS(CU_LATER_ROW)
 #undef CU_ROW
+#undef CU_LATER_ROW
 };
 
 const char *cu_error_text(const cu_ctx *cu, CUresult rc, char *buf, size_t len)
@@ -47,6 +51,8 @@ static px_status resolve(cu_ctx *cu, char *err, size_t errlen)
 		void *p = dlsym(cu->dl, entry_points[k].sym);
 		if (!p && entry_points[k].alt)
 			p = dlsym(cu->dl, entry_points[k].alt);
+		if (!p && entry_points[k].later)
+			continue;
 		if (!p) {
 			snprintf(err, errlen, "the CUDA driver " CU_LIB " has no %s: too old for ptxpose (CUDA 11 or newer needed)",
 				 entry_points[k].sym);

@@ -63,13 +63,14 @@ px_status cu_memset8(cu_ctx *cu, uint64_t dst, unsigned char v, uint64_t bytes, 
 	return CU_FAIL(cu, rc, what_bytes("cuMemsetD8", bytes, call, sizeof call), err, errlen);
 }
 
-px_status cu_dtod(cu_ctx *cu, uint64_t dst, uint64_t src, uint64_t bytes, char *err, size_t errlen)
+px_status cu_dtod_async(cu_ctx *cu, uint64_t dst, uint64_t src, uint64_t bytes, px_stream stream,
+			char *err, size_t errlen)
 {
-	CUresult rc = cu->f.MemcpyDtoD(dst, src, bytes);
+	CUresult rc = cu->f.MemcpyDtoDAsync(dst, src, bytes, stream);
 	if (!rc)
 		return PX_OK;
 	char call[64];
-	return CU_FAIL(cu, rc, what_bytes("cuMemcpyDtoD", bytes, call, sizeof call), err, errlen);
+	return CU_FAIL(cu, rc, what_bytes("cuMemcpyDtoDAsync", bytes, call, sizeof call), err, errlen);
 }
 
 px_status cu_host_alloc(cu_ctx *cu, cu_host *h, uint64_t bytes, char *err, size_t errlen)

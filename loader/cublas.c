@@ -27,6 +27,7 @@ struct px_geam {
 	__typeof__(cublasDgeam) *Dgeam;
 	__typeof__(cublasGetStatusString) *StatusString; /* may be missing */
 	__typeof__(cublasGetVersion_v2) *GetVersion;
+	__typeof__(cublasSetStream_v2) *SetStream;
 	__typeof__(cublasSgeam) *Sgeam;
 	__typeof__(cublasZgeam) *Zgeam;
 };
@@ -41,6 +42,7 @@ static const struct {
 	{"cublasDgeam", offsetof(px_geam, Dgeam), 0},
 	{"cublasGetStatusString", offsetof(px_geam, StatusString), 1},
 	{"cublasGetVersion_v2", offsetof(px_geam, GetVersion), 0},
+	{"cublasSetStream_v2", offsetof(px_geam, SetStream), 0},
 	{"cublasSgeam", offsetof(px_geam, Sgeam), 0},
 	{"cublasZgeam", offsetof(px_geam, Zgeam), 0},
 };
@@ -115,12 +117,19 @@ const char *px_geam_version(const px_geam *g)
 	return g->version_str;
 }
 
-static px_status geam_enqueue(void *ud, uint64_t in, uint64_t out, const px_shape *s,
+static px_status geam_enqueue(void *ud, px_stream stream, uint64_t in, uint64_t out, const px_shape *s,
 			      char *err, size_t errlen)
 {
 	px_geam *g = ud;
 	int m = (int)s->rows, n = (int)s->cols, lda = (int)s->ld_in, ldc = (int)s->ld_out;
-	cublasStatus_t st;
+	/* on the stream being captured, when it is: cuBLAS may refuse to be
+	 * captured, and the rig then times it back to back instead */
+	cublasStatus_t st = g->SetStream(g->handle, stream);
+	if (st != CUBLAS_STATUS_SUCCESS) {
+		snprintf(err, errlen, "%s:%d: cublasSetStream: %s (status %d)", __FILE__, __LINE__, status_text(g, st),
+			 (int)st);
+		return PX_ECUDA;
+	}
 	/* B = C with ldb = ldc and transb = N: cuBLAS's documented in-place form */
 	switch (s->elem_bits) {
 	case 32: {

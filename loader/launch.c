@@ -14,7 +14,7 @@ px_status px_launch_check(const px_meta *m, const px_shape *s, char *err, size_t
 	return PX_EUSAGE;
 }
 
-static px_status kernel_enqueue(void *ud, uint64_t in, uint64_t out, const px_shape *s,
+static px_status kernel_enqueue(void *ud, px_stream stream, uint64_t in, uint64_t out, const px_shape *s,
 				char *err, size_t errlen)
 {
 	jit_kernel *k = ud;
@@ -33,7 +33,7 @@ static px_status kernel_enqueue(void *ud, uint64_t in, uint64_t out, const px_sh
 	uint64_t stride_in = s->stride_in, stride_out = s->stride_out;
 	void *args[] = {&p_in, &p_out, &rows, &cols, &ld_in, &ld_out, &batch, &stride_in, &stride_out};
 	CUresult rc = cu->f.LaunchKernel(jit_function(k), grid[0], grid[1], grid[2],
-					 m->block[0], m->block[1], m->block[2], m->dyn_smem, NULL, args, NULL);
+					 m->block[0], m->block[1], m->block[2], m->dyn_smem, stream, args, NULL);
 	if (!rc)
 		return PX_OK;
 	char call[320];
@@ -47,13 +47,13 @@ px_op px_op_kernel(jit_kernel *k)
 	return (px_op){.name = jit_meta(k)->kernel, .enqueue = kernel_enqueue, .ud = k, .is_transpose = 1};
 }
 
-static px_status copy_enqueue(void *ud, uint64_t in, uint64_t out, const px_shape *s,
+static px_status copy_enqueue(void *ud, px_stream stream, uint64_t in, uint64_t out, const px_shape *s,
 			      char *err, size_t errlen)
 {
-	return cu_dtod(ud, out, in, px_shape_moved_bytes(s) / 2, err, errlen);
+	return cu_dtod_async(ud, out, in, px_shape_moved_bytes(s) / 2, stream, err, errlen);
 }
 
 px_op px_op_copy(cu_ctx *cu)
 {
-	return (px_op){.name = "copy", .enqueue = copy_enqueue, .ud = cu};
+	return (px_op){.name = "copy", .enqueue = copy_enqueue, .ud = cu, .copy_floor = 1};
 }

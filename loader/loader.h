@@ -226,6 +226,11 @@ void px_file_free(px_file *f);
 
 typedef struct cu_ctx cu_ctx;
 
+/* CUstream of cuda.h, which this header does not include; NULL is the
+ * default (legacy) stream. */
+struct CUstream_st;
+typedef struct CUstream_st *px_stream;
+
 typedef struct {
 	char name[256];
 	int ordinal;
@@ -270,7 +275,9 @@ px_status cu_htod(cu_ctx *cu, uint64_t dst, const void *src, uint64_t bytes, cha
 px_status cu_dtoh(cu_ctx *cu, void *dst, uint64_t src, uint64_t bytes, char *err, size_t errlen);
 /* Asynchronous on the default stream. */
 px_status cu_memset8(cu_ctx *cu, uint64_t dst, unsigned char v, uint64_t bytes, char *err, size_t errlen);
-px_status cu_dtod(cu_ctx *cu, uint64_t dst, uint64_t src, uint64_t bytes, char *err, size_t errlen);
+/* Asynchronous on `stream` (NULL: the default stream). */
+px_status cu_dtod_async(cu_ctx *cu, uint64_t dst, uint64_t src, uint64_t bytes, px_stream stream,
+			char *err, size_t errlen);
 
 /* Host memory, pinned (cuMemAllocHost) when it can be had, else malloc. */
 typedef struct {
@@ -306,21 +313,24 @@ const px_meta *jit_meta(const jit_kernel *k);
 
 /* ---- operations to verify and time (launch.c) -------------------------- */
 
-/* One thing to run on the default stream over a shape's buffers. */
+/* One thing to run over a shape's buffers, enqueued on `stream` (the rig's
+ * timing stream, or NULL: the default stream), so that the same op can be
+ * captured into a CUDA graph. */
 typedef struct {
 	const char *name;   /* the kernel name, "copy", "cublas_geam" */
-	px_status (*enqueue)(void *ud, uint64_t in, uint64_t out, const px_shape *s,
+	px_status (*enqueue)(void *ud, px_stream stream, uint64_t in, uint64_t out, const px_shape *s,
 			     char *err, size_t errlen);
 	void *ud;
 	int finite_input;   /* it computes alpha*a + beta*b: feed it vfy_finite data */
 	int is_transpose;   /* 0 for the copy: time it, never verify it */
+	int copy_floor;     /* graph timing also times it outside the graph; the faster counts */
 } px_op;
 
 /* The kernel with the parameters of kernel ABI v2 (in, out, rows, cols,
  * ld_in, ld_out, batch, stride_in, stride_out; docs/DESIGN.md), grid from
  * meta_grid_dims(), block and dyn_smem from the metadata. */
 px_op px_op_kernel(jit_kernel *k);
-/* cuMemcpyDtoD of rows*cols*elem bytes from in to out: the bar. */
+/* cuMemcpyDtoDAsync of rows*cols*elem bytes from in to out: the bar. */
 px_op px_op_copy(cu_ctx *cu);
 
 /* An internal assertion: PX_EUSAGE when meta_grid_dims refuses s (it gives
@@ -332,19 +342,61 @@ px_status px_launch_check(const px_meta *m, const px_shape *s, char *err, size_t
 
 typedef struct px_rig px_rig;
 
-/* The method of the peer harness (bench/peers.py), so the numbers compare: warm-up
- * calls, then for each timed call: record an event, the call, record an
- * event, wait for it; the median. */
-typedef struct {
-	int iters;     /* timed calls; the median is reported */
-	int warmup;    /* untimed calls first */
-	int flush_l2;  /* overwrite a buffer of twice the L2 before each timed call */
-} px_time_opts;
+/* How px_rig_time measures (docs/DESIGN.md, "Timing"):
+ *
+ * PX_TIME_GRAPH (the default): warm-up calls back to back between two events
+ * give a first estimate of a call; K = the calls that make one replay last
+ * PX_GRAPH_REPLAY_US (1 to PX_GRAPH_MAX_CALLS) are captured on a
+ * non-blocking stream into one CUDA graph; after PX_GRAPH_WARM_REPLAYS
+ * untimed replays, each of `iters` replays is timed between two events on
+ * that stream; a call is the median replay / K. The L2 stays warm. An op that
+ * cannot be captured (cuBLAS in some setups) is timed as K back-to-back calls
+ * between two events instead, `iters` times, and px_timing.note says why. An
+ * op with copy_floor (the copy) is timed both ways and the faster counts: a
+ * large memcpy node inside a graph ran slower than the same copy outside one.
+ *
+ * PX_TIME_EVENTS: `warmup` calls, then for each of `iters` timed calls: record
+ * an event, the call, record an event, wait for it; the median. Launch
+ * overhead is counted. The only method that can empty the L2 before each
+ * call (flush_l2): a flush inside a graph would be timed with the call. */
+typedef enum { PX_TIME_GRAPH, PX_TIME_EVENTS } px_time_method;
+
+#define PX_GRAPH_REPLAY_US 1000.0 /* one replay lasts at least this long ... */
+#define PX_GRAPH_MAX_CALLS 1000   /* ... with at most this many calls */
+#define PX_GRAPH_WARM_REPLAYS 3
 
 typedef struct {
-	double median_us, min_us, max_us;
-	int iters;
+	px_time_method method;
+	int iters;     /* timed calls (events) or timed replays (graph); the median is reported */
+	int warmup;    /* untimed calls first; with a graph they also estimate K */
+	int flush_l2;  /* events only: overwrite a buffer of twice the L2 before each timed call */
+} px_time_opts;
+
+/* How one op was measured in the end. */
+typedef enum { PX_HOW_EVENTS, PX_HOW_GRAPH, PX_HOW_BACK_TO_BACK } px_time_how;
+
+typedef struct {
+	double median_us, min_us, max_us;  /* one call */
+	int iters;          /* timed calls, replays, or runs of K back-to-back calls */
+	int calls;          /* K: calls per timed replay or run (1 with events) */
+	px_time_how how;
+	/* copy_floor ops timed with a graph: both figures (a call); median_us
+	 * is the faster. 0 when not measured. */
+	double graph_us, b2b_us;
+	char note[320];     /* why not a graph, or which copy figure counts; "" */
 } px_timing;
+
+/* o->method from a --time value ("graph", "events", or NULL: graph, but
+ * events when flush_l2 asks for an emptied L2, which only per-call timing
+ * can give) and o->flush_l2. PX_EUSAGE for another name, or for graph with
+ * flush_l2. */
+px_status px_time_choose(const char *method, int flush_l2, px_time_opts *o, char *err, size_t errlen);
+
+/* "CUDA graph replay of K back-to-back calls, median of R replays, L2 warm"
+ * and the like: the method of o, for headers (K left as K). */
+const char *px_time_method_text(const px_time_opts *o, char *buf, size_t len);
+/* "graph K=37", "back-to-back K=37", "events": how t was measured, short. */
+const char *px_time_how_text(const px_timing *t, char *buf, size_t len);
 
 px_status px_rig_new(cu_ctx *cu, px_rig **out, char *err, size_t errlen);
 void px_rig_free(px_rig *r);
@@ -361,7 +413,9 @@ px_status px_rig_shape(px_rig *r, const px_shape *s, uint64_t seed, char *err, s
  * download, compare. PX_OK, PX_WRONG (res says where), or the failure. */
 px_status px_rig_verify(px_rig *r, const px_op *op, vfy_result *res, char *err, size_t errlen);
 
-/* Time op on the rig's shape per px_time_opts. */
+/* Time op on the rig's shape per px_time_opts (see above). Every op
+ * enqueued during a capture goes on the rig's stream; verification stays on
+ * the default stream. */
 px_status px_rig_time(px_rig *r, const px_op *op, const px_time_opts *o, px_timing *t,
 		      char *err, size_t errlen);
 
@@ -394,8 +448,9 @@ typedef struct {
 	char variant[128];
 	px_shape shape;       /* elem_bits set */
 	px_row_state state;
-	char note[200];       /* why FAIL, SKIP or ERROR */
+	char note[360];       /* why FAIL, SKIP or ERROR; how it was timed when not the usual way */
 	double us, gbps, pct_copy;  /* pct_copy < 0 when there is no copy row */
+	char timing[40];      /* px_time_how_text: "graph K=37", "events" */
 } px_row;
 
 typedef struct {
@@ -408,8 +463,8 @@ typedef struct {
 	char extra[256];      /* one more header line, or "" */
 } px_report_head;
 
-/* Device, SM count and driver from cu; the date now (UTC); the commit from
- * `git rev-parse --short HEAD`, or "unknown". */
+/* Device, SM count and driver from cu; the date now (UTC); the commit the
+ * binary was built from (ver_commit, common/version.h). */
 void px_report_head_init(px_report_head *h, cu_ctx *cu, const px_time_opts *t);
 
 void px_report_md(strbuf *sb, const px_report_head *h, const px_row *rows, size_t n);

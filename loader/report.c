@@ -1,5 +1,5 @@
 /* report: bench results as a Markdown table and as CSV, each headed by
- * the device, driver, date and commit they were measured with. */
+ * the device, driver, date, commit and timing method they were measured with. */
 #include "loader/loader.h"
 
 #include <errno.h>
@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "common/fsio.h"
+#include "common/version.h"
 
 static const char *const state_names[] = {
 	[PX_ROW_OK] = "ok", [PX_ROW_FAIL] = "FAIL", [PX_ROW_SKIP] = "SKIP", [PX_ROW_ERROR] = "ERROR",
@@ -17,10 +18,10 @@ static const char *const state_names[] = {
 
 static void timing_line(strbuf *sb, const px_report_head *h)
 {
-	sb_printf(sb, "median of %d calls after %d warm-up, CUDA events around each and a wait after it, %s; "
-		      "GB/s counts bytes read + written; %% of copy is against cuMemcpyDtoD of the same bytes in this run",
-		  h->time.iters, h->time.warmup,
-		  h->time.flush_l2 ? "L2 emptied before each call" : "L2 kept warm as in peers.py");
+	char how[768];
+	sb_printf(sb, "%s; GB/s counts bytes read + written; %% of copy is against a device-to-device copy of the "
+		      "same bytes timed the same way in this run",
+		  px_time_method_text(&h->time, how, sizeof how));
 }
 
 void px_report_md(strbuf *sb, const px_report_head *h, const px_row *rows, size_t n)
@@ -32,8 +33,8 @@ void px_report_md(strbuf *sb, const px_report_head *h, const px_row *rows, size_
 	sb_addc(sb, '\n');
 	if (h->extra[0])
 		sb_printf(sb, "- %s\n", h->extra);
-	sb_printf(sb, "\n| variant | elem | shape | µs | GB/s | %% of copy | note |\n"
-		      "| --- | ---: | --- | ---: | ---: | ---: | --- |\n");
+	sb_printf(sb, "\n| variant | elem | shape | µs | GB/s | %% of copy | timing | note |\n"
+		      "| --- | ---: | --- | ---: | ---: | ---: | --- | --- |\n");
 	for (size_t k = 0; k < n; k++) {
 		const px_row *r = &rows[k];
 		char shape[96];
@@ -46,8 +47,10 @@ void px_report_md(strbuf *sb, const px_report_head *h, const px_row *rows, size_
 			if (r->pct_copy >= 0)
 				sb_printf(sb, "%.1f%%", r->pct_copy);
 			sb_add(sb, " | ");
+			sb_add_esc(sb, r->timing, "|");
+			sb_add(sb, " | ");
 		} else {
-			sb_printf(sb, "%s | | | ", state_names[r->state]);
+			sb_printf(sb, "%s | | | | ", state_names[r->state]);
 		}
 		sb_add_esc(sb, r->note, "|");
 		sb_add(sb, " |\n");
@@ -77,7 +80,7 @@ void px_report_csv(strbuf *sb, const px_report_head *h, const px_row *rows, size
 	sb_addc(sb, '\n');
 	if (h->extra[0])
 		sb_printf(sb, "# %s\n", h->extra);
-	sb_add(sb, "variant,elem,rows,cols,ld_in,ld_out,status,us,gbps,pct_copy,note,batch,stride_in,stride_out\n");
+	sb_add(sb, "variant,elem,rows,cols,ld_in,ld_out,status,us,gbps,pct_copy,timing,note,batch,stride_in,stride_out\n");
 	for (size_t k = 0; k < n; k++) {
 		const px_row *r = &rows[k];
 		const px_shape *s = &r->shape;
@@ -90,8 +93,10 @@ void px_report_csv(strbuf *sb, const px_report_head *h, const px_row *rows, size
 			if (r->pct_copy >= 0)
 				sb_printf(sb, "%.2f", r->pct_copy);
 			sb_addc(sb, ',');
+			csv_field(sb, r->timing);
+			sb_addc(sb, ',');
 		} else {
-			sb_add(sb, ",,,");
+			sb_add(sb, ",,,,");
 		}
 		csv_field(sb, r->note);
 		uint64_t b = s->batch ? s->batch : 1; /* a batch's columns last: readers of the older columns keep working */
@@ -112,14 +117,7 @@ void px_report_head_init(px_report_head *h, cu_ctx *cu, const px_time_opts *t)
 	struct tm tm;
 	gmtime_r(&now, &tm);
 	strftime(h->date, sizeof h->date, "%Y-%m-%d %H:%M:%S UTC", &tm);
-	snprintf(h->commit, sizeof h->commit, "unknown");
-	FILE *p = popen("git rev-parse --short HEAD 2>/dev/null", "r");
-	if (p) {
-		char line[64];
-		if (fgets(line, sizeof line, p) && line[0] != '\n')
-			snprintf(h->commit, sizeof h->commit, "%.*s", (int)strcspn(line, "\r\n"), line);
-		pclose(p);
-	}
+	snprintf(h->commit, sizeof h->commit, "%s", ver_commit());
 	h->time = *t;
 }
 

@@ -27,6 +27,7 @@ void px_rig_free(px_rig *r)
 	cu_free(r->cu, &r->d_in);
 	cu_free(r->cu, &r->d_out);
 	cu_free(r->cu, &r->flush);
+	rig_stream_free(r);
 	cu_host_free(r->cu, &r->h_in);
 	cu_host_free(r->cu, &r->h_out);
 	free(r->h_guard);
@@ -35,10 +36,11 @@ void px_rig_free(px_rig *r)
 
 void px_rig_drop(px_rig *r)
 {
-	/* cu_free and cu_host_free skip what an older generation made */
+	/* cu_free, cu_host_free and rig_stream_free skip what an older generation made */
 	cu_free(r->cu, &r->d_in);
 	cu_free(r->cu, &r->d_out);
 	cu_free(r->cu, &r->flush);
+	rig_stream_free(r);
 	cu_host_free(r->cu, &r->h_in);
 	cu_host_free(r->cu, &r->h_out);
 	r->filled = 0;
@@ -165,7 +167,7 @@ px_status px_rig_verify(px_rig *r, const px_op *op, vfy_result *res, char *err, 
 	ensure_input(r, op->finite_input);
 	if ((st = cu_htod(r->cu, d_in, r->h_in.p, in, err, errlen)) ||
 	    (st = cu_memset8(r->cu, r->d_out.ptr, VFY_POISON, r->d_out.bytes, err, errlen)) ||
-	    (st = op->enqueue(op->ud, d_in, d_out, s, err, errlen)) ||
+	    (st = op->enqueue(op->ud, NULL, d_in, d_out, s, err, errlen)) ||
 	    (st = cu_sync(r->cu, op->name, err, errlen)))
 		return st;
 	if ((st = cu_dtoh(r->cu, r->h_out.p, d_out, out, err, errlen)) ||

@@ -1,7 +1,9 @@
-/* rig_int: the rig's state, shared by rig.c and rig_time.c (internal). */
+/* rig_int: the rig's state, shared by rig.c, rig_time.c and rig_graph.c
+ * (internal). */
 #ifndef LOADER_RIG_INT_H
 #define LOADER_RIG_INT_H
 
+#include "loader/cu_api.h"
 #include "loader/loader.h"
 
 #define RIG_GUARD (64u << 10) /* poisoned bytes before and after out, checked */
@@ -17,11 +19,38 @@ struct px_rig {
 	uint64_t seed, filled; /* h_in holds bytes [0, filled) of seed's stream */
 	int finite;            /* ... passed through vfy_finite */
 	cu_buf flush;          /* overwritten before each timed call to empty the L2 */
+	CUstream stream;       /* non-blocking, for graph timing; made on first use */
+	unsigned stream_gen;   /* the context generation it belongs to */
 };
 
 #define RIG_SLACK 256u /* room for pointers offset from alignment (shape.offset) */
 
 uint64_t rig_flush_bytes(const px_rig *r);
+
+/* The stream graph timing captures and replays on (made once a context). */
+px_status rig_stream(px_rig *r, CUstream *out, char *err, size_t errlen);
+void rig_stream_free(px_rig *r);
+
+/* Graph timing (rig_graph.c) of op per o into t. */
+px_status rig_time_graph(px_rig *r, const px_op *op, const px_time_opts *o, px_timing *t,
+			 char *err, size_t errlen);
+
+/* The median, min and max of us[0..n) (sorted in place) into t. */
+void rig_stats(double *us, int n, px_timing *t);
+
+/* Two events on stream s (NULL: the default stream): start, stop (which
+ * waits for the second event) and the microseconds between them. */
+typedef struct {
+	cu_ctx *cu;
+	CUstream s;
+	CUevent ev[2];
+	int made;
+} rig_timer;
+
+px_status rig_timer_open(rig_timer *tm, cu_ctx *cu, CUstream s, char *err, size_t errlen);
+px_status rig_timer_start(rig_timer *tm, char *err, size_t errlen);
+px_status rig_timer_stop(rig_timer *tm, const char *what, double *us, char *err, size_t errlen);
+void rig_timer_close(rig_timer *tm);
 
 /* The kernel's `in` and `out`: offset.elements past the allocations'
  * aligned starts (out after its leading guard). */

@@ -95,9 +95,13 @@ for px in build/ptxpose build/asan/ptxpose; do
 	check "$px: two files: exit 2" 2 $PX run "$tmp/k32.ptx" "$tmp/k32.ptx" --rows 4 --cols 4
 	one_line "... one line" "one FILE.ptx at a time"
 	PTXPOSE_LIBCUDA=$nodrv check "$px: no CUDA driver: exit 4" 4 $PX run "$tmp/k32.ptx" --rows 4 --cols 4
+	head -1 "$tmp/err" >"$tmp/err1" && sed -n 2p "$tmp/err" >"$tmp/hint" && mv "$tmp/err1" "$tmp/err"
 	one_line "... one line naming libcuda.so.1" "ptxpose run: no CUDA driver: .*libcuda.so.1 not found"
+	grep -qx '(no CUDA driver here: --emulate runs the kernel in the CPU emulator)' "$tmp/hint" && ok "... then the --emulate hint" || nok "... then the --emulate hint"
 	PTXPOSE_LIBCUDA=$nodrv check "$px: check without a driver: exit 4" 4 $PX check "$tmp/k32.ptx"
+	head -1 "$tmp/err" >"$tmp/err1" && sed -n 2p "$tmp/err" >"$tmp/hint" && mv "$tmp/err1" "$tmp/err"
 	one_line "... one line" "ptxpose check: no CUDA driver"
+	grep -qx '(no CUDA driver here: --emulate runs the kernel in the CPU emulator)' "$tmp/hint" && ok "... then the --emulate hint" || nok "... then the --emulate hint"
 	PTXPOSE_LIBCUDA=$nodrv check "$px: bench without a driver: exit 4" 4 $PX bench --out-dir "$tmp/b" "$tmp/k32.ptx"
 	one_line "... one line" "ptxpose bench: no CUDA driver"
 	[ ! -e "$tmp/b" ] && ok "... and writes nothing" || nok "... and writes nothing"

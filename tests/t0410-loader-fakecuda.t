@@ -1,10 +1,11 @@
 #!/bin/sh
 # The GPU path end to end against a fake driver (tests/fakecuda: host memory
-# for device memory, a CPU transpose for a kernel, a model clock for events)
-# and a fake cuBLAS with geam's column-major semantics: loading libcuda,
-# the JIT and its log, the launch ABI and grid, verification (wrong values,
-# the ld_out padding, writes past the end), faults and recovery, timing and
-# the bench tables. Runs anywhere; the real GPU is t0500's.
+# for device memory, a CPU transpose for a kernel, streams, capture and graphs,
+# a model clock for events) and a fake cuBLAS with geam's column-major
+# semantics: loading libcuda, the JIT and its log, the launch ABI and grid,
+# verification (wrong values, the ld_out padding, writes past the end),
+# faults and recovery, graph and per-call timing, the bench tables. Runs
+# anywhere; the real GPU is t0500's. ninja builds the fakes (build/fakecuda/).
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib/tap.sh
 need_ptxpose
@@ -30,14 +31,19 @@ mkptx over32 32 '' overrun
 mkptx gap32 32 '' gap
 mkptx fault32 32 '' fault
 mkptx regs32 32 'grid=tile tile=32x32 block=32x32' regs=128
+mkptx slow32 32 '' speed=10
+mkptx crawl32 32 '' speed=1
 mkptx bogus32 32
 printf '\tbogus.u32 %%r1, %%r2;\n' >>"$tmp/bogus32.ptx"
 
 # --- run
 check "run: 1024x1024 passes" 0 $PX run "$tmp/k32.ptx" --rows 1024 --cols 1024
-grep -qx 'k32 1024x1024 elem=32: PASS  7.6 us  1104.9 GB/s  81.6% of copy (copy 1354.2 GB/s)  \[Fake CUDA Device 0\]' "$tmp/out" &&
-	ok "... the result line: median, GB/s read+written, % of the same-run copy, device" ||
+grep -qx 'k32 1024x1024 elem=32: PASS  6.1 us  1371.8 GB/s  84.7% of copy (copy 1619.8 GB/s)  \[Fake CUDA Device 0\]' "$tmp/out" &&
+	ok "... the result line: graph-timed median, GB/s read+written, % of the same-run copy, device" ||
 	{ nok "... the result line"; diag <"$tmp/out"; }
+check "run --time events: 1024x1024" 0 $PX run "$tmp/k32.ptx" --rows 1024 --cols 1024 --time events
+grep -qx 'k32 1024x1024 elem=32: PASS  7.6 us  1104.9 GB/s  81.6% of copy (copy 1354.2 GB/s)  \[Fake CUDA Device 0\]' "$tmp/out" &&
+	ok "... per call: the 2 us launch overhead of the model counts" || { nok "... events"; diag <"$tmp/out"; }
 for e in 8 16 32 64 128; do
 	check "run: elem=$e, odd shape, padded leading dimensions" 0 $PX run "$tmp/k$e.ptx" --rows 67 --cols 129 --ld-in 131 --ld-out 70 --no-time
 	grep -q "^k$e 67x129 ld_in=131 ld_out=70 elem=$e: PASS  \[Fake CUDA Device 0\]$" "$tmp/out" && ok "... PASS, no timing" || nok "... PASS"
@@ -79,22 +85,80 @@ grep -q "Not a name of any known instruction: 'bogus'" "$tmp/err" && ok "... the
 check "run: more threads than the registers allow: exit 5" 5 $PX run "$tmp/regs32.ptx" --rows 64 --cols 64
 one_line "... one line saying why" "at most 512 threads a block (it uses 128 registers a thread) but its metadata says block=32x32x1"
 FAKECUDA_DEVICES=0 check "run: a driver without devices: exit 4" 4 $PX run "$tmp/k32.ptx" --rows 4 --cols 4
-one_line "... one line" "ptxpose run: no CUDA device (the driver sees 0)"
+[ "$(wc -l <"$tmp/err")" -eq 2 ] && head -1 "$tmp/err" | grep -qx "ptxpose run: no CUDA device (the driver sees 0)" &&
+	sed -n 2p "$tmp/err" | grep -qx '(no CUDA device here: --emulate runs the kernel in the CPU emulator)' &&
+	ok "... one line, then the hint" || { nok "... one line, then the hint"; diag <"$tmp/err"; }
 FAKECUDA_INIT=100 check "run: cuInit says no device: exit 4" 4 $PX run "$tmp/k32.ptx" --rows 4 --cols 4
-one_line "... one line" "no CUDA device (cuInit: CUDA_ERROR_NO_DEVICE"
+head -1 "$tmp/err" | grep -q "no CUDA device (cuInit: CUDA_ERROR_NO_DEVICE" && ok "... one line, then the hint" || { nok "... one line"; diag <"$tmp/err"; }
 FAKECUDA_INIT=999 check "run: cuInit fails with a code the driver cannot name: exit 4" 4 $PX run "$tmp/k32.ptx" --rows 4 --cols 4
-one_line "... still one clear line" "cuInit: CUresult 999 (a code this driver does not name)"
+[ "$(wc -l <"$tmp/err")" -eq 2 ] && head -1 "$tmp/err" | grep -q "cuInit: CUresult 999 (a code this driver does not name)" &&
+	sed -n 2p "$tmp/err" | grep -qx '(no CUDA driver here: --emulate runs the kernel in the CPU emulator)' &&
+	ok "... still one clear line, and the hint" || { nok "... one clear line and the hint"; diag <"$tmp/err"; }
+FAKECUDA_DEVICES=0 check "check: a driver without devices: exit 4" 4 $PX check --shapes 4x4 "$tmp/k32.ptx"
+[ "$(wc -l <"$tmp/err")" -eq 2 ] && sed -n 2p "$tmp/err" | grep -qx '(no CUDA device here: --emulate runs the kernel in the CPU emulator)' &&
+	ok "... one line, then the hint" || { nok "... check: the hint"; diag <"$tmp/err"; }
 FAKECUDA_MEM=100000000 check "run: more than the device memory: exit 2" 2 $PX run "$tmp/k32.ptx" --rows 8000 --cols 8000
 one_line "... one line" "too large for the device: 8000x8000 elem=32 needs"
 FAKECUDA_NO_PINNED=1 check "run: pinned memory refused: pageable memory, still passes" 0 $PX run "$tmp/k32.ptx" --rows 100 --cols 100 -v
 grep -q 'using pageable memory' "$tmp/err" && ok "... -v says so" || nok "... -v says so"
-check "run -v" 0 $PX run "$tmp/k32.ptx" --rows 100 --cols 100 -v
+check "run -v --time events" 0 $PX run "$tmp/k32.ptx" --rows 100 --cols 100 -v --time events
 for pat in '^# cu: libcuda.so.1 driver 13.0; device 0: Fake CUDA Device 0, sm_90, 4 SMs' '^# jit: k32: 32 registers' \
-	'^# rig: 100x100 elem=32: input 39.1 KiB' '^# time: k32: median 2.05 us, min 2.05, max 2.05 over 100 calls (10 warm-up)$'; do
+	'^# rig: 100x100 elem=32: input 39.1 KiB' '^# timing: per-call events: median of 100 calls after 10 warm-up, ' \
+	'^# time: k32: median 2.05 us, min 2.05, max 2.05 over 100 calls (10 warm-up)$'; do
 	grep -q "$pat" "$tmp/err" && ok "... -v: $pat" || { nok "... -v: $pat"; diag <"$tmp/err"; }
 done
-check "run --flush-l2" 0 $PX run "$tmp/k32.ptx" --rows 100 --cols 100 -v --flush-l2
-grep -q '^# time: k32: .*(10 warm-up, L2 emptied before each)$' "$tmp/err" && ok "... -v says the L2 was emptied" || { nok "... flush"; diag <"$tmp/err"; }
+check "run --flush-l2: per-call events" 0 $PX run "$tmp/k32.ptx" --rows 100 --cols 100 -v --flush-l2
+grep -q '^# time: k32: .*(10 warm-up, L2 emptied before each)$' "$tmp/err" && grep -q '^# timing: per-call events: .*L2 emptied before each call$' "$tmp/err" &&
+	ok "... -v says the L2 was emptied" || { nok "... flush"; diag <"$tmp/err"; }
+check "run --flush-l2 --time graph: exit 2" 2 $PX run "$tmp/k32.ptx" --rows 100 --cols 100 --flush-l2 --time graph
+one_line "... one line: a flush needs per-call timing" "ptxpose run: --flush-l2 empties the L2 before each call, which needs --time events"
+check "run --time sometimes: exit 2" 2 $PX run "$tmp/k32.ptx" --rows 100 --cols 100 --time sometimes
+one_line "... one line" "ptxpose run: --time: expected graph or events, got 'sometimes'"
+
+# --- graph timing, against the model of tests/fakecuda/stream.c: a call
+# outside a graph is 2 us + bytes/bandwidth; a replay is 3 us + K nodes of
+# 0.5 us + bytes/bandwidth. slow32 moves 2*64*64*4 B at 10 GB/s: 3.2768 us,
+# so a call costs 5.2768 us, K = ceil(1000 / 5.2768) = 190, a replay
+# 3 + 190 * 3.7768 = 720.59 us and a call 720.59 / 190 = 3.79 us. Every third
+# graph launch takes 1 ms longer: launches 4-8 are timed, so 6 is slow.
+FAKECUDA_HICCUP=3 check "run: graph timing" 0 $PX run "$tmp/slow32.ptx" --rows 64 --cols 64 --iters 5 -v
+grep -q '^# timing: CUDA graph replay of K back-to-back calls, median of 5 replays after 3 warm-up, divided by K' "$tmp/err" &&
+	ok "... -v names the method" || { nok "... -v names the method"; diag <"$tmp/err"; }
+grep -qx '# time: slow32: CUDA graph replay of 190 back-to-back calls, median of 5 replays / 190: 3.79 us a call (min 3.79, max 9.06; 10 warm-up calls estimated 5.28 us), L2 warm' "$tmp/err" &&
+	ok "... K from the warm-up estimate, the median replay / K, the slow replay left out" || { nok "... K and the median"; diag <"$tmp/err"; }
+grep -q '^slow32 64x64 elem=32: PASS  3.8 us ' "$tmp/out" && ok "... the result line has the graph figure" || { nok "... result line"; diag <"$tmp/out"; }
+check "run: a call slower than 1 ms: K = 1" 0 $PX run "$tmp/crawl32.ptx" --rows 512 --cols 512 --iters 3 -v
+grep -q '^# time: crawl32: CUDA graph replay of 1 back-to-back calls, median of 3 replays / 1: 2100.65 us' "$tmp/err" &&
+	ok "... one call a replay: 3 + 0.5 + 2097.15 us" || { nok "... K = 1"; diag <"$tmp/err"; }
+FAKECUDA_LAUNCH_US=0.1 check "run: calls of 0.12 us: K = 1000, the most" 0 $PX run "$tmp/k32.ptx" --rows 64 --cols 64 --iters 3 -v
+grep -q '^# time: k32: CUDA graph replay of 1000 back-to-back calls, median of 3 replays / 1000: 0.52 us' "$tmp/err" &&
+	ok "... (1 ms would take 8208)" || { nok "... K = 1000"; diag <"$tmp/err"; }
+# the copy moves 2*16 KiB: outside a graph 2 + 0.0164 us; a node 0.5 us + 32768 B at 1800 GB/s (or 10 GB/s)
+check "run: the copy, timed both ways" 0 $PX run "$tmp/k32.ptx" --rows 64 --cols 64 --iters 5 -v
+grep -qx '# time: copy: graph 0.52 us a call, 496 back-to-back between two events 2.02 us: the graph counts' "$tmp/err" &&
+	grep -q '(copy 62.5 GB/s)' "$tmp/out" && ok "... the graph figure is the faster: the floor" || { nok "... graph floor"; diag <"$tmp/err"; }
+FAKECUDA_COPY_NODE_GBPS=10 check "run: a copy node slower than the copy outside a graph" 0 $PX run "$tmp/k32.ptx" --rows 64 --cols 64 --iters 5 -v
+grep -qx '# time: copy: graph 3.78 us a call, 496 back-to-back between two events 2.02 us: the back-to-back figure counts' "$tmp/err" &&
+	grep -q '(copy 16.3 GB/s)' "$tmp/out" && ok "... the back-to-back figure is the floor" || { nok "... back-to-back floor"; diag <"$tmp/err"; diag <"$tmp/out"; }
+FAKECUDA_FAIL=cuStreamBeginCapture_v2 check "run: the driver refuses capture: exit 0" 0 $PX run "$tmp/k32.ptx" --rows 64 --cols 64 --iters 5
+grep -qx '# k32: not captured in a CUDA graph (loader/rig_graph.c:[0-9]*: cuStreamBeginCapture: CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED (operation not permitted when stream is capturing)): 495 back-to-back calls between two events' "$tmp/err" &&
+	grep -q '^k32 64x64 elem=32: PASS  2.0 us ' "$tmp/out" && ok "... K back-to-back calls between two events, and a note that says so" || { nok "... fallback"; diag <"$tmp/err"; }
+for f in cuStreamEndCapture cuGraphInstantiateWithFlags; do
+	FAKECUDA_FAIL=$f check "run: $f fails: exit 0" 0 $PX run "$tmp/k32.ptx" --rows 64 --cols 64 --iters 5
+	grep -q "^# k32: not captured in a CUDA graph (loader/rig_graph.c:[0-9]*: ${f%WithFlags}.*: CUDA_ERROR_NOT_SUPPORTED .*): 495 back-to-back" "$tmp/err" &&
+		ok "... timed back to back, the note names $f" || { nok "... $f note"; diag <"$tmp/err"; }
+done
+LD_LIBRARY_PATH="$PWD/$fakes/cuda11.0:$LD_LIBRARY_PATH" check "run: a driver without cuGraphInstantiateWithFlags (before 11.4): exit 0" 0 \
+	$PX run "$tmp/k32.ptx" --rows 64 --cols 64 --iters 5
+grep -qx '# k32: not captured in a CUDA graph (the CUDA driver has no cuGraphInstantiateWithFlags (CUDA 11.4 or newer)): 495 back-to-back calls between two events' "$tmp/err" &&
+	ok "... timed back to back, and the note says why" || { nok "... old driver"; diag <"$tmp/err"; }
+for f in cuStreamCreate cuGraphLaunch cuMemcpyDtoDAsync; do
+	FAKECUDA_FAIL=${f}_v2,$f check "run: $f fails: exit 5" 5 $PX run "$tmp/k32.ptx" --rows 64 --cols 64 --iters 5
+	one_line "... one line naming it" "^ptxpose run: loader/[a-z_]*.c:[0-9]*: $f.*: CUDA_ERROR_NOT_SUPPORTED (operation not supported)$"
+done
+FAKECUDA_FAIL=cuGraphExecDestroy,cuGraphDestroy,cuStreamDestroy_v2 check "run: failed destroys: exit 0" 0 $PX run "$tmp/k32.ptx" --rows 64 --cols 64 --iters 5 -v
+[ "$(grep -c '^# cu: cuGraph\(Exec\)\{0,1\}Destroy: CUDA_ERROR_NOT_SUPPORTED (operation not supported) (ignored)$' "$tmp/err")" -eq 4 ] &&
+	grep -q '^# cu: cuStreamDestroy: .* (ignored)$' "$tmp/err" && ok "... -v says so, and they change nothing" || { nok "... destroys"; diag <"$tmp/err"; }
 PTXPOSE_JIT=module check "PTXPOSE_JIT=module: one cuModuleLoadDataEx" 0 $PX run "$tmp/k32.ptx" --rows 100 --cols 100 -v
 grep -q '^# jit: k32: .*(cuModuleLoadDataEx)$' "$tmp/err" && ok "... -v says which" || { nok "... which JIT"; diag <"$tmp/err"; }
 PTXPOSE_JIT=module check "PTXPOSE_JIT=module: PTX that does not assemble: exit 5" 5 $PX run "$tmp/bogus32.ptx" --rows 64 --cols 64
@@ -104,7 +168,14 @@ head -1 "$tmp/err" | grep -q 'cuModuleLoadDataEx: CUDA_ERROR_INVALID_PTX' && gre
 # --- check
 need_ptx ptx/*.ptx
 nptx=$(ls ptx/*.ptx | wc -l)
-check "check: every file in ptx/ over the default GPU shapes" 0 $PX check ptx/*.ptx
+# The default shapes are large (4097x4095) and the fake transposes on the CPU:
+# they run on one file; every file runs on small shapes of the same kinds
+# (single rows and columns, odd, padded, offset, several tiles each way).
+check "check: the default GPU shapes" 0 $PX check ptx/fast_b8.ptx
+[ "$(grep -c '^ok ' "$tmp/out")" -eq 9 ] && head -1 "$tmp/out" | grep -qx "1..9" && grep -qx 'ok 9 - fast_b8 4097x4095 ld_in=4100 offset=1' "$tmp/out" &&
+	ok "... 9 ok lines after the plan" || { nok "... TAP"; diag <"$tmp/out"; }
+small=1x1,1x37,37x1,31x33,200x199,257x255,67x129:ld_in=132:ld_out=72,31x33:offset=1,257x255:ld_in=260:offset=1
+check "check: every file in ptx/ over small shapes of the same kinds" 0 $PX check --shapes "$small" ptx/*.ptx
 [ "$(grep -c '^ok ' "$tmp/out")" -eq $((nptx * 9)) ] && head -1 "$tmp/out" | grep -qx "1..$((nptx * 9))" &&
 	ok "... $((nptx * 9)) ok lines after the plan" || { nok "... TAP"; diag <"$tmp/out"; }
 check "check: a faulting kernel, then good ones: exit 5" 5 $PX check --shapes 31x33,4x4 "$tmp/fault32.ptx" "$tmp/k32.ptx" "$tmp/bogus32.ptx" "$tmp/wrong32.ptx"
@@ -121,31 +192,50 @@ grep -qx 'ok 1 - k32 5x7 # SKIP elem=32, not --elem 64' "$tmp/out" && grep -qx '
 	ok "... TAP SKIP" || { nok "... SKIP"; diag <"$tmp/out"; }
 
 # --- bench
+commit=$($PX --version | sed -n 's/^ptxpose [0-9.]* (commit \(.*\))$/\1/p')
 check "bench: FAIL and ERROR rows: exit 5 (an error outranks a wrong result)" 5 $PX bench --iters 5 --out-dir "$tmp/res/x" \
 	--shapes 64x64,100x300:elem=64,67x129:ld_in=131:ld_out=70,100000x100000:elem=32 \
 	"$tmp/k32.ptx" "$tmp/wrong32.ptx" "$tmp/k64.ptx" "$tmp/k128.ptx" "$tmp/fault32.ptx" "$tmp/k16.ptx"
 md="$tmp/res/x/bench.md" csv="$tmp/res/x/bench.csv"
 [ -f "$md" ] && [ -f "$csv" ] && ok "... writes bench.md and bench.csv, making the folder" || nok "... writes both files"
-for pat in '^- device: Fake CUDA Device 0, 4 SMs$' '^- driver: 13.0$' '^- date: 20[0-9-]* [0-9:]* UTC$' '^- commit: [0-9a-f]*$\|^- commit: unknown$' \
-	'^| copy | 32 | 64x64 | 2.0 | 16.3 | 100.0% | cuMemcpyDtoD |$' '^| k32 | 32 | 64x64 | 2.0 | 16.2 | 99.7% |  |$' \
-	'^| wrong32 | 32 | 64x64 | FAIL | | | out\[j=1\]\[i=2\]: got ' '^| fault32 | 32 | 64x64 | ERROR | | | .*CUDA_ERROR_ILLEGAL_ADDRESS' \
+for pat in '^- device: Fake CUDA Device 0, 4 SMs$' '^- driver: 13.0$' '^- date: 20[0-9-]* [0-9:]* UTC$' "^- commit: $commit\$" \
+	'^- timing: CUDA graph replay of K back-to-back calls, median of 5 replays after 3 warm-up, divided by K' \
+	'^| variant | elem | shape | µs | GB/s | % of copy | timing | note |$' \
+	'^| copy | 32 | 64x64 | 0.5 | 62.5 | 100.0% | graph K=496 | cuMemcpyDtoDAsync; the faster of: graph 0.524 us, back-to-back 2.016 us a call |$' \
+	'^| k32 | 32 | 64x64 | 0.5 | 62.1 | 99.3% | graph K=495 |  |$' \
+	'^| wrong32 | 32 | 64x64 | FAIL | | | | out\[j=1\]\[i=2\]: got ' '^| fault32 | 32 | 64x64 | ERROR | | | | .*CUDA_ERROR_ILLEGAL_ADDRESS' \
 	'^| k16 | 16 | 67x129 ld_in=131 ld_out=70 | [0-9.]* |' \
-	'^| cublas_geam | 32 | 64x64 | [0-9.]* | [0-9.]* | [0-9.]*% |' '^| cublas_geam | 64 | 100x300 | [0-9.]* |' \
-	'^| cublas_geam | 128 | 67x129 ld_in=131 ld_out=70 | [0-9.]* |' '^| copy | 32 | 100000x100000 | SKIP | | | too large for the device'; do
+	'^| cublas_geam | 32 | 64x64 | [0-9.]* | [0-9.]* | [0-9.]*% | graph K=[0-9]* |  |$' '^| cublas_geam | 64 | 100x300 | [0-9.]* |' \
+	'^| cublas_geam | 128 | 67x129 ld_in=131 ld_out=70 | [0-9.]* |' '^| copy | 32 | 100000x100000 | SKIP | | | | too large for the device'; do
 	grep -q "$pat" "$md" && ok "... bench.md: $pat" || nok "... bench.md: $pat"
 done
+[ -n "$commit" ] && [ "$commit" != unknown ] && ok "... the commit is the one embedded at build time ($commit)" || nok "... commit: '$commit'"
 grep -q '^| k64 | 64 | 64x64 ' "$md" && ! grep -q '^| k32 | 32 | 100x300 ' "$md" &&
 	ok "... a shape without elem= is for every width, 100x300:elem=64 for 64-bit files only" || nok "... shapes and widths"
 grep -c '^| cublas_geam | 16 ' "$md" | grep -qx 0 && ok "... no cublas row for 16-bit" || nok "... no cublas row for 16-bit"
-grep -q '^# device: Fake CUDA Device 0$' "$csv" &&
-	grep -qx 'variant,elem,rows,cols,ld_in,ld_out,status,us,gbps,pct_copy,note,batch,stride_in,stride_out' "$csv" &&
-	grep -qx 'k32,32,64,64,64,64,ok,2.022,16.21,99.73,,1,0,0' "$csv" && ok "... bench.csv: header and rows" || { nok "... bench.csv"; diag <"$csv"; }
+grep -q '^# device: Fake CUDA Device 0$' "$csv" && grep -q '^# timing: CUDA graph replay of K back-to-back calls, median of 5 replays' "$csv" &&
+	grep -qx 'variant,elem,rows,cols,ld_in,ld_out,status,us,gbps,pct_copy,timing,note,batch,stride_in,stride_out' "$csv" &&
+	grep -qx 'k32,32,64,64,64,64,ok,0.528,62.07,99.31,graph K=495,,1,0,0' "$csv" &&
+	grep -qx 'copy,32,64,64,64,64,ok,0.524,62.50,100.00,graph K=496,"cuMemcpyDtoDAsync; the faster of: graph 0.524 us, back-to-back 2.016 us a call",1,0,0' "$csv" &&
+	ok "... bench.csv: header, method, rows" || { nok "... bench.csv"; diag <"$csv"; }
 grep -q '^\[case 1/10 64x64 elem=16\] variant 1/1 k16$' "$tmp/err" && ok "... progress on stderr" || { nok "... progress"; diag <"$tmp/err"; }
 check "bench: a batch: the kernel, the copy of the same bytes, no cuBLAS row (geam takes one matrix)" 0 $PX bench --iters 5 \
 	--out-dir "$tmp/res/z" --shapes 33x31:batch=3:stride_in=1100:stride_out=1200 "$tmp/k32.ptx"
 grep -q '^| k32 | 32 | 33x31 batch=3 stride_in=1100 stride_out=1200 | [0-9.]* |' "$tmp/res/z/bench.md" &&
 	! grep -q '^| cublas_geam' "$tmp/res/z/bench.md" && grep -q '^k32,32,33,31,31,33,ok,.*,3,1100,1200$' "$tmp/res/z/bench.csv" &&
 	ok "... bench.md names the batch, bench.csv carries it" || { nok "... batch rows"; diag <"$tmp/res/z/bench.md"; diag <"$tmp/res/z/bench.csv"; }
-check "bench --no-cublas --elem 32: exit 0 without FAIL rows" 0 $PX bench --iters 5 --no-cublas --elem 32 --rows 40 --cols 50 --out-dir "$tmp/res/y" "$tmp/k32.ptx" "$tmp/k64.ptx"
+bin=$(cd "$(dirname "$PX")" && pwd)/$(basename "$PX")
+mkdir "$tmp/away"
+(cd "$tmp/away" && $bin bench --iters 3 --no-cublas --rows 40 --cols 50 --out-dir r "$tmp/k32.ptx" >/dev/null 2>&1)
+grep -qx "# commit: $commit" "$tmp/away/r/bench.csv" && ok "bench from a folder outside any repository: still the embedded commit" ||
+	{ nok "bench away from the repository: the commit"; diag <"$tmp/away/r/bench.csv"; }
+# geam at 1200 GB/s: 2 + 0.0273 us a call outside a graph, K = 494
+FAKECUBLAS_ALLOC=1 check "bench: cuBLAS that cannot be captured" 0 $PX bench --iters 3 --elem 32 --rows 64 --cols 64 --out-dir "$tmp/res/z" "$tmp/k32.ptx"
+grep -q '^| cublas_geam | 32 | 64x64 | 2.0 | 16.2 | 25.9% | back-to-back K=494 | not captured in a CUDA graph (loader/cublas.c:[0-9]*: cublas geam (elem=32, m=64, n=64): CUBLAS_STATUS_ALLOC_FAILED (status 3)): 494 back-to-back calls between two events |$' "$tmp/res/z/bench.md" &&
+	grep -q '^| k32 | 32 | 64x64 | 0.5 | .* | graph K=495 |  |$' "$tmp/res/z/bench.md" &&
+	ok "... its row: K back-to-back calls between two events, and the note says why; the others: graphs" || { nok "... geam fallback"; diag <"$tmp/res/z/bench.md"; }
+check "bench --time events --no-cublas --elem 32: exit 0 without FAIL rows" 0 $PX bench --time events --iters 5 --no-cublas --elem 32 --rows 40 --cols 50 --out-dir "$tmp/res/y" "$tmp/k32.ptx" "$tmp/k64.ptx"
 [ "$(grep -c '^| ' "$tmp/res/y/bench.md")" -eq 4 ] && ok "... the table: header, copy and k32 only" || { nok "... rows"; diag <"$tmp/res/y/bench.md"; }
+grep -q '^- timing: per-call events: median of 5 calls after 10 warm-up, CUDA events around each and a wait after it (launch overhead included), L2 warm;' "$tmp/res/y/bench.md" &&
+	grep -q '^| k32 | 32 | 40x50 | 2.0 | .* | events |  |$' "$tmp/res/y/bench.md" && ok "... named as per-call events, in the header and each row" || { nok "... events"; diag <"$tmp/res/y/bench.md"; }
 finish

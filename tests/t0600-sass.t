@@ -11,47 +11,69 @@ cd "$(dirname "$0")/.." || exit 1
 need_ptxpose
 set -- ptx/*.ptx
 need_ptx "$1"
-need_sass_tools "$1"
 
-# One JSON summary per file, checked by a small Python reader.
+# One JSON summary per file, all checked by one small Python reader.
 cat >"$tmp/check.py" <<'PY'
 import json, sys
-r = json.load(open(sys.argv[1]))
-m, s = r["meta"] or {}, r["sass"]
-out = []
-def say(good, what):
-    out.append(("ok" if good else "not ok") + " " + what)
-say(r["ok"] and s is not None and r["ptxas"] is not None, "summary produced")
-say(s["ldl"] == 0 and s["stl"] == 0, "no local memory (LDL %d, STL %d)" % (s["ldl"], s["stl"]))
-say(s["ld_generic"] == 0 and s["st_generic"] == 0, "no generic LD/ST")
-vec, elem = int(m.get("vec", "1")), int(m.get("elem", "0"))
-if vec * elem == 128:
-    say(s["ldg"]["128"] > 0 and s["stg"]["128"] > 0,
-        "16-byte accesses: LDG.E.128 x%d and STG.E.128 x%d" % (s["ldg"]["128"], s["stg"]["128"]))
-if m.get("smem", "none") != "none":
-    say(sum(s["lds"].values()) > 0 and sum(s["sts"].values()) > 0 and s["bar"] > 0,
-        "shared memory: LDS, STS and BAR present")
-print("\n".join(out))
+for path in sys.argv[1:]:
+    f = open(path + ".name").read()
+    try:
+        r = json.load(open(path))
+    except ValueError as e:
+        print("not ok %s: the JSON summary reads (%s)" % (f, e))
+        continue
+    m, s = r["meta"] or {}, r["sass"]
+    out = []
+    def say(good, what):
+        out.append((good, what))
+    say(r["ok"] and s is not None and r["ptxas"] is not None, "summary produced")
+    if s is None:
+        s = {"ldl": -1, "stl": -1, "ld_generic": -1, "st_generic": -1, "ldg": {}, "stg": {}, "lds": {}, "sts": {}, "bar": 0}
+    say(s["ldl"] == 0 and s["stl"] == 0, "no local memory (LDL %d, STL %d)" % (s["ldl"], s["stl"]))
+    say(s["ld_generic"] == 0 and s["st_generic"] == 0, "no generic LD/ST")
+    vec, elem = int(m.get("vec", 1)), int(m.get("elem", 0))
+    if vec * elem == 128:
+        say(s["ldg"].get("128", 0) > 0 and s["stg"].get("128", 0) > 0,
+            "16-byte accesses: LDG.E.128 x%d and STG.E.128 x%d" % (s["ldg"].get("128", 0), s["stg"].get("128", 0)))
+    if m.get("smem", "none") != "none":
+        say(sum(s["lds"].values()) > 0 and sum(s["sts"].values()) > 0 and s["bar"] > 0,
+            "shared memory: LDS, STS and BAR present")
+    for good, what in out:
+        print("%s %s: %s" % ("ok" if good else "not ok", f, what))
+    if not all(good for good, _ in out):
+        print("\n".join("# " + l for l in json.dumps(r, indent=1).splitlines()))
 PY
 
+# sass --json for every file, as many at a time as there are processors
+# (cuobjdump's nvdisasm takes most of the time, on one core each)
+i=0
 for f in "$@"; do
-	if ! "$PX" sass --json "$f" >"$tmp/j" 2>"$tmp/err"; then
+	i=$((i + 1))
+	printf '%s\0%s\0' "$tmp/j$i" "$f"
+done | xargs -0 -n 2 -P "$(nproc 2>/dev/null || echo 2)" \
+	sh -c '"$0" sass --json "$2" >"$1" 2>"$1.err"; echo $? >"$1.rc"; printf %s "$2" >"$1.name"' "$PX"
+if [ "$(cat "$tmp/j1.rc")" = 7 ]; then
+	nok "ptxas or cuobjdump missing: $(head -1 "$tmp/j1.err") -- run the README's set-up command (./build.sh test), which installs nvidia-cuda-cuobjdump into .deps/"
+	finish
+fi
+i=0 made=
+for f in "$@"; do
+	i=$((i + 1))
+	if [ "$(cat "$tmp/j$i.rc" 2>/dev/null)" = 0 ]; then
+		made="$made $tmp/j$i"
+	else
 		nok "$f: ptxpose sass --json"
-		diag <"$tmp/err"
-		continue
+		diag <"$tmp/j$i.err"
 	fi
-	if ! python3 "$tmp/check.py" "$tmp/j" >"$tmp/res" 2>"$tmp/err"; then
-		nok "$f: the JSON summary reads"
-		diag <"$tmp/err"
-		continue
-	fi
-	while read -r status rest; do
-		case $status in
-		ok) ok "$f: $rest" ;;
-		*) nok "$f: ${rest#ok }"; diag <"$tmp/j" ;;
-		esac
-	done <"$tmp/res"
 done
+python3 "$tmp/check.py" $made >"$tmp/res" 2>"$tmp/err" || { nok "the JSON reader ran"; diag <"$tmp/err"; }
+while IFS= read -r line; do
+	case $line in
+	"ok "*) ok "${line#ok }" ;;
+	"not ok "*) nok "${line#not ok }" ;;
+	*) echo "$line" ;;
+	esac
+done <"$tmp/res"
 
 # The text form of one vectorized file: the listing and the summary agree.
 vecf=

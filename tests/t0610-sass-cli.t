@@ -27,7 +27,7 @@ else
 	one_line "... with one line naming nvidia-cuda-cuobjdump" 'cuobjdump not found.*pip install nvidia-cuda-cuobjdump'
 fi
 # cuobjdump 13 runs nvdisasm: a cuobjdump alone in its folder cannot disassemble
-co=$("$PX" sass -v --summary "$a" 2>&1 >/dev/null | sed -n 's/^cuobjdump: //p')
+co=$(sed -n 's/^cuobjdump: //p' "$tmp/sass_tools")
 if PATH=/usr/bin:/bin command -v nvdisasm >/dev/null; then
 	ok "# SKIP nvdisasm is in /usr/bin or /bin"
 	ok "# SKIP (the same)"
@@ -56,12 +56,9 @@ check "PTX that ptxas rejects exits 5" 5 "$PX" sass "$tmp/broken.ptx"
 if grep -q "ptxas rejected" "$tmp/err" && grep -q "broken.ptx, line [0-9]*; error" "$tmp/err"; then ok "... and shows ptxas's errors"
 else nok "... and shows ptxas's errors"; diag <"$tmp/err"; fi
 
-# Names: a variant name from another folder, a file name with spaces.
+# Names: a variant name from another folder (a file name with a space: --diff below).
 check "a variant name, from another folder" 0 sh -c 'cd / && "$0" sass --summary cute_vec_swizzle_b32' "$(cd "$(dirname "$PX")" && pwd)/$(basename "$PX")"
 grep -q "^kernel  *cute_vec_swizzle_b32$" "$tmp/out" && ok "... finds ptx/cute_vec_swizzle_b32.ptx" || { nok "... finds ptx/cute_vec_swizzle_b32.ptx"; diag <"$tmp/out"; }
-cp "$b" "$tmp/with space.ptx"
-check "a file name with a space" 0 "$PX" sass --summary "$tmp/with space.ptx"
-grep -q "^file  *$tmp/with space.ptx$" "$tmp/out" && ok "... is shown whole" || { nok "... is shown whole"; diag <"$tmp/out"; }
 
 # --json: one object that parses, with the fields scripts read.
 check "--json" 0 "$PX" sass --json --arch sm_80 "$b"
@@ -74,22 +71,27 @@ assert r["ok"] and r["arch"] == "sm_80", r
 assert r["ptxas"]["registers"] > 0 and r["ptxas"]["stack_bytes"] == 0
 assert r["sass"]["ldg"]["128"] > 0 and r["sass"]["instructions"] > 0
 assert r["meta"]["kernel"] == "cute_vec_swizzle_b32"
+assert r["meta"]["elem"] == 32 and r["meta"]["vec"] == 4 and r["meta"]["tile"] == "64x64", r["meta"]
 assert all(a["wavefronts"] >= a["ideal"] for a in r["bank_model"])
-' <"$tmp/out" 2>"$tmp/err"; then ok "--json holds ptxas, SASS, metadata and bank model fields"
-else nok "--json holds ptxas, SASS, metadata and bank model fields"; diag <"$tmp/err"; fi
+' <"$tmp/out" 2>"$tmp/err"; then ok "--json holds ptxas, SASS, metadata (numbers as numbers) and bank model fields"
+else nok "--json holds ptxas, SASS, metadata (numbers as numbers) and bank model fields"; diag <"$tmp/err"; fi
 check "--json on PTX that ptxas rejects exits 5" 5 "$PX" sass --json "$tmp/broken.ptx"
 python3 -c 'import json,sys; r=json.load(sys.stdin); assert not r["ok"] and "error" in r["log"]' <"$tmp/out" 2>/dev/null &&
 	ok "... and still prints an object with ok false and ptxas's log" || { nok "... and still prints an object with ok false and ptxas's log"; diag <"$tmp/out"; }
 
-# --diff: side by side, '*' on the lines that differ.
-check "--diff A B" 0 "$PX" sass --diff "$a" "$b"
+# --diff: side by side, '*' on the lines that differ; exit 1 when they do, as diff.
+check "--diff A B: exit 1, they differ" 1 "$PX" sass --diff "$a" "$b"
 if grep -q '^\* global loads  *LDG\.E x[0-9]*  *| LDG\.E\.128 x' "$tmp/out" && grep -q '^  target  *sm_90  *| sm_90$' "$tmp/out" &&
    grep -q '^  local memory  *none  *| none$' "$tmp/out"; then
 	ok "--diff puts the summaries side by side and marks the differences"
 else
 	nok "--diff puts the summaries side by side and marks the differences"; diag <"$tmp/out"
 fi
-check "--diff --json" 0 "$PX" sass --diff --json "$a" "$b"
+cp "$a" "$tmp/with space.ptx"
+check "--diff A A': exit 0, the same summary under another file name (with a space)" 0 "$PX" sass --diff "$a" "$tmp/with space.ptx"
+grep -q "^\* file  *$a  *| $tmp/with space.ptx$" "$tmp/out" && ok "... a file name with a space is shown whole" || { nok "... is shown whole"; diag <"$tmp/out"; }
+grep -q '^\* file ' "$tmp/out" && [ "$(grep -c '^\*' "$tmp/out")" -eq 1 ] && ok "... only the file line is marked" || { nok "... marks"; diag <"$tmp/out"; }
+check "--diff --json: exit 1, they differ" 1 "$PX" sass --diff --json "$a" "$b"
 python3 -c 'import json,sys; r=json.load(sys.stdin); assert r["a"]["file"].endswith("cute_swizzle_b32.ptx") and r["b"]["ok"]' <"$tmp/out" 2>"$tmp/err" &&
 	ok "--diff --json is {\"a\": ..., \"b\": ...}" || { nok "--diff --json is {\"a\": ..., \"b\": ...}"; diag <"$tmp/err"; }
 
@@ -102,7 +104,7 @@ else
 fi
 check "sass --raw FILE" 0 "$PX" sass --raw "$b"
 grep -q '/\* 0x' "$tmp/out" && ok "--raw keeps cuobjdump's encodings" || nok "--raw keeps cuobjdump's encodings"
-"$PX" sass --summary "$b" | cut -c1-16 | sed 's/ *$//' | grep . | sort -u >"$tmp/labels"
+cut -c1-16 "$tmp/sass_summary" | sed 's/ *$//' | grep . | sort -u >"$tmp/labels"
 check "sass --help" 0 "$PX" sass --help
 missing=
 while read -r label; do
@@ -110,4 +112,6 @@ while read -r label; do
 done <"$tmp/labels"
 if [ -z "$missing" ] && [ "$(wc -l <"$tmp/labels")" -ge 18 ]; then ok "--help documents every summary field ($(wc -l <"$tmp/labels"))"
 else nok "--help documents every summary field: not$missing"; fi
+grep -q 'exits 0 when the summaries are the same' "$tmp/out" && grep -q '1 --diff: the summaries differ' "$tmp/out" &&
+	ok "--help documents --diff's exit status" || nok "--help documents --diff's exit status"
 finish

@@ -4,8 +4,9 @@
  * memory in host memory (every range checked against its allocation), and
  * "runs" a kernel by transposing on the CPU per kernel ABI v2 after checking
  * the launch against the PTX's metadata (grid, block, dynamic shared memory,
- * parameter ranges). Time is a model: every operation advances a device
- * clock by bytes / bandwidth, so event timings are deterministic.
+ * parameter ranges). Streams, capture, graphs, events and the model clock
+ * that makes event timings deterministic are in stream.c (its comment says
+ * how time advances, and which variables change the model).
  *
  * Behaviour is chosen by markers in the PTX text ("// fakecuda: wrong") and
  * by the environment:
@@ -21,14 +22,14 @@
  *   FAKECUDA_DEVICES=N  devices (default 1)
  *   FAKECUDA_MEM=N    device memory in bytes (default 1 GiB)
  *   FAKECUDA_NO_PINNED=1  cuMemAllocHost fails
- * Build: cc -shared -fPIC -I/usr/local/cuda/include libcuda.c -o libcuda.so.1 */
-#include <cuda.h>
+ * Build (ninja does): cc -shared -fPIC -fvisibility=hidden -I/usr/local/cuda/include
+ *   libcuda.c stream.c -o libcuda.so.1 */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define EXPORT __attribute__((visibility("default")))
+#include "fake.h"
 
 typedef struct alloc {
 	struct alloc *next;
@@ -61,7 +62,6 @@ static struct {
 	size_t mem_total, mem_used;
 	alloc *allocs;
 	module *modules;
-	double clock_us;
 } g;
 
 static int ctx_token; /* the one context's handle is its address */
@@ -84,9 +84,19 @@ static alloc *find(CUdeviceptr p, size_t bytes, int pinned)
 	return NULL;
 }
 
-EXPORT void fakecuda_advance(double bytes, double gbps)
+CUresult fake_ready(void)
 {
-	g.clock_us += 2 + bytes / (gbps * 1e3);
+	return ready();
+}
+
+int fake_mapped(CUdeviceptr p, size_t bytes)
+{
+	return find(p, bytes, 0) != NULL;
+}
+
+void fake_fault(void)
+{
+	g.sticky = CUDA_ERROR_ILLEGAL_ADDRESS; /* reported by the next call, as a GPU does */
 }
 
 /* ---- init, device, context ---- */
@@ -102,6 +112,7 @@ EXPORT CUresult cuInit(unsigned flags)
 	g.ndev = getenv("FAKECUDA_DEVICES") ? atoi(getenv("FAKECUDA_DEVICES")) : 1;
 	g.mem_total = getenv("FAKECUDA_MEM") ? strtoull(getenv("FAKECUDA_MEM"), NULL, 10) : (1ull << 30);
 	g.no_pinned = getenv("FAKECUDA_NO_PINNED") != NULL;
+	fake_stream_init();
 	return CUDA_SUCCESS;
 }
 
@@ -186,6 +197,7 @@ EXPORT CUresult cuDevicePrimaryCtxReset_v2(CUdevice d)
 	}
 	g.mem_used = 0;
 	g.sticky = CUDA_SUCCESS;
+	fake_stream_reset();
 	return CUDA_SUCCESS;
 }
 
@@ -199,7 +211,8 @@ EXPORT CUresult cuCtxSetCurrent(CUcontext c)
 
 EXPORT CUresult cuCtxSynchronize(void)
 {
-	return ready();
+	CUresult rc = fake_unsafe_in_capture(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED);
+	return rc ? rc : ready();
 }
 
 /* ---- errors ---- */
@@ -217,6 +230,15 @@ static const struct {
 	{CUDA_ERROR_INVALID_PTX, "CUDA_ERROR_INVALID_PTX", "a PTX JIT compilation failed"},
 	{CUDA_ERROR_NOT_FOUND, "CUDA_ERROR_NOT_FOUND", "named symbol not found"},
 	{CUDA_ERROR_ILLEGAL_ADDRESS, "CUDA_ERROR_ILLEGAL_ADDRESS", "an illegal memory access was encountered"},
+	{CUDA_ERROR_INVALID_HANDLE, "CUDA_ERROR_INVALID_HANDLE", "invalid resource handle"},
+	{CUDA_ERROR_NOT_SUPPORTED, "CUDA_ERROR_NOT_SUPPORTED", "operation not supported"},
+	{CUDA_ERROR_ILLEGAL_STATE, "CUDA_ERROR_ILLEGAL_STATE", "the operation cannot be performed in the present state"},
+	{CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, "CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED",
+	 "operation not permitted when stream is capturing"},
+	{CUDA_ERROR_STREAM_CAPTURE_INVALIDATED, "CUDA_ERROR_STREAM_CAPTURE_INVALIDATED",
+	 "operation failed due to a previous error during capture"},
+	{CUDA_ERROR_STREAM_CAPTURE_IMPLICIT, "CUDA_ERROR_STREAM_CAPTURE_IMPLICIT",
+	 "operation would make the legacy stream depend on a capturing blocking stream"},
 };
 
 static CUresult lookup(CUresult rc, const char **s, int text)
@@ -278,7 +300,10 @@ static CUresult drop_alloc(void *p, int pinned)
 EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t bytes)
 {
 	void *q = NULL;
-	CUresult rc = add_alloc(&q, bytes, 0);
+	CUresult rc = fake_unsafe_in_capture(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED);
+	if (rc)
+		return rc;
+	rc = add_alloc(&q, bytes, 0);
 	*p = (CUdeviceptr)(uintptr_t)q;
 	return rc;
 }
@@ -308,6 +333,7 @@ EXPORT CUresult cuMemcpyHtoD_v2(CUdeviceptr d, const void *h, size_t n)
 	if (rc || !find(d, n, 0))
 		return rc ? rc : CUDA_ERROR_INVALID_VALUE;
 	memcpy((void *)(uintptr_t)d, h, n);
+	fake_forget();
 	return CUDA_SUCCESS;
 }
 
@@ -326,7 +352,8 @@ EXPORT CUresult cuMemcpyDtoD_v2(CUdeviceptr d, CUdeviceptr s, size_t n)
 	if (rc || !find(d, n, 0) || !find(s, n, 0))
 		return rc ? rc : CUDA_ERROR_INVALID_VALUE;
 	memmove((void *)(uintptr_t)d, (void *)(uintptr_t)s, n);
-	fakecuda_advance(2.0 * n, 2000);
+	fake_forget();
+	fake_advance(fake_launch_us(), 2.0 * n, 2000);
 	return CUDA_SUCCESS;
 }
 
@@ -336,7 +363,8 @@ EXPORT CUresult cuMemsetD8_v2(CUdeviceptr d, unsigned char v, size_t n)
 	if (rc || !find(d, n, 0))
 		return rc ? rc : CUDA_ERROR_INVALID_VALUE;
 	memset((void *)(uintptr_t)d, v, n);
-	fakecuda_advance((double)n, 3000);
+	fake_forget();
+	fake_advance(fake_launch_us(), (double)n, 3000);
 	return CUDA_SUCCESS;
 }
 
@@ -534,79 +562,55 @@ EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned 
 		return rc;
 	module *m = (module *)f;
 	/* .u64 in, out; .u32 rows, cols, ld_in, ld_out, batch; .u64 stride_in, stride_out */
-	CUdeviceptr in = *(CUdeviceptr *)args[0], out = *(CUdeviceptr *)args[1];
-	uint32_t rows = *(uint32_t *)args[2], cols = *(uint32_t *)args[3];
-	uint64_t ld_in = *(uint32_t *)args[4], ld_out = *(uint32_t *)args[5];
-	uint32_t batch = *(uint32_t *)args[6];
-	uint64_t stride_in = *(uint64_t *)args[7], stride_out = *(uint64_t *)args[8];
-	if (extra || s || !batch || !grid_ok(m, gx, gy, gz, rows, cols, batch) || bx != m->block[0] ||
+	fake_launch l;
+	memset(&l, 0, sizeof l);
+	l.module = m;
+	l.in = *(CUdeviceptr *)args[0];
+	l.out = *(CUdeviceptr *)args[1];
+	l.rows = *(uint32_t *)args[2];
+	l.cols = *(uint32_t *)args[3];
+	l.ld_in = *(uint32_t *)args[4];
+	l.ld_out = *(uint32_t *)args[5];
+	l.batch = *(uint32_t *)args[6];
+	l.stride_in = *(uint64_t *)args[7];
+	l.stride_out = *(uint64_t *)args[8];
+	if (extra || !l.batch || !grid_ok(m, gx, gy, gz, l.rows, l.cols, l.batch) || bx != m->block[0] ||
 	    by != m->block[1] || bz != m->block[2] || smem != m->dyn_smem)
 		return CUDA_ERROR_INVALID_VALUE;
+	unsigned dims[] = {gx, gy, gz, bx, by, bz};
+	memcpy(l.grid, dims, sizeof l.grid);
+	memcpy(l.block, dims + 3, sizeof l.block);
+	l.smem = smem;
+	return fake_submit_launch(s, &l);
+}
+
+double fake_launch_run(const fake_launch *l, int work)
+{
+	const module *m = l->module;
+	uint64_t rows = l->rows, cols = l->cols, ld_in = l->ld_in, ld_out = l->ld_out;
 	size_t eb = m->elem / 8;
+	uint64_t batch = l->batch, stride_in = l->stride_in, stride_out = l->stride_out;
 	uint64_t in_bytes = ((batch - 1) * stride_in + rows * ld_in) * eb;
 	uint64_t out_bytes = ((batch - 1) * stride_out + cols * ld_out) * eb;
-	if (m->fault || !find(in, in_bytes, 0) || !find(out, out_bytes, 0)) {
-		g.sticky = CUDA_ERROR_ILLEGAL_ADDRESS; /* reported by the next call, as a GPU does */
-		return CUDA_SUCCESS;
+	if (m->fault || !find(l->in, in_bytes, 0) || !find(l->out, out_bytes, 0)) {
+		fake_fault();
+		return -1;
 	}
-	for (uint64_t b = 0; b < batch; b++) {
-		unsigned char *src = (unsigned char *)(uintptr_t)in + b * stride_in * eb;
-		unsigned char *dst = (unsigned char *)(uintptr_t)out + b * stride_out * eb;
+	for (uint64_t b = 0; work && b < batch; b++) {
+		unsigned char *src = (unsigned char *)(uintptr_t)l->in + b * stride_in * eb;
+		unsigned char *dst = (unsigned char *)(uintptr_t)l->out + b * stride_out * eb;
 		for (uint64_t i = 0; i < rows; i++)
 			for (uint64_t j = 0; j < cols; j++)
 				memcpy(dst + (j * ld_out + i) * eb, src + (i * ld_in + j) * eb, eb);
 	}
-	unsigned char *dst = (unsigned char *)(uintptr_t)out + (batch - 1) * stride_out * eb; /* the last matrix */
-	if (m->wrong)
+	unsigned char *dst = (unsigned char *)(uintptr_t)l->out + (batch - 1) * stride_out * eb; /* the last matrix */
+	if (work && m->wrong)
 		dst[((cols > 1 && rows > 2) ? 1 * ld_out + 2 : 0) * eb] ^= 0x10;
-	if (m->pad && ld_out > rows)
+	if (work && m->pad && ld_out > rows)
 		dst[rows * eb] = 0;
-	if (m->overrun && find(out, out_bytes + 1, 0))
-		((unsigned char *)(uintptr_t)out)[out_bytes] = 0;
-	if (m->gap && batch > 1 && stride_out > cols * ld_out)
-		((unsigned char *)(uintptr_t)out)[cols * ld_out * eb] = 0;
-	fakecuda_advance(2.0 * batch * rows * cols * eb, m->speed);
-	return CUDA_SUCCESS;
-}
-
-/* ---- events: stamps of the model clock ---- */
-
-EXPORT CUresult cuEventCreate(CUevent *e, unsigned flags)
-{
-	CUresult rc = ready();
-	if (rc)
-		return rc;
-	*e = calloc(1, sizeof(double) * 2);
-	return CUDA_SUCCESS;
-}
-
-EXPORT CUresult cuEventRecord(CUevent e, CUstream s)
-{
-	CUresult rc = ready();
-	if (rc)
-		return rc;
-	((double *)e)[0] = g.clock_us;
-	((double *)e)[1] = 1; /* recorded */
-	return CUDA_SUCCESS;
-}
-
-EXPORT CUresult cuEventSynchronize(CUevent e) { return ready(); }
-
-EXPORT CUresult cuEventDestroy_v2(CUevent e)
-{
-	free(e);
-	return CUDA_SUCCESS;
-}
-
-/* Only the old name: the loader must fall back to it on drivers before 12.8. */
-#undef cuEventElapsedTime
-EXPORT CUresult cuEventElapsedTime(float *ms, CUevent a, CUevent b)
-{
-	CUresult rc = ready();
-	if (rc)
-		return rc;
-	if (!((double *)a)[1] || !((double *)b)[1])
-		return CUDA_ERROR_INVALID_HANDLE;
-	*ms = (float)((((double *)b)[0] - ((double *)a)[0]) / 1e3);
-	return CUDA_SUCCESS;
+	if (work && m->overrun && find(l->out, out_bytes + 1, 0))
+		((unsigned char *)(uintptr_t)l->out)[out_bytes] = 0;
+	if (work && m->gap && batch > 1 && stride_out > cols * ld_out)
+		((unsigned char *)(uintptr_t)l->out)[cols * ld_out * eb] = 0;
+	return 2.0 * batch * rows * cols * eb / (m->speed * 1e3);
 }

@@ -8,7 +8,10 @@
 #   one_line DESC PATTERN     ok when $tmp/err is one line matching PATTERN
 #   passthrough FILE          another TAP stream's lines, numbered into ours
 #   need_ptxpose, need_ptx FIRST-FILE, need_sass_tools FILE
-#                             fail out loud (and finish) when a prerequisite lacks
+#                             fail out loud (and finish) when a prerequisite lacks;
+#                             need_sass_tools leaves FILE's summary in
+#                             $tmp/sass_summary and the tools used (-v) in
+#                             $tmp/sass_tools, for tests to reuse
 #   finish                    print the plan and exit 1 if anything failed
 PX=${PTXPOSE:-build/asan/ptxpose}
 n=0
@@ -66,8 +69,9 @@ need_ptx() {
 }
 
 need_sass_tools() {
-	"$PX" sass --summary "$1" >/dev/null 2>"$tmp/err"
+	"$PX" sass -v --summary "$1" >"$tmp/sass_summary" 2>"$tmp/sass_tools"
 	[ $? -ne 7 ] && return
-	nok "ptxas or cuobjdump missing: $(cat "$tmp/err") -- run the README's set-up command (./build.sh test), which installs nvidia-cuda-cuobjdump into .deps/"
+	cp "$tmp/sass_tools" "$tmp/err"
+	nok "ptxas or cuobjdump missing: $(grep -v '^ptxas: \|^cuobjdump: ' "$tmp/err" | head -1) -- run the README's set-up command (./build.sh test), which installs nvidia-cuda-cuobjdump into .deps/"
 	finish
 }

@@ -296,33 +296,42 @@ static void test_file(void)
 static void test_report(void)
 {
 	px_report_head h = {.device = "Dev", .sm_count = 8, .driver = "13.0", .date = "2026-01-02 03:04:05 UTC",
-			    .commit = "abc1234", .time = {100, 10, 1}};
+			    .commit = "abc1234", .time = {.method = PX_TIME_EVENTS, .iters = 100, .warmup = 10, .flush_l2 = 1}};
 	px_row rows[4] = {
-		{.variant = "copy", .shape = {64, 32, 0, 0, 32}, .us = 2, .gbps = 16.384, .pct_copy = 100},
-		{.variant = "k", .shape = {64, 32, 0, 72, 32}, .us = 4, .gbps = 8.192, .pct_copy = 50},
+		{.variant = "copy", .shape = {64, 32, 0, 0, 32}, .us = 2, .gbps = 16.384, .pct_copy = 100, .timing = "events"},
+		{.variant = "k", .shape = {64, 32, 0, 72, 32}, .us = 4, .gbps = 8.192, .pct_copy = 50, .timing = "events"},
 		{.variant = "bad", .shape = {64, 32, 0, 0, 32}, .state = PX_ROW_FAIL, .note = "out[j=1][i=2]: a, b"},
-		{.variant = "b", .shape = {64, 32, 0, 0, 32, 0, 3, 2100, 0}, .us = 4, .gbps = 8.192, .pct_copy = 50},
+		{.variant = "b", .shape = {64, 32, 0, 0, 32, 0, 3, 2100, 0}, .us = 4, .gbps = 8.192, .pct_copy = 50, .timing = "events"},
 	};
 	strbuf sb;
 	sb_init(&sb);
 	px_report_md(&sb, &h, rows, 3);
 	has_str(sb_str(&sb), "- device: Dev, 8 SMs\n- driver: 13.0\n- date: 2026-01-02 03:04:05 UTC\n- commit: abc1234\n",
 		"bench.md is headed by device, SMs, driver, date, commit");
-	has_str(sb_str(&sb), "| copy | 32 | 64x32 | 2.0 | 16.4 | 100.0% |  |\n| k | 32 | 64x32 ld_out=72 | 4.0 | 8.2 | 50.0% |  |\n"
-			     "| bad | 32 | 64x32 | FAIL | | | out[j=1][i=2]: a, b |\n", "... then one row a result");
+	has_str(sb_str(&sb), "- timing: per-call events: median of 100 calls after 10 warm-up, CUDA events around each and a "
+			     "wait after it (launch overhead included), L2 emptied before each call; ", "... and the timing method");
+	has_str(sb_str(&sb), "| copy | 32 | 64x32 | 2.0 | 16.4 | 100.0% | events |  |\n"
+			     "| k | 32 | 64x32 ld_out=72 | 4.0 | 8.2 | 50.0% | events |  |\n"
+			     "| bad | 32 | 64x32 | FAIL | | | | out[j=1][i=2]: a, b |\n", "... then one row a result");
 	sb_reset(&sb);
 	px_report_csv(&sb, &h, rows, 4);
 	has_str(sb_str(&sb), "# device: Dev\n# sm_count: 8\n# driver: 13.0\n", "bench.csv is headed the same way");
-	has_str(sb_str(&sb), "variant,elem,rows,cols,ld_in,ld_out,status,us,gbps,pct_copy,note,batch,stride_in,stride_out\n"
-			     "copy,32,64,32,32,64,ok,2.000,16.38,100.00,,1,0,0\nk,32,64,32,32,72,ok,4.000,8.19,50.00,,1,0,0\n"
-			     "bad,32,64,32,32,64,FAIL,,,,\"out[j=1][i=2]: a, b\",1,0,0\n"
-			     "b,32,64,32,32,64,ok,4.000,8.19,50.00,,3,2100,0\n",
+	has_str(sb_str(&sb), "# timing: per-call events: median of 100 calls", "... the timing method too");
+	has_str(sb_str(&sb), "variant,elem,rows,cols,ld_in,ld_out,status,us,gbps,pct_copy,timing,note,batch,stride_in,stride_out\n"
+			     "copy,32,64,32,32,64,ok,2.000,16.38,100.00,events,,1,0,0\nk,32,64,32,32,72,ok,4.000,8.19,50.00,events,,1,0,0\n"
+			     "bad,32,64,32,32,64,FAIL,,,,,\"out[j=1][i=2]: a, b\",1,0,0\n"
+			     "b,32,64,32,32,64,ok,4.000,8.19,50.00,events,,3,2100,0\n",
 		"... rows with the default ld spelt out, notes quoted, a batch's count and strides last");
 	/* a note that echoes a file name cannot break a row of the Markdown table */
 	px_row odd = {.variant = "v|w", .shape = {.rows = 1, .cols = 1, .elem_bits = 8, .batch = 1}, .state = PX_ROW_ERROR, .note = "x.ptx|\nok: bad"};
 	sb_reset(&sb);
 	px_report_md(&sb, &h, &odd, 1);
-	has_str(sb_str(&sb), "| v\\|w | 8 | 1x1 | ERROR | | | x.ptx\\|\\nok: bad |\n", "bench.md escapes '|' and newlines in a row");
+	has_str(sb_str(&sb), "| v\\|w | 8 | 1x1 | ERROR | | | | x.ptx\\|\\nok: bad |\n", "bench.md escapes '|' and newlines in a row");
+	h.time = (px_time_opts){.method = PX_TIME_GRAPH, .iters = 100, .warmup = 10};
+	sb_reset(&sb);
+	px_report_md(&sb, &h, rows, 1);
+	has_str(sb_str(&sb), "- timing: CUDA graph replay of K back-to-back calls, median of 100 replays after 3 warm-up, "
+			     "divided by K", "bench.md with graph timing says so");
 	sb_free(&sb);
 }
 
