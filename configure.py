@@ -14,7 +14,7 @@ import glob
 import os
 import sys
 
-MODULES = ['common', 'gen', 'loader', 'emu', 'inspect', 'lib', 'cli']
+MODULES = ['common', 'gen', 'lib', 'rig', 'emu', 'inspect', 'cli']
 # Files compiled into the binary as C strings (build/embed/FILE.c defines SYMBOL).
 EMBED = {'lib/model_params.tsv': 'model_params_tsv'}
 LUA_INC = '/usr/include/lua5.4'

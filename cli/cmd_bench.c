@@ -9,7 +9,7 @@
 
 #include "cli/cli.h"
 #include "cli/opts.h"
-#include "loader/loader.h"
+#include "rig/rig.h"
 
 #define CMD "bench"
 #define HELP_SHOWN (-1)

@@ -8,7 +8,7 @@
 #include "cli/cli.h"
 #include "cli/opts.h"
 #include "emu/emu.h"
-#include "loader/loader.h"
+#include "rig/rig.h"
 
 #define CMD "check"
 #define HELP_SHOWN (-1)

@@ -12,7 +12,7 @@
 #include "cli/plan.h"
 #include "common/fsio.h"
 #include "inspect/inspect.h"
-#include "loader/loader.h"
+#include "rig/rig.h"
 
 #define CMD "plan"
 

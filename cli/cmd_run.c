@@ -10,7 +10,7 @@
 #include "cli/pick.h"
 #include "cli/opts.h"
 #include "emu/emu.h"
-#include "loader/loader.h"
+#include "rig/rig.h"
 
 #define CMD "run"
 #define HELP_SHOWN (-1)

@@ -6,7 +6,7 @@
 
 #include "common/fsio.h"
 #include "inspect/inspect.h"
-#include "loader/select.h"
+#include "rig/select.h"
 
 #define TABLE "bench/results/select.tsv"
 

@@ -7,7 +7,7 @@
 
 #include "emu/emu.h"
 #include "gen/lptx.h"
-#include "loader/meta.h"
+#include "lib/meta.h"
 
 typedef struct {
 	const uint8_t *p;

@@ -2,7 +2,7 @@
  * then what the loader does with metadata it accepted: every value looked
  * up, the launch grid for a few shapes. libFuzzer; see fuzz/README.md. */
 #include "fuzz/fuzz.h"
-#include "loader/meta.h"
+#include "lib/meta.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -2,7 +2,7 @@
  * value: px_shape_list, then px_shape_check and the byte sizes of every
  * entry at every width it applies to. libFuzzer; see fuzz/README.md. */
 #include "fuzz/fuzz.h"
-#include "loader/loader.h"
+#include "rig/rig.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

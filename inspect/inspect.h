@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 #include "common/strbuf.h"
-#include "loader/meta.h"
+#include "lib/meta.h"
 
 enum ins_status {
 	INS_OK = 0,

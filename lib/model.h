@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "loader/meta.h"
+#include "lib/meta.h"
 
 /* ---- devices (model_dev.c) ---------------------------------------------- */
 

@@ -79,7 +79,7 @@ check "run: a kernel that faults: exit 5" 5 $PX run "$tmp/fault32.ptx" --rows 64
 grep -q 'cuCtxSynchronize after fault32: CUDA_ERROR_ILLEGAL_ADDRESS (an illegal memory access was encountered)' "$tmp/err" &&
 	ok "... the driver's error, named and explained" || { nok "... fault message"; diag <"$tmp/err"; }
 check "run: PTX that does not assemble: exit 5" 5 $PX run "$tmp/bogus32.ptx" --rows 64 --cols 64
-head -1 "$tmp/err" | grep -q '^ptxpose run: loader/jit.c:[0-9]*: cuLinkAddData: CUDA_ERROR_INVALID_PTX (a PTX JIT compilation failed)$' &&
+head -1 "$tmp/err" | grep -q '^ptxpose run: lib/jit.c:[0-9]*: cuLinkAddData: CUDA_ERROR_INVALID_PTX (a PTX JIT compilation failed)$' &&
 	ok "... first line: file:line: call: error name (description)" || { nok "... first line"; diag <"$tmp/err"; }
 grep -q "Not a name of any known instruction: 'bogus'" "$tmp/err" && ok "... then the JIT error log" || nok "... the JIT log"
 check "run: more threads than the registers allow: exit 5" 5 $PX run "$tmp/regs32.ptx" --rows 64 --cols 64
@@ -141,11 +141,11 @@ FAKECUDA_COPY_NODE_GBPS=10 check "run: a copy node slower than the copy outside 
 grep -qx '# time: copy: graph 3.78 us a call, 496 back-to-back between two events 2.02 us: the back-to-back figure counts' "$tmp/err" &&
 	grep -q '(copy 16.3 GB/s)' "$tmp/out" && ok "... the back-to-back figure is the floor" || { nok "... back-to-back floor"; diag <"$tmp/err"; diag <"$tmp/out"; }
 FAKECUDA_FAIL=cuStreamBeginCapture_v2 check "run: the driver refuses capture: exit 0" 0 $PX run "$tmp/k32.ptx" --rows 64 --cols 64 --iters 5
-grep -qx '# k32: not captured in a CUDA graph (loader/rig_graph.c:[0-9]*: cuStreamBeginCapture: CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED (operation not permitted when stream is capturing)): 495 back-to-back calls between two events' "$tmp/err" &&
+grep -qx '# k32: not captured in a CUDA graph (rig/rig_graph.c:[0-9]*: cuStreamBeginCapture: CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED (operation not permitted when stream is capturing)): 495 back-to-back calls between two events' "$tmp/err" &&
 	grep -q '^k32 64x64 elem=32: PASS  2.0 us ' "$tmp/out" && ok "... K back-to-back calls between two events, and a note that says so" || { nok "... fallback"; diag <"$tmp/err"; }
 for f in cuStreamEndCapture cuGraphInstantiateWithFlags; do
 	FAKECUDA_FAIL=$f check "run: $f fails: exit 0" 0 $PX run "$tmp/k32.ptx" --rows 64 --cols 64 --iters 5
-	grep -q "^# k32: not captured in a CUDA graph (loader/rig_graph.c:[0-9]*: ${f%WithFlags}.*: CUDA_ERROR_NOT_SUPPORTED .*): 495 back-to-back" "$tmp/err" &&
+	grep -q "^# k32: not captured in a CUDA graph (rig/rig_graph.c:[0-9]*: ${f%WithFlags}.*: CUDA_ERROR_NOT_SUPPORTED .*): 495 back-to-back" "$tmp/err" &&
 		ok "... timed back to back, the note names $f" || { nok "... $f note"; diag <"$tmp/err"; }
 done
 LD_LIBRARY_PATH="$PWD/$fakes/cuda11.0:$LD_LIBRARY_PATH" check "run: a driver without cuGraphInstantiateWithFlags (before 11.4): exit 0" 0 \
@@ -154,7 +154,7 @@ grep -qx '# k32: not captured in a CUDA graph (the CUDA driver has no cuGraphIns
 	ok "... timed back to back, and the note says why" || { nok "... old driver"; diag <"$tmp/err"; }
 for f in cuStreamCreate cuGraphLaunch cuMemcpyDtoDAsync; do
 	FAKECUDA_FAIL=${f}_v2,$f check "run: $f fails: exit 5" 5 $PX run "$tmp/k32.ptx" --rows 64 --cols 64 --iters 5
-	one_line "... one line naming it" "^ptxpose run: loader/[a-z_]*.c:[0-9]*: $f.*: CUDA_ERROR_NOT_SUPPORTED (operation not supported)$"
+	one_line "... one line naming it" "^ptxpose run: [a-z]*/[a-z_]*.c:[0-9]*: $f.*: CUDA_ERROR_NOT_SUPPORTED (operation not supported)$"
 done
 FAKECUDA_FAIL=cuGraphExecDestroy,cuGraphDestroy,cuStreamDestroy_v2 check "run: failed destroys: exit 0" 0 $PX run "$tmp/k32.ptx" --rows 64 --cols 64 --iters 5 -v
 [ "$(grep -c '^# cu: cuGraph\(Exec\)\{0,1\}Destroy: CUDA_ERROR_NOT_SUPPORTED (operation not supported) (ignored)$' "$tmp/err")" -eq 4 ] &&
@@ -231,7 +231,7 @@ grep -qx "# commit: $commit" "$tmp/away/r/bench.csv" && ok "bench from a folder 
 	{ nok "bench away from the repository: the commit"; diag <"$tmp/away/r/bench.csv"; }
 # geam at 1200 GB/s: 2 + 0.0273 us a call outside a graph, K = 494
 FAKECUBLAS_ALLOC=1 check "bench: cuBLAS that cannot be captured" 0 $PX bench --iters 3 --elem 32 --rows 64 --cols 64 --out-dir "$tmp/res/z" "$tmp/k32.ptx"
-grep -q '^| cublas_geam | 32 | 64x64 | 2.0 | 16.2 | 25.9% | back-to-back K=494 | not captured in a CUDA graph (loader/cublas.c:[0-9]*: cublas geam (elem=32, m=64, n=64): CUBLAS_STATUS_ALLOC_FAILED (status 3)): 494 back-to-back calls between two events |$' "$tmp/res/z/bench.md" &&
+grep -q '^| cublas_geam | 32 | 64x64 | 2.0 | 16.2 | 25.9% | back-to-back K=494 | not captured in a CUDA graph (rig/cublas.c:[0-9]*: cublas geam (elem=32, m=64, n=64): CUBLAS_STATUS_ALLOC_FAILED (status 3)): 494 back-to-back calls between two events |$' "$tmp/res/z/bench.md" &&
 	grep -q '^| k32 | 32 | 64x64 | 0.5 | .* | graph K=495 |  |$' "$tmp/res/z/bench.md" &&
 	ok "... its row: K back-to-back calls between two events, and the note says why; the others: graphs" || { nok "... geam fallback"; diag <"$tmp/res/z/bench.md"; }
 check "bench --time events --no-cublas --elem 32: exit 0 without FAIL rows" 0 $PX bench --time events --iters 5 --no-cublas --elem 32 --rows 40 --cols 50 --out-dir "$tmp/res/y" "$tmp/k32.ptx" "$tmp/k64.ptx"

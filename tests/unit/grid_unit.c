@@ -12,7 +12,7 @@
 
 #include "emu/emu.h"
 #include "gen/tp.h"
-#include "loader/loader.h"
+#include "rig/rig.h"
 #include "tests/unit/tap.h"
 
 static char err[512];

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "loader/select.h"
+#include "rig/select.h"
 #include "tests/unit/tap.h"
 
 static void is(const char *got, const char *want, const char *what) { is_str(got, want, what); }

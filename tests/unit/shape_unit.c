@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "loader/loader.h"
+#include "rig/rig.h"
 #include "tap.h"
 
 static char err[512];

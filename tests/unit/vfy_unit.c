@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "loader/loader.h"
+#include "rig/rig.h"
 #include "tap.h"
 
 static px_shape shape(uint64_t rows, uint64_t cols, uint64_t ld_in, uint64_t ld_out, unsigned bits)

@@ -1,5 +1,5 @@
 /* par: the parallel for behind vfy_fill and vfy_compare. */
-#include "loader/par.h"
+#include "rig/par.h"
 
 #include <pthread.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-#include "loader/select.h"
+#include "rig/select.h"
 
 #include <math.h>
 #include <stdio.h>

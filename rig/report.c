@@ -1,6 +1,6 @@
 /* report: bench results as a Markdown table and as CSV, each headed by
  * the device, driver, date, commit and timing method they were measured with. */
-#include "loader/loader.h"
+#include "rig/rig.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -7,7 +7,7 @@
 #include <cuda.h>
 #include <cudaTypedefs.h>
 
-#include "loader/loader.h"
+#include "rig/rig.h"
 
 /* field, exported symbol, older symbol to fall back on (or NULL), the
  * PFN typedef of cudaTypedefs.h that matches the symbol. Sorted by field. */

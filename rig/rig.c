@@ -1,7 +1,7 @@
 /* rig: the buffers of one shape at a time on the device and the host, and
  * the bit-exact verification of one operation over them. Timing is in
  * rig_time.c. */
-#include "loader/rig_int.h"
+#include "rig/rig_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>

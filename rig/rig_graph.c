@@ -10,7 +10,7 @@
  * is what we want to know; other threads of a program that links the loader
  * are neither refused nor able to spoil the capture, as they would be in
  * global mode. */
-#include "loader/rig_int.h"
+#include "rig/rig_int.h"
 
 #include <math.h>
 #include <stdio.h>

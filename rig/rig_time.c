@@ -3,7 +3,7 @@
  * default stream and a wait for the second, the median; optionally the L2
  * emptied first), the statistics, and the words that name a method.
  * Graph timing is in rig_graph.c. */
-#include "loader/rig_int.h"
+#include "rig/rig_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* status: px_status names, their exit codes, the verbose log, byte counts. */
-#include "loader/loader.h"
+#include "rig/rig.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -3,8 +3,8 @@
 #ifndef LOADER_RIG_INT_H
 #define LOADER_RIG_INT_H
 
-#include "loader/cu_api.h"
-#include "loader/loader.h"
+#include "lib/cu_api.h"
+#include "rig/rig.h"
 
 #define RIG_GUARD (64u << 10) /* poisoned bytes before and after out, checked */
 

@@ -1,12 +1,12 @@
 /* vfy_cmp: the bit-exact comparison of an output against the transpose of
  * its input, the poison in the ld_out padding and between the matrices of a
  * batch, and the one-line report. */
-#include "loader/loader.h"
+#include "rig/rig.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "loader/par.h"
+#include "rig/par.h"
 
 #define TB 64            /* tile of the walk, in elements */
 #define GRAIN_ELEMS (1u << 20)

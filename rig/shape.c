@@ -1,6 +1,6 @@
 /* shape: matrix shapes, leading dimensions, batches and their byte sizes,
  * checked before anything is allocated; shape lists for check and bench. */
-#include "loader/loader.h"
+#include "rig/rig.h"
 
 #include <stddef.h>
 #include <stdio.h>

@@ -1,12 +1,12 @@
 /* vfy: the host side of verification: random input, poisoned output, the
  * reference transpose, exact-size host buffers. No CUDA here. */
-#include "loader/loader.h"
+#include "rig/rig.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "loader/par.h"
+#include "rig/par.h"
 
 #define GRAIN_WORDS (1u << 19) /* 4 MiB a thread at least */
 

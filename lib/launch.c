@@ -1,6 +1,6 @@
 /* launch: the operations the rig verifies and times: a ptxpose kernel
  * launched per kernel ABI v2 (docs/DESIGN.md), and the device-to-device copy. */
-#include "loader/cu_api.h"
+#include "lib/cu_api.h"
 
 #include <stdio.h>
 

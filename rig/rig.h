@@ -28,7 +28,7 @@
 #include <stdint.h>
 
 #include "common/strbuf.h"
-#include "loader/meta.h"
+#include "lib/meta.h"
 
 /* ---- status (status.c) ------------------------------------------------ */
 
