@@ -2,6 +2,12 @@
 #ifndef CLI_CLI_H
 #define CLI_CLI_H
 
+#include <stdint.h>
+
+#include "lib/pxfile.h"
+#include "lib/status.h"
+#include "rig/rig.h"
+
 /* Exit codes; docs/DESIGN.md keeps the table. */
 enum {
 	EXIT_OK = 0,
@@ -32,5 +38,25 @@ void cli_err(const char *cmd, const char *fmt, ...) __attribute__((format(printf
 /* After "no CUDA driver" (or, with `device`, "no CUDA device"; exit 4) on the
  * GPU path of check and run: the one-line hint that --emulate needs neither. */
 void cli_emulate_hint(int device);
+
+/* The exit code of a status (exit.c; the table above): OK 0, WRONG 1,
+ * EUSAGE 2, EINPUT 3, ENODRIVER/ENODEVICE 4, the CUDA failures 5. */
+int cli_exit(px_status st);
+
+/* Exit codes of several failures into one: the first that is not 1 (a
+ * wrong result) wins over 1, which wins over 0. */
+int cli_exit_merge(int so_far, int code);
+
+/* A px_log fn that writes "# LINE" to stderr (ud unused). */
+void cli_log_stderr(void *ud, const char *line);
+
+/* ---- the emulator path (emulate.c) ---------------------------------------- */
+
+/* Run f's kernel in the CPU emulator (emu/emu.h) over exact-size buffers
+ * and compare. PX_OK, PX_WRONG, PX_ENOMEM, or PX_EUNAVAIL when the emulator
+ * stopped: *emu_rc is then EMU_FAULT or EMU_UNSUPPORTED and err holds
+ * "emulator: <its diagnostic>". */
+px_status vfy_emulate(const px_file *f, const px_shape *s, uint64_t seed, vfy_result *res, int *emu_rc,
+		      char *err, size_t errlen);
 
 #endif

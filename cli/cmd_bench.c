@@ -160,7 +160,7 @@ static int parse(int argc, char **argv, bench_opts *o)
 
 static void note_code(bench *b, int code)
 {
-	b->code = px_exit_merge(b->code, code);
+	b->code = cli_exit_merge(b->code, code);
 }
 
 static void add_row(bench *b, const char *variant, const px_shape *s, px_row_state state, const char *note)
@@ -198,7 +198,7 @@ static int recover(bench *b, const px_shape *s)
 		st = px_rig_shape(b->rig, s, b->o->seed, err, sizeof err);
 	if (st) {
 		cli_err(CMD, "after a device reset: %s", err);
-		note_code(b, px_status_exit(st));
+		note_code(b, cli_exit(st));
 	}
 	return st != PX_OK;
 }
@@ -212,7 +212,7 @@ static jit_kernel *link_var(bench *b, bench_var *v)
 	px_status st = jit_load(b->cu, &v->f, b->o->verbose, &v->k, &log, v->err, sizeof v->err);
 	if (st) {
 		cli_err(CMD, "%s", v->err);
-		note_code(b, px_status_exit(st));
+		note_code(b, cli_exit(st));
 	}
 	if (st || b->o->verbose)
 		fputs(sb_str(&log), stderr);
@@ -233,7 +233,7 @@ static px_status bench_op(bench *b, const px_op *op, const px_shape *s, double c
 		st = px_rig_time(b->rig, op, &b->topt, &t, err, sizeof err);
 	if (st) {
 		add_row(b, op->name, s, st == PX_WRONG ? PX_ROW_FAIL : PX_ROW_ERROR, err);
-		note_code(b, st == PX_WRONG ? EXIT_WRONG : px_status_exit(st));
+		note_code(b, st == PX_WRONG ? EXIT_WRONG : cli_exit(st));
 		if (st != PX_WRONG)
 			cli_err(CMD, "%s", err);
 		return st;
@@ -300,7 +300,7 @@ static void bench_case(bench *b, px_shape s, int ci, int ncases)
 	if (st) {
 		add_row(b, "copy", &s, PX_ROW_ERROR, err);
 		cli_err(CMD, "%s: %s", name, err);
-		note_code(b, px_status_exit(st));
+		note_code(b, cli_exit(st));
 		if (st == PX_ECUDA)
 			recover(b, NULL);
 		return;
@@ -345,7 +345,7 @@ static int load_files(bench *b)
 		px_status st = px_file_load(&b->v[i].f, b->o->files[i], err, sizeof err);
 		if (st) {
 			cli_err(CMD, "%s", err);
-			return px_status_exit(st);
+			return cli_exit(st);
 		}
 		b->nv = i + 1;
 	}
@@ -415,7 +415,7 @@ static void save(bench *b)
 	b->unsaved = st != PX_OK;
 	if (st) {
 		cli_err(CMD, "%s", err);
-		note_code(b, px_status_exit(st));
+		note_code(b, cli_exit(st));
 	}
 }
 
@@ -434,21 +434,21 @@ int cmd_bench(int argc, char **argv)
 	st = px_shape_select(o.shapes ? o.shapes : BENCH_SHAPES, &one, &b.shapes, &b.nshapes, err, sizeof err);
 	if (st) {
 		cli_err(CMD, "%s", err);
-		code = px_status_exit(st);
+		code = cli_exit(st);
 		goto out;
 	}
 	if ((code = load_files(&b)) || (code = make_cases(&b)))
 		goto out;
 	if ((st = px_report_writable(o.out_dir, err, sizeof err))) {
 		cli_err(CMD, "%s", err);
-		code = px_status_exit(st);
+		code = cli_exit(st);
 		goto out;
 	}
-	px_log log = {px_log_stderr, NULL};
+	px_log log = {cli_log_stderr, NULL};
 	if ((st = cu_open(&b.cu, 0, o.verbose ? &log : NULL, err, sizeof err)) ||
 	    (st = px_rig_new(b.cu, &b.rig, err, sizeof err))) {
 		cli_err(CMD, "%s", err);
-		code = px_status_exit(st);
+		code = cli_exit(st);
 		goto out;
 	}
 	b.topt = o.topt;

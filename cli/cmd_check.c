@@ -115,7 +115,7 @@ static int parse(int argc, char **argv, check_opts *o)
 
 static void note_code(check_run *c, int code)
 {
-	c->code = px_exit_merge(c->code, code);
+	c->code = cli_exit_merge(c->code, code);
 }
 
 /* One TAP line. `what` (a file name or a kernel) is escaped: a newline or a
@@ -170,18 +170,18 @@ static px_status check_case(check_run *c, const px_file *f, jit_kernel *k, px_sh
 	*exit_code = EXIT_OK;
 	/* a case refused (too large) fails with its code */
 	if ((st = px_shape_check(s, err, errlen)) || (st = px_launch_check(&f->meta, s, err, errlen))) {
-		*exit_code = px_status_exit(st);
+		*exit_code = cli_exit(st);
 		return st;
 	}
 	if (c->cu) {
 		px_op op = px_op_kernel(k);
 		if (!(st = px_rig_fits(c->rig, s, err, errlen)) && !(st = px_rig_shape(c->rig, s, c->o->seed, err, errlen)))
 			st = px_rig_verify(c->rig, &op, res, err, errlen);
-		*exit_code = st == PX_WRONG ? EXIT_WRONG : px_status_exit(st);
+		*exit_code = st == PX_WRONG ? EXIT_WRONG : cli_exit(st);
 		return st;
 	}
 	if ((st = px_host_fits(px_shape_in_bytes(s) + px_shape_out_bytes(s), "the input and output", err, errlen))) {
-		*exit_code = px_status_exit(st);
+		*exit_code = cli_exit(st);
 		return st;
 	}
 	int emu_rc;
@@ -189,7 +189,7 @@ static px_status check_case(check_run *c, const px_file *f, jit_kernel *k, px_sh
 	if (st == PX_EUNAVAIL)
 		*exit_code = emu_rc == EMU_UNSUPPORTED ? EXIT_INPUT : EXIT_EMU;
 	else
-		*exit_code = px_status_exit(st);
+		*exit_code = cli_exit(st);
 	return st;
 }
 
@@ -246,7 +246,7 @@ static void check_file(check_run *c, const char *path)
 	char err[1024];
 	px_status st = px_file_load(&f, path, err, sizeof err);
 	if (st) {
-		fail_all(c, path, err, 0, px_status_exit(st));
+		fail_all(c, path, err, 0, cli_exit(st));
 		return;
 	}
 	if (c->dead[0]) {
@@ -271,7 +271,7 @@ static void check_file(check_run *c, const char *path)
 		if (st) {
 			char why[2048];
 			snprintf(why, sizeof why, "%s\n%s", err, sb_str(&log));
-			fail_all(c, f.meta.kernel, why, 1, px_status_exit(st));
+			fail_all(c, f.meta.kernel, why, 1, cli_exit(st));
 		}
 		sb_free(&log);
 	}
@@ -295,18 +295,18 @@ int cmd_check(int argc, char **argv)
 			.batch = o.batch ? o.batch : 1, .stride_in = o.stride_in, .stride_out = o.stride_out};
 	px_status st = px_shape_select(o.shapes ? o.shapes : o.emulate ? EMU_SHAPES : GPU_SHAPES, &one, &c.shapes,
 				       &c.nshapes, err, sizeof err);
-	px_log log = {px_log_stderr, NULL};
+	px_log log = {cli_log_stderr, NULL};
 	if (!st && !o.emulate && !(st = cu_open(&c.cu, 0, o.verbose ? &log : NULL, err, sizeof err)))
 		st = px_rig_new(c.cu, &c.rig, err, sizeof err);
 	if (st) {
 		cli_err(CMD, "%s", err);
-		if (px_status_exit(st) == EXIT_NODEV)
+		if (cli_exit(st) == EXIT_NODEV)
 			cli_emulate_hint(st == PX_ENODEVICE);
 		px_rig_free(c.rig);
 		cu_close(c.cu);
 		free(c.shapes);
 		free(o.files);
-		return px_status_exit(st);
+		return cli_exit(st);
 	}
 	printf("1..%zu\n", (size_t)o.nfiles * c.nshapes);
 	for (int i = 0; i < o.nfiles; i++) {

@@ -143,7 +143,7 @@ static int parse(int argc, char **argv, run_opts *o)
 static int fail(px_status st, const char *err)
 {
 	cli_err(CMD, "%s", err);
-	return px_status_exit(st);
+	return cli_exit(st);
 }
 
 static int report_wrong(const char *head, const vfy_result *res, const px_shape *s, uint64_t seed)
@@ -277,7 +277,7 @@ int cmd_run(int argc, char **argv)
 	}
 	snprintf(head, sizeof head, "%s %s elem=%u", f.meta.kernel, px_shape_name(&s, name, sizeof name),
 		 f.meta.elem_bits);
-	px_log log = {px_log_stderr, NULL};
+	px_log log = {cli_log_stderr, NULL};
 	if (o.emulate) {
 		code = run_emulated(&f, &s, &o, head);
 	} else {

@@ -1,7 +1,7 @@
 /* vfy_emu: a transpose verified in the CPU emulator (emu/) on buffers of
  * the exact sizes, with the GPU path's fill, poison and comparison. */
 #include "emu/emu.h"
-#include "rig/rig.h"
+#include "cli/cli.h"
 
 #include <stdio.h>
 

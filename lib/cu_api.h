@@ -1,13 +1,14 @@
 /* cu_api: the CUDA driver entry points ptxpose uses, resolved from
  * libcuda.so.1 at run time by their exported names (cuda.h #defines many API
- * names to _v2 symbols; the table names the symbols). Internal to loader/. */
-#ifndef LOADER_CU_API_H
-#define LOADER_CU_API_H
+ * names to _v2 symbols; the table names the symbols). Internal to lib/. */
+#ifndef LIB_CU_API_H
+#define LIB_CU_API_H
 
 #include <cuda.h>
 #include <cudaTypedefs.h>
 
-#include "rig/rig.h"
+#include "lib/cu.h"
+#include "lib/jit.h"
 
 /* field, exported symbol, older symbol to fall back on (or NULL), the
  * PFN typedef of cudaTypedefs.h that matches the symbol. Sorted by field. */
@@ -85,7 +86,7 @@ struct cu_ctx {
 	const px_log *log;
 };
 
-/* "loader/jit.c:88: cuLinkAddData: CUDA_ERROR_INVALID_PTX (a PTX JIT
+/* "lib/jit.c:88: cuLinkAddData: CUDA_ERROR_INVALID_PTX (a PTX JIT
  * compilation failed)" into err; PX_ENOMEM for CUDA_ERROR_OUT_OF_MEMORY,
  * else PX_ECUDA. */
 px_status cu_fail(const cu_ctx *cu, CUresult rc, const char *file, int line, const char *call,

@@ -1,6 +1,7 @@
 /* launch: the operations the rig verifies and times: a ptxpose kernel
  * launched per kernel ABI v2 (docs/DESIGN.md), and the device-to-device copy. */
 #include "lib/cu_api.h"
+#include "rig/rig.h"
 
 #include <stdio.h>
 

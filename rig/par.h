@@ -1,7 +1,7 @@
 /* par: a parallel for over [0, n) for the host-side fill and compare of
- * big buffers (internal to loader/). */
-#ifndef LOADER_PAR_H
-#define LOADER_PAR_H
+ * big buffers (internal to rig/). */
+#ifndef RIG_PAR_H
+#define RIG_PAR_H
 
 #include <stdint.h>
 

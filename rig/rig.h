@@ -1,75 +1,29 @@
-/* loader: load ptxpose kernels through the CUDA driver API (libcuda.so.1,
- * opened at run time), run them on random data, verify the transpose
- * bit-exactly on the host and time it against the same-run copy.
+/* rig: run transposes on random data, verify them bit-exactly on the host
+ * and time them against the same-run copy.
  *
- *   prefix        file        concern
- *   px_status     status.c    status codes, exit-code table, verbose log
- *   px_shape      shape.c     shapes, leading dimensions, byte sizes, lists
- *   vfy_          vfy*.c      fill, poison, reference transpose, compare (no CUDA);
- *                             vfy_emu.c runs the emulator (emu/) the same way
- *   px_file       pxfile.c    a PTX file and its metadata
- *   cu_           cu*.c       libcuda.so.1, the device, its primary context, memory
- *   jit_          jit.c       PTX -> cubin -> module -> kernel
- *   px_op         launch.c    what gets timed: a kernel launch, the copy
- *   px_rig        rig*.c      buffers for one shape, verification, timing
- *   px_geam       cublas.c    cuBLAS geam as a peer (libcublas opened at run time)
- *   px_report     report.c    bench.md and bench.csv
+ *   prefix        file          concern
+ *   px_shape      shape*.c      shapes, leading dimensions, byte sizes, lists
+ *   px_host_fits  hostmem.c     what this machine's memory can hold
+ *   vfy_          vfy*.c        fill, poison, reference transpose, compare (no CUDA)
+ *   px_op         op.c          what gets verified and timed: a kernel, the copy
+ *   px_rig        rig*.c        buffers for one shape, verification, timing
+ *   px_geam       cublas.c      cuBLAS geam as a peer (libcublas opened at run time)
+ *   px_report     report.c      bench.md and bench.csv
  *
  * Functions that can fail return a px_status and write a one-line reason into
  * err[errlen]. Nothing here exits, or prints but through the px_log a caller
- * passes (px_log_stderr is one). vfy_, px_shape, px_file and px_report_md/csv
- * need no driver. Environment, for tests and experiments: PTXPOSE_LIBCUDA
- * (the driver to dlopen), PTXPOSE_JIT=module (cuModuleLoadDataEx instead of
- * the linker). */
-#ifndef LOADER_LOADER_H
-#define LOADER_LOADER_H
+ * passes. vfy_, px_shape and px_report_md/csv need no driver. */
+#ifndef RIG_RIG_H
+#define RIG_RIG_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include "common/strbuf.h"
+#include "lib/cu.h"
+#include "lib/jit.h"
 #include "lib/meta.h"
-
-/* ---- status (status.c) ------------------------------------------------ */
-
-typedef enum {
-	PX_OK = 0,
-	PX_WRONG,     /* it ran, but the result differs from the reference */
-	PX_EUSAGE,    /* a shape or value the tool refuses: out of range, too large */
-	PX_EINPUT,    /* a file is unreadable or has no ptxpose metadata */
-	PX_ENODRIVER, /* libcuda.so.1 is missing or lacks an entry point */
-	PX_ENODEVICE, /* a driver, but no usable CUDA device */
-	PX_ECUDA,     /* a driver call failed: launch, copy, synchronize */
-	PX_EJIT,      /* the PTX did not link: the JIT log says why */
-	PX_ENOMEM,    /* device or host memory ran out */
-	PX_EUNAVAIL,  /* an optional library (libcublas) or case is not available */
-} px_status;
-
-/* "PX_EJIT" etc., for logs and tests. */
-const char *px_status_name(px_status st);
-
-/* The exit code docs/DESIGN.md assigns to a status (cli/cli.h holds the same
- * numbers): OK 0, WRONG 1, EUSAGE 2, EINPUT 3, ENODRIVER/ENODEVICE 4, the
- * CUDA failures 5. */
-int px_status_exit(px_status st);
-
-/* Verbose notes, one line each, no newline. A NULL log or fn is silent. */
-typedef struct {
-	void (*fn)(void *ud, const char *line);
-	void *ud;
-} px_log;
-
-void px_logf(const px_log *log, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* A px_log fn that writes "# LINE" to stderr (ud unused). */
-void px_log_stderr(void *ud, const char *line);
-
-/* Exit codes of several failures into one: the first that is not 1 (a
- * wrong result) wins over 1, which wins over 0. */
-int px_exit_merge(int so_far, int code);
-
-/* Human byte counts: "4.0 KiB", "1.00 GiB". Returns buf. */
-const char *px_bytes_str(uint64_t bytes, char *buf, size_t len);
+#include "lib/status.h"
 
 /* ---- shapes (shape.c) --------------------------------------------------- */
 
@@ -195,121 +149,6 @@ typedef int (*vfy_runner)(void *ud, vfy_bufs *b, const px_shape *s);
 px_status vfy_host_case(const px_shape *s, uint64_t seed, vfy_runner run, void *ud,
 			vfy_result *res, char *err, size_t errlen);
 
-/* ---- the emulator path (vfy_emu.c) ----------------------------------------- */
-
-typedef struct px_file px_file;
-
-/* Run f's kernel in the CPU emulator (emu/emu.h) over exact-size buffers
- * and compare. PX_OK, PX_WRONG, PX_ENOMEM, or PX_EUNAVAIL when the emulator
- * stopped: *emu_rc is then EMU_FAULT or EMU_UNSUPPORTED and err holds
- * "emulator: <its diagnostic>". */
-px_status vfy_emulate(const px_file *f, const px_shape *s, uint64_t seed, vfy_result *res, int *emu_rc,
-		      char *err, size_t errlen);
-
-/* ---- PTX files (pxfile.c) ----------------------------------------------- */
-
-struct px_file {
-	const char *path;
-	char *ptx;   /* the whole text, NUL-terminated */
-	px_meta meta;
-};
-
-/* Read and parse; also checks that the file is kernel ABI 2 (abi=2), that
- * the .entry named kernel= exists and that a .reqntid, if any, matches
- * block=. PX_EINPUT ("x.ptx: cannot read: No such file or directory",
- * "x.ptx: no ptxpose metadata ...", "x.ptx: kernel ABI 1; regenerate it with
- * ptxpose gen"). */
-px_status px_file_load(px_file *f, const char *path, char *err, size_t errlen);
-void px_file_free(px_file *f);
-
-/* ---- the driver (cu.c, cu_mem.c) ----------------------------------------- */
-
-typedef struct cu_ctx cu_ctx;
-
-/* CUstream of cuda.h, which this header does not include; NULL is the
- * default (legacy) stream. */
-struct CUstream_st;
-typedef struct CUstream_st *px_stream;
-
-typedef struct {
-	char name[256];
-	int ordinal;
-	int driver_version;   /* 13000 for 13.0 */
-	int cc_major, cc_minor;
-	int sm_count;
-	int l2_bytes;
-	int smem_optin;       /* shared memory per block with opt-in */
-	uint64_t total_mem;
-} cu_devinfo;
-
-/* dlopen libcuda.so.1 (or $PTXPOSE_LIBCUDA, for tests), resolve every
- * entry point, cuInit, take device
- * `ordinal`'s primary context and make it current. PX_ENODRIVER ("no CUDA
- * driver: libcuda.so.1 not found (dlerror)"), PX_ENODEVICE ("no CUDA device"). */
-px_status cu_open(cu_ctx **out, int ordinal, const px_log *log, char *err, size_t errlen);
-void cu_close(cu_ctx *cu);
-const cu_devinfo *cu_info(const cu_ctx *cu);
-const px_log *cu_log(const cu_ctx *cu);
-
-/* "13.0" */
-const char *cu_driver_str(const cu_ctx *cu, char *buf, size_t len);
-
-/* After a sticky error (an illegal address in a kernel), reset the primary
- * context: every module, device and pinned buffer is gone. Resources made
- * before carry an older generation and are dropped, never freed. */
-px_status cu_reset(cu_ctx *cu, char *err, size_t errlen);
-unsigned cu_generation(const cu_ctx *cu);
-
-px_status cu_sync(cu_ctx *cu, const char *what, char *err, size_t errlen);
-px_status cu_mem_info(cu_ctx *cu, uint64_t *free_b, uint64_t *total_b, char *err, size_t errlen);
-
-/* Device memory. */
-typedef struct {
-	uint64_t ptr, bytes;
-	unsigned gen;
-} cu_buf;
-
-px_status cu_alloc(cu_ctx *cu, cu_buf *b, uint64_t bytes, char *err, size_t errlen);
-void cu_free(cu_ctx *cu, cu_buf *b);
-px_status cu_htod(cu_ctx *cu, uint64_t dst, const void *src, uint64_t bytes, char *err, size_t errlen);
-px_status cu_dtoh(cu_ctx *cu, void *dst, uint64_t src, uint64_t bytes, char *err, size_t errlen);
-/* Asynchronous on the default stream. */
-px_status cu_memset8(cu_ctx *cu, uint64_t dst, unsigned char v, uint64_t bytes, char *err, size_t errlen);
-/* Asynchronous on `stream` (NULL: the default stream). */
-px_status cu_dtod_async(cu_ctx *cu, uint64_t dst, uint64_t src, uint64_t bytes, px_stream stream,
-			char *err, size_t errlen);
-
-/* Host memory, pinned (cuMemAllocHost) when it can be had, else malloc. */
-typedef struct {
-	void *p;
-	uint64_t bytes;
-	int pinned;
-	unsigned gen;
-} cu_host;
-
-px_status cu_host_alloc(cu_ctx *cu, cu_host *h, uint64_t bytes, char *err, size_t errlen);
-void cu_host_free(cu_ctx *cu, cu_host *h);
-
-/* ---- JIT (jit.c) ---------------------------------------------------------- */
-
-typedef struct jit_kernel jit_kernel;
-
-typedef struct {
-	int regs, static_smem, local_bytes, max_threads;
-	float wall_ms;  /* time spent in the JIT */
-} jit_attrs;
-
-/* Link f's PTX for this device (cuLinkCreate/AddData/Complete, or with
- * PTXPOSE_JIT=module one cuModuleLoadDataEx), load the cubin, find
- * meta.kernel, raise its dynamic shared memory limit when static + dyn_smem
- * > 48 KiB. The JIT error log (and with `verbose` the info log) is appended
- * to `log`. PX_EJIT; PX_ECUDA, also when the kernel cannot run with the
- * metadata's block (too many registers a thread, too much shared memory). */
-px_status jit_load(cu_ctx *cu, const px_file *f, int verbose, jit_kernel **out,
-		   strbuf *log, char *err, size_t errlen);
-void jit_free(jit_kernel *k);
-const jit_attrs *jit_attributes(const jit_kernel *k);
-const px_meta *jit_meta(const jit_kernel *k);
 
 /* ---- operations to verify and time (launch.c) -------------------------- */
 
@@ -480,3 +319,4 @@ px_status px_report_write(const char *dir, const px_report_head *h, const px_row
 			  char *err, size_t errlen);
 
 #endif
+

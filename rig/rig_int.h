@@ -1,7 +1,7 @@
 /* rig_int: the rig's state, shared by rig.c, rig_time.c and rig_graph.c
  * (internal). */
-#ifndef LOADER_RIG_INT_H
-#define LOADER_RIG_INT_H
+#ifndef RIG_RIG_INT_H
+#define RIG_RIG_INT_H
 
 #include "lib/cu_api.h"
 #include "rig/rig.h"

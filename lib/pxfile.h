@@ -1,0 +1,28 @@
+/* pxfile: a ptxpose PTX file: its text, its metadata, and the checks that
+ * the metadata describes the PTX (kernel ABI 2, the .entry, .reqntid). */
+#ifndef LIB_PXFILE_H
+#define LIB_PXFILE_H
+
+#include <stddef.h>
+
+#include "lib/meta.h"
+#include "lib/status.h"
+
+typedef struct px_file px_file;
+
+struct px_file {
+	const char *path;
+	char *ptx;   /* the whole text, NUL-terminated */
+	px_meta meta;
+};
+
+/* Read and parse; also checks that the file is kernel ABI 2 (abi=2), that
+ * the .entry named kernel= exists and that a .reqntid, if any, matches
+ * block=. PX_EINPUT ("x.ptx: cannot read: No such file or directory",
+ * "x.ptx: no ptxpose metadata ...", "x.ptx: kernel ABI 1; regenerate it with
+ * ptxpose gen"). */
+px_status px_file_load(px_file *f, const char *path, char *err, size_t errlen);
+void px_file_free(px_file *f);
+
+
+#endif
