@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/gpu.h"
 #include "cli/opts.h"
 #include "rig/rig.h"
 
@@ -48,7 +49,8 @@ static const opt_spec flags[] = {
 
 typedef struct {
 	px_file f;
-	jit_kernel *k;   /* NULL until linked, and again after a device reset */
+	int linked;      /* registered and linked in the handle of generation gen */
+	unsigned gen;
 	char err[1024];  /* why it cannot run, when it cannot */
 } bench_var;
 
@@ -58,8 +60,7 @@ typedef struct {
 	size_t nv;
 	px_shape *shapes;
 	size_t nshapes;
-	cu_ctx *cu;
-	px_rig *rig;
+	cli_gpu g;       /* g.h NULL until the driver is opened */
 	px_geam *geam;
 	px_time_opts topt;
 	px_shape *cases;    /* every shape at every width it applies to */
@@ -183,19 +184,15 @@ static void add_row(bench *b, const char *variant, const px_shape *s, px_row_sta
 static int recover(bench *b, const px_shape *s)
 {
 	char err[1024];
-	/* after the reset, what the old context held is dropped, never freed */
-	px_status st = cu_reset(b->cu, err, sizeof err);
-	px_rig_drop(b->rig);
-	for (size_t i = 0; i < b->nv; i++) {
-		jit_free(b->v[i].k);
-		b->v[i].k = NULL;
-	}
+	/* after the reset, what the old context held is dropped, never freed;
+	 * the files are linked again in the new handle as they are needed */
 	px_geam_close(b->geam);
 	b->geam = NULL;
-	if (!st && !b->o->no_cublas && px_geam_open(b->cu, &b->geam, err, sizeof err))
+	px_status st = cli_gpu_reset(&b->g, err, sizeof err);
+	if (!st && !b->o->no_cublas && px_geam_open(b->g.cu, &b->geam, err, sizeof err))
 		b->geam = NULL;
 	if (!st && s)
-		st = px_rig_shape(b->rig, s, b->o->seed, err, sizeof err);
+		st = px_rig_shape(b->g.rig, s, b->o->seed, err, sizeof err);
 	if (st) {
 		cli_err(CMD, "after a device reset: %s", err);
 		note_code(b, cli_exit(st));
@@ -203,21 +200,24 @@ static int recover(bench *b, const px_shape *s)
 	return st != PX_OK;
 }
 
-static jit_kernel *link_var(bench *b, bench_var *v)
+/* The file registered and linked in the current handle: 1, or 0 (v->err says why). */
+static int link_var(bench *b, bench_var *v)
 {
-	if (v->k || v->err[0])
-		return v->k;
-	strbuf log;
-	sb_init(&log);
-	px_status st = jit_load(b->cu, &v->f, b->o->verbose, &v->k, &log, v->err, sizeof v->err);
+	if (v->err[0])
+		return 0;
+	if (v->linked && v->gen == b->g.gen)
+		return 1;
+	cli_gpu_jit_clear(&b->g);
+	px_status st = cli_gpu_link(&b->g, &v->f, v->err, sizeof v->err);
 	if (st) {
 		cli_err(CMD, "%s", v->err);
 		note_code(b, cli_exit(st));
 	}
 	if (st || b->o->verbose)
-		fputs(sb_str(&log), stderr);
-	sb_free(&log);
-	return v->k;
+		fputs(cli_gpu_jit(&b->g), stderr);
+	v->linked = !st;
+	v->gen = b->g.gen;
+	return v->linked;
 }
 
 /* Verify op on the rig's shape, then time it: one row. Returns the status. */
@@ -226,11 +226,11 @@ static px_status bench_op(bench *b, const px_op *op, const px_shape *s, double c
 	char err[1024];
 	vfy_result res;
 	px_timing t;
-	px_status st = px_rig_verify(b->rig, op, &res, err, sizeof err);
+	px_status st = px_rig_verify(b->g.rig, op, &res, err, sizeof err);
 	if (st == PX_WRONG)
 		vfy_describe(&res, s, err, sizeof err);
 	if (!st)
-		st = px_rig_time(b->rig, op, &b->topt, &t, err, sizeof err);
+		st = px_rig_time(b->g.rig, op, &b->topt, &t, err, sizeof err);
 	if (st) {
 		add_row(b, op->name, s, st == PX_WRONG ? PX_ROW_FAIL : PX_ROW_ERROR, err);
 		note_code(b, st == PX_WRONG ? EXIT_WRONG : cli_exit(st));
@@ -262,13 +262,22 @@ static void bench_variants(bench *b, const px_shape *s, double copy_us, const ch
 			add_row(b, v->f.meta.kernel, s, PX_ROW_SKIP, err);
 			continue;
 		}
-		jit_kernel *kern = link_var(b, v);
-		if (!kern) {
+		if (!link_var(b, v)) {
 			add_row(b, v->f.meta.kernel, s, PX_ROW_ERROR, v->err);
 			continue;
 		}
-		px_op op = px_op_kernel(kern);
-		if (bench_op(b, &op, s, copy_us) == PX_ECUDA && recover(b, s))
+		ptxpose_plan plan = NULL;
+		px_status st = cli_gpu_plan(&b->g, v->f.meta.kernel, s, &plan, err, sizeof err);
+		if (st) {
+			add_row(b, v->f.meta.kernel, s, PX_ROW_ERROR, err);
+			cli_err(CMD, "%s", err);
+			note_code(b, cli_exit(st));
+			continue;
+		}
+		px_op op = px_op_plan(plan, v->f.meta.kernel);
+		st = bench_op(b, &op, s, copy_us);
+		ptxpose_plan_destroy(plan);
+		if (st == PX_ECUDA && recover(b, s))
 			return;
 	}
 	if (b->geam && px_geam_supports(s->elem_bits) && s->batch == 1) { /* geam: one matrix a call */
@@ -285,18 +294,18 @@ static void bench_case(bench *b, px_shape s, int ci, int ncases)
 	px_shape_name(&s, name, sizeof name);
 	snprintf(tag, sizeof tag, "case %d/%d %s elem=%u", ci, ncases, name, s.elem_bits);
 	fprintf(stderr, "[%s] copy\n", tag);
-	px_status st = px_rig_fits(b->rig, &s, err, sizeof err);
+	px_status st = px_rig_fits(b->g.rig, &s, err, sizeof err);
 	if (st == PX_EUSAGE) {
 		add_row(b, "copy", &s, PX_ROW_SKIP, err);
 		fprintf(stderr, "[%s] skipped: %s\n", tag, err);
 		return;
 	}
 	if (!st)
-		st = px_rig_shape(b->rig, &s, b->o->seed, err, sizeof err);
+		st = px_rig_shape(b->g.rig, &s, b->o->seed, err, sizeof err);
 	px_timing t;
-	px_op copy = px_op_copy(b->cu);
+	px_op copy = px_op_copy(b->g.cu);
 	if (!st)
-		st = px_rig_time(b->rig, &copy, &b->topt, &t, err, sizeof err);
+		st = px_rig_time(b->g.rig, &copy, &b->topt, &t, err, sizeof err);
 	if (st) {
 		add_row(b, "copy", &s, PX_ROW_ERROR, err);
 		cli_err(CMD, "%s: %s", name, err);
@@ -387,14 +396,12 @@ static int make_cases(bench *b)
 
 static void bench_free(bench *b, bench_opts *o)
 {
-	for (size_t i = 0; i < b->nv; i++) {
-		jit_free(b->v[i].k);
+	for (size_t i = 0; i < b->nv; i++)
 		px_file_free(&b->v[i].f);
-	}
 	free(b->v);
 	px_geam_close(b->geam);
-	px_rig_free(b->rig);
-	cu_close(b->cu);
+	if (b->g.h || b->g.cu)
+		cli_gpu_close(&b->g);
 	free(b->shapes);
 	free(b->cases);
 	free(b->rows);
@@ -444,16 +451,14 @@ int cmd_bench(int argc, char **argv)
 		code = cli_exit(st);
 		goto out;
 	}
-	px_log log = {cli_log_stderr, NULL};
-	if ((st = cu_open(&b.cu, 0, o.verbose ? &log : NULL, err, sizeof err)) ||
-	    (st = px_rig_new(b.cu, &b.rig, err, sizeof err))) {
+	if ((st = cli_gpu_open(&b.g, o.verbose, err, sizeof err))) {
 		cli_err(CMD, "%s", err);
 		code = cli_exit(st);
 		goto out;
 	}
 	b.topt = o.topt;
-	px_report_head_init(&b.head, b.cu, &b.topt);
-	if (!o.no_cublas && px_geam_open(b.cu, &b.geam, err, sizeof err))
+	px_report_head_init(&b.head, b.g.cu, &b.topt);
+	if (!o.no_cublas && px_geam_open(b.g.cu, &b.geam, err, sizeof err))
 		snprintf(b.head.extra, sizeof b.head.extra, "cublas_geam: not measured (%.200s)", err);
 	else if (b.geam)
 		snprintf(b.head.extra, sizeof b.head.extra, "cublas_geam: %s; its input has no NaN, Inf, zero or subnormal"

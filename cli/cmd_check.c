@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/gpu.h"
 #include "cli/opts.h"
 #include "emu/emu.h"
 #include "rig/rig.h"
@@ -46,8 +47,8 @@ typedef struct {
 	const check_opts *o;
 	px_shape *shapes;
 	size_t nshapes;
-	cu_ctx *cu;     /* NULL when emulating */
-	px_rig *rig;
+	cli_gpu g;      /* g.h NULL when emulating */
+	int gpu;
 	int n;          /* the last TAP number */
 	int code;       /* the exit code so far */
 	char dead[600]; /* set when the device could not be reset after a fault */
@@ -163,8 +164,8 @@ static void fail_all(check_run *c, const char *what, const char *why, int lines,
 }
 
 /* One file and one shape: PX_OK or the failure, with the reason in err. */
-static px_status check_case(check_run *c, const px_file *f, jit_kernel *k, px_shape *s,
-			    vfy_result *res, int *exit_code, char *err, size_t errlen)
+static px_status check_case(check_run *c, const px_file *f, px_shape *s, vfy_result *res, int *exit_code,
+			    char *err, size_t errlen)
 {
 	px_status st;
 	*exit_code = EXIT_OK;
@@ -173,10 +174,14 @@ static px_status check_case(check_run *c, const px_file *f, jit_kernel *k, px_sh
 		*exit_code = cli_exit(st);
 		return st;
 	}
-	if (c->cu) {
-		px_op op = px_op_kernel(k);
-		if (!(st = px_rig_fits(c->rig, s, err, errlen)) && !(st = px_rig_shape(c->rig, s, c->o->seed, err, errlen)))
-			st = px_rig_verify(c->rig, &op, res, err, errlen);
+	if (c->gpu) {
+		ptxpose_plan plan = NULL;
+		if (!(st = px_rig_fits(c->g.rig, s, err, errlen)) && !(st = px_rig_shape(c->g.rig, s, c->o->seed, err, errlen)) &&
+		    !(st = cli_gpu_plan(&c->g, f->meta.kernel, s, &plan, err, errlen))) {
+			px_op op = px_op_plan(plan, f->meta.kernel);
+			st = px_rig_verify(c->g.rig, &op, res, err, errlen);
+			ptxpose_plan_destroy(plan);
+		}
 		*exit_code = st == PX_WRONG ? EXIT_WRONG : cli_exit(st);
 		return st;
 	}
@@ -197,15 +202,14 @@ static px_status check_case(check_run *c, const px_file *f, jit_kernel *k, px_sh
 static void recover(check_run *c)
 {
 	char err[512];
-	if (cu_reset(c->cu, err, sizeof err)) {
+	if (cli_gpu_reset(&c->g, err, sizeof err)) {
 		cli_err(CMD, "after a device reset: %s", err);
 		snprintf(c->dead, sizeof c->dead, "not run: the device is unusable in this process after the "
 			 "fault (%.400s); run this file again", err);
 	}
-	px_rig_drop(c->rig); /* after the reset: dropped, never freed */
 }
 
-static void check_shapes(check_run *c, const px_file *f, jit_kernel *k)
+static void check_shapes(check_run *c, const px_file *f)
 {
 	const char *kernel = f->meta.kernel;
 	int broken = 0;
@@ -226,14 +230,14 @@ static void check_shapes(check_run *c, const px_file *f, jit_kernel *k)
 		}
 		vfy_result res;
 		int code;
-		px_status st = check_case(c, f, k, &s, &res, &code, why, sizeof why);
+		px_status st = check_case(c, f, &s, &res, &code, why, sizeof why);
 		tap(c, st == PX_OK, kernel, &s, NULL);
 		if (st == PX_WRONG)
 			vfy_describe(&res, &s, why, sizeof why);
 		if (st)
 			diag(why, 0);
 		note_code(c, code);
-		if (c->cu && st == PX_ECUDA) {
+		if (c->gpu && st == PX_ECUDA) {
 			broken = 1;
 			recover(c);
 		}
@@ -261,23 +265,19 @@ static void check_file(check_run *c, const char *path)
 		px_file_free(&f);
 		return;
 	}
-	jit_kernel *k = NULL;
-	if (c->cu) {
-		strbuf log;
-		sb_init(&log);
-		st = jit_load(c->cu, &f, c->o->verbose, &k, &log, err, sizeof err);
+	if (c->gpu) {
+		cli_gpu_jit_clear(&c->g);
+		st = cli_gpu_link(&c->g, &f, err, sizeof err);
 		if (c->o->verbose && !st)
-			fputs(sb_str(&log), stderr);
+			fputs(cli_gpu_jit(&c->g), stderr);
 		if (st) {
 			char why[2048];
-			snprintf(why, sizeof why, "%s\n%s", err, sb_str(&log));
+			snprintf(why, sizeof why, "%s\n%s", err, cli_gpu_jit(&c->g));
 			fail_all(c, f.meta.kernel, why, 1, cli_exit(st));
 		}
-		sb_free(&log);
 	}
 	if (!st)
-		check_shapes(c, &f, k);
-	jit_free(k);
+		check_shapes(c, &f);
 	px_file_free(&f);
 }
 
@@ -295,15 +295,16 @@ int cmd_check(int argc, char **argv)
 			.batch = o.batch ? o.batch : 1, .stride_in = o.stride_in, .stride_out = o.stride_out};
 	px_status st = px_shape_select(o.shapes ? o.shapes : o.emulate ? EMU_SHAPES : GPU_SHAPES, &one, &c.shapes,
 				       &c.nshapes, err, sizeof err);
-	px_log log = {cli_log_stderr, NULL};
-	if (!st && !o.emulate && !(st = cu_open(&c.cu, 0, o.verbose ? &log : NULL, err, sizeof err)))
-		st = px_rig_new(c.cu, &c.rig, err, sizeof err);
+	if (!st && !o.emulate) {
+		c.gpu = 1;
+		st = cli_gpu_open(&c.g, o.verbose, err, sizeof err);
+	}
 	if (st) {
 		cli_err(CMD, "%s", err);
 		if (cli_exit(st) == EXIT_NODEV)
 			cli_emulate_hint(st == PX_ENODEVICE);
-		px_rig_free(c.rig);
-		cu_close(c.cu);
+		if (c.gpu)
+			cli_gpu_close(&c.g);
 		free(c.shapes);
 		free(o.files);
 		return cli_exit(st);
@@ -313,8 +314,8 @@ int cmd_check(int argc, char **argv)
 		check_file(&c, o.files[i]);
 		fflush(stdout);
 	}
-	px_rig_free(c.rig);
-	cu_close(c.cu);
+	if (c.gpu)
+		cli_gpu_close(&c.g);
 	free(c.shapes);
 	free(o.files);
 	return c.code;

@@ -1,18 +1,17 @@
 /* ptxpose plan: choose a kernel for a problem by the cost model (lib/model.h),
- * without a GPU: a built-in or described device, the kernels of ptx/. */
-#include <glob.h>
+ * without a GPU: a built-in or described device, the library's kernels (or
+ * the files given), ranked as ptxpose_plan_create ranks them (lib/pick.h). */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "cli/opts.h"
 #include "cli/plan.h"
 #include "common/fsio.h"
 #include "inspect/inspect.h"
-#include "rig/rig.h"
+#include "lib/pick.h"
 
 #define CMD "plan"
 
@@ -78,8 +77,9 @@ static void usage(FILE *f)
 		"                    [--json] [--features] [--params FILE.tsv] [DIR | FILE.ptx ...]\n"
 		"       ptxpose plan --cases FILE [...]   (one problem per line, in the flags above)\n"
 		"\n"
-		"Choose the kernel for a transpose by the cost model, without a GPU: every kernel\n"
-		"of the element width (default: the .ptx files of ptx/, or $PTXPOSE_PTX) gets a\n"
+		"Choose the kernel for a transpose by the cost model, without a GPU, as the\n"
+		"library's heuristic plan does: every kernel of the element width (default: the\n"
+		"library's, built in and from $PTXPOSE_PTX; or the files and folders given) gets a\n"
 		"predicted time from its metadata and the problem: tiles, the access path each\n"
 		"takes (vectors where pointers and pitches are aligned, realigned words for 1- and\n"
 		"2-byte elements, elements, predicated edge tiles), bytes in whole 32-byte sectors,\n"
@@ -156,43 +156,8 @@ static int problem_of(const plan_opts *o, model_problem *p, char *err, size_t er
 
 /* ---- kernels -------------------------------------------------------------- */
 
-typedef struct {
-	plan_kernel *k;
-	int n, cap;
-	char **paths;   /* owned */
-	int npaths;
-} kernel_set;
-
-static int add_path(kernel_set *s, const char *path)
-{
-	char **p = realloc(s->paths, (size_t)(s->npaths + 1) * sizeof *p);
-	if (!p)
-		return -1;
-	s->paths = p;
-	return (s->paths[s->npaths] = strdup(path)) ? (s->npaths++, 0) : -1;
-}
-
-static int add_arg(kernel_set *s, const char *arg)
-{
-	struct stat st;
-	if (stat(arg, &st) || !S_ISDIR(st.st_mode))
-		return add_path(s, arg);
-	char pat[4096];
-	snprintf(pat, sizeof pat, "%s/*.ptx", arg);
-	glob_t g;
-	int rc = glob(pat, 0, NULL, &g);
-	if (rc == GLOB_NOMATCH || (!rc && !g.gl_pathc)) {
-		cli_err(CMD, "%s: no .ptx files", arg);
-		return -1;
-	}
-	for (size_t i = 0; !rc && i < g.gl_pathc; i++)
-		rc = add_path(s, g.gl_pathv[i]);
-	globfree(&g);
-	return rc ? -1 : 0;
-}
-
 /* Registers per thread from ptxas, for the kernels of width es (0: all). */
-static int ptxas_regs(kernel_set *s, const model_device *d, unsigned es)
+static int ptxas_regs(kreg *r, const model_device *d, unsigned es)
 {
 	char tool[INS_PATH_MAX], err[512], arch[16];
 	if (ins_find_ptxas(tool, sizeof tool, err, sizeof err)) {
@@ -200,63 +165,37 @@ static int ptxas_regs(kernel_set *s, const model_device *d, unsigned es)
 		return EXIT_TOOL;
 	}
 	snprintf(arch, sizeof arch, "sm_%u%u", d->cc_major, d->cc_minor);
-	for (int i = 0; i < s->n; i++) {
-		plan_kernel *k = &s->k[i];
-		if (es && k->k.es != es)
+	for (int i = 0; i < kreg_count(r); i++) {
+		const kreg_kernel *k = kreg_get(r, i);
+		if (es && k->mk.es != es)
 			continue;
 		ins_res res;
 		strbuf log;
 		sb_init(&log);
-		int rc = ins_ptxas(tool, k->path, arch, &res, NULL, &log, err, sizeof err);
+		int rc = ins_ptxas_text(tool, k->ptx, arch, &res, NULL, &log, err, sizeof err);
 		sb_free(&log);
 		if (rc) {
-			cli_err(CMD, "--ptxas: %s", err);
+			cli_err(CMD, "--ptxas: %s: %s", k->meta.kernel, err);
 			return rc == INS_EASM ? EXIT_CUDA : EXIT_TOOL;
 		}
-		k->k.regs = res.registers;
-		k->k.regs_known = 1;
+		kreg_set_regs(r, i, res.registers);
 	}
 	return 0;
 }
 
-static int load_kernels(kernel_set *s, const char **pos, int npos)
+/* The files and folders given, else the library's kernels (built in, and
+ * $PTXPOSE_PTX). */
+static int load_kernels(kreg **r, const char **pos, int npos)
 {
-	const char *dflt = getenv("PTXPOSE_PTX");
-	if (!npos && add_arg(s, dflt && *dflt ? dflt : "ptx"))
-		return EXIT_INPUT;
-	for (int i = 0; i < npos; i++)
-		if (add_arg(s, pos[i]))
-			return EXIT_INPUT;
-	s->k = calloc((size_t)s->npaths, sizeof *s->k);
-	if (!s->k)
-		return EXIT_INPUT;
-	for (int i = 0; i < s->npaths; i++) {
-		px_file f;
-		char err[512];
-		if (px_file_load(&f, s->paths[i], err, sizeof err)) {
-			cli_err(CMD, "%s", err);
-			return EXIT_INPUT;
-		}
-		plan_kernel *k = &s->k[s->n];
-		int rc = model_kernel_init(&k->k, &f.meta, 0, err, sizeof err);
-		memcpy(k->block, f.meta.block, sizeof k->block);
-		px_file_free(&f);
-		if (rc) {
-			cli_err(CMD, "%s: %s", s->paths[i], err);
-			return EXIT_INPUT;
-		}
-		k->path = s->paths[i];
-		s->n++;
-	}
-	return 0;
-}
-
-static void free_kernels(kernel_set *s)
-{
-	for (int i = 0; i < s->npaths; i++)
-		free(s->paths[i]);
-	free(s->paths);
-	free(s->k);
+	char err[1024];
+	px_status st = kreg_new(r, err, sizeof err);
+	if (!st && !npos && !(st = kreg_add_builtins(*r, err, sizeof err)))
+		st = kreg_add_env(*r, err, sizeof err);
+	for (int i = 0; !st && i < npos; i++)
+		st = kreg_add_path(*r, pos[i], NULL, err, sizeof err);
+	if (st)
+		cli_err(CMD, "%s", err);
+	return st ? EXIT_INPUT : 0;
 }
 
 /* ---- the device and the model --------------------------------------------- */
@@ -321,41 +260,26 @@ static int params_of(const plan_opts *o, plan_ctx *x, model_params *own)
 
 /* ---- one plan ------------------------------------------------------------- */
 
-static int plan_one(const plan_ctx *x, const kernel_set *ks, const model_problem *p, plan_result *r)
+static int plan_one(const plan_ctx *x, const kreg *r, const model_problem *p, plan_result *out)
 {
-	memset(r, 0, sizeof *r);
-	r->p = *p;
-	plan_cand *c = calloc((size_t)ks->n + 1, sizeof *c);
-	double *us = calloc((size_t)ks->n + 1, sizeof *us);
-	int *order = calloc((size_t)ks->n + 1, sizeof *order);
-	if (!c || !us || !order) {
-		free(c), free(us), free(order);
-		cli_err(CMD, "out of memory");
+	char err[256];
+	pick_result res;
+	memset(out, 0, sizeof *out);
+	out->p = *p;
+	px_status st = pick_rank(r, &x->dev, x->params, p, &res, err, sizeof err);
+	if (!st && !(out->c = calloc((size_t)res.n, sizeof *out->c))) {
+		snprintf(err, sizeof err, "out of memory");
+		st = PX_ENOMEM;
+	}
+	if (st) {
+		cli_err(CMD, "%s", err);
 		return EXIT_INPUT;
 	}
-	for (int i = 0; i < ks->n; i++) {
-		if (ks->k[i].k.es != p->es)
-			continue;
-		plan_cand *t = &c[r->n];
-		t->pk = &ks->k[i];
-		model_features_of(&x->dev, &t->pk->k, p, x->params, &t->f);
-		model_estimate_of(x->params, &t->pk->k, &t->f, &t->e);
-		us[r->n++] = t->e.us;
-	}
-	if (!r->n) {
-		free(c), free(us), free(order);
-		cli_err(CMD, "no kernel for %u-bit elements among the %d files given", 8 * p->es, ks->n);
-		return EXIT_INPUT;
-	}
-	r->unsure = model_rank(us, r->n, x->params->unsure_margin, order);
-	r->c = malloc((size_t)r->n * sizeof *r->c);
-	for (int i = 0; r->c && i < r->n; i++)
-		r->c[i] = c[order[i]];
-	free(c), free(us), free(order);
-	if (!r->c) {
-		cli_err(CMD, "out of memory");
-		return EXIT_INPUT;
-	}
+	for (int i = 0; i < res.n; i++)
+		out->c[i] = (plan_cand){kreg_get(r, res.c[i].index), res.c[i].f, res.c[i].e};
+	out->n = res.n;
+	out->unsure = res.unsure;
+	pick_free(&res);
 	return 0;
 }
 
@@ -371,7 +295,7 @@ static void emit(const plan_opts *o, const plan_ctx *x, const plan_result *r, st
 }
 
 /* Each line of the --cases file: problem flags. */
-static int run_cases(const plan_opts *o, const plan_ctx *x, const kernel_set *ks, strbuf *json)
+static int run_cases(const plan_opts *o, const plan_ctx *x, const kreg *ks, strbuf *json)
 {
 	char *text = fs_read(o->cases, NULL);
 	if (!text) {
@@ -447,18 +371,18 @@ int cmd_plan(int argc, char **argv)
 	}
 	plan_ctx x = {.features = o.features};
 	model_params own = {0};
-	kernel_set ks = {0};
+	kreg *ks = NULL;
 	strbuf json;
 	sb_init(&json);
 	if (!(rc = device_of(&o, &x)) && !(rc = params_of(&o, &x, &own)) && !(rc = load_kernels(&ks, pos, npos)) &&
-	    !(rc = o.ptxas ? ptxas_regs(&ks, &x.dev, o.cases ? 0 : p.es) : 0)) {
+	    !(rc = o.ptxas ? ptxas_regs(ks, &x.dev, o.cases ? 0 : p.es) : 0)) {
 		if (o.json)
 			plan_json_begin(&json, &x);
 		if (o.cases) {
-			rc = run_cases(&o, &x, &ks, &json);
+			rc = run_cases(&o, &x, ks, &json);
 		} else {
 			plan_result r;
-			if (!(rc = plan_one(&x, &ks, &p, &r))) {
+			if (!(rc = plan_one(&x, ks, &p, &r))) {
 				emit(&o, &x, &r, &json, 1);
 				free(r.c);
 			}
@@ -469,7 +393,7 @@ int cmd_plan(int argc, char **argv)
 		}
 	}
 	sb_free(&json);
-	free_kernels(&ks);
+	kreg_free(ks);
 	model_params_free(&own);
 	free(pos);
 	return rc;

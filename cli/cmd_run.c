@@ -7,8 +7,9 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/pick.h"
+#include "cli/gpu.h"
 #include "cli/opts.h"
+#include "cli/pick.h"
 #include "emu/emu.h"
 #include "rig/rig.h"
 
@@ -47,13 +48,14 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: ptxpose run FILE.ptx --rows R --cols C [--ld-in L] [--ld-out L] [--elem BITS]\n"
-		"       ptxpose run --elem BITS --rows R --cols C [...]   (the kernel the selection table picks)\n"
+		"       ptxpose run --elem BITS --rows R --cols C [...]   (the kernel the library's plan picks)\n"
 		"                   [--batch B [--stride-in S] [--stride-out S]] [--offset N]\n"
 		"                   [--iters N] [--seed S] [--no-time] [--time graph|events] [--flush-l2]\n"
 		"                   [--emulate] [-v]\n"
 		"\n"
 		"Load FILE.ptx (its metadata names the kernel, element width, block and grid),\n"
-		"transpose a random rows x cols matrix on the GPU, check the result bit-exactly\n"
+		"register it with the library (libptxpose) and plan it, transpose a random rows x\n"
+		"cols matrix on the GPU with ptxpose_execute, check the result bit-exactly\n"
 		"(the ld-out padding must keep its poison), then time it against a device-to-device\n"
 		"copy of the same bytes measured in the same run.\n"
 		"\n"
@@ -69,10 +71,9 @@ static void usage(FILE *f)
 		"  --offset N    both pointers N elements (0-15) past an aligned address, to test\n"
 		"                kernels on misaligned data (check and bench: SHAPE:offset=N)\n"
 		"  --elem BITS   must match the file's elem= (8, 16, 32, 64, 128); a guard for scripts.\n"
-		"                Without FILE.ptx: pick the fastest kernel measured for this width,\n"
-		"                shape and alignment from bench/results/select.tsv (or $PTXPOSE_SELECT),\n"
-		"                in ptx/ (or $PTXPOSE_PTX); the nearest measured shape of the same\n"
-		"                alignment class decides for shapes the table does not hold\n"
+		"                Without FILE.ptx: the library's heuristic plan picks one of its kernels\n"
+		"                (built in, and $PTXPOSE_PTX) by the cost model for this device, width,\n"
+		"                shape and alignment; with --emulate, for the built-in H100\n"
 		"  --iters N     timed replays (graph) or calls (events), the median is reported\n"
 		"                (default 100)\n"
 		"  --seed S      seed of the random input (default 1)\n"
@@ -171,16 +172,14 @@ static int run_emulated(const px_file *f, const px_shape *s, const run_opts *o, 
 	return EXIT_OK;
 }
 
-/* Verify, then time the kernel and the copy; prints the result line. */
-static int measure(cu_ctx *cu, px_rig *rig, jit_kernel *k, const px_shape *s, const run_opts *o,
+/* Verify, then time the plan and the copy; prints the result line. */
+static int measure(cli_gpu *g, ptxpose_plan plan, const char *name, const px_shape *s, const run_opts *o,
 		   const char *head)
 {
 	char err[1024];
 	vfy_result res;
-	px_op op = px_op_kernel(k), copy = px_op_copy(cu);
-	px_status st = px_rig_shape(rig, s, o->seed, err, sizeof err);
-	if (!st)
-		st = px_rig_verify(rig, &op, &res, err, sizeof err);
+	px_op op = px_op_plan(plan, name), copy = px_op_copy(g->cu);
+	px_status st = px_rig_verify(g->rig, &op, &res, err, sizeof err);
 	if (st == PX_WRONG)
 		return report_wrong(head, &res, s, o->seed);
 	if (st) {
@@ -189,8 +188,9 @@ static int measure(cu_ctx *cu, px_rig *rig, jit_kernel *k, const px_shape *s, co
 			fprintf(stderr, "# the kernel faulted or failed to launch; `ptxpose run --emulate` may say where\n");
 		return code;
 	}
+	const char *device = cu_info(g->cu)->name;
 	if (o->no_time) {
-		printf("%s: PASS  [%s]\n", head, cu_info(cu)->name);
+		printf("%s: PASS  [%s]\n", head, device);
 		return EXIT_OK;
 	}
 	px_timing tk, tc;
@@ -198,37 +198,50 @@ static int measure(cu_ctx *cu, px_rig *rig, jit_kernel *k, const px_shape *s, co
 		char how[512];
 		fprintf(stderr, "# timing: %s\n", px_time_method_text(&o->topt, how, sizeof how));
 	}
-	if ((st = px_rig_time(rig, &op, &o->topt, &tk, err, sizeof err)) ||
-	    (st = px_rig_time(rig, &copy, &o->topt, &tc, err, sizeof err)))
+	if ((st = px_rig_time(g->rig, &op, &o->topt, &tk, err, sizeof err)) ||
+	    (st = px_rig_time(g->rig, &copy, &o->topt, &tc, err, sizeof err)))
 		return fail(st, err);
 	if (tk.how == PX_HOW_BACK_TO_BACK)
 		fprintf(stderr, "# %s: %s\n", op.name, tk.note);
 	double gk = px_gbps(s, tk.median_us), gc = px_gbps(s, tc.median_us);
 	printf("%s: PASS  %.1f us  %.1f GB/s  %.1f%% of copy (copy %.1f GB/s)  [%s]\n", head, tk.median_us, gk,
-	       gc > 0 ? 100 * gk / gc : 0, gc, cu_info(cu)->name);
+	       gc > 0 ? 100 * gk / gc : 0, gc, device);
 	return EXIT_OK;
 }
 
-static int run_gpu(cu_ctx *cu, const px_file *f, const px_shape *s, const run_opts *o, const char *head)
+/* On the GPU through the library: f registered and its kernel planned, or
+ * (f NULL) the library's own choice for the width. */
+static int run_gpu(const px_file *f, const px_shape *s, const run_opts *o)
 {
-	char err[1024];
-	strbuf log;
-	sb_init(&log);
-	px_rig *rig = NULL;
-	jit_kernel *k = NULL;
-	px_status st = px_rig_new(cu, &rig, err, sizeof err);
+	char err[1024], name[96], head[320];
+	cli_gpu g;
+	ptxpose_plan plan = NULL;
+	ptxpose_plan_info info = {0};
+	px_status st = cli_gpu_open(&g, o->verbose, err, sizeof err);
 	if (!st)
-		st = px_rig_fits(rig, s, err, sizeof err);
+		st = px_rig_fits(g.rig, s, err, sizeof err);
+	if (!st && f)
+		st = cli_gpu_link(&g, f, err, sizeof err);
 	if (!st)
-		st = jit_load(cu, f, o->verbose, &k, &log, err, sizeof err);
+		st = px_rig_shape(g.rig, s, o->seed, err, sizeof err);
+	if (!st)
+		st = cli_gpu_plan(&g, f ? f->meta.kernel : NULL, s, &plan, err, sizeof err);
 	int code = st ? fail(st, err) : EXIT_OK;
-	if (st == PX_EJIT || o->verbose)
-		fputs(sb_str(&log), stderr);
-	if (!st)
-		code = measure(cu, rig, k, s, o, head);
-	jit_free(k);
-	px_rig_free(rig);
-	sb_free(&log);
+	if (st && code == EXIT_NODEV)
+		cli_emulate_hint(st == PX_ENODEVICE);
+	if (st == PX_EJIT || (o->verbose && g.h))
+		fputs(cli_gpu_jit(&g), stderr);
+	if (!st) {
+		ptxpose_plan_get(plan, &info);
+		if (!f)
+			cli_err(CMD, "picked %s by the cost model (%.2f us predicted on %s%s)", info.kernel, info.predicted_us,
+				cu_info(g.cu)->name, info.unsure ? "; unsure: the runner-up is within its margin" : "");
+		snprintf(head, sizeof head, "%s %s elem=%u", info.kernel, px_shape_name(s, name, sizeof name),
+			 s->elem_bits);
+		code = measure(&g, plan, info.kernel, s, o, head);
+		ptxpose_plan_destroy(plan);
+	}
+	cli_gpu_close(&g);
 	return code;
 }
 
@@ -238,56 +251,44 @@ int cmd_run(int argc, char **argv)
 	int code = parse(argc, argv, &o);
 	if (code)
 		return code == HELP_SHOWN ? EXIT_OK : code;
-	char err[1024];
-	char picked[4096];
-	if (!o.file) {
-		char note[600];
-		if (pick_file((unsigned)o.elem, o.rows, o.cols, o.ld_in ? o.ld_in : o.cols,
-			      o.ld_out ? o.ld_out : o.rows, (unsigned)o.offset, picked, sizeof picked, note, sizeof note,
-			      err, sizeof err)) {
-			cli_err(CMD, "%s", err);
-			return EXIT_INPUT;
-		}
-		cli_err(CMD, "picked %s", note);
-		o.file = picked;
-	}
-	px_file f;
-	px_status st = px_file_load(&f, o.file, err, sizeof err);
+	char err[1024], name[96], head[320];
+	px_file f = {0};
+	px_status st = o.file ? px_file_load(&f, o.file, err, sizeof err) : PX_OK;
 	if (st)
 		return fail(st, err);
 	px_shape s = {.rows = o.rows, .cols = o.cols, .ld_in = o.ld_in, .ld_out = o.ld_out,
-		      .elem_bits = f.meta.elem_bits, .offset = (unsigned)o.offset, .batch = o.batch ? o.batch : 1,
-		      .stride_in = o.stride_in, .stride_out = o.stride_out};
-	char name[96], head[320];
-	if (o.elem && o.elem != f.meta.elem_bits) {
+		      .elem_bits = o.file ? f.meta.elem_bits : (unsigned)o.elem, .offset = (unsigned)o.offset,
+		      .batch = o.batch ? o.batch : 1, .stride_in = o.stride_in, .stride_out = o.stride_out};
+	if (o.file && o.elem && o.elem != f.meta.elem_bits) {
 		snprintf(err, sizeof err, "--elem %llu does not match %s's elem=%u", (unsigned long long)o.elem,
 			 o.file, f.meta.elem_bits);
 		st = PX_EUSAGE;
 	}
 	if (!st)
 		st = px_shape_check(&s, err, sizeof err);
-	if (!st)
+	if (!st && o.file)
 		st = px_launch_check(&f.meta, &s, err, sizeof err);
 	if (!st)
 		st = px_host_fits(px_shape_in_bytes(&s) + px_shape_out_bytes(&s), "the input and output", err,
 				  sizeof err);
+	if (!st && !o.file && o.emulate) {
+		/* no GPU to plan on: the library's model, for the built-in H100 */
+		char note[512];
+		if (!(st = pick_kernel(&s, &f, note, sizeof note, err, sizeof err))) {
+			cli_err(CMD, "picked %s", note);
+			st = px_launch_check(&f.meta, &s, err, sizeof err);
+		}
+	}
 	if (st) {
 		px_file_free(&f);
 		return fail(st, err);
 	}
-	snprintf(head, sizeof head, "%s %s elem=%u", f.meta.kernel, px_shape_name(&s, name, sizeof name),
-		 f.meta.elem_bits);
-	px_log log = {cli_log_stderr, NULL};
 	if (o.emulate) {
+		snprintf(head, sizeof head, "%s %s elem=%u", f.meta.kernel, px_shape_name(&s, name, sizeof name),
+			 f.meta.elem_bits);
 		code = run_emulated(&f, &s, &o, head);
 	} else {
-		cu_ctx *cu;
-		st = cu_open(&cu, 0, o.verbose ? &log : NULL, err, sizeof err);
-		code = st ? fail(st, err) : run_gpu(cu, &f, &s, &o, head);
-		if (st && code == EXIT_NODEV)
-			cli_emulate_hint(st == PX_ENODEVICE);
-		if (!st)
-			cu_close(cu);
+		code = run_gpu(o.file ? &f : NULL, &s, &o);
 	}
 	px_file_free(&f);
 	fflush(stdout);

@@ -1,74 +1,48 @@
+/* pick: the cost model's kernel without a GPU (pick.h). */
 #include "cli/pick.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/fsio.h"
-#include "inspect/inspect.h"
-#include "rig/select.h"
+#include "lib/kreg.h"
+#include "lib/pick.h"
 
-#define TABLE "bench/results/select.tsv"
-
-/* The first of dir, dir/.., dir/../.., dir/../../.. that holds `rel`. */
-static int find_up(const char *rel, char *out, size_t n)
+px_status pick_kernel(const px_shape *s, px_file *f, char *note, size_t nlen, char *err, size_t errlen)
 {
-	char dir[INS_PATH_MAX];
-	if (ins_exe_dir(dir, sizeof dir))
-		return -1;
-	for (int up = 0; up < 4; up++) {
-		snprintf(out, n, "%s/%s", dir, rel);
-		if (fs_exists(out))
-			return 0;
-		char *slash = strrchr(dir, '/');
-		if (!slash || slash == dir)
-			break;
-		*slash = '\0';
+	kreg *r = NULL;
+	model_device dev;
+	model_problem p = {.es = s->elem_bits / 8, .rows = s->rows, .cols = s->cols, .ld_in = s->ld_in,
+			   .ld_out = s->ld_out, .batch = s->batch, .stride_in = s->stride_in, .stride_out = s->stride_out};
+	p.align_in = p.align_out = model_align_of_offset(s->offset, p.es);
+	pick_result res = {0};
+	px_status st = kreg_new(&r, err, errlen);
+	if (!st)
+		st = kreg_add_builtins(r, err, errlen);
+	if (!st)
+		st = kreg_add_env(r, err, errlen);
+	if (!st && model_device_builtin("h100", &dev, err, errlen))
+		st = PX_EUSAGE;
+	if (!st && model_problem_check(&p, err, errlen))
+		st = PX_EUSAGE;
+	if (!st && (st = pick_rank(r, &dev, model_params_builtin(), &p, &res, err, errlen)) == PX_EUNAVAIL)
+		st = PX_EINPUT;
+	if (!st) {
+		const kreg_kernel *k = kreg_get(r, res.c[0].index);
+		char *text = strdup(k->ptx);
+		/* f->path outlives the registry: the command runs one kernel */
+		static char name[META_VAL_MAX + 1];
+		snprintf(name, sizeof name, "%s", k->meta.kernel);
+		snprintf(note, nlen, "%s by the cost model (%.2f us predicted on the built-in %s; no GPU is asked)",
+			 k->meta.kernel, res.c[0].e.us, dev.name);
+		if (!text) {
+			snprintf(err, errlen, "out of memory");
+			st = PX_ENOMEM;
+		} else if ((st = px_file_parse(f, name, text, k->len, err, errlen))) {
+			free(text);
+		}
 	}
-	return -1;
-}
-
-int pick_file(unsigned elem, uint64_t rows, uint64_t cols, uint64_t ld_in, uint64_t ld_out,
-	      unsigned offset, char *path, size_t plen, char *note, size_t nlen, char *err, size_t errlen)
-{
-	char table[INS_PATH_MAX], kernel[128];
-	const char *env = getenv("PTXPOSE_SELECT");
-	if (env && *env)
-		snprintf(table, sizeof table, "%s", env);
-	else if (find_up(TABLE, table, sizeof table)) {
-		snprintf(err, errlen, "no FILE.ptx given and no selection table (%s) beside the binary; "
-			 "name a file or set PTXPOSE_SELECT", TABLE);
-		return -1;
-	}
-	char why[256];
-	char *text = fs_read_input(table, FS_INPUT_MAX, NULL, why, sizeof why);
-	if (!text) {
-		snprintf(err, errlen, "cannot read the selection table: %s", why);
-		return -1;
-	}
-	int rc = sel_pick_at(text, elem, rows, cols, ld_in, ld_out, offset, kernel, sizeof kernel, why, sizeof why);
-	if (rc)
-		snprintf(err, errlen, "%s: %s", table, why);
-	/* the note: the table's "measured on ..." comment */
-	const char *m = strstr(text, "measured on ");
-	size_t ml = m ? strcspn(m, "\n") : 0;
-	snprintf(note, nlen, "%s from %s (%.*s)", kernel, table, (int)ml, m ? m : "");
-	free(text);
-	if (rc)
-		return -1;
-	char rel[200];
-	snprintf(rel, sizeof rel, "ptx/%s.ptx", kernel);
-	env = getenv("PTXPOSE_PTX");
-	if (env && *env)
-		snprintf(path, plen, "%s/%s.ptx", env, kernel);
-	else if (find_up(rel, path, plen)) {
-		snprintf(err, errlen, "the selection table names %s, but ptx/%s.ptx is not beside the binary "
-			 "(set PTXPOSE_PTX)", kernel, kernel);
-		return -1;
-	}
-	if (!fs_exists(path)) {
-		snprintf(err, errlen, "the selection table names %s, but %s does not exist", kernel, path);
-		return -1;
-	}
-	return 0;
+	pick_free(&res);
+	kreg_free(r);
+	return st;
 }

@@ -1,17 +1,18 @@
-/* pick: which PTX file `ptxpose run` uses when given a width and a shape
- * but no file: the selection table measured on a GPU (bench/results/
- * select.tsv, or $PTXPOSE_SELECT) names the kernel, found in ptx/ (or
- * $PTXPOSE_PTX). Both are looked for beside the binary, up to three folders
- * up, so build/ptxpose and build/asan/ptxpose find the checkout's. */
+/* pick: which kernel `ptxpose run --elem` takes where there is no GPU to
+ * plan on (--emulate): the library's kernels (built in, and $PTXPOSE_PTX)
+ * ranked by its cost model for the built-in H100. On the GPU, run asks the
+ * library's plan instead (ptxpose_plan_create). */
 #ifndef CLI_PICK_H
 #define CLI_PICK_H
 
 #include <stddef.h>
-#include <stdint.h>
 
-/* 0 with the file's path and a note naming the table's first comment line
- * (its device and date); -1 with a one-line reason. */
-int pick_file(unsigned elem, uint64_t rows, uint64_t cols, uint64_t ld_in, uint64_t ld_out,
-	      unsigned offset, char *path, size_t plen, char *note, size_t nlen, char *err, size_t errlen);
+#include "lib/pxfile.h"
+#include "rig/rig.h"
+
+/* The kernel for checked shape s (its elem_bits and offset count) into *f
+ * (a copy of its text: px_file_free it), a note naming it and its predicted
+ * time. PX_EINPUT with a reason (no kernel of the width, a bad $PTXPOSE_PTX). */
+px_status pick_kernel(const px_shape *s, px_file *f, char *note, size_t nlen, char *err, size_t errlen);
 
 #endif

@@ -6,16 +6,11 @@
 #include <stdio.h>
 
 #include "common/strbuf.h"
+#include "lib/kreg.h"
 #include "lib/model.h"
 
 typedef struct {
-	const char *path;
-	model_kernel k;
-	unsigned block[3];
-} plan_kernel;
-
-typedef struct {
-	const plan_kernel *pk;
+	const kreg_kernel *k;        /* k->source: "built in", "PTXPOSE_PTX: a.ptx" or a path */
 	model_features f;
 	model_estimate e;
 } plan_cand;

@@ -31,7 +31,7 @@ static void top_costs(const model_estimate *e, char *buf, size_t n)
 static void why(FILE *f, const plan_result *r)
 {
 	const plan_cand *a = &r->c[0], *b = &r->c[1];
-	fprintf(f, "why: ahead of %s (%.2f us) by %.2f us:", b->pk->k.name, b->e.us, b->e.us - a->e.us);
+	fprintf(f, "why: ahead of %s (%.2f us) by %.2f us:", b->k->mk.name, b->e.us, b->e.us - a->e.us);
 	int used[MF_N] = {0};
 	for (int k = 0; k < 3; k++) {
 		int best = -1;
@@ -55,10 +55,10 @@ static void features_text(FILE *f, const plan_cand *c)
 	fprintf(f, "%s: tiles %.0f (%.0f interior, %.0f edge), vector share %.2f, MB vec %.1f realign %.1f "
 		   "elem %.1f edge %.1f (useful %.1f), edge slots %.3g, footprint %.1f MB, L2 holds %.2f, "
 		   "occupancy %u blocks/SM (%s), waves %.2f, in flight %.0f KB/SM, phi %.3f, regs %u%s\n",
-		c->pk->k.name, x->tiles, x->interior, x->edge, x->fast_share, x->path_bytes[MODEL_VEC] / MB,
+		c->k->mk.name, x->tiles, x->interior, x->edge, x->fast_share, x->path_bytes[MODEL_VEC] / MB,
 		x->path_bytes[MODEL_REALIGN] / MB, x->path_bytes[MODEL_ELEM] / MB, x->path_bytes[MODEL_EDGE] / MB,
 		x->useful / MB, x->slots, x->footprint / MB, x->l2_hit, x->occ, x->occ_by, x->waves,
-		x->inflight_sm / 1024, x->phi, c->pk->k.regs, c->pk->k.regs_known ? "" : " (estimated)");
+		x->inflight_sm / 1024, x->phi, c->k->mk.regs, c->k->mk.regs_known ? "" : " (estimated)");
 	fprintf(f, "  x:");
 	for (int i = 0; i < MF_N; i++)
 		fprintf(f, " %s %.4g", model_feat_name(i), x->x[i]);
@@ -79,16 +79,16 @@ void plan_print_text(FILE *f, const plan_ctx *x, const plan_result *r)
 		x->dev.sm_count, (double)x->dev.l2_bytes / MB, x->dev.bw_gbps);
 	fprintf(f, "model: %s, fitted from: %s\n", x->params_from, x->params->source);
 	const plan_cand *w = &r->c[0];
-	fprintf(f, "choice: %s  %.2f us predicted  grid %ux%ux%u  block %ux%ux%u  (%s)\n", w->pk->k.name,
-		w->e.us, w->f.grid[0], w->f.grid[1], w->f.grid[2], w->pk->block[0], w->pk->block[1],
-		w->pk->block[2], w->pk->path);
+	fprintf(f, "choice: %s  %.2f us predicted  grid %ux%ux%u  block %ux%ux%u  (%s)\n", w->k->mk.name,
+		w->e.us, w->f.grid[0], w->f.grid[1], w->f.grid[2], w->k->meta.block[0], w->k->meta.block[1],
+		w->k->meta.block[2], w->k->source);
 	if (r->n > 1) {
 		why(f, r);
 		double gap = r->c[1].e.us / w->e.us - 1;
 		if (r->unsure)
 			fprintf(f, "unsure: %s is predicted within %.1f%%, under the model's margin of %.1f%%; "
 				   "`ptxpose plan --measure` settles it on a GPU\n",
-				r->c[1].pk->k.name, 100 * gap, 100 * x->params->unsure_margin);
+				r->c[1].k->mk.name, 100 * gap, 100 * x->params->unsure_margin);
 		else
 			fprintf(f, "sure: the runner-up is predicted %.1f%% slower, over the model's margin of %.1f%%\n",
 				100 * gap, 100 * x->params->unsure_margin);
@@ -102,7 +102,7 @@ void plan_print_text(FILE *f, const plan_ctx *x, const plan_result *r)
 		snprintf(paths, sizeof paths, "%.0f/%.0f/%.0f/%.0f%%", 100 * c->f.path_bytes[0] / tot,
 			 100 * c->f.path_bytes[1] / tot, 100 * c->f.path_bytes[2] / tot, 100 * c->f.path_bytes[3] / tot);
 		top_costs(&c->e, costs, sizeof costs);
-		fprintf(f, "%4d  %-24s %10.2f %8.3f %5u %8.2f %4.0f%%  %-18s %s\n", i + 1, c->pk->k.name, c->e.us,
+		fprintf(f, "%4d  %-24s %10.2f %8.3f %5u %8.2f %4.0f%%  %-18s %s\n", i + 1, c->k->mk.name, c->e.us,
 			c->e.us / w->e.us, c->f.occ, c->f.waves, 100 * c->f.l2_hit, paths, costs);
 	}
 	if (x->features) {
@@ -152,8 +152,8 @@ static void jfeatures(strbuf *o, const plan_cand *c)
 	jnum(o, "waves", x->waves), sb_addc(o, ',');
 	jnum(o, "inflight_sm", x->inflight_sm), sb_addc(o, ',');
 	jnum(o, "phi", x->phi), sb_addc(o, ',');
-	jnum(o, "regs", c->pk->k.regs), sb_addc(o, ',');
-	sb_printf(o, "\"regs_known\":%s,\"x\":{", c->pk->k.regs_known ? "true" : "false");
+	jnum(o, "regs", c->k->mk.regs), sb_addc(o, ',');
+	sb_printf(o, "\"regs_known\":%s,\"x\":{", c->k->mk.regs_known ? "true" : "false");
 	for (int i = 0; i < MF_N; i++) {
 		if (i)
 			sb_addc(o, ',');
@@ -193,16 +193,16 @@ void plan_json_case(strbuf *o, const plan_ctx *x, const plan_result *r)
 		  p->es, (unsigned long long)p->rows, (unsigned long long)p->cols, (unsigned long long)p->ld_in,
 		  (unsigned long long)p->ld_out, (unsigned long long)p->batch, (unsigned long long)p->stride_in,
 		  (unsigned long long)p->stride_out, p->align_in, p->align_out);
-	jstr(o, "choice", r->n ? r->c[0].pk->k.name : ""), sb_addc(o, ',');
+	jstr(o, "choice", r->n ? r->c[0].k->mk.name : ""), sb_addc(o, ',');
 	sb_printf(o, "\"unsure\":%s,\"candidates\":[", r->unsure ? "true" : "false");
 	for (int i = 0; i < r->n; i++) {
 		const plan_cand *c = &r->c[i];
 		sb_add(o, i ? ",{" : "{");
-		jstr(o, "kernel", c->pk->k.name), sb_addc(o, ',');
-		jstr(o, "file", c->pk->path), sb_addc(o, ',');
+		jstr(o, "kernel", c->k->mk.name), sb_addc(o, ',');
+		jstr(o, "file", c->k->source), sb_addc(o, ',');
 		jnum(o, "us", c->e.us), sb_addc(o, ',');
 		sb_printf(o, "\"grid\":[%u,%u,%u],\"block\":[%u,%u,%u],\"contrib\":{", c->f.grid[0], c->f.grid[1],
-			  c->f.grid[2], c->pk->block[0], c->pk->block[1], c->pk->block[2]);
+			  c->f.grid[2], c->k->meta.block[0], c->k->meta.block[1], c->k->meta.block[2]);
 		for (int k = 0; k < MF_N; k++) {
 			if (k)
 				sb_addc(o, ',');

@@ -2,7 +2,14 @@
 #ifndef COMMON_VERSION_H
 #define COMMON_VERSION_H
 
-#define PTXPOSE_VERSION "0.1.0"
+#include "include/ptxpose.h"
+
+#define VER_STR_(x) #x
+#define VER_STR(x) VER_STR_(x)
+/* "0.2.0": the numbers of include/ptxpose.h, the one place they are kept */
+#define PTXPOSE_VERSION                                                              \
+	VER_STR(PTXPOSE_VERSION_MAJOR) "." VER_STR(PTXPOSE_VERSION_MINOR) "." VER_STR( \
+		PTXPOSE_VERSION_PATCH)
 
 /* `git describe --always --dirty` of the tree when it was built ("dd5c927",
  * "dd5c927-dirty"); without git, $PTXPOSE_COMMIT at build time; else

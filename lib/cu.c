@@ -3,6 +3,7 @@
 #include "lib/cu_api.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,9 +27,9 @@ static const struct {
 const char *cu_error_text(const cu_ctx *cu, CUresult rc, char *buf, size_t len)
 {
 	const char *name = NULL, *text = NULL;
-	if (cu->f.GetErrorName && cu->f.GetErrorName(rc, &name) != CUDA_SUCCESS)
+	if (cu->f->GetErrorName && cu->f->GetErrorName(rc, &name) != CUDA_SUCCESS)
 		name = NULL;
-	if (cu->f.GetErrorString && cu->f.GetErrorString(rc, &text) != CUDA_SUCCESS)
+	if (cu->f->GetErrorString && cu->f->GetErrorString(rc, &text) != CUDA_SUCCESS)
 		text = NULL;
 	if (name)
 		snprintf(buf, len, "%s (%s)", name, text ? text : "no description");
@@ -45,12 +46,12 @@ px_status cu_fail(const cu_ctx *cu, CUresult rc, const char *file, int line, con
 	return rc == CUDA_ERROR_OUT_OF_MEMORY ? PX_ENOMEM : PX_ECUDA;
 }
 
-static px_status resolve(cu_ctx *cu, char *err, size_t errlen)
+static px_status resolve(void *dl, cu_fns *f, char *err, size_t errlen)
 {
 	for (size_t k = 0; k < sizeof entry_points / sizeof entry_points[0]; k++) {
-		void *p = dlsym(cu->dl, entry_points[k].sym);
+		void *p = dlsym(dl, entry_points[k].sym);
 		if (!p && entry_points[k].alt)
-			p = dlsym(cu->dl, entry_points[k].alt);
+			p = dlsym(dl, entry_points[k].alt);
 		if (!p && entry_points[k].later)
 			continue;
 		if (!p) {
@@ -59,9 +60,70 @@ static px_status resolve(cu_ctx *cu, char *err, size_t errlen)
 			return PX_ENODRIVER;
 		}
 		/* POSIX: a dlsym result converts to the function pointer it names */
-		memcpy((char *)&cu->f + entry_points[k].off, &p, sizeof p);
+		memcpy((char *)f + entry_points[k].off, &p, sizeof p);
 	}
 	return PX_OK;
+}
+
+/* The driver, opened and initialized once a process: its outcome (and
+ * message) stay for every later call. */
+static struct {
+	pthread_mutex_t mu;
+	int tried;
+	px_status st;
+	char err[512];
+	void *dl;
+	cu_fns f;
+} drv = {.mu = PTHREAD_MUTEX_INITIALIZER};
+
+static px_status load_driver(char *err, size_t errlen)
+{
+	const char *lib = getenv("PTXPOSE_LIBCUDA");
+	if (!lib || !*lib)
+		lib = CU_LIB;
+	if (!(drv.dl = dlopen(lib, RTLD_NOW | RTLD_LOCAL))) {
+		const char *why = dlerror();
+		snprintf(err, errlen, "no CUDA driver: %s not found (%s)", lib, why ? why : "dlopen failed");
+		return PX_ENODRIVER;
+	}
+	/* libcuda.so.1 stays mapped for the process: its threads may outlive
+	 * any handle, and unloading a driver under a loaded libcublas is asking
+	 * for trouble */
+	px_status st = resolve(drv.dl, &drv.f, err, errlen);
+	CUresult rc;
+	if (!st && (rc = drv.f.Init(0))) {
+		cu_ctx tmp = {.f = &drv.f};
+		char text[256];
+		cu_error_text(&tmp, rc, text, sizeof text);
+		if (rc == CUDA_ERROR_NO_DEVICE) {
+			snprintf(err, errlen, "no CUDA device (cuInit: %s)", text);
+			st = PX_ENODEVICE;
+		} else {
+			snprintf(err, errlen, "the CUDA driver cannot start (cuInit: %s)", text);
+			st = PX_ENODRIVER;
+		}
+	}
+	return st;
+}
+
+px_status cu_driver(const cu_fns **out, char *err, size_t errlen)
+{
+	pthread_mutex_lock(&drv.mu);
+	if (!drv.tried) {
+		drv.st = load_driver(drv.err, sizeof drv.err);
+		drv.tried = 1;
+	}
+	px_status st = drv.st;
+	pthread_mutex_unlock(&drv.mu);
+	*out = st ? NULL : &drv.f;
+	if (st)
+		snprintf(err, errlen, "%s", drv.err);
+	return st;
+}
+
+void *cu_driver_symbol(const char *name)
+{
+	return drv.dl ? dlsym(drv.dl, name) : NULL;
 }
 
 static px_status device_info(cu_ctx *cu, int ordinal, char *err, size_t errlen)
@@ -69,16 +131,16 @@ static px_status device_info(cu_ctx *cu, int ordinal, char *err, size_t errlen)
 	cu_devinfo *d = &cu->info;
 	CUresult rc;
 	int count = 0;
-	if ((rc = cu->f.DeviceGetCount(&count)))
+	if ((rc = cu->f->DeviceGetCount(&count)))
 		return CU_FAIL(cu, rc, "cuDeviceGetCount", err, errlen);
 	if (count == 0 || ordinal >= count) {
 		snprintf(err, errlen, "no CUDA device%s (the driver sees %d)", count ? " of that ordinal" : "", count);
 		return PX_ENODEVICE;
 	}
-	if ((rc = cu->f.DeviceGet(&cu->dev, ordinal)))
+	if ((rc = cu->f->DeviceGet(&cu->dev, ordinal)))
 		return CU_FAIL(cu, rc, "cuDeviceGet", err, errlen);
 	d->ordinal = ordinal;
-	if ((rc = cu->f.DeviceGetName(d->name, (int)sizeof d->name, cu->dev)))
+	if ((rc = cu->f->DeviceGetName(d->name, (int)sizeof d->name, cu->dev)))
 		return CU_FAIL(cu, rc, "cuDeviceGetName", err, errlen);
 	static const struct {
 		CUdevice_attribute attr;
@@ -91,10 +153,28 @@ static px_status device_info(cu_ctx *cu, int ordinal, char *err, size_t errlen)
 		{CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, offsetof(cu_devinfo, sm_count)},
 	};
 	for (size_t k = 0; k < sizeof attrs / sizeof attrs[0]; k++)
-		if ((rc = cu->f.DeviceGetAttribute((int *)((char *)d + attrs[k].off), attrs[k].attr, cu->dev)))
+		if ((rc = cu->f->DeviceGetAttribute((int *)((char *)d + attrs[k].off), attrs[k].attr, cu->dev)))
 			return CU_FAIL(cu, rc, "cuDeviceGetAttribute", err, errlen);
+	/* what the plan model needs beyond that: 0 where the driver does not say */
+	static const struct {
+		CUdevice_attribute attr;
+		size_t off;
+	} more[] = {
+		{CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, offsetof(cu_devinfo, bus_bits)},
+		{CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR, offsetof(cu_devinfo, blocks_per_sm)},
+		{CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR, offsetof(cu_devinfo, regs_per_sm)},
+		{CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, offsetof(cu_devinfo, smem_per_sm)},
+		{CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, offsetof(cu_devinfo, threads_per_sm)},
+		{CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, offsetof(cu_devinfo, mem_clock_khz)},
+		{CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK, offsetof(cu_devinfo, smem_reserved)},
+	};
+	for (size_t k = 0; k < sizeof more / sizeof more[0]; k++) {
+		int *v = (int *)((char *)d + more[k].off);
+		if (cu->f->DeviceGetAttribute(v, more[k].attr, cu->dev) || *v < 0)
+			*v = 0;
+	}
 	size_t total = 0;
-	if ((rc = cu->f.DeviceTotalMem(&total, cu->dev)))
+	if ((rc = cu->f->DeviceTotalMem(&total, cu->dev)))
 		return CU_FAIL(cu, rc, "cuDeviceTotalMem", err, errlen);
 	d->total_mem = total;
 	return PX_OK;
@@ -103,15 +183,16 @@ static px_status device_info(cu_ctx *cu, int ordinal, char *err, size_t errlen)
 static px_status take_context(cu_ctx *cu, char *err, size_t errlen)
 {
 	CUresult rc;
-	if ((rc = cu->f.DevicePrimaryCtxRetain(&cu->ctx, cu->dev)))
+	if ((rc = cu->f->DevicePrimaryCtxRetain(&cu->ctx, cu->dev)))
 		return CU_FAIL(cu, rc, "cuDevicePrimaryCtxRetain", err, errlen);
 	cu->retained = 1;
-	if ((rc = cu->f.CtxSetCurrent(cu->ctx)))
+	if ((rc = cu->f->CtxSetCurrent(cu->ctx)))
 		return CU_FAIL(cu, rc, "cuCtxSetCurrent", err, errlen);
 	return PX_OK;
 }
 
-px_status cu_open(cu_ctx **out, int ordinal, const px_log *log, char *err, size_t errlen)
+/* A fresh cu_ctx on the process's driver, its version known. */
+static px_status cu_new(cu_ctx **out, const px_log *log, char *err, size_t errlen)
 {
 	*out = NULL;
 	cu_ctx *cu = calloc(1, sizeof *cu);
@@ -121,45 +202,69 @@ px_status cu_open(cu_ctx **out, int ordinal, const px_log *log, char *err, size_
 	}
 	cu->log = log;
 	cu->gen = 1;
-	const char *lib = getenv("PTXPOSE_LIBCUDA");
-	if (!lib || !*lib)
-		lib = CU_LIB;
-	cu->dl = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
-	if (!cu->dl) {
-		const char *why = dlerror();
-		snprintf(err, errlen, "no CUDA driver: %s not found (%s)", lib, why ? why : "dlopen failed");
-		free(cu);
-		return PX_ENODRIVER;
-	}
-	px_status st = resolve(cu, err, errlen);
+	px_status st = cu_driver(&cu->f, err, errlen);
 	CUresult rc;
-	if (!st && (rc = cu->f.Init(0))) {
-		char text[256];
-		cu_error_text(cu, rc, text, sizeof text);
-		if (rc == CUDA_ERROR_NO_DEVICE) {
-			snprintf(err, errlen, "no CUDA device (cuInit: %s)", text);
-			st = PX_ENODEVICE;
-		} else {
-			snprintf(err, errlen, "the CUDA driver cannot start (cuInit: %s)", text);
-			st = PX_ENODRIVER;
-		}
-	}
-	if (!st && (rc = cu->f.DriverGetVersion(&cu->info.driver_version)))
+	if (!st && (rc = cu->f->DriverGetVersion(&cu->info.driver_version)))
 		st = CU_FAIL(cu, rc, "cuDriverGetVersion", err, errlen);
-	if (!st)
-		st = device_info(cu, ordinal, err, errlen);
-	if (!st)
+	if (st) {
+		free(cu);
+		return st;
+	}
+	*out = cu;
+	return PX_OK;
+}
+
+static void log_open(const cu_ctx *cu, const char *how)
+{
+	const cu_devinfo *d = &cu->info;
+	char drv_s[16], mem[32], l2[32];
+	px_logf(cu->log, "cu: " CU_LIB " driver %s; device %d: %s, sm_%d%d, %d SMs, %s, L2 %s, %d B shared memory a block (opt-in); %s",
+		cu_driver_str(cu, drv_s, sizeof drv_s), d->ordinal, d->name, d->cc_major, d->cc_minor, d->sm_count,
+		px_bytes_str(d->total_mem, mem, sizeof mem), px_bytes_str((uint64_t)d->l2_bytes, l2, sizeof l2),
+		d->smem_optin, how);
+}
+
+px_status cu_open(cu_ctx **out, int ordinal, const px_log *log, char *err, size_t errlen)
+{
+	cu_ctx *cu;
+	px_status st = cu_new(&cu, log, err, errlen);
+	if (st)
+		return st;
+	if (!(st = device_info(cu, ordinal, err, errlen)))
 		st = take_context(cu, err, errlen);
 	if (st) {
 		cu_close(cu);
 		return st;
 	}
-	const cu_devinfo *d = &cu->info;
-	char drv[16], mem[32], l2[32];
-	px_logf(log, "cu: " CU_LIB " driver %s; device %d: %s, sm_%d%d, %d SMs, %s, L2 %s, %d B shared memory a block (opt-in)",
-		cu_driver_str(cu, drv, sizeof drv), d->ordinal, d->name, d->cc_major, d->cc_minor, d->sm_count,
-		px_bytes_str(d->total_mem, mem, sizeof mem), px_bytes_str((uint64_t)d->l2_bytes, l2, sizeof l2),
-		d->smem_optin);
+	log_open(cu, "its primary context");
+	*out = cu;
+	return PX_OK;
+}
+
+px_status cu_attach(cu_ctx **out, const px_log *log, char *err, size_t errlen)
+{
+	cu_ctx *cu;
+	px_status st = cu_new(&cu, log, err, errlen);
+	if (st)
+		return st;
+	CUcontext cur = NULL;
+	CUdevice dev = 0;
+	CUresult rc = cu->f->CtxGetCurrent(&cur);
+	if (!rc && cur && (rc = cu->f->CtxGetDevice(&dev)))
+		st = CU_FAIL(cu, rc, "cuCtxGetDevice", err, errlen);
+	else if (rc)
+		st = CU_FAIL(cu, rc, "cuCtxGetCurrent", err, errlen);
+	if (!st)
+		st = device_info(cu, cur ? (int)dev : 0, err, errlen);
+	if (!st && cur)
+		cu->ctx = cur;
+	else if (!st)
+		st = take_context(cu, err, errlen);
+	if (st) {
+		cu_close(cu);
+		return st;
+	}
+	log_open(cu, cur ? "the context current at creation" : "its primary context");
 	*out = cu;
 	return PX_OK;
 }
@@ -169,11 +274,11 @@ void cu_close(cu_ctx *cu)
 	if (!cu)
 		return;
 	if (cu->retained) {
-		cu->f.CtxSetCurrent(NULL);
-		cu->f.DevicePrimaryCtxRelease(cu->dev);
+		CUcontext cur = NULL;
+		if (!cu->f->CtxGetCurrent(&cur) && cur == cu->ctx)
+			cu->f->CtxSetCurrent(NULL);
+		cu->f->DevicePrimaryCtxRelease(cu->dev);
 	}
-	/* libcuda.so.1 stays mapped: its threads may outlive this call, and
-	 * unloading a driver under a loaded libcublas is asking for trouble */
 	free(cu);
 }
 
@@ -204,10 +309,10 @@ px_status cu_reset(cu_ctx *cu, char *err, size_t errlen)
 	CUresult rc;
 	cu->gen++;
 	if (cu->retained) {
-		cu->f.DevicePrimaryCtxRelease(cu->dev);
+		cu->f->DevicePrimaryCtxRelease(cu->dev);
 		cu->retained = 0;
 	}
-	if ((rc = cu->f.DevicePrimaryCtxReset(cu->dev)))
+	if ((rc = cu->f->DevicePrimaryCtxReset(cu->dev)))
 		return CU_FAIL(cu, rc, "cuDevicePrimaryCtxReset", err, errlen);
 	px_logf(cu->log, "cu: primary context reset after an error; modules and buffers are gone");
 	return take_context(cu, err, errlen);
@@ -215,7 +320,7 @@ px_status cu_reset(cu_ctx *cu, char *err, size_t errlen)
 
 px_status cu_sync(cu_ctx *cu, const char *what, char *err, size_t errlen)
 {
-	CUresult rc = cu->f.CtxSynchronize();
+	CUresult rc = cu->f->CtxSynchronize();
 	if (!rc)
 		return PX_OK;
 	char call[160];
@@ -226,7 +331,7 @@ px_status cu_sync(cu_ctx *cu, const char *what, char *err, size_t errlen)
 px_status cu_mem_info(cu_ctx *cu, uint64_t *free_b, uint64_t *total_b, char *err, size_t errlen)
 {
 	size_t f = 0, t = 0;
-	CUresult rc = cu->f.MemGetInfo(&f, &t);
+	CUresult rc = cu->f->MemGetInfo(&f, &t);
 	if (rc)
 		return CU_FAIL(cu, rc, "cuMemGetInfo", err, errlen);
 	*free_b = f;

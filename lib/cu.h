@@ -26,6 +26,9 @@ typedef struct {
 	int l2_bytes;
 	int smem_optin;       /* shared memory per block with opt-in */
 	uint64_t total_mem;
+	/* for the plan model; 0 where the driver does not say */
+	int smem_per_sm, smem_reserved, regs_per_sm, threads_per_sm, blocks_per_sm;
+	int mem_clock_khz, bus_bits;
 } cu_devinfo;
 
 /* dlopen libcuda.so.1 (or $PTXPOSE_LIBCUDA, for tests), resolve every
@@ -33,7 +36,18 @@ typedef struct {
  * `ordinal`'s primary context and make it current. PX_ENODRIVER ("no CUDA
  * driver: libcuda.so.1 not found (dlerror)"), PX_ENODEVICE ("no CUDA device"). */
 px_status cu_open(cu_ctx **out, int ordinal, const px_log *log, char *err, size_t errlen);
+
+/* The context current on this thread, if there is one (not retained: it is
+ * the caller's); else device 0's primary context, retained and made current
+ * as cu_open does. The library's handle (ptxpose_create) is made this way. */
+px_status cu_attach(cu_ctx **out, const px_log *log, char *err, size_t errlen);
+
+/* Release what cu_open or cu_attach retained. */
 void cu_close(cu_ctx *cu);
+
+/* An exported symbol of the driver the process opened (NULL before the
+ * driver is opened, or when it has no such symbol). */
+void *cu_driver_symbol(const char *name);
 const cu_devinfo *cu_info(const cu_ctx *cu);
 const px_log *cu_log(const cu_ctx *cu);
 

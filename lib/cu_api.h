@@ -13,6 +13,10 @@
 /* field, exported symbol, older symbol to fall back on (or NULL), the
  * PFN typedef of cudaTypedefs.h that matches the symbol. Sorted by field. */
 #define CU_ENTRY_POINTS(X)                                                                  \
+	X(CtxGetCurrent, "cuCtxGetCurrent", NULL, PFN_cuCtxGetCurrent_v4000)                \
+	X(CtxGetDevice, "cuCtxGetDevice", NULL, PFN_cuCtxGetDevice_v2000)                   \
+	X(CtxPopCurrent, "cuCtxPopCurrent_v2", NULL, PFN_cuCtxPopCurrent_v4000)             \
+	X(CtxPushCurrent, "cuCtxPushCurrent_v2", NULL, PFN_cuCtxPushCurrent_v4000)          \
 	X(CtxSetCurrent, "cuCtxSetCurrent", NULL, PFN_cuCtxSetCurrent_v4000)                \
 	X(CtxSynchronize, "cuCtxSynchronize", NULL, PFN_cuCtxSynchronize_v2000)             \
 	X(DeviceGet, "cuDeviceGet", NULL, PFN_cuDeviceGet_v2000)                            \
@@ -58,7 +62,8 @@
 	X(StreamBeginCapture, "cuStreamBeginCapture_v2", NULL, PFN_cuStreamBeginCapture_v10010) \
 	X(StreamCreate, "cuStreamCreate", NULL, PFN_cuStreamCreate_v2000)                   \
 	X(StreamDestroy, "cuStreamDestroy_v2", NULL, PFN_cuStreamDestroy_v4000)             \
-	X(StreamEndCapture, "cuStreamEndCapture", NULL, PFN_cuStreamEndCapture_v10000)
+	X(StreamEndCapture, "cuStreamEndCapture", NULL, PFN_cuStreamEndCapture_v10000)      \
+	X(StreamGetCtx, "cuStreamGetCtx", NULL, PFN_cuStreamGetCtx_v9020)
 
 /* Entry points newer than CUDA 11.0, the oldest driver ptxpose starts on:
  * NULL when the driver lacks them, and the feature that needs one says so.
@@ -75,9 +80,11 @@ typedef struct {
 #undef CU_FIELD
 } cu_fns;
 
+/* The driver's entry points, resolved once a process (cu.c). */
+px_status cu_driver(const cu_fns **out, char *err, size_t errlen);
+
 struct cu_ctx {
-	void *dl;
-	cu_fns f;
+	const cu_fns *f;
 	CUdevice dev;
 	CUcontext ctx;
 	int retained;       /* holds a primary-context reference */

@@ -18,7 +18,7 @@ px_status cu_alloc(cu_ctx *cu, cu_buf *b, uint64_t bytes, char *err, size_t errl
 {
 	memset(b, 0, sizeof *b);
 	CUdeviceptr p = 0;
-	CUresult rc = cu->f.MemAlloc(&p, bytes ? bytes : 1);
+	CUresult rc = cu->f->MemAlloc(&p, bytes ? bytes : 1);
 	if (rc) {
 		char call[64];
 		return CU_FAIL(cu, rc, what_bytes("cuMemAlloc", bytes, call, sizeof call), err, errlen);
@@ -32,13 +32,13 @@ px_status cu_alloc(cu_ctx *cu, cu_buf *b, uint64_t bytes, char *err, size_t errl
 void cu_free(cu_ctx *cu, cu_buf *b)
 {
 	if (b->ptr && b->gen == cu->gen)
-		cu->f.MemFree(b->ptr);
+		cu->f->MemFree(b->ptr);
 	memset(b, 0, sizeof *b);
 }
 
 px_status cu_htod(cu_ctx *cu, uint64_t dst, const void *src, uint64_t bytes, char *err, size_t errlen)
 {
-	CUresult rc = cu->f.MemcpyHtoD(dst, src, bytes);
+	CUresult rc = cu->f->MemcpyHtoD(dst, src, bytes);
 	if (!rc)
 		return PX_OK;
 	char call[64];
@@ -47,7 +47,7 @@ px_status cu_htod(cu_ctx *cu, uint64_t dst, const void *src, uint64_t bytes, cha
 
 px_status cu_dtoh(cu_ctx *cu, void *dst, uint64_t src, uint64_t bytes, char *err, size_t errlen)
 {
-	CUresult rc = cu->f.MemcpyDtoH(dst, src, bytes);
+	CUresult rc = cu->f->MemcpyDtoH(dst, src, bytes);
 	if (!rc)
 		return PX_OK;
 	char call[64];
@@ -56,7 +56,7 @@ px_status cu_dtoh(cu_ctx *cu, void *dst, uint64_t src, uint64_t bytes, char *err
 
 px_status cu_memset8(cu_ctx *cu, uint64_t dst, unsigned char v, uint64_t bytes, char *err, size_t errlen)
 {
-	CUresult rc = cu->f.MemsetD8(dst, v, bytes);
+	CUresult rc = cu->f->MemsetD8(dst, v, bytes);
 	if (!rc)
 		return PX_OK;
 	char call[64];
@@ -66,7 +66,7 @@ px_status cu_memset8(cu_ctx *cu, uint64_t dst, unsigned char v, uint64_t bytes, 
 px_status cu_dtod_async(cu_ctx *cu, uint64_t dst, uint64_t src, uint64_t bytes, px_stream stream,
 			char *err, size_t errlen)
 {
-	CUresult rc = cu->f.MemcpyDtoDAsync(dst, src, bytes, stream);
+	CUresult rc = cu->f->MemcpyDtoDAsync(dst, src, bytes, stream);
 	if (!rc)
 		return PX_OK;
 	char call[64];
@@ -78,7 +78,7 @@ px_status cu_host_alloc(cu_ctx *cu, cu_host *h, uint64_t bytes, char *err, size_
 	memset(h, 0, sizeof *h);
 	void *p = NULL;
 	char b[32];
-	CUresult rc = cu->f.MemAllocHost(&p, bytes ? bytes : 1);
+	CUresult rc = cu->f->MemAllocHost(&p, bytes ? bytes : 1);
 	if (!rc) {
 		h->pinned = 1;
 	} else {
@@ -101,6 +101,6 @@ void cu_host_free(cu_ctx *cu, cu_host *h)
 	if (h->p && !h->pinned)
 		free(h->p);
 	else if (h->p && h->gen == cu->gen)
-		cu->f.MemFreeHost(h->p);
+		cu->f->MemFreeHost(h->p);
 	memset(h, 0, sizeof *h);
 }

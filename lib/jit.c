@@ -33,34 +33,35 @@ static void add_log(strbuf *log, const char *title, const char *text)
 /* The linker's way: cuLinkCreate, cuLinkAddData, cuLinkComplete, then
  * cuModuleLoadData of the cubin. (cuda.h: linked inputs are compiled as
  * relocatable code.) */
-static px_status load_linked(cu_ctx *cu, const px_file *f, unsigned nopt, CUjit_option *opt, void **val,
+static px_status load_linked(cu_ctx *cu, const char *ptx, const char *name, unsigned nopt, CUjit_option *opt, void **val,
 			     CUmodule *mod, char *err, size_t errlen)
 {
 	CUlinkState link = NULL;
 	void *cubin = NULL;
 	size_t cubin_size = 0;
 	px_status st = PX_OK;
-	CUresult rc = cu->f.LinkCreate(nopt, opt, val, &link);
+	CUresult rc = cu->f->LinkCreate(nopt, opt, val, &link);
 	if (rc)
 		return CU_FAIL(cu, rc, "cuLinkCreate", err, errlen);
-	if ((rc = cu->f.LinkAddData(link, CU_JIT_INPUT_PTX, f->ptx, strlen(f->ptx) + 1, f->path, 0, NULL, NULL))) {
+	if ((rc = cu->f->LinkAddData(link, CU_JIT_INPUT_PTX, (void *)ptx, strlen(ptx) + 1, name, 0, NULL, NULL))) {
 		CU_FAIL(cu, rc, "cuLinkAddData", err, errlen);
 		st = PX_EJIT;
-	} else if ((rc = cu->f.LinkComplete(link, &cubin, &cubin_size))) {
+	} else if ((rc = cu->f->LinkComplete(link, &cubin, &cubin_size))) {
 		CU_FAIL(cu, rc, "cuLinkComplete", err, errlen);
 		st = PX_EJIT;
-	} else if ((rc = cu->f.ModuleLoadData(mod, cubin))) {
+	} else if ((rc = cu->f->ModuleLoadData(mod, cubin))) {
 		st = CU_FAIL(cu, rc, "cuModuleLoadData", err, errlen);
 	}
-	cu->f.LinkDestroy(link);
+	cu->f->LinkDestroy(link);
 	return st;
 }
 
 /* PTXPOSE_JIT=module: one cuModuleLoadDataEx of the PTX, compiled whole. */
-static px_status load_direct(cu_ctx *cu, const px_file *f, unsigned nopt, CUjit_option *opt, void **val,
+static px_status load_direct(cu_ctx *cu, const char *ptx, const char *name, unsigned nopt, CUjit_option *opt, void **val,
 			     CUmodule *mod, char *err, size_t errlen)
 {
-	CUresult rc = cu->f.ModuleLoadDataEx(mod, f->ptx, nopt, opt, val);
+	(void)name;
+	CUresult rc = cu->f->ModuleLoadDataEx(mod, ptx, nopt, opt, val);
 	if (!rc)
 		return PX_OK;
 	CU_FAIL(cu, rc, "cuModuleLoadDataEx", err, errlen);
@@ -68,7 +69,7 @@ static px_status load_direct(cu_ctx *cu, const px_file *f, unsigned nopt, CUjit_
 }
 
 /* PTX -> *mod, with the JIT's logs appended to log. */
-static px_status load_ptx(cu_ctx *cu, const px_file *f, int verbose, CUmodule *mod, float *wall_ms,
+static px_status load_ptx(cu_ctx *cu, const char *ptx, const char *name, int verbose, CUmodule *mod, float *wall_ms,
 			  strbuf *log, char *err, size_t errlen)
 {
 	char *info = calloc(1, LOG_BYTES), *elog = calloc(1, LOG_BYTES);
@@ -90,7 +91,7 @@ static px_status load_ptx(cu_ctx *cu, const px_file *f, int verbose, CUmodule *m
 	};
 	const char *how = getenv("PTXPOSE_JIT");
 	int direct = how && !strcmp(how, "module");
-	px_status st = (direct ? load_direct : load_linked)(cu, f, sizeof opt / sizeof opt[0], opt, val, mod, err, errlen);
+	px_status st = (direct ? load_direct : load_linked)(cu, ptx, name, sizeof opt / sizeof opt[0], opt, val, mod, err, errlen);
 	memcpy(wall_ms, &val[5], sizeof *wall_ms); /* an output option: a float in the slot */
 	info[LOG_BYTES - 1] = elog[LOG_BYTES - 1] = '\0';
 	add_log(log, "JIT error log:", elog);
@@ -113,7 +114,7 @@ static px_status read_attrs(jit_kernel *k, char *err, size_t errlen)
 		{CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, offsetof(jit_attrs, static_smem)},
 	};
 	for (size_t i = 0; i < sizeof attrs / sizeof attrs[0]; i++) {
-		CUresult rc = k->cu->f.FuncGetAttribute((int *)((char *)&k->attrs + attrs[i].off), attrs[i].attr, k->fn);
+		CUresult rc = k->cu->f->FuncGetAttribute((int *)((char *)&k->attrs + attrs[i].off), attrs[i].attr, k->fn);
 		if (rc)
 			return CU_FAIL(k->cu, rc, "cuFuncGetAttribute", err, errlen);
 	}
@@ -140,7 +141,7 @@ static px_status fit_block(jit_kernel *k, char *err, size_t errlen)
 		return PX_ECUDA;
 	}
 	if (smem > DEFAULT_SMEM) {
-		CUresult rc = k->cu->f.FuncSetAttribute(k->fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+		CUresult rc = k->cu->f->FuncSetAttribute(k->fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
 							(int)m->dyn_smem);
 		if (rc)
 			return CU_FAIL(k->cu, rc, "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", err, errlen);
@@ -148,7 +149,7 @@ static px_status fit_block(jit_kernel *k, char *err, size_t errlen)
 	return PX_OK;
 }
 
-px_status jit_load(cu_ctx *cu, const px_file *f, int verbose, jit_kernel **out,
+px_status jit_load(cu_ctx *cu, const char *ptx, const px_meta *m, int verbose, jit_kernel **out,
 		   strbuf *log, char *err, size_t errlen)
 {
 	*out = NULL;
@@ -159,12 +160,12 @@ px_status jit_load(cu_ctx *cu, const px_file *f, int verbose, jit_kernel **out,
 	}
 	k->cu = cu;
 	k->gen = cu_generation(cu);
-	k->meta = f->meta;
-	px_status st = load_ptx(cu, f, verbose, &k->mod, &k->attrs.wall_ms, log, err, errlen);
+	k->meta = *m;
+	px_status st = load_ptx(cu, ptx, m->kernel, verbose, &k->mod, &k->attrs.wall_ms, log, err, errlen);
 	CUresult rc;
-	if (!st && (rc = cu->f.ModuleGetFunction(&k->fn, k->mod, f->meta.kernel))) {
+	if (!st && (rc = cu->f->ModuleGetFunction(&k->fn, k->mod, m->kernel))) {
 		char call[200];
-		snprintf(call, sizeof call, "cuModuleGetFunction(%s)", f->meta.kernel);
+		snprintf(call, sizeof call, "cuModuleGetFunction(%s)", m->kernel);
 		st = CU_FAIL(cu, rc, call, err, errlen);
 	}
 	if (!st)
@@ -178,10 +179,10 @@ px_status jit_load(cu_ctx *cu, const px_file *f, int verbose, jit_kernel **out,
 	const jit_attrs *a = &k->attrs;
 	const char *how = getenv("PTXPOSE_JIT");
 	px_logf(cu->log, "jit: %s: %d registers, %d B static shared + %u B dynamic, %d B local, up to %d threads a block; JIT %.1f ms (%s)",
-		f->meta.kernel, a->regs, a->static_smem, f->meta.dyn_smem, a->local_bytes, a->max_threads, a->wall_ms,
+		m->kernel, a->regs, a->static_smem, m->dyn_smem, a->local_bytes, a->max_threads, a->wall_ms,
 		how && !strcmp(how, "module") ? "cuModuleLoadDataEx" : "cuLinkAddData");
 	if (a->local_bytes)
-		px_logf(cu->log, "jit: %s uses %d B of local memory a thread: spills or a local array", f->meta.kernel,
+		px_logf(cu->log, "jit: %s uses %d B of local memory a thread: spills or a local array", m->kernel,
 			a->local_bytes);
 	*out = k;
 	return PX_OK;
@@ -192,7 +193,7 @@ void jit_free(jit_kernel *k)
 	if (!k)
 		return;
 	if (k->mod && k->gen == cu_generation(k->cu))
-		k->cu->f.ModuleUnload(k->mod);
+		k->cu->f->ModuleUnload(k->mod);
 	free(k);
 }
 

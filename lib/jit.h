@@ -5,7 +5,7 @@
 
 #include "common/strbuf.h"
 #include "lib/cu.h"
-#include "lib/pxfile.h"
+#include "lib/meta.h"
 
 typedef struct jit_kernel jit_kernel;
 
@@ -14,13 +14,13 @@ typedef struct {
 	float wall_ms;  /* time spent in the JIT */
 } jit_attrs;
 
-/* Link f's PTX for this device (cuLinkCreate/AddData/Complete, or with
+/* Link the PTX text (whose metadata is m) for this device (cuLinkCreate/AddData/Complete, or with
  * PTXPOSE_JIT=module one cuModuleLoadDataEx), load the cubin, find
  * meta.kernel, raise its dynamic shared memory limit when static + dyn_smem
  * > 48 KiB. The JIT error log (and with `verbose` the info log) is appended
  * to `log`. PX_EJIT; PX_ECUDA, also when the kernel cannot run with the
  * metadata's block (too many registers a thread, too much shared memory). */
-px_status jit_load(cu_ctx *cu, const px_file *f, int verbose, jit_kernel **out,
+px_status jit_load(cu_ctx *cu, const char *ptx, const px_meta *m, int verbose, jit_kernel **out,
 		   strbuf *log, char *err, size_t errlen);
 void jit_free(jit_kernel *k);
 const jit_attrs *jit_attributes(const jit_kernel *k);

@@ -23,7 +23,7 @@ typedef struct {
 } meta_smem;
 
 typedef struct {
-	char kernel[128];
+	char kernel[META_VAL_MAX + 1];
 	unsigned elem_bits;
 	enum meta_grid grid;
 	unsigned block[3];

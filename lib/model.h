@@ -64,9 +64,25 @@ typedef struct {
 	unsigned align_in, align_out;   /* bytes the pointers are aligned to (a power of two); 0: 256 */
 } model_problem;
 
-/* Fill the defaults and check everything; on error a one-line message that
- * names the value ("ld_in 4 is less than cols 10"). */
+/* Fill the defaults (ld_in cols, ld_out rows, batch 1, strides dense, each
+ * alignment 256) and check everything: dimensions 1 to 2^31-1, ld_in >= cols,
+ * ld_out >= rows, batch strides that hold their matrix ((rows-1)*ld_in + cols
+ * and (cols-1)*ld_out + rows; not checked for one matrix), buffers whose
+ * bytes fit in 2^63, alignments that are powers of two of at least es. On
+ * error a one-line message naming the value ("ld_in 4 is less than cols 10
+ * (an input row holds cols elements)"). The one check of a problem: the
+ * library's plans, `ptxpose plan` and the rig's px_shape_check all make it. */
 enum model_status model_problem_check(model_problem *p, char *err, size_t errlen);
+
+/* What model_problem_check checks before the element size is known (a
+ * shape list entry without elem=): the dimensions, leading dimensions and
+ * strides, with their defaults filled. */
+enum model_status model_problem_check_shape(model_problem *p, char *err, size_t errlen);
+
+/* Bytes of a checked problem's buffers: batch-1 strides and the last matrix
+ * whole (its ld padding included, the last row too). */
+uint64_t model_problem_in_bytes(const model_problem *p);
+uint64_t model_problem_out_bytes(const model_problem *p);
 
 /* The alignment in bytes of a pointer `offset` elements of `es` bytes past
  * a 256-byte boundary (256 for offset 0). */
@@ -78,7 +94,7 @@ unsigned model_align_of_offset(uint64_t offset, unsigned es);
  * metadata; the keys a new kernel family can set to describe itself are in
  * lib/README.md (fast_align, fast_needs, realign, edge, inflight, family). */
 typedef struct {
-	char name[128];
+	char name[META_VAL_MAX + 1];
 	char family[32];             /* family=, else "" */
 	unsigned es;                 /* element bytes */
 	int linear;                  /* grid=linear: one element per thread */

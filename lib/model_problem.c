@@ -1,54 +1,70 @@
 /* model_problem: a transpose problem's defaults and its checks, with the
- * limits of kernel ABI 2 (docs/DESIGN.md). */
+ * limits of kernel ABI 2 (docs/DESIGN.md): the one check every path makes
+ * (ptxpose_plan_create, `ptxpose plan`, and the rig's px_shape_check). */
 #include "lib/model.h"
 
+#include <stddef.h>
 #include <stdio.h>
 
 static enum model_status dim(const char *name, uint64_t v, char *err, size_t errlen)
 {
-	if (v == 0) {
-		snprintf(err, errlen, "%s 0: a zero dimension", name);
-		return MODEL_EINVAL;
-	}
-	if (v > MODEL_DIM_MAX) {
-		snprintf(err, errlen, "%s %llu is over %u, the kernels' limit", name, (unsigned long long)v,
-			 MODEL_DIM_MAX);
-		return MODEL_EINVAL;
-	}
-	return MODEL_OK;
+	if (v >= 1 && v <= MODEL_DIM_MAX)
+		return MODEL_OK;
+	snprintf(err, errlen, "%s %llu is out of range (1 to %u)", name, (unsigned long long)v, MODEL_DIM_MAX);
+	return MODEL_EINVAL;
 }
 
-/* Elements from one matrix's first element to one past its last. */
-static uint64_t extent(uint64_t n, uint64_t ld, uint64_t len)
+/* a*b*c into *out; 0 when it overflows 64 bits. */
+static int mul3(uint64_t a, uint64_t b, uint64_t c, uint64_t *out)
 {
-	return (n - 1) * ld + len; /* n, ld, len <= 2^31: no overflow */
+	uint64_t ab;
+	return !__builtin_mul_overflow(a, b, &ab) && !__builtin_mul_overflow(ab, c, out);
 }
 
-static enum model_status stride(const char *name, uint64_t *s, uint64_t dense, uint64_t need,
-				const char *what, char *err, size_t errlen)
+/* The most one buffer can hold: what malloc and cuMemAlloc take (PTRDIFF_MAX). */
+static int fits(uint64_t bytes)
+{
+	return bytes <= (uint64_t)PTRDIFF_MAX && bytes <= (uint64_t)SIZE_MAX;
+}
+
+/* One matrix of n rows of ld elements. */
+static enum model_status matrix_bytes(const char *what, uint64_t n, uint64_t ld, unsigned es, char *err,
+				      size_t errlen)
+{
+	uint64_t b;
+	if (mul3(n, ld, es, &b) && fits(b))
+		return MODEL_OK;
+	snprintf(err, errlen, "too large: the %s needs %llu x %llu x %u bytes, more than a buffer can hold", what,
+		 (unsigned long long)n, (unsigned long long)ld, es);
+	return MODEL_EOVERFLOW;
+}
+
+/* A batch's stride holds its matrix: `need` elements from a matrix's first
+ * to its last. 0 takes the dense default. */
+static enum model_status stride(const char *name, const char *what, const char *formula, uint64_t *s,
+				uint64_t dense, uint64_t need, char *err, size_t errlen)
 {
 	if (!*s)
 		*s = dense;
-	if (*s < need) {
-		snprintf(err, errlen, "%s %llu is less than the %s matrix (%llu elements): matrices would overlap",
-			 name, (unsigned long long)*s, what, (unsigned long long)need);
-		return MODEL_EINVAL;
-	}
-	return MODEL_OK;
+	if (*s >= need)
+		return MODEL_OK;
+	snprintf(err, errlen, "%s %llu is less than the %s matrix it must hold (%s = %llu elements)", name,
+		 (unsigned long long)*s, what, formula, (unsigned long long)need);
+	return MODEL_EINVAL;
 }
 
-static enum model_status span(const char *side, const model_problem *p, uint64_t s, uint64_t one,
-			      char *err, size_t errlen)
+/* A batch buffer, (batch-1)*stride + n*ld elements of es bytes: in 64 bits
+ * and within what one buffer can hold. The message names the stride. */
+static enum model_status batch_bytes(const char *what, const char *name, const model_problem *p, uint64_t s,
+				     uint64_t n, uint64_t ld, char *err, size_t errlen)
 {
-	uint64_t n, bytes;
-	if (__builtin_mul_overflow(p->batch - 1, s, &n) || __builtin_add_overflow(n, one, &n) ||
-	    __builtin_mul_overflow(n, (uint64_t)p->es, &bytes) || bytes > INT64_MAX) {
-		snprintf(err, errlen, "the %s spans %llu matrices %llu elements apart of %u-byte elements: "
-			 "its bytes overflow 2^63", side, (unsigned long long)p->batch,
-			 (unsigned long long)s, p->es);
-		return MODEL_EOVERFLOW;
-	}
-	return MODEL_OK;
+	uint64_t last, gap, sum;
+	if (p->batch < 2 || (mul3(n, ld, p->es, &last) && mul3(p->batch - 1, s, p->es, &gap) &&
+			     !__builtin_add_overflow(gap, last, &sum) && fits(sum)))
+		return MODEL_OK;
+	snprintf(err, errlen, "too large: %s %llu: the %s's %llu matrices need more than a buffer can hold (2^63 bytes)",
+		 name, (unsigned long long)s, what, (unsigned long long)p->batch);
+	return MODEL_EOVERFLOW;
 }
 
 static enum model_status align(const char *name, unsigned *a, unsigned es, char *err, size_t errlen)
@@ -70,9 +86,28 @@ enum model_status model_problem_check(model_problem *p, char *err, size_t errlen
 {
 	enum model_status st;
 	if (p->es != 1 && p->es != 2 && p->es != 4 && p->es != 8 && p->es != 16) {
-		snprintf(err, errlen, "element size %u bytes is not 1, 2, 4, 8 or 16", p->es);
+		snprintf(err, errlen, "elem_bytes %u is not 1, 2, 4, 8 or 16", p->es);
 		return MODEL_EINVAL;
 	}
+	if ((st = model_problem_check_shape(p, err, errlen)))
+		return st;
+	if ((st = matrix_bytes("input", p->rows, p->ld_in, p->es, err, errlen)) ||
+	    (st = matrix_bytes("output", p->cols, p->ld_out, p->es, err, errlen)) ||
+	    (st = batch_bytes("input", "stride_in", p, p->stride_in, p->rows, p->ld_in, err, errlen)) ||
+	    (st = batch_bytes("output", "stride_out", p, p->stride_out, p->cols, p->ld_out, err, errlen)))
+		return st;
+	if (model_problem_in_bytes(p) + model_problem_out_bytes(p) > (uint64_t)PTRDIFF_MAX) { /* each <= 2^63-1 */
+		snprintf(err, errlen, "too large: input and output together need more than 2^63 bytes");
+		return MODEL_EOVERFLOW;
+	}
+	if ((st = align("align_in", &p->align_in, p->es, err, errlen)))
+		return st;
+	return align("align_out", &p->align_out, p->es, err, errlen);
+}
+
+enum model_status model_problem_check_shape(model_problem *p, char *err, size_t errlen)
+{
+	enum model_status st;
 	if ((st = dim("rows", p->rows, err, errlen)) || (st = dim("cols", p->cols, err, errlen)))
 		return st;
 	if (!p->ld_in)
@@ -85,29 +120,38 @@ enum model_status model_problem_check(model_problem *p, char *err, size_t errlen
 	    (st = dim("batch", p->batch, err, errlen)))
 		return st;
 	if (p->ld_in < p->cols) {
-		snprintf(err, errlen, "ld_in %llu is less than cols %llu", (unsigned long long)p->ld_in,
-			 (unsigned long long)p->cols);
+		snprintf(err, errlen, "ld_in %llu is less than cols %llu (an input row holds cols elements)",
+			 (unsigned long long)p->ld_in, (unsigned long long)p->cols);
 		return MODEL_EINVAL;
 	}
 	if (p->ld_out < p->rows) {
-		snprintf(err, errlen, "ld_out %llu is less than rows %llu", (unsigned long long)p->ld_out,
-			 (unsigned long long)p->rows);
+		snprintf(err, errlen, "ld_out %llu is less than rows %llu (an output row holds rows elements)",
+			 (unsigned long long)p->ld_out, (unsigned long long)p->rows);
 		return MODEL_EINVAL;
 	}
-	uint64_t in1 = extent(p->rows, p->ld_in, p->cols), out1 = extent(p->cols, p->ld_out, p->rows);
-	if (p->batch == 1) {
-		p->stride_in = p->stride_out = 0; /* ignored (kernel ABI 2) */
-	} else if ((st = stride("stride_in", &p->stride_in, p->rows * p->ld_in, in1, "input", err, errlen)) ||
-		   (st = stride("stride_out", &p->stride_out, p->cols * p->ld_out, out1, "output", err, errlen))) {
+	/* a batch's matrices must not overlap; strides are ignored for one matrix */
+	uint64_t in1 = (p->rows - 1) * p->ld_in + p->cols, out1 = (p->cols - 1) * p->ld_out + p->rows; /* < 2^62 */
+	if ((st = stride("stride_in", "input", "(rows-1)*ld_in + cols", &p->stride_in, p->rows * p->ld_in,
+			 p->batch > 1 ? in1 : 0, err, errlen)))
 		return st;
-	}
-	if ((st = span("input", p, p->stride_in, in1, err, errlen)) ||
-	    (st = span("output", p, p->stride_out, out1, err, errlen)))
-		return st;
-	if ((st = align("align_in", &p->align_in, p->es, err, errlen)) ||
-	    (st = align("align_out", &p->align_out, p->es, err, errlen)))
-		return st;
-	return MODEL_OK;
+	return stride("stride_out", "output", "(cols-1)*ld_out + rows", &p->stride_out, p->cols * p->ld_out,
+		      p->batch > 1 ? out1 : 0, err, errlen);
+}
+
+/* Elements of a batch buffer: batch-1 strides and the last matrix whole. */
+static uint64_t batch_elems(uint64_t batch, uint64_t stride, uint64_t last)
+{
+	return batch > 1 ? (batch - 1) * stride + last : last;
+}
+
+uint64_t model_problem_in_bytes(const model_problem *p)
+{
+	return batch_elems(p->batch, p->stride_in, p->rows * p->ld_in) * p->es;
+}
+
+uint64_t model_problem_out_bytes(const model_problem *p)
+{
+	return batch_elems(p->batch, p->stride_out, p->cols * p->ld_out) * p->es;
 }
 
 unsigned model_align_of_offset(uint64_t offset, unsigned es)

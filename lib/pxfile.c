@@ -105,23 +105,19 @@ static px_status check_reqntid(const px_file *f, char *err, size_t errlen)
 	return PX_EINPUT;
 }
 
-px_status px_file_load(px_file *f, const char *path, char *err, size_t errlen)
+px_status px_file_parse(px_file *f, const char *name, const char *ptx, size_t len, char *err, size_t errlen)
 {
 	memset(f, 0, sizeof *f);
-	f->path = path;
-	size_t len;
-	f->ptx = fs_read_input(path, FS_INPUT_MAX, &len, err, errlen);
-	if (!f->ptx)
-		return PX_EINPUT;
-	if (strlen(f->ptx) != len) {
-		snprintf(err, errlen, "%s: a NUL byte at offset %zu: PTX is text", path, strlen(f->ptx));
-		px_file_free(f);
+	f->path = name;
+	f->ptx = (char *)ptx; /* the caller's: px_file_free frees it only where the caller owns it */
+	if (strlen(ptx) != len) {
+		snprintf(err, errlen, "%s: a NUL byte at offset %zu: PTX is text", name, strlen(ptx));
 		return PX_EINPUT;
 	}
 	char why[256];
 	px_status st = PX_OK;
 	if (meta_parse(f->ptx, &f->meta, why, sizeof why)) {
-		snprintf(err, errlen, "%s: %s", path, why);
+		snprintf(err, errlen, "%s: %s", name, why);
 		st = PX_EINPUT;
 	}
 	if (!st)
@@ -130,6 +126,17 @@ px_status px_file_load(px_file *f, const char *path, char *err, size_t errlen)
 		st = check_entry(f, err, errlen);
 	if (!st)
 		st = check_reqntid(f, err, errlen);
+	return st;
+}
+
+px_status px_file_load(px_file *f, const char *path, char *err, size_t errlen)
+{
+	size_t len;
+	char *ptx = fs_read_input(path, FS_INPUT_MAX, &len, err, errlen);
+	memset(f, 0, sizeof *f);
+	if (!ptx)
+		return PX_EINPUT;
+	px_status st = px_file_parse(f, path, ptx, len, err, errlen);
 	if (st)
 		px_file_free(f);
 	return st;

@@ -22,6 +22,12 @@ struct px_file {
  * "x.ptx: no ptxpose metadata ...", "x.ptx: kernel ABI 1; regenerate it with
  * ptxpose gen"). */
 px_status px_file_load(px_file *f, const char *path, char *err, size_t errlen);
+
+/* The same checks on a text of len bytes at ptx (NUL-terminated; a NUL
+ * byte before len is refused), named `name` in messages. f points at ptx
+ * and name as they are; px_file_free(f) frees ptx, so call it only for a
+ * text the caller allocated. */
+px_status px_file_parse(px_file *f, const char *name, const char *ptx, size_t len, char *err, size_t errlen);
 void px_file_free(px_file *f);
 
 

@@ -179,6 +179,12 @@ px_status px_rig_verify(px_rig *r, const px_op *op, vfy_result *res, char *err, 
 	return res->guard_hits ? PX_WRONG : st;
 }
 
+void px_rig_ptrs(const px_rig *r, uint64_t *in, uint64_t *out)
+{
+	*in = rig_in_ptr(r);
+	*out = rig_out_ptr(r);
+}
+
 double px_gbps(const px_shape *s, double us)
 {
 	return us > 0 ? (double)px_shape_moved_bytes(s) / (us * 1e3) : 0;

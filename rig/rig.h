@@ -20,8 +20,8 @@
 #include <stdint.h>
 
 #include "common/strbuf.h"
+#include "include/ptxpose.h"
 #include "lib/cu.h"
-#include "lib/jit.h"
 #include "lib/meta.h"
 #include "lib/status.h"
 
@@ -165,12 +165,17 @@ typedef struct {
 	int copy_floor;     /* graph timing also times it outside the graph; the faster counts */
 } px_op;
 
-/* The kernel with the parameters of kernel ABI v2 (in, out, rows, cols,
- * ld_in, ld_out, batch, stride_in, stride_out; docs/DESIGN.md), grid from
- * meta_grid_dims(), block and dyn_smem from the metadata. */
-px_op px_op_kernel(jit_kernel *k);
+/* A plan of the library (include/ptxpose.h), made for the shape it is run
+ * on: ptxpose_execute on the rig's stream, so that graph timing captures
+ * the library's call, as a program would make it. */
+px_op px_op_plan(ptxpose_plan plan, const char *name);
 /* cuMemcpyDtoDAsync of rows*cols*elem bytes from in to out: the bar. */
 px_op px_op_copy(cu_ctx *cu);
+
+/* The rig's status for one of the library's, and the library's last error
+ * into err: a failed call's PX_ status. */
+px_status px_from_ptxpose(ptxpose_status st);
+px_status px_api_fail(ptxpose_status st, char *err, size_t errlen);
 
 /* An internal assertion: PX_EUSAGE when meta_grid_dims refuses s (it gives
  * every checked shape a grid; only a bad PTXPOSE_GRID_MAX or an unchecked
@@ -247,6 +252,10 @@ px_status px_rig_fits(px_rig *r, const px_shape *s, char *err, size_t errlen);
 /* Make buffers for checked shape s: device in and out (out between two
  * guards), host in filled from seed, host out. Reuses what fits. */
 px_status px_rig_shape(px_rig *r, const px_shape *s, uint64_t seed, char *err, size_t errlen);
+
+/* The device addresses ops get for the current shape: in, and out (past
+ * its leading guard), each offset elements past the allocation's start. */
+void px_rig_ptrs(const px_rig *r, uint64_t *in, uint64_t *out);
 
 /* Upload the input, poison out and its guards, run op once, synchronize,
  * download, compare. PX_OK, PX_WRONG (res says where), or the failure. */

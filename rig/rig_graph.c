@@ -22,7 +22,7 @@ px_status rig_stream(px_rig *r, CUstream *out, char *err, size_t errlen)
 	cu_ctx *cu = r->cu;
 	if (!r->stream || r->stream_gen != cu_generation(cu)) {
 		CUstream s = NULL;
-		CUresult rc = cu->f.StreamCreate(&s, CU_STREAM_NON_BLOCKING);
+		CUresult rc = cu->f->StreamCreate(&s, CU_STREAM_NON_BLOCKING);
 		r->stream = NULL;
 		if (rc)
 			return CU_FAIL(cu, rc, "cuStreamCreate", err, errlen);
@@ -45,7 +45,7 @@ void rig_stream_free(px_rig *r)
 {
 	/* a stream of a context that was reset went with it */
 	if (r->stream && r->stream_gen == cu_generation(r->cu))
-		destroyed(r->cu, r->cu->f.StreamDestroy(r->stream), "cuStreamDestroy");
+		destroyed(r->cu, r->cu->f->StreamDestroy(r->stream), "cuStreamDestroy");
 	r->stream = NULL;
 }
 
@@ -85,11 +85,11 @@ static void capture(px_rig *r, const px_op *op, CUstream s, int k, CUgraphExec *
 	CUgraph graph = NULL;
 	CUresult rc;
 	*exec = NULL;
-	if (!cu->f.GraphInstantiateWithFlags) {
+	if (!cu->f->GraphInstantiateWithFlags) {
 		snprintf(why, whylen, "the CUDA driver has no cuGraphInstantiateWithFlags (CUDA 11.4 or newer)");
 		return;
 	}
-	if ((rc = cu->f.StreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL))) {
+	if ((rc = cu->f->StreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL))) {
 		CU_FAIL(cu, rc, "cuStreamBeginCapture", why, whylen);
 		return;
 	}
@@ -97,15 +97,15 @@ static void capture(px_rig *r, const px_op *op, CUstream s, int k, CUgraphExec *
 	for (int c = 0; c < k && !st; c++)
 		st = enqueue(r, op, s, why, whylen);
 	/* the capture ends either way; after a refused call it reports that */
-	rc = cu->f.StreamEndCapture(s, &graph);
+	rc = cu->f->StreamEndCapture(s, &graph);
 	if (!st && rc)
 		CU_FAIL(cu, rc, "cuStreamEndCapture", why, whylen);
-	if (!st && !rc && (rc = cu->f.GraphInstantiateWithFlags(exec, graph, 0))) {
+	if (!st && !rc && (rc = cu->f->GraphInstantiateWithFlags(exec, graph, 0))) {
 		*exec = NULL;
 		CU_FAIL(cu, rc, "cuGraphInstantiateWithFlags", why, whylen);
 	}
 	if (graph)
-		destroyed(cu, cu->f.GraphDestroy(graph), "cuGraphDestroy");
+		destroyed(cu, cu->f->GraphDestroy(graph), "cuGraphDestroy");
 }
 
 /* Untimed replays, then `runs` timed ones: a call each into us[]. */
@@ -115,10 +115,10 @@ static px_status replays(px_rig *r, const px_op *op, rig_timer *tm, CUgraphExec 
 	cu_ctx *cu = r->cu;
 	CUresult rc = CUDA_SUCCESS;
 	for (int w = 0; w < PX_GRAPH_WARM_REPLAYS && !rc; w++)
-		rc = cu->f.GraphLaunch(exec, tm->s);
+		rc = cu->f->GraphLaunch(exec, tm->s);
 	px_status st = rc ? CU_FAIL(cu, rc, "cuGraphLaunch", err, errlen) : PX_OK;
 	for (int i = 0; i < runs && !st; i++) {
-		if (!(st = rig_timer_start(tm, err, errlen)) && (rc = cu->f.GraphLaunch(exec, tm->s)))
+		if (!(st = rig_timer_start(tm, err, errlen)) && (rc = cu->f->GraphLaunch(exec, tm->s)))
 			st = CU_FAIL(cu, rc, "cuGraphLaunch", err, errlen);
 		if (!st)
 			st = rig_timer_stop(tm, op->name, &us[i], err, errlen);
@@ -195,7 +195,7 @@ static px_status measure(px_rig *r, const px_op *op, const px_time_opts *o, rig_
 	if (!exec)
 		return uncaptured(r, op, o, tm, why, us, t, err, errlen);
 	st = replays(r, op, tm, exec, k, o->iters, us, err, errlen);
-	destroyed(cu, cu->f.GraphExecDestroy(exec), "cuGraphExecDestroy");
+	destroyed(cu, cu->f->GraphExecDestroy(exec), "cuGraphExecDestroy");
 	if (st)
 		return st;
 	rig_stats(us, o->iters, t);

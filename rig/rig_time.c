@@ -30,7 +30,7 @@ px_status rig_timer_open(rig_timer *tm, cu_ctx *cu, CUstream s, char *err, size_
 	tm->cu = cu;
 	tm->s = s;
 	for (; tm->made < 2; tm->made++) {
-		CUresult rc = cu->f.EventCreate(&tm->ev[tm->made], CU_EVENT_DEFAULT);
+		CUresult rc = cu->f->EventCreate(&tm->ev[tm->made], CU_EVENT_DEFAULT);
 		if (rc)
 			return CU_FAIL(cu, rc, "cuEventCreate", err, errlen);
 	}
@@ -39,7 +39,7 @@ px_status rig_timer_open(rig_timer *tm, cu_ctx *cu, CUstream s, char *err, size_
 
 px_status rig_timer_start(rig_timer *tm, char *err, size_t errlen)
 {
-	CUresult rc = tm->cu->f.EventRecord(tm->ev[0], tm->s);
+	CUresult rc = tm->cu->f->EventRecord(tm->ev[0], tm->s);
 	return rc ? CU_FAIL(tm->cu, rc, "cuEventRecord", err, errlen) : PX_OK;
 }
 
@@ -47,16 +47,16 @@ px_status rig_timer_stop(rig_timer *tm, const char *what, double *us, char *err,
 {
 	cu_ctx *cu = tm->cu;
 	float ms = 0;
-	CUresult rc = cu->f.EventRecord(tm->ev[1], tm->s);
+	CUresult rc = cu->f->EventRecord(tm->ev[1], tm->s);
 	*us = 0;
 	if (rc)
 		return CU_FAIL(cu, rc, "cuEventRecord", err, errlen);
-	if ((rc = cu->f.EventSynchronize(tm->ev[1]))) {
+	if ((rc = cu->f->EventSynchronize(tm->ev[1]))) {
 		char call[160];
 		snprintf(call, sizeof call, "cuEventSynchronize after %s", what);
 		return CU_FAIL(cu, rc, call, err, errlen);
 	}
-	if ((rc = cu->f.EventElapsedTime(&ms, tm->ev[0], tm->ev[1])))
+	if ((rc = cu->f->EventElapsedTime(&ms, tm->ev[0], tm->ev[1])))
 		return CU_FAIL(cu, rc, "cuEventElapsedTime", err, errlen);
 	*us = ms * 1e3;
 	return PX_OK;
@@ -65,7 +65,7 @@ px_status rig_timer_stop(rig_timer *tm, const char *what, double *us, char *err,
 void rig_timer_close(rig_timer *tm)
 {
 	for (int k = 0; k < tm->made; k++)
-		tm->cu->f.EventDestroy(tm->ev[k]);
+		tm->cu->f->EventDestroy(tm->ev[k]);
 	tm->made = 0;
 }
 

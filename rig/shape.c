@@ -2,6 +2,8 @@
  * checked before anything is allocated; shape lists for check and bench. */
 #include "rig/rig.h"
 
+#include "lib/model.h"
+
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,144 +21,50 @@ static int valid_elem(unsigned bits)
 	return bits == 8 || bits == 16 || bits == 32 || bits == 64 || bits == 128;
 }
 
-/* a*b*c into *out; 0 when it overflows 64 bits. */
-static int mul3(uint64_t a, uint64_t b, uint64_t c, uint64_t *out)
+/* The shape as the library's problem (lib/model.h), and back. */
+static model_problem problem_of(const px_shape *s)
 {
-	uint64_t ab;
-	if (__builtin_mul_overflow(a, b, &ab) || __builtin_mul_overflow(ab, c, out))
-		return 0;
-	return 1;
+	return (model_problem){.es = s->elem_bits / 8, .rows = s->rows, .cols = s->cols, .ld_in = s->ld_in,
+			       .ld_out = s->ld_out, .batch = s->batch, .stride_in = s->stride_in,
+			       .stride_out = s->stride_out};
 }
 
-static px_status dim_check(const char *name, uint64_t v, char *err, size_t errlen)
+static void resolved(px_shape *s, const model_problem *p)
 {
-	if (v >= 1 && v <= PX_DIM_MAX)
-		return PX_OK;
-	snprintf(err, errlen, "%s %llu is out of range (1 to %u)", name, (unsigned long long)v, PX_DIM_MAX);
-	return PX_EUSAGE;
-}
-
-static px_status bytes_check(const char *what, uint64_t n, uint64_t ld, unsigned eb,
-			     char *err, size_t errlen)
-{
-	uint64_t b;
-	/* the largest allocation malloc or cuMemAlloc will take is PTRDIFF_MAX */
-	if (mul3(n, ld, eb, &b) && b <= (uint64_t)PTRDIFF_MAX && b <= (uint64_t)SIZE_MAX)
-		return PX_OK;
-	snprintf(err, errlen, "too large: the %s needs %llu x %llu x %u bytes, more than a buffer can hold",
-		 what, (unsigned long long)n, (unsigned long long)ld, eb);
-	return PX_EUSAGE;
-}
-
-/* Leading dimensions that are set (non-zero) must hold a whole row. */
-static px_status ld_check(const px_shape *s, char *err, size_t errlen)
-{
-	if (s->ld_in && s->ld_in < s->cols) {
-		snprintf(err, errlen, "ld-in %llu is less than cols %llu (an input row holds cols elements)",
-			 (unsigned long long)s->ld_in, (unsigned long long)s->cols);
-		return PX_EUSAGE;
-	}
-	if (s->ld_out && s->ld_out < s->rows) {
-		snprintf(err, errlen, "ld-out %llu is less than rows %llu (an output row holds rows elements)",
-			 (unsigned long long)s->ld_out, (unsigned long long)s->rows);
-		return PX_EUSAGE;
-	}
-	return PX_OK;
-}
-
-/* The batch count, and strides that are set must hold their matrix: the
- * elements from a matrix's first to its last, (rows-1)*ld_in + cols of the
- * input, (cols-1)*ld_out + rows of the output (unset leading dimensions
- * taken as their defaults). Strides are ignored for a batch of one. */
-static px_status batch_check(const px_shape *s, char *err, size_t errlen)
-{
-	px_status st = dim_check("batch", s->batch, err, errlen);
-	if (st || s->batch == 1)
-		return st;
-	uint64_t ld_in = s->ld_in ? s->ld_in : s->cols, ld_out = s->ld_out ? s->ld_out : s->rows;
-	uint64_t need_in = (s->rows - 1) * ld_in + s->cols, need_out = (s->cols - 1) * ld_out + s->rows;
-	if (s->stride_in && s->stride_in < need_in) {
-		snprintf(err, errlen, "stride-in %llu is less than the input matrix it must hold"
-			 " ((rows-1)*ld_in + cols = %llu elements)",
-			 (unsigned long long)s->stride_in, (unsigned long long)need_in);
-		return PX_EUSAGE;
-	}
-	if (s->stride_out && s->stride_out < need_out) {
-		snprintf(err, errlen, "stride-out %llu is less than the output matrix it must hold"
-			 " ((cols-1)*ld_out + rows = %llu elements)",
-			 (unsigned long long)s->stride_out, (unsigned long long)need_out);
-		return PX_EUSAGE;
-	}
-	return PX_OK;
-}
-
-/* A batch buffer, (batch-1)*stride + n*ld elements of eb bytes: in 64 bits
- * and within what one buffer can hold. The message names the stride. */
-static px_status batch_bytes_check(const char *what, const char *flag, uint64_t batch, uint64_t stride,
-				   uint64_t n, uint64_t ld, unsigned eb, char *err, size_t errlen)
-{
-	uint64_t last, gap, sum;
-	if (batch < 2)
-		return PX_OK;
-	if (mul3(n, ld, eb, &last) && mul3(batch - 1, stride, eb, &gap) && !__builtin_add_overflow(gap, last, &sum) &&
-	    sum <= (uint64_t)PTRDIFF_MAX && sum <= (uint64_t)SIZE_MAX)
-		return PX_OK;
-	snprintf(err, errlen, "too large: %s %llu: the %s's %llu matrices need more than a buffer can hold"
-		 " (2^63 bytes)", flag, (unsigned long long)stride, what, (unsigned long long)batch);
-	return PX_EUSAGE;
+	s->ld_in = p->ld_in, s->ld_out = p->ld_out;
+	s->stride_in = p->stride_in, s->stride_out = p->stride_out;
 }
 
 px_status px_shape_check(px_shape *s, char *err, size_t errlen)
 {
-	px_status st;
-	if ((st = dim_check("rows", s->rows, err, errlen)) || (st = dim_check("cols", s->cols, err, errlen)))
-		return st;
-	if (!s->ld_in)
-		s->ld_in = s->cols;
-	if (!s->ld_out)
-		s->ld_out = s->rows;
-	if ((st = dim_check("ld-in", s->ld_in, err, errlen)) || (st = dim_check("ld-out", s->ld_out, err, errlen)))
-		return st;
-	if ((st = ld_check(s, err, errlen)) || (st = batch_check(s, err, errlen)))
-		return st;
-	if (!s->stride_in)
-		s->stride_in = s->rows * s->ld_in; /* < 2^62 */
-	if (!s->stride_out)
-		s->stride_out = s->cols * s->ld_out;
+	if (!s->batch) {
+		/* px_shape.batch must be set: 0 is a batch of none, not the default */
+		snprintf(err, errlen, "batch 0 is out of range (1 to %u)", PX_DIM_MAX);
+		return PX_EUSAGE;
+	}
+	model_problem p = problem_of(s);
+	if (model_problem_check_shape(&p, err, errlen))
+		return PX_EUSAGE;
 	if (!valid_elem(s->elem_bits)) {
 		snprintf(err, errlen, "elem %u is not 8, 16, 32, 64 or 128", s->elem_bits);
 		return PX_EUSAGE;
 	}
-	unsigned eb = px_shape_elem_bytes(s);
-	if ((st = bytes_check("input", s->rows, s->ld_in, eb, err, errlen)) ||
-	    (st = bytes_check("output", s->cols, s->ld_out, eb, err, errlen)) ||
-	    (st = batch_bytes_check("input", "stride-in", s->batch, s->stride_in, s->rows, s->ld_in, eb, err,
-				    errlen)) ||
-	    (st = batch_bytes_check("output", "stride-out", s->batch, s->stride_out, s->cols, s->ld_out, eb, err,
-				    errlen)))
-		return st;
-	uint64_t sum = px_shape_in_bytes(s) + px_shape_out_bytes(s); /* each <= 2^63-1 */
-	if (sum > (uint64_t)PTRDIFF_MAX) {
-		snprintf(err, errlen, "too large: input and output together need more than 2^63 bytes");
+	if (model_problem_check(&p, err, errlen))
 		return PX_EUSAGE;
-	}
+	resolved(s, &p);
 	return PX_OK;
-}
-
-/* Elements of a batch buffer: batch-1 strides and the last matrix whole. */
-static uint64_t batch_elems(uint64_t batch, uint64_t stride, uint64_t last)
-{
-	return batch > 1 ? (batch - 1) * stride + last : last;
 }
 
 uint64_t px_shape_in_bytes(const px_shape *s)
 {
-	return batch_elems(s->batch, s->stride_in, s->rows * s->ld_in) * px_shape_elem_bytes(s);
+	model_problem p = problem_of(s);
+	return model_problem_in_bytes(&p);
 }
 
 uint64_t px_shape_out_bytes(const px_shape *s)
 {
-	return batch_elems(s->batch, s->stride_out, s->cols * s->ld_out) * px_shape_elem_bytes(s);
+	model_problem p = problem_of(s);
+	return model_problem_out_bytes(&p);
 }
 
 uint64_t px_shape_moved_bytes(const px_shape *s)
@@ -280,11 +188,16 @@ static int entry_key(const char **p, px_shape *s, unsigned *seen, char *why, siz
 	return 0;
 }
 
-/* What can be checked before the element width is known. */
+/* What can be checked before the element width is known (nothing of s
+ * changes). */
 static px_status early_check(const px_shape *s, char *err, size_t errlen)
 {
-	px_status st = ld_check(s, err, errlen);
-	return st ? st : batch_check(s, err, errlen);
+	model_problem p = problem_of(s);
+	if (!s->batch) {
+		snprintf(err, errlen, "batch 0 is out of range (1 to %u)", PX_DIM_MAX);
+		return PX_EUSAGE;
+	}
+	return model_problem_check_shape(&p, err, errlen) ? PX_EUSAGE : PX_OK;
 }
 
 px_status px_shape_parse(const char *text, px_shape *s, char *err, size_t errlen)
@@ -361,9 +274,8 @@ px_status px_shape_select(const char *list, const px_shape *one, px_shape **out,
 	*n = 0;
 	if (!one->rows && !one->cols)
 		return px_shape_list(list, out, n, err, errlen);
-	px_status st;
-	if ((st = dim_check("rows", one->rows, err, errlen)) || (st = dim_check("cols", one->cols, err, errlen)) ||
-	    (st = early_check(one, err, errlen)))
+	px_status st = early_check(one, err, errlen);
+	if (st)
 		return st;
 	if (!(*out = malloc(sizeof **out))) {
 		snprintf(err, errlen, "out of memory");

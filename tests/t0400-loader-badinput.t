@@ -41,9 +41,9 @@ for px in build/ptxpose build/asan/ptxpose; do
 	check "$px: no --cols: exit 2" 2 $PX run "$tmp/k32.ptx" --rows 4
 	one_line "... one line" "needs FILE.ptx (or --elem to pick one), --rows and --cols"
 	check "$px: ld-in < cols: exit 2" 2 $PX run "$tmp/k32.ptx" --rows 4 --cols 40 --ld-in 39
-	one_line "... one line naming ld-in" "ld-in 39 is less than cols 40"
+	one_line "... one line naming ld-in" "ld_in 39 is less than cols 40"
 	check "$px: ld-out < rows: exit 2" 2 $PX run "$tmp/k32.ptx" --rows 40 --cols 4 --ld-out=39
-	one_line "... one line naming ld-out" "ld-out 39 is less than rows 40"
+	one_line "... one line naming ld-out" "ld_out 39 is less than rows 40"
 	check "$px: bytes overflow 64 bits: exit 2" 2 $PX run "$tmp/k128.ptx" --rows 2147483647 --cols 2147483647 --elem 128
 	one_line "... one line: too large" "too large: the input needs 2147483647 x 2147483647 x 16 bytes"
 	check "$px: more than this machine's memory: exit 2" 2 $PX run "$tmp/k128.ptx" --rows 2000000 --cols 2000000
@@ -62,13 +62,13 @@ for px in build/ptxpose build/asan/ptxpose; do
 	done
 	PTXPOSE_LIBCUDA=$nodrv check "$px: --stride-in shorter than the matrix: exit 2, before the driver" 2 \
 		$PX run "$tmp/k32.ptx" --rows 33 --cols 31 --batch 3 --stride-in 1022
-	one_line "... one line naming the stride" "ptxpose run: stride-in 1022 is less than the input matrix it must hold ((rows-1)\\*ld_in + cols = 1023 elements)"
+	one_line "... one line naming the stride" "ptxpose run: stride_in 1022 is less than the input matrix it must hold ((rows-1)\\*ld_in + cols = 1023 elements)"
 	PTXPOSE_LIBCUDA=$nodrv check "$px: --stride-out shorter than the matrix: exit 2" 2 \
 		$PX run "$tmp/k32.ptx" --rows 33 --cols 31 --ld-out 40 --batch 2 --stride-out 1232
-	one_line "... one line naming it" "stride-out 1232 is less than the output matrix it must hold ((cols-1)\\*ld_out + rows = 1233 elements)"
+	one_line "... one line naming it" "stride_out 1232 is less than the output matrix it must hold ((cols-1)\\*ld_out + rows = 1233 elements)"
 	PTXPOSE_LIBCUDA=$nodrv check "$px: strides whose bytes overflow: exit 2" 2 \
 		$PX run "$tmp/k128.ptx" --rows 3 --cols 3 --batch 3 --stride-in 4611686018427387904
-	one_line "... one line naming the stride" "too large: stride-in 4611686018427387904: the input's 3 matrices need more than a buffer can hold"
+	one_line "... one line naming the stride" "too large: stride_in 4611686018427387904: the input's 3 matrices need more than a buffer can hold"
 	PTXPOSE_LIBCUDA=$nodrv check "$px: --stride-out past 2^63-1: exit 2" 2 $PX run "$tmp/k32.ptx" --rows 3 --cols 3 --batch 2 \
 		--stride-out 9223372036854775808
 	one_line "... one line" "ptxpose run: --stride-out: expected an integer from 0 to 9223372036854775807, got '9223372036854775808'"
@@ -76,15 +76,15 @@ for px in build/ptxpose build/asan/ptxpose; do
 	one_line "... one line quoting it" "ptxpose check: shape '3x3:batch=0': batch 0 is out of range (1 to 2147483647)"
 	PTXPOSE_LIBCUDA=$nodrv check "$px: check with a short stride in a list: exit 2" 2 $PX check --emulate \
 		--shapes 33x31:batch=2:stride_out=1000 "$tmp/k32.ptx"
-	one_line "... one line" "shape '33x31:batch=2:stride_out=1000': stride-out 1000 is less than the output matrix"
+	one_line "... one line" "shape '33x31:batch=2:stride_out=1000': stride_out 1000 is less than the output matrix"
 	PTXPOSE_LIBCUDA=$nodrv check "$px: check --batch with a short --stride-in: exit 2, before the driver" 2 \
 		$PX check --rows 33 --cols 31 --batch 2 --stride-in 7 "$tmp/k32.ptx"
-	one_line "... one line" "ptxpose check: stride-in 7 is less than"
+	one_line "... one line" "ptxpose check: stride_in 7 is less than"
 	check "$px: check --batch without --rows: exit 2" 2 $PX check --batch 3 "$tmp/k32.ptx"
 	one_line "... one line" "ptxpose check: --rows and --cols go together.*SHAPE:batch=B"
 	PTXPOSE_LIBCUDA=$nodrv check "$px: bench with a short --stride-out: exit 2, before the driver" 2 \
 		$PX bench --out-dir "$tmp/b" --rows 33 --cols 31 --batch 2 --stride-out 5 "$tmp/k32.ptx"
-	one_line "... one line" "ptxpose bench: stride-out 5 is less than"
+	one_line "... one line" "ptxpose bench: stride_out 5 is less than"
 	[ ! -e "$tmp/b" ] && ok "... and writes nothing" || nok "... and writes nothing"
 	PTXPOSE_GRID_MAX=2x0x1 check "$px: a malformed PTXPOSE_GRID_MAX: exit 2" 2 $PX run "$tmp/k32.ptx" --rows 4 --cols 4 --emulate
 	one_line "... one line naming it" "PTXPOSE_GRID_MAX='2x0x1' is not XxYxZ"
@@ -114,7 +114,7 @@ for px in build/ptxpose build/asan/ptxpose; do
 	check "$px: check with a bad shape list: exit 2" 2 $PX check --shapes 4x4,7x "$tmp/k32.ptx"
 	one_line "... one line quoting it" "bad shape '7x'"
 	check "$px: check with ld_in < cols in a list: exit 2" 2 $PX check --shapes 4x8:ld_in=7 "$tmp/k32.ptx"
-	one_line "... one line" "shape '4x8:ld_in=7': ld-in 7 is less than cols 8"
+	one_line "... one line" "shape '4x8:ld_in=7': ld_in 7 is less than cols 8"
 	check "$px: check with --rows but no --cols: exit 2" 2 $PX check --rows 3 "$tmp/k32.ptx"
 	one_line "... one line" "ptxpose check: --rows and --cols go together"
 	check "$px: bench with an unknown flag: exit 2" 2 $PX bench --iter 5

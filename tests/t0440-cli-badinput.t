@@ -28,7 +28,7 @@ has_diag "... the reason" "too large: the input and output: .* of host memory ne
 check "check: a refused case after one that passes: exit 2" 2 \
 	$PX check --emulate --shapes 2x2,2147483647x1 "$t"
 check "check: --rows 5 --cols 10 --ld-in 4: exit 2" 2 $PX check --emulate --rows 5 --cols 10 --ld-in 4 $k
-one_line "... one line naming ld-in" "ptxpose check: ld-in 4 is less than cols 10"
+one_line "... one line naming ld-in" "ptxpose check: ld_in 4 is less than cols 10"
 quiet
 check "check --elem 24: exit 2, not every case skipped" 2 $PX check --emulate --elem 24 $k
 one_line "... one line: not a width" "ptxpose check: --elem: '24' is not an element width (8, 16, 32, 64 or 128)"
@@ -47,10 +47,10 @@ one_line "... one line" "shape list '4x4,': entry 2 is empty"
 # --- item 10: numbers, widths, help, duplicates, --emulate and timing, escaping
 check "check --shapes 3x3:elem=4294967328: exit 2" 2 $PX check --emulate --shapes 3x3:elem=4294967328 $k
 one_line "... the number as given, not 32" "elem 4294967328 is not 8, 16, 32, 64 or 128"
-printf '# measured on a test\n4294967328 64 64 linear_b32 50\n' >"$tmp/sel.tsv"
-PTXPOSE_SELECT="$tmp/sel.tsv" PTXPOSE_PTX=tests/data \
-	check "a selection table row of elem=4294967328: exit 3, not a 32-bit row" 3 $PX run --elem 32 --rows 4 --cols 4 --emulate
-one_line "... one line naming the line" "selection table line 2: want 'elem rows cols kernel pct'"
+sed 's/elem=32/elem=4294967328/' tests/data/linear_b32.ptx >"$tmp/big.ptx"
+PTXPOSE_PTX="$tmp/big.ptx" check "a \$PTXPOSE_PTX kernel of elem=4294967328: exit 3, not a 32-bit kernel" 3 \
+	$PX run --elem 32 --rows 4 --cols 4 --emulate
+one_line "... one line naming the file" "PTXPOSE_PTX: .*big.ptx: metadata: elem must be 8, 16, 32, 64 or 128, got '4294967328'"
 check "run FILE --elem 24: exit 2" 2 $PX run $k --elem 24 --rows 4 --cols 4 --emulate
 one_line "... not a width, rather than 'does not match'" "ptxpose run: --elem: '24' is not an element width"
 check "bench --elem 24: exit 2" 2 $PX bench --elem 24 --out-dir "$tmp/never" $k
@@ -103,8 +103,8 @@ for c in "run $tmp/fifo.ptx --rows 2 --cols 2 --emulate" "check --emulate $tmp/f
 	grep -q 'fifo.ptx: not a regular file (a FIFO)' "$tmp/err" "$tmp/out" && ok "... saying so" ||
 		{ nok "... saying so"; diag <"$tmp/err"; }
 done
-PTXPOSE_SELECT="$tmp/fifo.ptx" check "a FIFO as the selection table: exit 3 at once" 3 timeout 20 $PX run --elem 32 --rows 2 --cols 2 --emulate
-one_line "... one line" "cannot read the selection table: .*fifo.ptx: not a regular file (a FIFO)"
+PTXPOSE_PTX="$tmp/fifo.ptx" check "a FIFO in \$PTXPOSE_PTX: exit 3 at once" 3 timeout 20 $PX run --elem 32 --rows 2 --cols 2 --emulate
+one_line "... one line" "PTXPOSE_PTX: .*fifo.ptx: not a regular file (a FIFO)"
 check "run /dev/zero: exit 3 at once" 3 timeout 20 $PX run /dev/zero --rows 2 --cols 2 --emulate
 one_line "... one line" "ptxpose run: /dev/zero: not a regular file (a character device)"
 check "run on a folder: exit 3" 3 $PX run tests --rows 2 --cols 2 --emulate

@@ -12,8 +12,9 @@ need_ptxpose
 check "--version" 0 "$PX" --version
 want=$(git describe --always --dirty 2>/dev/null || echo unknown)
 grep -qx "ptxpose [0-9]*\.[0-9]*\.[0-9]* (commit [A-Za-z0-9._+-]*)" "$tmp/out" && ok "... ptxpose X.Y.Z (commit C)" || { nok "... the form"; diag <"$tmp/out"; }
-grep -q "^#define PTXPOSE_VERSION \"$(sed -n 's/^ptxpose \([0-9.]*\) .*/\1/p' "$tmp/out")\"$" common/version.h &&
-	ok "... the version of common/version.h" || { nok "... the version"; diag <"$tmp/out"; }
+v=$(for k in MAJOR MINOR PATCH; do sed -n "s/^#define PTXPOSE_VERSION_$k \([0-9]*\)$/\1/p" include/ptxpose.h; done | paste -sd.)
+grep -q "^ptxpose $v (commit " "$tmp/out" && ok "... the version of include/ptxpose.h ($v)" ||
+	{ nok "... the version"; diag <"$tmp/out"; }
 # the commit as git describes it (-dirty aside: the tree may have changed since the build)
 grep -q "^ptxpose .* (commit ${want%-dirty}\(-dirty\)\{0,1\})$" "$tmp/out" && ok "... the commit: git describe --always --dirty ($want)" ||
 	{ nok "... the commit: git describe says $want (rebuild with ninja?)"; diag <"$tmp/out"; }

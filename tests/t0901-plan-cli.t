@@ -22,8 +22,11 @@ for c in json.load(sys.stdin)["cases"]:
           " (unsure)" if c["unsure"] else ""))'
 }
 FAKE="--sm-count 100 --l2 41943040 --bw 2000 --threads-per-sm 1536 --smem-per-sm 167936"
-fixed() { $PX plan --cases $CASES --json --params tests/data/plan-params.tsv $FAKE; }
-builtin() { $PX plan --cases $CASES --json --device h100; }
+# The goldens plan over the files of ptx/ (registers estimated from the
+# data a thread holds), so that they do not depend on whether ptxas was there
+# when the library was built (the built-in kernels carry its counts).
+fixed() { $PX plan --cases $CASES --json --params tests/data/plan-params.tsv $FAKE ptx; }
+builtin() { $PX plan --cases $CASES --json --device h100 ptx; }
 if [ "$1" = --regen ]; then
 	fixed | choices >tests/data/plan-choices-fixed.txt
 	builtin | choices >tests/data/plan-choices-h100.txt
@@ -54,14 +57,21 @@ grep -q '^choice: [a-z_0-9]*  [0-9.]* us predicted  grid [0-9]*x[0-9]*x1  block 
 grep -Eq '^(sure|unsure): ' "$tmp/out" && grep -q '^why: ahead of ' "$tmp/out" &&
 	ok "... why it won, and whether the model is sure" || { nok "... why"; diag <"$tmp/out"; }
 nk=$(ls ptx/*_b8.ptx | wc -l)
-[ "$(grep -c '^ *[0-9][0-9]*  [a-z]' "$tmp/out")" -eq "$nk" ] && ok "... a row per 8-bit kernel of ptx/ ($nk)" ||
+[ "$(grep -c '^ *[0-9][0-9]*  [a-z]' "$tmp/out")" -eq "$nk" ] && ok "... a row per 8-bit kernel built in, as in ptx/ ($nk)" ||
 	{ nok "... rows"; diag <"$tmp/out"; }
+grep -q '^choice: .*(built in)$' "$tmp/out" && ok "... the library's built-in kernels, with no files given" ||
+	{ nok "... built in"; diag <"$tmp/out"; }
+$PX plan --cases $CASES --json --device h100 2>"$tmp/err" | choices >"$tmp/got"
+[ "$(wc -l <"$tmp/got")" -eq "$(grep -c '^--' $CASES)" ] && ok "every case planned over the built-in kernels (ptxas's registers)" ||
+	{ nok "... built-in cases"; diag <"$tmp/err"; }
 check "--features" 0 $PX plan --elem 32 --rows 130 --cols 130 --features ptx/fast_b32.ptx ptx/narrow_b32.ptx
 grep -q '^fast_b32: tiles 9 (4 interior, 5 edge)' "$tmp/out" && grep -q '^  x: launch 1 waves' "$tmp/out" &&
 	ok "... every feature of the files given" || { nok "... features"; diag <"$tmp/out"; }
 check "a folder of kernels" 0 $PX plan --elem 64 --rows 100 --cols 100 ptx
-PTXPOSE_PTX=tests/data check "\$PTXPOSE_PTX: the default folder" 0 $PX plan --elem 32 --rows 100 --cols 100
-grep -q '^choice: linear_b32 ' "$tmp/out" && ok "... its kernels" || { nok "... PTXPOSE_PTX"; diag <"$tmp/out"; }
+PTXPOSE_PTX=tests/data check "\$PTXPOSE_PTX: a folder of kernels added to the built-in ones" 0 $PX plan --elem 32 --rows 100 --cols 100 --json
+grep -q '"kernel":"linear_b32","file":"PTXPOSE_PTX: tests/data/linear_b32.ptx"' "$tmp/out" &&
+	grep -q '"kernel":"fast_b32","file":"built in"' "$tmp/out" && ok "... its kernel among the candidates, and the built-in ones" ||
+	{ nok "... PTXPOSE_PTX"; diag <"$tmp/out"; }
 
 # JSON and --cases
 printf '# two problems\n--elem 16 --rows 3 --cols 100000\n\n--elem 128 --rows 64 --cols 64 --batch 3 --stride-in 5000\n' >"$tmp/cases"
@@ -89,12 +99,12 @@ bad() {
 	check "$*: exit $want" "$want" $PX plan "$@"
 	one_line "... one line: $pat" "$pat"
 }
-bad 2 "rows 0: a zero dimension" --elem 32 --rows 0 --cols 10
+bad 2 "rows 0 is out of range (1 to 2147483647)" --elem 32 --rows 0 --cols 10
 bad 2 "ld_in 4 is less than cols 10" --elem 32 --rows 10 --cols 10 --ld-in 4
 bad 2 "ld_out 9 is less than rows 10" --elem 32 --rows 10 --cols 10 --ld-out 9
-bad 2 "cols 2147483648 is over 2147483647" --elem 32 --rows 10 --cols 2147483648
-bad 2 "its bytes overflow 2^63" --elem 128 --rows 2147483647 --cols 2147483647 --batch 2147483647
-bad 2 "stride_in 99 is less than the input matrix (100 elements)" --elem 32 --rows 10 --cols 10 --batch 2 --stride-in 99
+bad 2 "cols 2147483648 is out of range (1 to 2147483647)" --elem 32 --rows 10 --cols 2147483648
+bad 2 "too large: stride_in 4294967296: the input.s 2147483647 matrices need more" --elem 128 --rows 65536 --cols 65536 --batch 2147483647
+bad 2 "stride_in 99 is less than the input matrix it must hold ((rows-1)\\*ld_in + cols = 100 elements)" --elem 32 --rows 10 --cols 10 --batch 2 --stride-in 99
 bad 2 "align_in 2: the pointer is misaligned for 4-byte elements" --elem 32 --rows 10 --cols 10 --align-in 2
 bad 2 "align_out 12 is not a power of two" --elem 32 --rows 10 --cols 10 --align-out 12
 bad 2 "give one" --elem 32 --rows 10 --cols 10 --offset 1 --align-in 4

@@ -13,7 +13,8 @@ PX=build/ptxpose
 { grep -v '^theta	\*	elem_dram' tests/data/plan-params.tsv
   printf 'theta\t*\telem_dram\t2.5\ntheta\tfast_b32\tvec_dram\t1.6\ntheta\tnarrow_b8\trealign_dram\t3\n'; } >"$tmp/known.tsv"
 grep -v '^#' tests/data/plan-cases.txt >"$tmp/cases"
-$PX plan --cases "$tmp/cases" --json --device h100 --params "$tmp/known.tsv" >"$tmp/plan.json" 2>"$tmp/err"
+# over the files of ptx/, as fit_model.py plans (registers estimated)
+$PX plan --cases "$tmp/cases" --json --device h100 --params "$tmp/known.tsv" ptx >"$tmp/plan.json" 2>"$tmp/err"
 ok_or() { if [ $? -eq 0 ]; then ok "$1"; else nok "$1"; diag <"$tmp/err"; fi; }
 ok_or "plan: the known table's times"
 # as peers.py's results: every kernel of a case timed

@@ -10,7 +10,17 @@
 
 #define EXPORT __attribute__((visibility("default")))
 
+/* Every entry point runs under one recursive lock (fake_lock.c's), so that
+ * a program's threads may call the fake at once (the library's thread-safety
+ * test): FAKE_LOCKED; as the first statement of an exported function. */
+void fake_lock(void);
+void fake_unlock_at(int *unused);
+#define FAKE_LOCKED int fake_locked_ __attribute__((cleanup(fake_unlock_at), unused)) = (fake_lock(), 0)
+
 /* ---- libcuda.c ---- */
+
+/* The context current on the calling thread (NULL: none). */
+CUcontext fake_current(void);
 
 /* Initialized, a current context, no sticky error: CUDA_SUCCESS, else why not. */
 CUresult fake_ready(void);

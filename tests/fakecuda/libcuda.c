@@ -24,6 +24,7 @@
  *   FAKECUDA_NO_PINNED=1  cuMemAllocHost fails
  * Build (ninja does): cc -shared -fPIC -fvisibility=hidden -I/usr/local/cuda/include
  *   libcuda.c stream.c -o libcuda.so.1 */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,20 +58,65 @@ typedef struct {
 } link_state;
 
 static struct {
-	int init, ndev, ctx_refs, current, no_pinned;
+	int init, ndev, ctx_refs, no_pinned;
 	CUresult sticky;
 	size_t mem_total, mem_used;
 	alloc *allocs;
 	module *modules;
 } g;
 
-static int ctx_token; /* the one context's handle is its address */
+/* The primary context's handle is the address of ctx_token; cuCtxCreate_v2
+ * makes others (other_tokens), which exist only to own streams, for the
+ * library's test of a stream of another context. The current context is
+ * per thread, with a stack for cuCtxPushCurrent/PopCurrent. */
+static int ctx_token, other_tokens[8];
+static int nother;
+#define STACK 16
+static _Thread_local CUcontext stack[STACK];
+static _Thread_local int depth; /* stack[depth - 1] is current */
+
+static pthread_mutex_t fake_mu;
+static pthread_once_t fake_once = PTHREAD_ONCE_INIT;
+
+static void fake_mu_init(void)
+{
+	pthread_mutexattr_t a;
+	pthread_mutexattr_init(&a);
+	pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE); /* entry points call each other */
+	pthread_mutex_init(&fake_mu, &a);
+	pthread_mutexattr_destroy(&a);
+}
+
+void fake_lock(void)
+{
+	pthread_once(&fake_once, fake_mu_init);
+	pthread_mutex_lock(&fake_mu);
+}
+
+void fake_unlock_at(int *unused)
+{
+	(void)unused;
+	pthread_mutex_unlock(&fake_mu);
+}
+
+CUcontext fake_current(void)
+{
+	return depth ? stack[depth - 1] : NULL;
+}
+
+static int known_ctx(CUcontext c)
+{
+	for (int i = 0; i < nother; i++)
+		if (c == (CUcontext)&other_tokens[i])
+			return 1;
+	return c == (CUcontext)&ctx_token;
+}
 
 static CUresult ready(void)
 {
 	if (!g.init)
 		return CUDA_ERROR_NOT_INITIALIZED;
-	if (!g.current)
+	if (!fake_current())
 		return CUDA_ERROR_INVALID_CONTEXT;
 	return g.sticky;
 }
@@ -103,6 +149,7 @@ void fake_fault(void)
 
 EXPORT CUresult cuInit(unsigned flags)
 {
+	FAKE_LOCKED;
 	const char *e = getenv("FAKECUDA_INIT");
 	if (flags)
 		return CUDA_ERROR_INVALID_VALUE;
@@ -118,12 +165,14 @@ EXPORT CUresult cuInit(unsigned flags)
 
 EXPORT CUresult cuDriverGetVersion(int *v)
 {
+	FAKE_LOCKED;
 	*v = 13000;
 	return CUDA_SUCCESS;
 }
 
 EXPORT CUresult cuDeviceGetCount(int *n)
 {
+	FAKE_LOCKED;
 	if (!g.init)
 		return CUDA_ERROR_NOT_INITIALIZED;
 	*n = g.ndev;
@@ -132,6 +181,7 @@ EXPORT CUresult cuDeviceGetCount(int *n)
 
 EXPORT CUresult cuDeviceGet(CUdevice *d, int ordinal)
 {
+	FAKE_LOCKED;
 	if (!g.init)
 		return CUDA_ERROR_NOT_INITIALIZED;
 	if (ordinal < 0 || ordinal >= g.ndev)
@@ -142,18 +192,28 @@ EXPORT CUresult cuDeviceGet(CUdevice *d, int ordinal)
 
 EXPORT CUresult cuDeviceGetName(char *name, int len, CUdevice d)
 {
+	FAKE_LOCKED;
 	snprintf(name, (size_t)len, "Fake CUDA Device %d", d);
 	return CUDA_SUCCESS;
 }
 
 EXPORT CUresult cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d)
 {
+	FAKE_LOCKED;
 	switch (a) {
 	case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *v = 4; break;
 	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *v = 9; break;
 	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *v = 0; break;
 	case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: *v = 1 << 20; break;
 	case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: *v = 227 << 10; break;
+	/* the plan model's: an H100's */
+	case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR: *v = 228 << 10; break;
+	case CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK: *v = 1024; break;
+	case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR: *v = 65536; break;
+	case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR: *v = 2048; break;
+	case CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR: *v = 32; break;
+	case CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE: *v = 2619000; break;
+	case CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH: *v = 5120; break;
 	default: return CUDA_ERROR_INVALID_VALUE;
 	}
 	return CUDA_SUCCESS;
@@ -161,12 +221,14 @@ EXPORT CUresult cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d)
 
 EXPORT CUresult cuDeviceTotalMem_v2(size_t *b, CUdevice d)
 {
+	FAKE_LOCKED;
 	*b = g.mem_total;
 	return CUDA_SUCCESS;
 }
 
 EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext *c, CUdevice d)
 {
+	FAKE_LOCKED;
 	if (!g.init)
 		return CUDA_ERROR_NOT_INITIALIZED;
 	g.ctx_refs++;
@@ -176,6 +238,7 @@ EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext *c, CUdevice d)
 
 EXPORT CUresult cuDevicePrimaryCtxRelease_v2(CUdevice d)
 {
+	FAKE_LOCKED;
 	if (g.ctx_refs <= 0)
 		return CUDA_ERROR_INVALID_CONTEXT;
 	g.ctx_refs--;
@@ -184,6 +247,7 @@ EXPORT CUresult cuDevicePrimaryCtxRelease_v2(CUdevice d)
 
 EXPORT CUresult cuDevicePrimaryCtxReset_v2(CUdevice d)
 {
+	FAKE_LOCKED;
 	while (g.allocs) {
 		alloc *a = g.allocs;
 		g.allocs = a->next;
@@ -203,14 +267,81 @@ EXPORT CUresult cuDevicePrimaryCtxReset_v2(CUdevice d)
 
 EXPORT CUresult cuCtxSetCurrent(CUcontext c)
 {
-	if (c && c != (CUcontext)&ctx_token)
+	FAKE_LOCKED;
+	if (c && !known_ctx(c))
 		return CUDA_ERROR_INVALID_CONTEXT;
-	g.current = c != NULL;
+	if (!c)
+		depth = depth ? depth - 1 : 0; /* as the driver: it pops the current one */
+	else if (depth)
+		stack[depth - 1] = c;
+	else
+		stack[depth++] = c;
+	return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuCtxGetCurrent(CUcontext *c)
+{
+	FAKE_LOCKED;
+	if (!g.init)
+		return CUDA_ERROR_NOT_INITIALIZED;
+	*c = fake_current();
+	return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuCtxGetDevice(CUdevice *d)
+{
+	FAKE_LOCKED;
+	if (!fake_current())
+		return CUDA_ERROR_INVALID_CONTEXT;
+	*d = 0;
+	return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuCtxPushCurrent_v2(CUcontext c)
+{
+	FAKE_LOCKED;
+	if (!known_ctx(c) || depth == STACK)
+		return CUDA_ERROR_INVALID_CONTEXT;
+	stack[depth++] = c;
+	return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuCtxPopCurrent_v2(CUcontext *c)
+{
+	FAKE_LOCKED;
+	if (!depth)
+		return CUDA_ERROR_INVALID_CONTEXT;
+	*c = stack[--depth];
+	return CUDA_SUCCESS;
+}
+
+/* Another context, current on this thread (its streams are all it is for). */
+EXPORT CUresult cuCtxCreate_v2(CUcontext *c, unsigned flags, CUdevice d)
+{
+	FAKE_LOCKED;
+	if (!g.init)
+		return CUDA_ERROR_NOT_INITIALIZED;
+	if (nother == 8 || depth == STACK)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	*c = (CUcontext)&other_tokens[nother++];
+	stack[depth++] = *c;
+	return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuCtxDestroy_v2(CUcontext c)
+{
+	FAKE_LOCKED;
+	if (!known_ctx(c) || c == (CUcontext)&ctx_token)
+		return CUDA_ERROR_INVALID_CONTEXT;
+	for (int i = 0; i < depth; i++)
+		if (stack[i] == c)
+			stack[i] = (CUcontext)&ctx_token; /* good enough for a test */
 	return CUDA_SUCCESS;
 }
 
 EXPORT CUresult cuCtxSynchronize(void)
 {
+	FAKE_LOCKED;
 	CUresult rc = fake_unsafe_in_capture(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED);
 	return rc ? rc : ready();
 }
@@ -259,6 +390,7 @@ EXPORT CUresult cuGetErrorString(CUresult rc, const char **s) { return lookup(rc
 
 static CUresult add_alloc(void **p, size_t bytes, int pinned)
 {
+	FAKE_LOCKED;
 	CUresult rc = ready();
 	if (rc)
 		return rc;
@@ -299,6 +431,7 @@ static CUresult drop_alloc(void *p, int pinned)
 
 EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t bytes)
 {
+	FAKE_LOCKED;
 	void *q = NULL;
 	CUresult rc = fake_unsafe_in_capture(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED);
 	if (rc)
@@ -308,17 +441,27 @@ EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t bytes)
 	return rc;
 }
 
-EXPORT CUresult cuMemFree_v2(CUdeviceptr p) { return drop_alloc((void *)(uintptr_t)p, 0); }
+EXPORT CUresult cuMemFree_v2(CUdeviceptr p)
+{
+	FAKE_LOCKED;
+	return drop_alloc((void *)(uintptr_t)p, 0);
+}
 
 EXPORT CUresult cuMemAllocHost_v2(void **p, size_t bytes)
 {
+	FAKE_LOCKED;
 	return g.no_pinned ? CUDA_ERROR_OUT_OF_MEMORY : add_alloc(p, bytes, 1);
 }
 
-EXPORT CUresult cuMemFreeHost(void *p) { return drop_alloc(p, 1); }
+EXPORT CUresult cuMemFreeHost(void *p)
+{
+	FAKE_LOCKED;
+	return drop_alloc(p, 1);
+}
 
 EXPORT CUresult cuMemGetInfo_v2(size_t *f, size_t *t)
 {
+	FAKE_LOCKED;
 	CUresult rc = ready();
 	if (rc)
 		return rc;
@@ -329,6 +472,7 @@ EXPORT CUresult cuMemGetInfo_v2(size_t *f, size_t *t)
 
 EXPORT CUresult cuMemcpyHtoD_v2(CUdeviceptr d, const void *h, size_t n)
 {
+	FAKE_LOCKED;
 	CUresult rc = ready();
 	if (rc || !find(d, n, 0))
 		return rc ? rc : CUDA_ERROR_INVALID_VALUE;
@@ -339,6 +483,7 @@ EXPORT CUresult cuMemcpyHtoD_v2(CUdeviceptr d, const void *h, size_t n)
 
 EXPORT CUresult cuMemcpyDtoH_v2(void *h, CUdeviceptr d, size_t n)
 {
+	FAKE_LOCKED;
 	CUresult rc = ready();
 	if (rc || !find(d, n, 0))
 		return rc ? rc : CUDA_ERROR_INVALID_VALUE;
@@ -348,6 +493,7 @@ EXPORT CUresult cuMemcpyDtoH_v2(void *h, CUdeviceptr d, size_t n)
 
 EXPORT CUresult cuMemcpyDtoD_v2(CUdeviceptr d, CUdeviceptr s, size_t n)
 {
+	FAKE_LOCKED;
 	CUresult rc = ready();
 	if (rc || !find(d, n, 0) || !find(s, n, 0))
 		return rc ? rc : CUDA_ERROR_INVALID_VALUE;
@@ -359,6 +505,7 @@ EXPORT CUresult cuMemcpyDtoD_v2(CUdeviceptr d, CUdeviceptr s, size_t n)
 
 EXPORT CUresult cuMemsetD8_v2(CUdeviceptr d, unsigned char v, size_t n)
 {
+	FAKE_LOCKED;
 	CUresult rc = ready();
 	if (rc || !find(d, n, 0))
 		return rc ? rc : CUDA_ERROR_INVALID_VALUE;
@@ -390,6 +537,7 @@ static void meta_dims(const char *ptx, const char *key, unsigned *d, int n)
 
 EXPORT CUresult cuLinkCreate_v2(unsigned n, CUjit_option *opt, void **val, CUlinkState *out)
 {
+	FAKE_LOCKED;
 	CUresult rc = ready();
 	if (rc)
 		return rc;
@@ -414,6 +562,7 @@ EXPORT CUresult cuLinkCreate_v2(unsigned n, CUjit_option *opt, void **val, CUlin
 EXPORT CUresult cuLinkAddData_v2(CUlinkState st, CUjitInputType type, void *data, size_t size, const char *name,
 				 unsigned n, CUjit_option *o, void **v)
 {
+	FAKE_LOCKED;
 	link_state *l = (link_state *)st;
 	if (type != CU_JIT_INPUT_PTX || !size || ((char *)data)[size - 1] != '\0' || strlen(data) + 1 != size)
 		return CUDA_ERROR_INVALID_VALUE;
@@ -432,6 +581,7 @@ EXPORT CUresult cuLinkAddData_v2(CUlinkState st, CUjitInputType type, void *data
 
 EXPORT CUresult cuLinkComplete(CUlinkState st, void **cubin, size_t *size)
 {
+	FAKE_LOCKED;
 	link_state *l = (link_state *)st;
 	if (!l->ptx)
 		return CUDA_ERROR_INVALID_VALUE;
@@ -446,6 +596,7 @@ EXPORT CUresult cuLinkComplete(CUlinkState st, void **cubin, size_t *size)
 
 EXPORT CUresult cuLinkDestroy(CUlinkState st)
 {
+	FAKE_LOCKED;
 	link_state *l = (link_state *)st;
 	free(l->ptx);
 	free(l);
@@ -454,6 +605,7 @@ EXPORT CUresult cuLinkDestroy(CUlinkState st)
 
 EXPORT CUresult cuModuleLoadData(CUmodule *out, const void *image)
 {
+	FAKE_LOCKED;
 	CUresult rc = ready();
 	if (rc)
 		return rc;
@@ -484,6 +636,7 @@ EXPORT CUresult cuModuleLoadData(CUmodule *out, const void *image)
 
 EXPORT CUresult cuModuleLoadDataEx(CUmodule *out, const void *image, unsigned n, CUjit_option *opt, void **val)
 {
+	FAKE_LOCKED;
 	CUlinkState l = NULL;
 	CUresult rc = cuLinkCreate_v2(n, opt, val, &l);
 	if (rc)
@@ -496,6 +649,7 @@ EXPORT CUresult cuModuleLoadDataEx(CUmodule *out, const void *image, unsigned n,
 
 EXPORT CUresult cuModuleUnload(CUmodule mod)
 {
+	FAKE_LOCKED;
 	for (module **pm = &g.modules; *pm; pm = &(*pm)->next)
 		if (*pm == (module *)mod) {
 			*pm = (*pm)->next;
@@ -507,6 +661,7 @@ EXPORT CUresult cuModuleUnload(CUmodule mod)
 
 EXPORT CUresult cuModuleGetFunction(CUfunction *f, CUmodule mod, const char *name)
 {
+	FAKE_LOCKED;
 	module *m = (module *)mod;
 	if (strcmp(m->kernel, name))
 		return CUDA_ERROR_NOT_FOUND;
@@ -516,6 +671,7 @@ EXPORT CUresult cuModuleGetFunction(CUfunction *f, CUmodule mod, const char *nam
 
 EXPORT CUresult cuFuncGetAttribute(int *v, CUfunction_attribute a, CUfunction f)
 {
+	FAKE_LOCKED;
 	module *m = (module *)f;
 	switch (a) {
 	case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *v = 65536 / m->regs > 1024 ? 1024 : 65536 / m->regs; break;
@@ -529,6 +685,7 @@ EXPORT CUresult cuFuncGetAttribute(int *v, CUfunction_attribute a, CUfunction f)
 
 EXPORT CUresult cuFuncSetAttribute(CUfunction f, CUfunction_attribute a, int v)
 {
+	FAKE_LOCKED;
 	return a == CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES && v <= (227 << 10) ? CUDA_SUCCESS
 										       : CUDA_ERROR_INVALID_VALUE;
 }
@@ -557,6 +714,7 @@ static int grid_ok(const module *m, unsigned gx, unsigned gy, unsigned gz, uint3
 EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
 			       unsigned bz, unsigned smem, CUstream s, void **args, void **extra)
 {
+	FAKE_LOCKED;
 	CUresult rc = ready();
 	if (rc)
 		return rc;

@@ -68,6 +68,7 @@ typedef struct {
 
 typedef struct fstream {
 	struct fstream *next;
+	CUcontext ctx;  /* current when it was made */
 	int capturing, invalid;
 	nodes rec;
 } fstream;
@@ -168,7 +169,7 @@ CUresult fake_unsafe_in_capture(CUresult code)
 static CUresult stream_ok(CUstream s, fstream **out)
 {
 	*out = NULL;
-	if (!s)
+	if (!s || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD)
 		return CUDA_SUCCESS;
 	for (fstream *p = fs.streams; p; p = p->next)
 		if (p == (fstream *)s) {
@@ -267,6 +268,7 @@ CUresult fake_submit_launch(CUstream s, const fake_launch *l)
 EXPORT CUresult fakecuda_submit_host(CUstream s, void (*fn)(void *), const void *arg, size_t size, double bytes,
 				     double gbps)
 {
+	FAKE_LOCKED;
 	CUresult rc = fake_ready();
 	node n;
 	if (rc)
@@ -284,6 +286,7 @@ EXPORT CUresult fakecuda_submit_host(CUstream s, void (*fn)(void *), const void 
 
 EXPORT CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr d, CUdeviceptr src, size_t bytes, CUstream s)
 {
+	FAKE_LOCKED;
 	CUresult rc = fake_ready();
 	if (rc)
 		return rc;
@@ -304,6 +307,7 @@ EXPORT CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr d, CUdeviceptr src, size_t byte
 
 EXPORT CUresult cuStreamCreate(CUstream *out, unsigned flags)
 {
+	FAKE_LOCKED;
 	CUresult rc = fake_ready();
 	if (rc)
 		return rc;
@@ -314,14 +318,28 @@ EXPORT CUresult cuStreamCreate(CUstream *out, unsigned flags)
 	fstream *p = calloc(1, sizeof *p);
 	if (!p)
 		return CUDA_ERROR_OUT_OF_MEMORY;
+	p->ctx = fake_current();
 	p->next = fs.streams;
 	fs.streams = p;
 	*out = (CUstream)p;
 	return CUDA_SUCCESS;
 }
 
+EXPORT CUresult cuStreamGetCtx(CUstream s, CUcontext *c)
+{
+	FAKE_LOCKED;
+	fstream *p;
+	CUresult rc = fake_ready();
+	if (!rc)
+		rc = stream_ok(s, &p);
+	if (!rc)
+		*c = p ? p->ctx : fake_current();
+	return rc;
+}
+
 EXPORT CUresult cuStreamDestroy_v2(CUstream s)
 {
+	FAKE_LOCKED;
 	if (failing("cuStreamDestroy_v2"))
 		return CUDA_ERROR_NOT_SUPPORTED;
 	for (fstream **pp = &fs.streams; *pp; pp = &(*pp)->next)
@@ -338,6 +356,7 @@ EXPORT CUresult cuStreamDestroy_v2(CUstream s)
 
 EXPORT CUresult cuStreamBeginCapture_v2(CUstream s, CUstreamCaptureMode mode)
 {
+	FAKE_LOCKED;
 	fstream *p;
 	CUresult rc = fake_ready();
 	if (rc)
@@ -360,6 +379,7 @@ EXPORT CUresult cuStreamBeginCapture_v2(CUstream s, CUstreamCaptureMode mode)
 
 EXPORT CUresult cuStreamEndCapture(CUstream s, CUgraph *out)
 {
+	FAKE_LOCKED;
 	fstream *p;
 	*out = NULL;
 	CUresult rc = stream_ok(s, &p);
@@ -390,6 +410,7 @@ EXPORT CUresult cuStreamEndCapture(CUstream s, CUgraph *out)
 
 SINCE_11_4 CUresult cuGraphInstantiateWithFlags(CUgraphExec *out, CUgraph graph, unsigned long long flags)
 {
+	FAKE_LOCKED;
 	CUresult rc = fake_ready();
 	if (rc)
 		return rc;
@@ -417,6 +438,7 @@ SINCE_11_4 CUresult cuGraphInstantiateWithFlags(CUgraphExec *out, CUgraph graph,
 
 EXPORT CUresult cuGraphLaunch(CUgraphExec exec, CUstream s)
 {
+	FAKE_LOCKED;
 	fstream *p;
 	CUresult rc = fake_ready();
 	if (rc)
@@ -441,11 +463,13 @@ EXPORT CUresult cuGraphLaunch(CUgraphExec exec, CUstream s)
 
 EXPORT CUresult cuGraphExecDestroy(CUgraphExec exec)
 {
+	FAKE_LOCKED;
 	return failing("cuGraphExecDestroy") ? CUDA_ERROR_NOT_SUPPORTED : drop_graph(exec, 1);
 }
 
 EXPORT CUresult cuGraphDestroy(CUgraph graph)
 {
+	FAKE_LOCKED;
 	return failing("cuGraphDestroy") ? CUDA_ERROR_NOT_SUPPORTED : drop_graph(graph, 0);
 }
 
@@ -453,6 +477,7 @@ EXPORT CUresult cuGraphDestroy(CUgraph graph)
 
 EXPORT CUresult cuEventCreate(CUevent *e, unsigned flags)
 {
+	FAKE_LOCKED;
 	CUresult rc = fake_ready();
 	if (rc)
 		return rc;
@@ -462,6 +487,7 @@ EXPORT CUresult cuEventCreate(CUevent *e, unsigned flags)
 
 EXPORT CUresult cuEventRecord(CUevent e, CUstream s)
 {
+	FAKE_LOCKED;
 	fstream *p;
 	CUresult rc = fake_ready();
 	if (rc || (rc = stream_ok(s, &p)))
@@ -477,11 +503,13 @@ EXPORT CUresult cuEventRecord(CUevent e, CUstream s)
 
 EXPORT CUresult cuEventSynchronize(CUevent e)
 {
+	FAKE_LOCKED;
 	return fake_ready();
 }
 
 EXPORT CUresult cuEventDestroy_v2(CUevent e)
 {
+	FAKE_LOCKED;
 	free(e);
 	return CUDA_SUCCESS;
 }
@@ -490,6 +518,7 @@ EXPORT CUresult cuEventDestroy_v2(CUevent e)
 #undef cuEventElapsedTime
 EXPORT CUresult cuEventElapsedTime(float *ms, CUevent a, CUevent b)
 {
+	FAKE_LOCKED;
 	CUresult rc = fake_ready();
 	if (rc)
 		return rc;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/pxfile.h"
 #include "rig/rig.h"
 #include "tap.h"
 
@@ -41,9 +42,9 @@ static void test_check(void)
 	ok(chk(5, 2147483648ull, 0, 0, 32, NULL) == PX_EUSAGE, "cols 2^31 refused");
 	ok(chk(5, 2147483647ull, 0, 0, 8, NULL) == PX_OK, "cols 2^31-1 accepted");
 	ok(chk(4, 40, 39, 0, 32, NULL) == PX_EUSAGE, "ld_in < cols refused");
-	is_str(err, "ld-in 39 is less than cols 40 (an input row holds cols elements)", "... naming ld-in");
+	is_str(err, "ld_in 39 is less than cols 40 (an input row holds cols elements)", "... naming ld-in");
 	ok(chk(40, 4, 0, 39, 32, NULL) == PX_EUSAGE, "ld_out < rows refused");
-	has_str(err, "ld-out 39 is less than rows 40", "... naming ld-out");
+	has_str(err, "ld_out 39 is less than rows 40", "... naming ld-out");
 	ok(chk(4, 4, 0, 0, 24, NULL) == PX_EUSAGE, "elem 24 refused");
 	ok(chk(2147483647, 2147483647, 0, 0, 128, NULL) == PX_EUSAGE, "2^31-1 squared of 16 bytes refused");
 	is_str(err, "too large: the input needs 2147483647 x 2147483647 x 16 bytes, more than a buffer can hold",
@@ -78,17 +79,17 @@ static void test_batch(void)
 	is_str(err, "batch 0 is out of range (1 to 2147483647)", "... naming it");
 	ok(chk_batch(3, 3, 2147483648ull, 0, 0, 32, NULL) == PX_EUSAGE, "batch 2^31 refused");
 	ok(chk_batch(33, 31, 3, 1022, 0, 32, NULL) == PX_EUSAGE, "stride-in one short of the matrix refused");
-	is_str(err, "stride-in 1022 is less than the input matrix it must hold ((rows-1)*ld_in + cols = 1023 elements)",
+	is_str(err, "stride_in 1022 is less than the input matrix it must hold ((rows-1)*ld_in + cols = 1023 elements)",
 	       "... naming the stride and what it must hold");
 	ok(chk_batch(33, 31, 3, 0, 30 * 33 + 32, 32, NULL) == PX_EUSAGE, "stride-out one short refused");
-	has_str(err, "stride-out 1022 is less than the output matrix it must hold", "... naming it");
+	has_str(err, "stride_out 1022 is less than the output matrix it must hold", "... naming it");
 	ok(chk_batch(33, 31, 1, 5, 5, 32, &s) == PX_OK && px_shape_in_bytes(&s) == 33 * 31 * 4,
 	   "a batch of one ignores its strides");
 	ok(chk_batch(3, 3, 3, UINT64_C(1) << 62, 0, 128, NULL) == PX_EUSAGE, "strides whose bytes overflow refused");
-	is_str(err, "too large: stride-in 4611686018427387904: the input's 3 matrices need more than a buffer can hold"
+	is_str(err, "too large: stride_in 4611686018427387904: the input's 3 matrices need more than a buffer can hold"
 		    " (2^63 bytes)", "... naming the stride");
 	ok(chk_batch(3, 3, 2, 0, UINT64_C(1) << 59, 128, NULL) == PX_EUSAGE, "... the output's too (2^63 bytes and more)");
-	has_str(err, "too large: stride-out 576460752303423488: the output's 2 matrices", "... naming it");
+	has_str(err, "too large: stride_out 576460752303423488: the output's 2 matrices", "... naming it");
 	ok(chk_batch(3, 3, 2, 0, (UINT64_C(1) << 59) - 32, 128, NULL) == PX_OK, "... just under 2^63 bytes fits");
 	ok(chk_batch(2147483647, 1, 2147483647, 0, 0, 8, NULL) == PX_OK, "2^31-1 matrices of 2^31-1 x 1 bytes: 2^62 bytes");
 }
@@ -126,7 +127,7 @@ static void test_parse(void)
 		has_str(err, "bad shape '", "... quoting it");
 	}
 	ok(px_shape_parse("3x8:ld_in=7", &s, err, sizeof err) == PX_EUSAGE, "ld_in < cols in a list entry");
-	is_str(err, "shape '3x8:ld_in=7': ld-in 7 is less than cols 8 (an input row holds cols elements)", "... named");
+	is_str(err, "shape '3x8:ld_in=7': ld_in 7 is less than cols 8 (an input row holds cols elements)", "... named");
 	px_shape *v;
 	size_t n;
 	ok(px_shape_list("1x1,2x3:elem=8,4x5", &v, &n, err, sizeof err) == PX_OK && n == 3 && v[1].cols == 3 &&
@@ -142,13 +143,13 @@ static void test_parse(void)
 	is_str(err, "shape '3x3:batch=0': batch 0 is out of range (1 to 2147483647)", "... naming it");
 	ok(px_shape_parse("33x31:batch=2:stride_in=1000", &s, err, sizeof err) == PX_EUSAGE,
 	   "a stride shorter than its matrix refused while parsing");
-	has_str(err, "shape '33x31:batch=2:stride_in=1000': stride-in 1000 is less than", "... naming it");
+	has_str(err, "shape '33x31:batch=2:stride_in=1000': stride_in 1000 is less than", "... naming it");
 	ok(px_shape_parse("3x3:batch=2:stride_in=9223372036854775808", &s, err, sizeof err) == PX_EUSAGE,
 	   "a stride past 2^63-1 refused");
 	px_shape one = {.rows = 33, .cols = 31, .batch = 2, .stride_out = 5};
 	ok(px_shape_select("1x1", &one, &v, &n, err, sizeof err) == PX_EUSAGE && !v,
 	   "--rows/--cols with a short --stride-out: refused before any shape runs");
-	has_str(err, "stride-out 5 is less than", "... naming it");
+	has_str(err, "stride_out 5 is less than", "... naming it");
 }
 
 /* issue 9, item 5 and 10: entries without an x, keys given twice, numbers
@@ -189,7 +190,7 @@ static void test_parse_bad(void)
 	px_shape one = {.rows = 5, .cols = 10, .ld_in = 4, .batch = 1};
 	ok(px_shape_select("1x1", &one, &v, &n, err, sizeof err) == PX_EUSAGE && !v,
 	   "one shape (--rows 5 --cols 10 --ld-in 4) is checked when selected");
-	is_str(err, "ld-in 4 is less than cols 10 (an input row holds cols elements)", "... naming ld-in");
+	is_str(err, "ld_in 4 is less than cols 10 (an input row holds cols elements)", "... naming ld-in");
 }
 
 static void test_status(void)

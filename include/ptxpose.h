@@ -1,0 +1,247 @@
+/* ptxpose.h: out-of-place matrix transposes on NVIDIA GPUs, through
+ * hand-scheduled PTX kernels that ship inside the library.
+ *
+ *   out_b[j * ld_out + i] = in_b[i * ld_in + j]   for i < rows, j < cols, b < batch
+ *
+ * where in_b = in + b * stride_in and out_b = out + b * stride_out (all in
+ * elements). A transpose moves bits: elements are 1, 2, 4, 8 or 16 bytes of
+ * any type.
+ *
+ * Use (examples/transpose.c is a whole program):
+ *
+ *     ptxpose_handle h;  ptxpose_create(&h, 0);
+ *     ptxpose_desc d = PTXPOSE_DESC_INIT;  d.elem_bytes = 4;  d.rows = R;  d.cols = C;
+ *     ptxpose_plan p;    ptxpose_plan_create(h, &p, &d);
+ *     ptxpose_execute(p, d_in, d_out, stream);      // asynchronous, as often as you like
+ *     ptxpose_plan_destroy(p);  ptxpose_destroy(h);
+ *
+ * or, planning through the handle's plan cache, in one call:
+ *
+ *     ptxpose_transpose(h, &d, d_in, d_out, stream);
+ *
+ * Every function returns a ptxpose_status; on failure ptxpose_last_error()
+ * holds a one-line explanation that names the value at fault ("desc->ld_in 4
+ * is less than cols 10").
+ *
+ * libcuda.so.1 is opened at run time: a program linked with ptxpose starts
+ * on a machine without a driver and gets PTXPOSE_ERR_NO_DRIVER from
+ * ptxpose_create. $PTXPOSE_LIBCUDA names another driver library to open.
+ *
+ * The kernels: the committed PTX files (ptx/) of the source tree are compiled into
+ * the library (text, metadata and ptxas's register count), so an installed
+ * library needs no other file. $PTXPOSE_PTX (folders or .ptx files, separated
+ * by ':') adds kernels, or replaces those of the same name, when a handle is
+ * created; ptxpose_register_ptx adds one to a handle.
+ *
+ * Thread safety:
+ *   - ptxpose_execute: a plan may be executed from several threads at once,
+ *     on the same or different streams; execute takes no lock and does not
+ *     synchronize (it launches one kernel on `stream` and returns).
+ *   - ptxpose_plan_create, ptxpose_transpose, ptxpose_register_ptx, the
+ *     queries and the handle's kernel, module and plan caches: safe from
+ *     several threads at once on one handle (the caches take the handle's
+ *     lock; a kernel is JIT-linked once however many threads ask for it).
+ *   - ptxpose_set_log: before the handle is shared; the callback may then be
+ *     called from any thread that uses the handle.
+ *   - ptxpose_plan_destroy and ptxpose_destroy: when no other thread uses the
+ *     plan (or the handle and its plans); destroying what another thread is
+ *     using is the caller's error. A plan or handle used after it was
+ *     destroyed gets PTXPOSE_ERR_STALE where that can be detected (a
+ *     best effort: the last 64 destroyed objects are kept, marked dead);
+ *     beyond that, the behaviour is undefined.
+ *   - ptxpose_last_error: per thread.
+ *   - ptxpose_create, ptxpose_driver_symbol, ptxpose_status_string: any time,
+ *     from any thread (the driver is opened once per process).
+ *
+ * Contexts: a handle works in the CUDA context that was current on the
+ * thread that created it (or device 0's primary context, made current on
+ * that thread, when none was). Its functions may be called from any thread:
+ * they make the handle's context current for the call when it is not, and
+ * restore the caller's. A stream must belong to the handle's context
+ * (PTXPOSE_ERR_CONTEXT otherwise); NULL is the legacy default stream, and
+ * CU_STREAM_LEGACY and CU_STREAM_PER_THREAD are accepted. */
+#ifndef PTXPOSE_H
+#define PTXPOSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define PTXPOSE_API __attribute__((visibility("default")))
+#else
+#define PTXPOSE_API
+#endif
+
+/* The library's version; the shared library's soname is libptxpose.so.MAJOR. */
+#define PTXPOSE_VERSION_MAJOR 0
+#define PTXPOSE_VERSION_MINOR 2
+#define PTXPOSE_VERSION_PATCH 0
+
+/* "0.2.0 (commit 1a2b3c4)": the version and the commit it was built from. */
+PTXPOSE_API const char *ptxpose_version(void);
+
+typedef enum {
+	PTXPOSE_OK = 0,
+	PTXPOSE_ERR_INVALID = 1,     /* a NULL argument, a bad width, ld < cols, a zero dimension, a bad desc->size */
+	PTXPOSE_ERR_MISALIGNED = 2,  /* a pointer not aligned to the element size, or to the desc's align_in/out */
+	PTXPOSE_ERR_OVERFLOW = 3,    /* sizes whose bytes overflow 63 bits */
+	PTXPOSE_ERR_NO_DRIVER = 4,   /* libcuda.so.1 missing, too old, or cuInit failed */
+	PTXPOSE_ERR_NO_DEVICE = 5,   /* no CUDA device */
+	PTXPOSE_ERR_CONTEXT = 6,     /* a stream of another context than the handle's */
+	PTXPOSE_ERR_CUDA = 7,        /* a driver call failed (a launch, a module load) */
+	PTXPOSE_ERR_JIT = 8,         /* a kernel's PTX did not link for this device */
+	PTXPOSE_ERR_NO_MEMORY = 9,   /* host or device memory ran out */
+	PTXPOSE_ERR_NO_KERNEL = 10,  /* no kernel for this element width, or none of that name */
+	PTXPOSE_ERR_BAD_PTX = 11,    /* PTX without ptxpose metadata, kernel ABI 1, a bad $PTXPOSE_PTX file */
+	PTXPOSE_ERR_STALE = 12,      /* a destroyed handle or plan (where detectable) */
+	PTXPOSE_ERR_UNSUPPORTED = 13 /* something this version does not do (PTXPOSE_PLAN_MEASURE) */
+} ptxpose_status;
+
+/* "PTXPOSE_ERR_MISALIGNED: a pointer not aligned for its element size or plan"
+ * (static text; an unknown value gets "PTXPOSE_ERR_?: not a ptxpose status"). */
+PTXPOSE_API const char *ptxpose_status_string(ptxpose_status st);
+
+/* The one-line explanation of the last call on this thread that failed
+ * ("desc->ld_in 4 is less than cols 10"), or "" if none has. A call that
+ * succeeds leaves it as it was (like errno). */
+PTXPOSE_API const char *ptxpose_last_error(void);
+
+typedef struct ptxpose_handle_s *ptxpose_handle;
+typedef struct ptxpose_plan_s *ptxpose_plan;
+/* The same type as CUstream and cudaStream_t. */
+typedef struct CUstream_st *ptxpose_stream;
+
+enum {
+	PTXPOSE_PLAN_HEURISTIC = 0, /* the cost model chooses; no GPU time */
+	PTXPOSE_PLAN_MEASURE = 1    /* time the plausible candidates (PTXPOSE_ERR_UNSUPPORTED in this version) */
+};
+
+/* A transpose problem. Start from PTXPOSE_DESC_INIT, then set the fields. */
+typedef struct {
+	uint32_t size;                  /* sizeof(ptxpose_desc): PTXPOSE_DESC_INIT sets it */
+	uint32_t elem_bytes;            /* 1, 2, 4, 8 or 16 */
+	uint64_t rows, cols;            /* of one input matrix, 1 to 2^31-1 */
+	uint64_t ld_in, ld_out;         /* elements, ld_in >= cols, ld_out >= rows; 0: cols and rows */
+	uint64_t batch;                 /* matrices, 1 to 2^31-1; 0: one */
+	uint64_t stride_in, stride_out; /* elements between matrices (batch > 1); 0: rows*ld_in, cols*ld_out */
+	uint32_t align_in, align_out;   /* bytes the pointers are promised to be aligned to (a power of two,
+					 * at least elem_bytes; execute refuses a pointer with less); 0: no
+					 * promise beyond elem_bytes (plans assume 256, what cudaMalloc gives;
+					 * every kernel stays correct for any element-aligned pointer) */
+	uint32_t mode;                  /* PTXPOSE_PLAN_HEURISTIC or PTXPOSE_PLAN_MEASURE */
+	uint32_t reserved;              /* 0 */
+	double measure_budget_ms;       /* PTXPOSE_PLAN_MEASURE: at most this long; 0: 200 ms */
+	const char *kernel;             /* NULL: the plan chooses; else this kernel by name (ptxpose_kernel_info) */
+} ptxpose_desc;
+
+#define PTXPOSE_DESC_INIT {sizeof(ptxpose_desc), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
+
+enum {
+	PTXPOSE_NO_CACHE = 1u << 0 /* ptxpose_create: neither read nor write the on-disk plan/cubin cache */
+};
+
+/* A handle on the calling thread's current CUDA context if it has one, else
+ * on device 0's primary context (retained, and made current on this thread).
+ * PTXPOSE_ERR_NO_DRIVER, PTXPOSE_ERR_NO_DEVICE, PTXPOSE_ERR_BAD_PTX (a
+ * $PTXPOSE_PTX file). */
+PTXPOSE_API ptxpose_status ptxpose_create(ptxpose_handle *h, unsigned flags);
+/* Every plan of the handle and its modules go with it. */
+PTXPOSE_API ptxpose_status ptxpose_destroy(ptxpose_handle h);
+
+/* Verbose notes and the JIT's logs, for tools (`ptxpose run -v`). */
+enum {
+	PTXPOSE_LOG_NOTE = 1u << 0,      /* one line: what the library did ("jit: fast_b32: 30 registers ...") */
+	PTXPOSE_LOG_JIT_INFO = 1u << 1,  /* the JIT's info log (asked of the JIT in verbose mode) */
+	PTXPOSE_LOG_JIT_ERROR = 1u << 2  /* the JIT's error log, after PTXPOSE_ERR_JIT */
+};
+typedef void (*ptxpose_log_fn)(void *user, unsigned kind, const char *text);
+/* fn receives the kinds in `kinds` (a mask of PTXPOSE_LOG_*); NULL: none. */
+PTXPOSE_API ptxpose_status ptxpose_set_log(ptxpose_handle h, ptxpose_log_fn fn, void *user, unsigned kinds);
+
+/* Choose a kernel for the problem (desc->kernel NULL), or take the one named,
+ * JIT-link it if this handle has not yet, and fix its launch. */
+PTXPOSE_API ptxpose_status ptxpose_plan_create(ptxpose_handle h, ptxpose_plan *plan, const ptxpose_desc *desc);
+PTXPOSE_API ptxpose_status ptxpose_plan_destroy(ptxpose_plan plan);
+
+/* Enqueue the transpose of the device buffers `in` to `out` on `stream` and
+ * return: asynchronous, no synchronization. The buffers must hold the
+ * plan's matrices; they are checked for alignment, not for size. */
+PTXPOSE_API ptxpose_status ptxpose_execute(ptxpose_plan plan, const void *in, void *out, ptxpose_stream stream);
+
+/* Plan (through the handle's plan cache: the first call for a problem plans,
+ * the next ones find it) and execute. With desc->align_in/out 0 the plan is
+ * made for the alignment the pointers have. */
+PTXPOSE_API ptxpose_status ptxpose_transpose(ptxpose_handle h, const ptxpose_desc *desc, const void *in,
+					     void *out, ptxpose_stream stream);
+
+/* ---- queries ---------------------------------------------------------------- */
+
+typedef struct {
+	const char *name;        /* "fast_b32": the entry, and the name desc->kernel takes */
+	uint32_t elem_bytes;
+	uint32_t tile_rows, tile_cols; /* grid=tile; 0 for grid=linear */
+	uint64_t per_block;      /* grid=linear: elements a block moves; else 0 */
+	uint32_t block[3];       /* threads */
+	uint32_t regs;           /* registers a thread, from ptxas for sm_90 at build time; 0: unknown */
+	const char *source;      /* "built in", "PTXPOSE_PTX: dir/x.ptx", "registered" */
+	const char *meta;        /* every `// ptxpose` key=value, space-separated */
+	const char *ptx;         /* the PTX text */
+} ptxpose_kernel_info;
+
+/* The strings stay valid until the handle is destroyed. */
+PTXPOSE_API ptxpose_status ptxpose_kernel_count(ptxpose_handle h, int *count);
+PTXPOSE_API ptxpose_status ptxpose_kernel_get(ptxpose_handle h, int index, ptxpose_kernel_info *info);
+
+typedef struct {
+	const char *kernel;      /* the chosen kernel's name */
+	int kernel_index;        /* for ptxpose_kernel_get */
+	uint32_t grid[3], block[3];
+	uint32_t dyn_smem;       /* bytes of dynamic shared memory a block */
+	double predicted_us;     /* the model's time; 0 for a kernel named by desc->kernel */
+	double measured_us;      /* PTXPOSE_PLAN_MEASURE: the winner's time; else 0 */
+	int unsure;              /* the runner-up is predicted within the model's margin */
+	int candidates;          /* kernels the model ranked */
+	int from_cache;          /* the choice came from the on-disk plan cache (measured plans; not yet) */
+} ptxpose_plan_info;
+
+PTXPOSE_API ptxpose_status ptxpose_plan_get(ptxpose_plan plan, ptxpose_plan_info *info);
+
+typedef struct {
+	char name[256];          /* "NVIDIA H100 80GB HBM3" */
+	int ordinal;
+	int cc_major, cc_minor;
+	int sm_count;
+	int l2_bytes;
+	int driver_version;      /* cuDriverGetVersion: 13000 for 13.0 */
+	void *context;           /* the handle's CUcontext */
+} ptxpose_device_info;
+
+PTXPOSE_API ptxpose_status ptxpose_device_get(ptxpose_handle h, ptxpose_device_info *info);
+
+/* ---- registration ------------------------------------------------------------ */
+
+/* Add a kernel to the handle: PTX text of `len` bytes (no NUL byte inside
+ * but, optionally, the last) with ptxpose metadata for kernel ABI 2
+ * (docs/DESIGN.md): `// ptxpose kernel=NAME abi=2 elem=BITS grid=... block=...`.
+ * A kernel of the same name is replaced for plans made after. *index (if not
+ * NULL) receives its index. PTXPOSE_ERR_BAD_PTX names what is wrong; the PTX
+ * itself is first linked when a plan takes it (PTXPOSE_ERR_JIT then). */
+PTXPOSE_API ptxpose_status ptxpose_register_ptx(ptxpose_handle h, const char *ptx, size_t len, int *index);
+
+/* ---- the driver ------------------------------------------------------------- */
+
+/* The address of a CUDA driver API function (an exported symbol of libcuda,
+ * such as "cuMemAlloc_v2") from the driver the library opened, so that a
+ * program linked only with ptxpose calls the same driver as the library
+ * (cudaGetDriverEntryPoint does this for the runtime). Opens the driver if
+ * needed: PTXPOSE_ERR_NO_DRIVER; PTXPOSE_ERR_INVALID for a symbol it lacks. */
+PTXPOSE_API ptxpose_status ptxpose_driver_symbol(const char *symbol, void **fn);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,117 @@
+/* api: what the files of the public API (lib/api_*.c, include/ptxpose.h)
+ * share: the handle and plan structures, the last error, the context guard.
+ *
+ * Locks of a handle, taken in this order where two are held:
+ *   reg_lock (rwlock)  the kernel registry: read to plan, written to register
+ *   jit_lock           the modules linked so far (one JIT a kernel)
+ *   plan_lock          the user's live plans and ptxpose_transpose's cache
+ * ptxpose_execute takes none: a plan is immutable once made. */
+#ifndef LIB_API_H
+#define LIB_API_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include "include/ptxpose.h"
+#include "lib/cu_api.h"
+#include "lib/kreg.h"
+#include "lib/model.h"
+
+#define API_HANDLE_MAGIC 0x70786831u /* "pxh1" */
+#define API_PLAN_MAGIC 0x70787031u   /* "pxp1" */
+#define API_DEAD 0x64656164u         /* "dead": destroyed, kept a while to be told apart */
+
+typedef struct api_cache api_cache;
+
+struct ptxpose_handle_s {
+	uint32_t magic;
+	unsigned flags;
+	cu_ctx *cu;
+	model_device dev;
+	const model_params *params;
+	pthread_rwlock_t reg_lock;
+	kreg *reg;
+	pthread_mutex_t jit_lock;
+	jit_kernel **jit;          /* by registry index; NULL until linked */
+	int njit;
+	jit_kernel **old_jit;      /* of replaced kernels: plans may still launch them */
+	int nold;
+	pthread_mutex_t plan_lock;
+	struct ptxpose_plan_s *plans; /* the caller's live plans */
+	api_cache *cache;          /* ptxpose_transpose's plans */
+	ptxpose_log_fn log_fn;
+	void *log_user;
+	unsigned log_kinds;
+	px_log notes;              /* PTXPOSE_LOG_NOTE lines, for jit_load */
+};
+
+struct ptxpose_plan_s {
+	uint32_t magic;
+	int cached;                /* made by ptxpose_transpose: the handle's cache owns it */
+	ptxpose_handle h;
+	struct ptxpose_plan_s *prev, *next;
+	const cu_fns *f;
+	CUcontext ctx;
+	CUfunction fn;
+	unsigned grid[3], block[3], dyn_smem;
+	uint32_t rows, cols, ld_in, ld_out, batch;
+	uint64_t stride_in, stride_out;
+	unsigned es;
+	unsigned need_in, need_out; /* the alignment execute requires of each pointer */
+	uint64_t in_bytes, out_bytes;
+	ptxpose_plan_info info;
+};
+
+/* ---- the last error (api_status.c) ---------------------------------------- */
+
+/* Set this thread's last error and return st. */
+ptxpose_status api_fail(ptxpose_status st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The public status of an internal one, msg as the last error. */
+ptxpose_status api_fail_px(px_status st, const char *msg);
+
+/* PTXPOSE_OK for a live handle or plan; else INVALID (NULL, not one) or STALE. */
+ptxpose_status api_check_handle(ptxpose_handle h);
+ptxpose_status api_check_plan(ptxpose_plan p);
+/* ... and an out argument that must not be NULL, named in the message. */
+ptxpose_status api_check_handle_arg(ptxpose_handle h, const void *arg, const char *name);
+ptxpose_status api_check_plan_arg(ptxpose_plan p, const void *arg, const char *name);
+
+/* Mark obj dead and keep it a while (so that a use after destroy reads
+ * API_DEAD rather than freed memory); frees what was buried 64 objects ago. */
+void api_bury(uint32_t *magic_of_obj);
+
+/* ---- the handle's context and kernels (api_handle.c) ------------------------ */
+
+/* Make the handle's context current on this thread for a call when it is
+ * not: *pushed says whether api_leave must pop it. */
+ptxpose_status api_enter(ptxpose_handle h, int *pushed);
+void api_leave(ptxpose_handle h, int pushed);
+
+/* Kernel i of the registry linked in this handle (once, under jit_lock). */
+ptxpose_status api_kernel_fn(ptxpose_handle h, int i, CUfunction *fn);
+
+/* A note to the handle's log. */
+void api_note(ptxpose_handle h, unsigned kind, const char *text);
+
+/* ---- plans (api_plan.c) ----------------------------------------------------- */
+
+/* The checked problem of a desc, with the pointers' alignment where the desc
+ * promises none and in/out are given (ptxpose_transpose). */
+ptxpose_status api_problem(const ptxpose_desc *d, const void *in, const void *out, model_problem *p);
+
+/* Plan p in handle h (the registry read-locked inside): a plan not yet in
+ * any list. */
+ptxpose_status api_plan_make(ptxpose_handle h, const ptxpose_desc *d, const model_problem *p, ptxpose_plan *out);
+void api_plan_free(ptxpose_plan p);
+
+/* ---- ptxpose_transpose's cache (api_cache.c) --------------------------------- */
+
+api_cache *api_cache_new(void);
+/* Every plan in it, freed with it. */
+void api_cache_free(api_cache *c);
+/* The plan for (p, kernel) or NULL; under the handle's plan_lock. */
+ptxpose_plan api_cache_get(api_cache *c, const model_problem *p, const char *kernel);
+/* Keep plan for (p, kernel): 0, or -1 when full (the caller keeps it). */
+int api_cache_put(api_cache *c, const model_problem *p, const char *kernel, ptxpose_plan plan);
+
+#endif

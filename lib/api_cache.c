@@ -1,0 +1,93 @@
+/* api_cache: ptxpose_transpose's plans by problem, an open-addressing hash
+ * table. Plans stay until the handle goes (a caller may be executing one
+ * while another thread looks up), so the table stops taking new ones when
+ * it is three quarters full. The handle's plan_lock guards it. */
+#include "lib/api.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/cache.h"
+
+#define SLOTS 1024 /* a power of two */
+#define MAX_PLANS (SLOTS / 4 * 3)
+
+typedef struct {
+	model_problem p;
+	char kernel[META_VAL_MAX + 1]; /* "" when the plan chose */
+	uint64_t hash;
+	ptxpose_plan plan;
+} slot;
+
+struct api_cache {
+	slot *s;
+	int n;
+};
+
+api_cache *api_cache_new(void)
+{
+	api_cache *c = calloc(1, sizeof *c);
+	if (c && !(c->s = calloc(SLOTS, sizeof *c->s))) {
+		free(c);
+		c = NULL;
+	}
+	return c;
+}
+
+void api_cache_free(api_cache *c)
+{
+	if (!c)
+		return;
+	for (int i = 0; i < SLOTS; i++)
+		if (c->s[i].plan)
+			api_plan_free(c->s[i].plan);
+	free(c->s);
+	free(c);
+}
+
+/* The fields that make a problem (padding bytes left out). */
+static uint64_t hash_of(const model_problem *p, const char *kernel)
+{
+	const uint64_t v[] = {p->es, p->rows, p->cols, p->ld_in, p->ld_out, p->batch, p->stride_in, p->stride_out,
+			      p->align_in, p->align_out};
+	uint64_t h = cache_hash(CACHE_HASH_INIT, v, sizeof v);
+	return kernel ? cache_hash(h, kernel, strlen(kernel)) : h;
+}
+
+static int same(const slot *s, const model_problem *p, const char *kernel)
+{
+	const model_problem *q = &s->p;
+	return q->es == p->es && q->rows == p->rows && q->cols == p->cols && q->ld_in == p->ld_in &&
+	       q->ld_out == p->ld_out && q->batch == p->batch && q->stride_in == p->stride_in &&
+	       q->stride_out == p->stride_out && q->align_in == p->align_in && q->align_out == p->align_out &&
+	       !strcmp(s->kernel, kernel ? kernel : "");
+}
+
+ptxpose_plan api_cache_get(api_cache *c, const model_problem *p, const char *kernel)
+{
+	uint64_t h = hash_of(p, kernel);
+	for (unsigned i = (unsigned)h & (SLOTS - 1);; i = (i + 1) & (SLOTS - 1)) {
+		const slot *s = &c->s[i];
+		if (!s->plan)
+			return NULL;
+		if (s->hash == h && same(s, p, kernel))
+			return s->plan;
+	}
+}
+
+int api_cache_put(api_cache *c, const model_problem *p, const char *kernel, ptxpose_plan plan)
+{
+	if (c->n >= MAX_PLANS || (kernel && strlen(kernel) > META_VAL_MAX))
+		return -1;
+	uint64_t h = hash_of(p, kernel);
+	unsigned i = (unsigned)h & (SLOTS - 1);
+	while (c->s[i].plan)
+		i = (i + 1) & (SLOTS - 1);
+	slot *s = &c->s[i];
+	s->p = *p;
+	strcpy(s->kernel, kernel ? kernel : "");
+	s->hash = h;
+	s->plan = plan;
+	c->n++;
+	return 0;
+}

@@ -1,0 +1,116 @@
+/* api_exec: ptxpose_execute (the pointers and the stream checked, one
+ * kernel launched per kernel ABI v2, no lock, no synchronization) and
+ * ptxpose_transpose (a plan from the handle's cache, then execute). */
+#include "lib/api.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* CU_STREAM_LEGACY and CU_STREAM_PER_THREAD: handles, not streams of a context */
+static int special_stream(ptxpose_stream s)
+{
+	return !s || s == (ptxpose_stream)CU_STREAM_LEGACY || s == (ptxpose_stream)CU_STREAM_PER_THREAD;
+}
+
+static ptxpose_status check_pointers(const ptxpose_plan p, const void *in, const void *out)
+{
+	uintptr_t a = (uintptr_t)in, b = (uintptr_t)out;
+	if (!in || !out)
+		return api_fail(PTXPOSE_ERR_INVALID, "%s is NULL", in ? "out" : "in");
+	if (a % p->es || b % p->es)
+		return api_fail(PTXPOSE_ERR_MISALIGNED, "%s %p is not aligned to %u bytes, the element size",
+				a % p->es ? "in" : "out", a % p->es ? in : out, p->es);
+	if (a % p->need_in || b % p->need_out)
+		return api_fail(PTXPOSE_ERR_MISALIGNED, "%s %p is not aligned to %u bytes, as desc->%s promised",
+				a % p->need_in ? "in" : "out", a % p->need_in ? in : out,
+				a % p->need_in ? p->need_in : p->need_out, a % p->need_in ? "align_in" : "align_out");
+	/* out of place: the two buffers must not share a byte */
+	if (a < b + p->out_bytes && b < a + p->in_bytes)
+		return api_fail(PTXPOSE_ERR_INVALID, "in and out overlap (in %p, %llu bytes; out %p, %llu bytes): "
+						     "ptxpose transposes out of place", in, (unsigned long long)p->in_bytes,
+				out, (unsigned long long)p->out_bytes);
+	return PTXPOSE_OK;
+}
+
+static ptxpose_status launch(ptxpose_plan p, const void *in, void *out, ptxpose_stream stream)
+{
+	const cu_fns *f = p->f;
+	char err[512];
+	if (!special_stream(stream)) {
+		CUcontext sctx = NULL;
+		CUresult rc = f->StreamGetCtx((CUstream)stream, &sctx);
+		if (rc) {
+			cu_ctx tmp = {.f = f};
+			return api_fail_px(CU_FAIL(&tmp, rc, "cuStreamGetCtx", err, sizeof err), err);
+		}
+		if (sctx != p->ctx)
+			return api_fail(PTXPOSE_ERR_CONTEXT, "stream %p belongs to CUDA context %p, the handle's is %p",
+					(void *)stream, (void *)sctx, (void *)p->ctx);
+	}
+	/* .u64 in, out; .u32 rows, cols, ld_in, ld_out, batch; .u64 stride_in, stride_out */
+	CUdeviceptr d_in = (CUdeviceptr)(uintptr_t)in, d_out = (CUdeviceptr)(uintptr_t)out;
+	uint32_t rows = p->rows, cols = p->cols, ld_in = p->ld_in, ld_out = p->ld_out, batch = p->batch;
+	uint64_t stride_in = p->stride_in, stride_out = p->stride_out;
+	void *args[] = {&d_in, &d_out, &rows, &cols, &ld_in, &ld_out, &batch, &stride_in, &stride_out};
+	CUresult rc = f->LaunchKernel(p->fn, p->grid[0], p->grid[1], p->grid[2], p->block[0], p->block[1], p->block[2],
+				      p->dyn_smem, (CUstream)stream, args, NULL);
+	if (!rc)
+		return PTXPOSE_OK;
+	char call[320];
+	snprintf(call, sizeof call, "cuLaunchKernel(%s, grid %ux%ux%u, block %ux%ux%u, %u B dynamic shared)",
+		 p->info.kernel, p->grid[0], p->grid[1], p->grid[2], p->block[0], p->block[1], p->block[2], p->dyn_smem);
+	cu_ctx tmp = {.f = f};
+	return api_fail_px(CU_FAIL(&tmp, rc, call, err, sizeof err), err);
+}
+
+/* A plan already checked: the pointers, the context for the call, the launch. */
+static ptxpose_status execute(ptxpose_plan p, const void *in, void *out, ptxpose_stream stream)
+{
+	ptxpose_status st = check_pointers(p, in, out);
+	int pushed;
+	if (st || (st = api_enter(p->h, &pushed)))
+		return st;
+	st = launch(p, in, out, stream);
+	api_leave(p->h, pushed);
+	return st;
+}
+
+ptxpose_status ptxpose_execute(ptxpose_plan plan, const void *in, void *out, ptxpose_stream stream)
+{
+	ptxpose_status st = api_check_plan(plan);
+	return st ? st : execute(plan, in, out, stream);
+}
+
+ptxpose_status ptxpose_transpose(ptxpose_handle h, const ptxpose_desc *desc, const void *in, void *out,
+				 ptxpose_stream stream)
+{
+	ptxpose_status st = api_check_handle(h);
+	model_problem p;
+	if (!st && (!in || !out))
+		st = api_fail(PTXPOSE_ERR_INVALID, "%s is NULL", in ? "out" : "in");
+	if (st || (st = api_problem(desc, in, out, &p)))
+		return st;
+	const char *kernel = desc->kernel;
+	pthread_mutex_lock(&h->plan_lock);
+	ptxpose_plan plan = api_cache_get(h->cache, &p, kernel);
+	pthread_mutex_unlock(&h->plan_lock);
+	if (!plan) {
+		ptxpose_plan made;
+		if ((st = api_plan_make(h, desc, &p, &made)))
+			return st;
+		made->cached = 1;
+		pthread_mutex_lock(&h->plan_lock);
+		/* another thread may have made the same plan meanwhile: keep one */
+		if (!(plan = api_cache_get(h->cache, &p, kernel)) && !api_cache_put(h->cache, &p, kernel, made))
+			plan = made, made = NULL;
+		pthread_mutex_unlock(&h->plan_lock);
+		if (!plan) { /* the cache is full: this call's own plan, then gone */
+			st = execute(made, in, out, stream);
+			api_plan_free(made);
+			return st;
+		}
+		if (made)
+			api_plan_free(made);
+	}
+	return execute(plan, in, out, stream);
+}

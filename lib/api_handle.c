@@ -1,0 +1,226 @@
+/* api_handle: ptxpose_create and ptxpose_destroy, the handle's context,
+ * log and device, and its kernels linked on demand. */
+#include "lib/api.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/jit.h"
+#include "lib/pick.h"
+
+static void note_line(void *ud, const char *line)
+{
+	api_note(ud, PTXPOSE_LOG_NOTE, line);
+}
+
+void api_note(ptxpose_handle h, unsigned kind, const char *text)
+{
+	if (h->log_fn && (h->log_kinds & kind))
+		h->log_fn(h->log_user, kind, text);
+}
+
+/* The handle's kernels and registry: built-ins, then $PTXPOSE_PTX. */
+static ptxpose_status make_registry(ptxpose_handle h)
+{
+	char err[1024];
+	px_status st = kreg_new(&h->reg, err, sizeof err);
+	if (!st)
+		st = kreg_add_builtins(h->reg, err, sizeof err);
+	if (!st)
+		st = kreg_add_env(h->reg, err, sizeof err);
+	return st ? api_fail_px(st, err) : PTXPOSE_OK;
+}
+
+static void free_jit(ptxpose_handle h)
+{
+	for (int i = 0; i < h->njit; i++)
+		jit_free(h->jit[i]);
+	for (int i = 0; i < h->nold; i++)
+		jit_free(h->old_jit[i]);
+	free(h->jit);
+	free(h->old_jit);
+	h->jit = h->old_jit = NULL;
+	h->njit = h->nold = 0;
+}
+
+/* Everything a handle holds; the struct itself is buried or freed by the caller. */
+static void release(ptxpose_handle h)
+{
+	int pushed = 0;
+	if (h->cu && api_enter(h, &pushed))
+		pushed = 0; /* a context that cannot be made current: its modules go with it */
+	while (h->plans) {
+		ptxpose_plan p = h->plans;
+		h->plans = p->next;
+		api_plan_free(p);
+	}
+	api_cache_free(h->cache);
+	h->cache = NULL;
+	if (h->cu)
+		free_jit(h);
+	if (h->cu)
+		api_leave(h, pushed);
+	kreg_free(h->reg);
+	cu_close(h->cu);
+	pthread_rwlock_destroy(&h->reg_lock);
+	pthread_mutex_destroy(&h->jit_lock);
+	pthread_mutex_destroy(&h->plan_lock);
+}
+
+ptxpose_status ptxpose_create(ptxpose_handle *out, unsigned flags)
+{
+	if (!out)
+		return api_fail(PTXPOSE_ERR_INVALID, "the handle pointer is NULL");
+	*out = NULL;
+	if (flags & ~(unsigned)PTXPOSE_NO_CACHE)
+		return api_fail(PTXPOSE_ERR_INVALID, "flags 0x%x: unknown bits (PTXPOSE_NO_CACHE is 0x%x)", flags,
+				(unsigned)PTXPOSE_NO_CACHE);
+	ptxpose_handle h = calloc(1, sizeof *h);
+	if (!h || !(h->cache = api_cache_new())) {
+		free(h);
+		return api_fail(PTXPOSE_ERR_NO_MEMORY, "out of memory");
+	}
+	h->magic = API_HANDLE_MAGIC;
+	h->flags = flags;
+	h->notes = (px_log){note_line, h};
+	pthread_rwlock_init(&h->reg_lock, NULL);
+	pthread_mutex_init(&h->jit_lock, NULL);
+	pthread_mutex_init(&h->plan_lock, NULL);
+	char err[1024];
+	px_status pst = cu_attach(&h->cu, &h->notes, err, sizeof err);
+	ptxpose_status st = pst ? api_fail_px(pst, err) : make_registry(h);
+	if (st) {
+		release(h);
+		free(h);
+		return st;
+	}
+	pick_device(cu_info(h->cu), &h->dev);
+	h->params = model_params_builtin();
+	*out = h;
+	return PTXPOSE_OK;
+}
+
+ptxpose_status ptxpose_destroy(ptxpose_handle h)
+{
+	ptxpose_status st = api_check_handle(h);
+	if (st)
+		return st;
+	release(h);
+	api_bury(&h->magic);
+	return PTXPOSE_OK;
+}
+
+ptxpose_status ptxpose_set_log(ptxpose_handle h, ptxpose_log_fn fn, void *user, unsigned kinds)
+{
+	ptxpose_status st = api_check_handle(h);
+	if (st)
+		return st;
+	unsigned all = PTXPOSE_LOG_NOTE | PTXPOSE_LOG_JIT_INFO | PTXPOSE_LOG_JIT_ERROR;
+	if (kinds & ~all)
+		return api_fail(PTXPOSE_ERR_INVALID, "kinds 0x%x: unknown bits (PTXPOSE_LOG_* make 0x%x)", kinds, all);
+	h->log_fn = fn;
+	h->log_user = user;
+	h->log_kinds = fn ? kinds : 0;
+	return PTXPOSE_OK;
+}
+
+ptxpose_status ptxpose_device_get(ptxpose_handle h, ptxpose_device_info *info)
+{
+	ptxpose_status st = api_check_handle_arg(h, info, "info");
+	if (st)
+		return st;
+	const cu_devinfo *d = cu_info(h->cu);
+	memset(info, 0, sizeof *info);
+	snprintf(info->name, sizeof info->name, "%s", d->name);
+	info->ordinal = d->ordinal;
+	info->cc_major = d->cc_major;
+	info->cc_minor = d->cc_minor;
+	info->sm_count = d->sm_count;
+	info->l2_bytes = d->l2_bytes;
+	info->driver_version = d->driver_version;
+	info->context = h->cu->ctx;
+	return PTXPOSE_OK;
+}
+
+ptxpose_status ptxpose_driver_symbol(const char *symbol, void **fn)
+{
+	if (!symbol || !fn)
+		return api_fail(PTXPOSE_ERR_INVALID, "%s is NULL", symbol ? "fn" : "symbol");
+	*fn = NULL;
+	const cu_fns *f;
+	char err[512];
+	px_status st = cu_driver(&f, err, sizeof err);
+	if (st)
+		return api_fail_px(st, err);
+	if (!(*fn = cu_driver_symbol(symbol)))
+		return api_fail(PTXPOSE_ERR_INVALID, "the CUDA driver has no symbol '%.100s'", symbol);
+	return PTXPOSE_OK;
+}
+
+/* ---- the context for a call ------------------------------------------------- */
+
+ptxpose_status api_enter(ptxpose_handle h, int *pushed)
+{
+	const cu_ctx *cu = h->cu;
+	CUcontext cur = NULL;
+	CUresult rc = cu->f->CtxGetCurrent(&cur);
+	char err[512];
+	*pushed = 0;
+	if (!rc && cur == cu->ctx)
+		return PTXPOSE_OK;
+	if (!rc && !(rc = cu->f->CtxPushCurrent(cu->ctx))) {
+		*pushed = 1;
+		return PTXPOSE_OK;
+	}
+	return api_fail_px(CU_FAIL(cu, rc, "cuCtxPushCurrent", err, sizeof err), err);
+}
+
+void api_leave(ptxpose_handle h, int pushed)
+{
+	CUcontext popped;
+	if (pushed)
+		h->cu->f->CtxPopCurrent(&popped);
+}
+
+/* ---- kernels linked on demand -------------------------------------------------- */
+
+/* Room for slot i in h->jit. */
+static int jit_slot(ptxpose_handle h, int i)
+{
+	if (i < h->njit)
+		return 0;
+	int n = i + 16;
+	jit_kernel **p = realloc(h->jit, (size_t)n * sizeof *p);
+	if (!p)
+		return -1;
+	memset(p + h->njit, 0, (size_t)(n - h->njit) * sizeof *p);
+	h->jit = p;
+	h->njit = n;
+	return 0;
+}
+
+ptxpose_status api_kernel_fn(ptxpose_handle h, int i, CUfunction *fn)
+{
+	const kreg_kernel *k = kreg_get(h->reg, i);
+	ptxpose_status st = PTXPOSE_OK;
+	pthread_mutex_lock(&h->jit_lock);
+	if (jit_slot(h, i))
+		st = api_fail(PTXPOSE_ERR_NO_MEMORY, "out of memory");
+	if (!st && !h->jit[i]) {
+		strbuf log;
+		char err[1024];
+		sb_init(&log);
+		px_status pst = jit_load(h->cu, k->ptx, &k->meta, (h->log_kinds & PTXPOSE_LOG_JIT_INFO) != 0, &h->jit[i],
+					 &log, err, sizeof err);
+		if (log.len)
+			api_note(h, pst ? PTXPOSE_LOG_JIT_ERROR : PTXPOSE_LOG_JIT_INFO, sb_str(&log));
+		sb_free(&log);
+		if (pst)
+			st = api_fail_px(pst, err);
+	}
+	if (!st)
+		*fn = jit_function(h->jit[i]);
+	pthread_mutex_unlock(&h->jit_lock);
+	return st;
+}

@@ -1,0 +1,198 @@
+/* api_plan: a desc checked into a problem, the kernel chosen (by the cost
+ * model, or by name), linked, and its launch fixed in a plan. */
+#include "lib/api.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/pick.h"
+
+/* The alignment of an address in bytes, up to 256. */
+static unsigned addr_align(const void *ptr)
+{
+	uintptr_t a = (uintptr_t)ptr;
+	unsigned b = 1;
+	while (b < 256 && !(a & b))
+		b <<= 1;
+	return b;
+}
+
+ptxpose_status api_problem(const ptxpose_desc *d, const void *in, const void *out, model_problem *p)
+{
+	if (!d)
+		return api_fail(PTXPOSE_ERR_INVALID, "desc is NULL");
+	if (d->size != sizeof *d)
+		return api_fail(PTXPOSE_ERR_INVALID, "desc->size is %u, not sizeof(ptxpose_desc) = %zu: start from "
+						     "PTXPOSE_DESC_INIT", d->size, sizeof *d);
+	if (d->reserved)
+		return api_fail(PTXPOSE_ERR_INVALID, "desc->reserved is %u; it must be 0", d->reserved);
+	if (d->mode == PTXPOSE_PLAN_MEASURE)
+		return api_fail(PTXPOSE_ERR_UNSUPPORTED, "desc->mode PTXPOSE_PLAN_MEASURE: measured plans are not in "
+							 "this version of ptxpose; PTXPOSE_PLAN_HEURISTIC plans by the cost model");
+	if (d->mode != PTXPOSE_PLAN_HEURISTIC)
+		return api_fail(PTXPOSE_ERR_INVALID, "desc->mode %u is neither PTXPOSE_PLAN_HEURISTIC nor _MEASURE", d->mode);
+	if (!(d->measure_budget_ms >= 0) || isinf(d->measure_budget_ms))
+		return api_fail(PTXPOSE_ERR_INVALID, "desc->measure_budget_ms %g is not a time in ms", d->measure_budget_ms);
+	if (d->kernel && strnlen(d->kernel, 256) > META_VAL_MAX)
+		return api_fail(PTXPOSE_ERR_NO_KERNEL, "desc->kernel '%.64s...' is longer than a kernel name (%d characters)",
+				d->kernel, META_VAL_MAX);
+	memset(p, 0, sizeof *p);
+	p->es = d->elem_bytes;
+	p->rows = d->rows, p->cols = d->cols, p->ld_in = d->ld_in, p->ld_out = d->ld_out;
+	p->batch = d->batch, p->stride_in = d->stride_in, p->stride_out = d->stride_out;
+	p->align_in = d->align_in ? d->align_in : in ? addr_align(in) : 0;
+	p->align_out = d->align_out ? d->align_out : out ? addr_align(out) : 0;
+	unsigned es = d->elem_bytes;
+	if (es && !(es & (es - 1)) && es <= 16 && ((in && addr_align(in) < es) || (out && addr_align(out) < es)))
+		return api_fail(PTXPOSE_ERR_MISALIGNED, "%s %p is not aligned to %u bytes, the element size",
+				in && addr_align(in) < es ? "in" : "out", in && addr_align(in) < es ? in : out, es);
+	char err[512];
+	switch (model_problem_check(p, err, sizeof err)) {
+	case MODEL_OK: return PTXPOSE_OK;
+	case MODEL_EMISALIGNED: return api_fail(PTXPOSE_ERR_MISALIGNED, "desc->%s", err);
+	case MODEL_EOVERFLOW: return api_fail(PTXPOSE_ERR_OVERFLOW, "%s", err);
+	default: return api_fail(PTXPOSE_ERR_INVALID, "%s", err);
+	}
+}
+
+/* The kernel: by name, or the model's first; its prediction into info. */
+static ptxpose_status choose(ptxpose_handle h, const ptxpose_desc *d, const model_problem *p, int *index,
+			     ptxpose_plan_info *info)
+{
+	char err[512];
+	if (d->kernel) {
+		int i = kreg_find(h->reg, d->kernel);
+		if (i < 0)
+			return api_fail(PTXPOSE_ERR_NO_KERNEL, "no kernel named '%s' in this handle", d->kernel);
+		const kreg_kernel *k = kreg_get(h->reg, i);
+		if (k->mk.es != p->es)
+			return api_fail(PTXPOSE_ERR_INVALID, "kernel %s moves %u-byte elements, desc->elem_bytes is %u",
+					d->kernel, k->mk.es, p->es);
+		model_features f;
+		model_estimate e;
+		model_features_of(&h->dev, &k->mk, p, h->params, &f);
+		model_estimate_of(h->params, &k->mk, &f, &e);
+		info->predicted_us = e.us;
+		info->candidates = 1;
+		*index = i;
+		return PTXPOSE_OK;
+	}
+	pick_result r;
+	px_status st = pick_rank(h->reg, &h->dev, h->params, p, &r, err, sizeof err);
+	if (st)
+		return api_fail_px(st, err);
+	*index = r.c[0].index;
+	info->predicted_us = r.c[0].e.us;
+	info->unsure = r.unsure;
+	info->candidates = r.n;
+	pick_free(&r);
+	return PTXPOSE_OK;
+}
+
+/* The launch of kernel k for p: grid, block, the kernel ABI's arguments. */
+static ptxpose_status fix_launch(ptxpose_plan pl, const kreg_kernel *k, const model_problem *p)
+{
+	char err[512];
+	if (meta_grid_dims(&k->meta, p->rows, p->cols, p->batch, pl->grid, err, sizeof err))
+		return api_fail(PTXPOSE_ERR_INVALID, "%s", err);
+	memcpy(pl->block, k->meta.block, sizeof pl->block);
+	pl->dyn_smem = k->meta.dyn_smem;
+	pl->rows = (uint32_t)p->rows, pl->cols = (uint32_t)p->cols;
+	pl->ld_in = (uint32_t)p->ld_in, pl->ld_out = (uint32_t)p->ld_out, pl->batch = (uint32_t)p->batch;
+	pl->stride_in = p->stride_in, pl->stride_out = p->stride_out;
+	pl->es = p->es;
+	pl->in_bytes = model_problem_in_bytes(p);
+	pl->out_bytes = model_problem_out_bytes(p);
+	ptxpose_plan_info *i = &pl->info;
+	i->kernel = k->meta.kernel;
+	memcpy(i->grid, pl->grid, sizeof i->grid);
+	memcpy(i->block, pl->block, sizeof i->block);
+	i->dyn_smem = pl->dyn_smem;
+	return PTXPOSE_OK;
+}
+
+ptxpose_status api_plan_make(ptxpose_handle h, const ptxpose_desc *d, const model_problem *p, ptxpose_plan *out)
+{
+	ptxpose_plan pl = calloc(1, sizeof *pl);
+	if (!pl)
+		return api_fail(PTXPOSE_ERR_NO_MEMORY, "out of memory");
+	int pushed, index = -1;
+	ptxpose_status st = api_enter(h, &pushed);
+	if (st) {
+		free(pl);
+		return st;
+	}
+	/* read-locked until linked: a registration cannot swap the kernel meanwhile */
+	pthread_rwlock_rdlock(&h->reg_lock);
+	if (!(st = choose(h, d, p, &index, &pl->info)) && !(st = fix_launch(pl, kreg_get(h->reg, index), p)))
+		st = api_kernel_fn(h, index, &pl->fn);
+	pthread_rwlock_unlock(&h->reg_lock);
+	api_leave(h, pushed);
+	if (st) {
+		free(pl);
+		return st;
+	}
+	pl->magic = API_PLAN_MAGIC;
+	pl->h = h;
+	pl->f = h->cu->f;
+	pl->ctx = h->cu->ctx;
+	pl->info.kernel_index = index;
+	pl->need_in = d->align_in ? d->align_in : p->es;
+	pl->need_out = d->align_out ? d->align_out : p->es;
+	*out = pl;
+	return PTXPOSE_OK;
+}
+
+void api_plan_free(ptxpose_plan p)
+{
+	api_bury(&p->magic);
+}
+
+ptxpose_status ptxpose_plan_create(ptxpose_handle h, ptxpose_plan *plan, const ptxpose_desc *desc)
+{
+	ptxpose_status st = api_check_handle_arg(h, plan, "the plan pointer");
+	if (st)
+		return st;
+	*plan = NULL;
+	model_problem p;
+	if ((st = api_problem(desc, NULL, NULL, &p)) || (st = api_plan_make(h, desc, &p, plan)))
+		return st;
+	ptxpose_plan pl = *plan;
+	pthread_mutex_lock(&h->plan_lock);
+	if ((pl->next = h->plans))
+		h->plans->prev = pl;
+	h->plans = pl;
+	pthread_mutex_unlock(&h->plan_lock);
+	return PTXPOSE_OK;
+}
+
+ptxpose_status ptxpose_plan_destroy(ptxpose_plan plan)
+{
+	ptxpose_status st = api_check_plan(plan);
+	if (st)
+		return st;
+	if (plan->cached)
+		return api_fail(PTXPOSE_ERR_INVALID, "the plan belongs to the handle's cache");
+	ptxpose_handle h = plan->h;
+	pthread_mutex_lock(&h->plan_lock);
+	if (plan->prev)
+		plan->prev->next = plan->next;
+	else
+		h->plans = plan->next;
+	if (plan->next)
+		plan->next->prev = plan->prev;
+	pthread_mutex_unlock(&h->plan_lock);
+	api_plan_free(plan);
+	return PTXPOSE_OK;
+}
+
+ptxpose_status ptxpose_plan_get(ptxpose_plan plan, ptxpose_plan_info *info)
+{
+	ptxpose_status st = api_check_plan_arg(plan, info, "info");
+	if (st)
+		return st;
+	*info = plan->info;
+	return PTXPOSE_OK;
+}

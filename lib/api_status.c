@@ -1,0 +1,146 @@
+/* api_status: status strings, the per-thread last error, the version, and
+ * the graveyard that lets a use after destroy be told apart. */
+#include "lib/api.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "common/version.h"
+
+static const char *const status_text[] = {
+	[PTXPOSE_OK] = "PTXPOSE_OK: success",
+	[PTXPOSE_ERR_INVALID] = "PTXPOSE_ERR_INVALID: an invalid argument (NULL, a bad width or dimension, ld < cols)",
+	[PTXPOSE_ERR_MISALIGNED] = "PTXPOSE_ERR_MISALIGNED: a pointer not aligned for its element size or plan",
+	[PTXPOSE_ERR_OVERFLOW] = "PTXPOSE_ERR_OVERFLOW: sizes whose bytes overflow",
+	[PTXPOSE_ERR_NO_DRIVER] = "PTXPOSE_ERR_NO_DRIVER: no usable CUDA driver (libcuda.so.1)",
+	[PTXPOSE_ERR_NO_DEVICE] = "PTXPOSE_ERR_NO_DEVICE: no CUDA device",
+	[PTXPOSE_ERR_CONTEXT] = "PTXPOSE_ERR_CONTEXT: a stream of another CUDA context than the handle's",
+	[PTXPOSE_ERR_CUDA] = "PTXPOSE_ERR_CUDA: a CUDA driver call failed",
+	[PTXPOSE_ERR_JIT] = "PTXPOSE_ERR_JIT: a kernel did not link for this device",
+	[PTXPOSE_ERR_NO_MEMORY] = "PTXPOSE_ERR_NO_MEMORY: out of memory",
+	[PTXPOSE_ERR_NO_KERNEL] = "PTXPOSE_ERR_NO_KERNEL: no kernel for this element width, or none of that name",
+	[PTXPOSE_ERR_BAD_PTX] = "PTXPOSE_ERR_BAD_PTX: PTX without usable ptxpose metadata",
+	[PTXPOSE_ERR_STALE] = "PTXPOSE_ERR_STALE: a destroyed handle or plan",
+	[PTXPOSE_ERR_UNSUPPORTED] = "PTXPOSE_ERR_UNSUPPORTED: not supported by this version",
+};
+
+const char *ptxpose_status_string(ptxpose_status st)
+{
+	if ((unsigned)st >= sizeof status_text / sizeof status_text[0])
+		return "PTXPOSE_ERR_?: not a ptxpose status";
+	return status_text[st];
+}
+
+static char version[128];
+static pthread_once_t version_once = PTHREAD_ONCE_INIT;
+
+static void version_init(void)
+{
+	snprintf(version, sizeof version, "%s (commit %s)", PTXPOSE_VERSION, ver_commit());
+}
+
+const char *ptxpose_version(void)
+{
+	pthread_once(&version_once, version_init);
+	return version;
+}
+
+/* ---- the last error ---------------------------------------------------------- */
+
+static _Thread_local char last_error[1024];
+
+const char *ptxpose_last_error(void)
+{
+	return last_error;
+}
+
+ptxpose_status api_fail(ptxpose_status st, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(last_error, sizeof last_error, fmt, ap);
+	va_end(ap);
+	return st;
+}
+
+ptxpose_status api_fail_px(px_status st, const char *msg)
+{
+	static const ptxpose_status map[] = {
+		[PX_OK] = PTXPOSE_OK,
+		[PX_WRONG] = PTXPOSE_ERR_CUDA,
+		[PX_EUSAGE] = PTXPOSE_ERR_INVALID,
+		[PX_EINPUT] = PTXPOSE_ERR_BAD_PTX,
+		[PX_ENODRIVER] = PTXPOSE_ERR_NO_DRIVER,
+		[PX_ENODEVICE] = PTXPOSE_ERR_NO_DEVICE,
+		[PX_ECUDA] = PTXPOSE_ERR_CUDA,
+		[PX_EJIT] = PTXPOSE_ERR_JIT,
+		[PX_ENOMEM] = PTXPOSE_ERR_NO_MEMORY,
+		[PX_EUNAVAIL] = PTXPOSE_ERR_NO_KERNEL,
+	};
+	if (st == PX_OK)
+		return PTXPOSE_OK;
+	ptxpose_status out = (unsigned)st < sizeof map / sizeof map[0] ? map[st] : PTXPOSE_ERR_CUDA;
+	return api_fail(out, "%s", msg);
+}
+
+/* ---- live or dead ------------------------------------------------------------- */
+
+ptxpose_status api_check_handle(ptxpose_handle h)
+{
+	if (!h)
+		return api_fail(PTXPOSE_ERR_INVALID, "the handle is NULL");
+	if (h->magic == API_DEAD)
+		return api_fail(PTXPOSE_ERR_STALE, "the handle was destroyed");
+	if (h->magic != API_HANDLE_MAGIC)
+		return api_fail(PTXPOSE_ERR_INVALID, "not a ptxpose handle (%s)",
+				h->magic == API_PLAN_MAGIC ? "a plan" : "unknown memory");
+	return PTXPOSE_OK;
+}
+
+ptxpose_status api_check_plan(ptxpose_plan p)
+{
+	if (!p)
+		return api_fail(PTXPOSE_ERR_INVALID, "the plan is NULL");
+	if (p->magic == API_DEAD)
+		return api_fail(PTXPOSE_ERR_STALE, "the plan was destroyed");
+	if (p->magic != API_PLAN_MAGIC)
+		return api_fail(PTXPOSE_ERR_INVALID, "not a ptxpose plan (%s)",
+				p->magic == API_HANDLE_MAGIC ? "a handle" : "unknown memory");
+	return PTXPOSE_OK;
+}
+
+static ptxpose_status need(const void *arg, const char *name)
+{
+	return arg ? PTXPOSE_OK : api_fail(PTXPOSE_ERR_INVALID, "%s is NULL", name);
+}
+
+ptxpose_status api_check_handle_arg(ptxpose_handle h, const void *arg, const char *name)
+{
+	ptxpose_status st = api_check_handle(h);
+	return st ? st : need(arg, name);
+}
+
+ptxpose_status api_check_plan_arg(ptxpose_plan p, const void *arg, const char *name)
+{
+	ptxpose_status st = api_check_plan(p);
+	return st ? st : need(arg, name);
+}
+
+#define GRAVES 64
+
+static struct {
+	pthread_mutex_t mu;
+	void *obj[GRAVES];
+	unsigned next;
+} graveyard = {.mu = PTHREAD_MUTEX_INITIALIZER};
+
+void api_bury(uint32_t *magic)
+{
+	pthread_mutex_lock(&graveyard.mu);
+	*magic = API_DEAD;
+	unsigned at = graveyard.next++ % GRAVES;
+	free(graveyard.obj[at]);
+	graveyard.obj[at] = magic;
+	pthread_mutex_unlock(&graveyard.mu);
+}

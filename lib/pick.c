@@ -1,0 +1,79 @@
+/* pick: rank a registry's kernels for a problem by the cost model. */
+#include "lib/pick.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+px_status pick_rank(const kreg *r, const model_device *d, const model_params *params, const model_problem *p,
+		    pick_result *out, char *err, size_t errlen)
+{
+	int n = kreg_count(r);
+	pick_cand *c = calloc((size_t)n + 1, sizeof *c);
+	double *us = calloc((size_t)n + 1, sizeof *us);
+	int *order = calloc((size_t)n + 1, sizeof *order);
+	px_status st = c && us && order ? PX_OK : PX_ENOMEM;
+	out->n = 0;
+	out->c = NULL;
+	out->unsure = 0;
+	int m = 0;
+	for (int i = 0; !st && i < n; i++) {
+		const kreg_kernel *k = kreg_get(r, i);
+		if (k->mk.es != p->es)
+			continue;
+		c[m].index = i;
+		model_features_of(d, &k->mk, p, params, &c[m].f);
+		model_estimate_of(params, &k->mk, &c[m].f, &c[m].e);
+		us[m] = c[m].e.us;
+		m++;
+	}
+	if (!st && !m) {
+		snprintf(err, errlen, "no kernel for %u-bit elements among the %d given", 8 * p->es, n);
+		st = PX_EUNAVAIL;
+	}
+	if (!st && !(out->c = malloc((size_t)m * sizeof *out->c)))
+		st = PX_ENOMEM;
+	if (!st) {
+		out->unsure = model_rank(us, m, params->unsure_margin, order);
+		for (int i = 0; i < m; i++)
+			out->c[i] = c[order[i]];
+		out->n = m;
+	}
+	if (st == PX_ENOMEM)
+		snprintf(err, errlen, "out of memory");
+	free(c);
+	free(us);
+	free(order);
+	return st;
+}
+
+void pick_free(pick_result *res)
+{
+	free(res->c);
+	res->c = NULL;
+	res->n = 0;
+}
+
+void pick_device(const cu_devinfo *info, model_device *d)
+{
+	char err[256];
+	model_device_builtin("h100", d, err, sizeof err);
+	snprintf(d->name, sizeof d->name, "%.95s", info->name);
+	d->cc_major = (unsigned)info->cc_major;
+	d->cc_minor = (unsigned)info->cc_minor;
+	if (info->sm_count > 0)
+		d->sm_count = (unsigned)info->sm_count;
+	if (info->l2_bytes > 0)
+		d->l2_bytes = (uint64_t)info->l2_bytes;
+	if (info->smem_per_sm > 0)
+		d->smem_per_sm = (unsigned)info->smem_per_sm;
+	if (info->smem_reserved > 0)
+		d->smem_reserved = (unsigned)info->smem_reserved;
+	if (info->regs_per_sm > 0)
+		d->regs_per_sm = (unsigned)info->regs_per_sm;
+	if (info->threads_per_sm > 0)
+		d->threads_per_sm = (unsigned)info->threads_per_sm;
+	if (info->blocks_per_sm > 0)
+		d->blocks_per_sm = (unsigned)info->blocks_per_sm;
+	if (info->mem_clock_khz > 0 && info->bus_bits > 0)
+		d->bw_gbps = 2.0 * info->mem_clock_khz * 1e3 * (info->bus_bits / 8) / 1e9;
+}

@@ -1,0 +1,35 @@
+/* pick: the heuristic plan: every kernel of the problem's element width
+ * ranked by the cost model (lib/model.h), fastest first. Used by
+ * ptxpose_plan_create and by `ptxpose plan`, which prints the ranking. */
+#ifndef LIB_PICK_H
+#define LIB_PICK_H
+
+#include "lib/cu.h"
+#include "lib/kreg.h"
+#include "lib/model.h"
+
+typedef struct {
+	int index;              /* in the registry */
+	model_features f;
+	model_estimate e;
+} pick_cand;
+
+typedef struct {
+	int n;
+	pick_cand *c;           /* fastest first */
+	int unsure;             /* the runner-up within the model's margin */
+} pick_result;
+
+/* Rank the kernels of r for problem p (model_problem_check'ed) on device d.
+ * PX_EUNAVAIL when r has no kernel of the width ("no kernel for 8-bit
+ * elements among the 3 given"), PX_ENOMEM. */
+px_status pick_rank(const kreg *r, const model_device *d, const model_params *params, const model_problem *p,
+		    pick_result *out, char *err, size_t errlen);
+void pick_free(pick_result *res);
+
+/* The model's description of a real device: what the driver says, the
+ * built-in H100's figures where it says nothing (bandwidth = memory clock x
+ * bus width x 2). */
+void pick_device(const cu_devinfo *info, model_device *d);
+
+#endif

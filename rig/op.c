@@ -1,0 +1,61 @@
+/* op: the operations the rig verifies and times: a ptxpose plan executed
+ * through the library's public API (include/ptxpose.h), and the
+ * device-to-device copy. */
+#include "rig/rig.h"
+
+#include <stdio.h>
+
+px_status px_launch_check(const px_meta *m, const px_shape *s, char *err, size_t errlen)
+{
+	unsigned grid[3];
+	char why[256];
+	if (!meta_grid_dims(m, s->rows, s->cols, s->batch, grid, why, sizeof why))
+		return PX_OK;
+	snprintf(err, errlen, "%s", why);
+	return PX_EUSAGE;
+}
+
+px_status px_from_ptxpose(ptxpose_status st)
+{
+	switch (st) {
+	case PTXPOSE_OK: return PX_OK;
+	case PTXPOSE_ERR_NO_DRIVER: return PX_ENODRIVER;
+	case PTXPOSE_ERR_NO_DEVICE: return PX_ENODEVICE;
+	case PTXPOSE_ERR_CUDA: return PX_ECUDA;
+	case PTXPOSE_ERR_JIT: return PX_EJIT;
+	case PTXPOSE_ERR_NO_MEMORY: return PX_ENOMEM;
+	case PTXPOSE_ERR_NO_KERNEL:
+	case PTXPOSE_ERR_BAD_PTX: return PX_EINPUT;
+	default: return PX_EUSAGE; /* the arguments: invalid, misaligned, too large, another context */
+	}
+}
+
+px_status px_api_fail(ptxpose_status st, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s", ptxpose_last_error());
+	return px_from_ptxpose(st);
+}
+
+static px_status plan_enqueue(void *ud, px_stream stream, uint64_t in, uint64_t out, const px_shape *s,
+			      char *err, size_t errlen)
+{
+	(void)s; /* the plan was made for it */
+	ptxpose_status st = ptxpose_execute(ud, (const void *)(uintptr_t)in, (void *)(uintptr_t)out, stream);
+	return st ? px_api_fail(st, err, errlen) : PX_OK;
+}
+
+px_op px_op_plan(ptxpose_plan plan, const char *name)
+{
+	return (px_op){.name = name, .enqueue = plan_enqueue, .ud = plan, .is_transpose = 1};
+}
+
+static px_status copy_enqueue(void *ud, px_stream stream, uint64_t in, uint64_t out, const px_shape *s,
+			      char *err, size_t errlen)
+{
+	return cu_dtod_async(ud, out, in, px_shape_moved_bytes(s) / 2, stream, err, errlen);
+}
+
+px_op px_op_copy(cu_ctx *cu)
+{
+	return (px_op){.name = "copy", .enqueue = copy_enqueue, .ud = cu, .copy_floor = 1};
+}
