@@ -13,11 +13,13 @@
 #include "cli/cli.h"
 #include "cli/opts.h"
 #include "inspect/inspect.h"
+#include "lib/kreg.h"
 
 static const char help[] =
 	"usage: ptxpose list [--arch sm_90] [--no-sass] [--csv | --json] [FILE.ptx... | DIR]\n"
 	"\n"
-	"Summarizes PTX files (default: every .ptx in ptx/), one row each:\n"
+	"Summarizes PTX files, one row each; with none given, the library's kernels\n"
+	"(those built into ptxpose, and $PTXPOSE_PTX's), named by the file they came from:\n"
 	"  name         the file name without .ptx\n"
 	"  elem         element width in bits (metadata elem=)\n"
 	"  tile         input rows x columns per block (tile=), or lin:N for a 1-D\n"
@@ -161,13 +163,11 @@ static int add_dir(const char *dir, char ***paths, int *n, int *cap)
 	return 0;
 }
 
-/* Files given, folders expanded, default ptx/. Returns the count or -1. */
+/* Files given, folders expanded. Returns the count or -1. */
 static int collect(const list_opts *o, char ***paths)
 {
 	int n = 0, cap = 0;
 	*paths = NULL;
-	if (o->nfiles == 0)
-		return add_dir("ptx", paths, &n, &cap) ? -1 : n;
 	for (int i = 0; i < o->nfiles; i++) {
 		struct stat st;
 		if (!stat(o->files[i], &st) && S_ISDIR(st.st_mode)) {
@@ -185,6 +185,28 @@ static int collect(const list_opts *o, char ***paths)
 		(*paths)[n] = strdup(o->files[i]);
 		if (!(*paths)[n++])
 			return -1;
+	}
+	return n;
+}
+
+/* No files given: the library's kernels (built in, and $PTXPOSE_PTX), each
+ * named by the file it came from. Returns the count or -1. */
+static int library_kernels(kreg **r, ins_input **in)
+{
+	char err[1024];
+	px_status st = kreg_new(r, err, sizeof err);
+	if (!st && !(st = kreg_add_builtins(*r, err, sizeof err)))
+		st = kreg_add_env(*r, err, sizeof err);
+	int n = st ? 0 : kreg_count(*r);
+	if (!st && !(*in = calloc((size_t)n + 1, sizeof **in)))
+		snprintf(err, sizeof err, "out of memory"), st = PX_ENOMEM;
+	if (st) {
+		cli_err("list", "%s", err);
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		const kreg_kernel *k = kreg_get(*r, i);
+		(*in)[i] = (ins_input){k->file, k->ptx};
 	}
 	return n;
 }
@@ -407,6 +429,8 @@ int cmd_list(int argc, char **argv)
 	int n = -1;
 	list_row *rows = NULL;
 	ins_report *reps = NULL;
+	ins_input *in = NULL;
+	kreg *reg = NULL;
 	strbuf out, errors;
 	sb_init(&out);
 	sb_init(&errors);
@@ -427,12 +451,15 @@ int cmd_list(int argc, char **argv)
 		rc = EXIT_TOOL;
 		goto done;
 	}
-	if ((n = collect(&o, &paths)) < 0 || !(rows = calloc((size_t)n + 1, sizeof *rows)) ||
-	    !(reps = calloc((size_t)n + 1, sizeof *reps))) {
+	if ((n = o.nfiles ? collect(&o, &paths) : library_kernels(&reg, &in)) < 0 ||
+	    !(rows = calloc((size_t)n + 1, sizeof *rows)) || !(reps = calloc((size_t)n + 1, sizeof *reps)) ||
+	    (!in && !(in = calloc((size_t)n + 1, sizeof *in)))) {
 		rc = EXIT_INPUT;
 		goto done;
 	}
-	ins_inspect_many(&tools, paths, n, o.arch, (int)o.jobs, reps);
+	for (int i = 0; o.nfiles && i < n; i++)
+		in[i].path = paths[i];
+	ins_inspect_many(&tools, in, n, o.arch, (int)o.jobs, reps);
 	if (o.csv)
 		sb_add(&out, CSV_HEAD);
 	if (o.json)
@@ -455,10 +482,10 @@ int cmd_list(int argc, char **argv)
 			json_row(r, &rows[i], &out);
 		}
 		if (st == INS_EASM) {
-			sb_printf(&errors, "%s:\n%s", paths[i], sb_str(&r->log));
+			sb_printf(&errors, "%s:\n%s", in[i].path, sb_str(&r->log));
 			rc = EXIT_CUDA;
 		} else if (st == INS_EINPUT || !r->have_meta) {
-			sb_printf(&errors, "%s: %s\n", paths[i], st == INS_EINPUT ? r->err : r->meta_err);
+			sb_printf(&errors, "%s: %s\n", in[i].path, st == INS_EINPUT ? r->err : r->meta_err);
 			if (rc == EXIT_OK)
 				rc = EXIT_INPUT;
 		}
@@ -475,12 +502,15 @@ int cmd_list(int argc, char **argv)
 	}
 done:
 	for (int i = 0; i < n; i++) {
-		free(paths[i]);
+		if (paths)
+			free(paths[i]);
 		if (reps)
 			ins_report_free(&reps[i]);
 	}
 	free(reps);
 	free(paths);
+	free(in);
+	kreg_free(reg);
 	free(rows);
 	free(o.files);
 	sb_free(&out);

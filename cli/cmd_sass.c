@@ -6,6 +6,7 @@
 #include "cli/opts.h"
 #include "common/fsio.h"
 #include "inspect/inspect.h"
+#include "lib/kreg.h"
 
 static const char help[] =
 	"usage: ptxpose sass [--arch sm_90] [--summary | --raw] [--json] [-v] FILE.ptx|VARIANT\n"
@@ -14,7 +15,8 @@ static const char help[] =
 	"Assembles the PTX with ptxas -v for the target (default sm_90; sm_80, sm_89,\n"
 	"sm_90a, sm_100, ...), disassembles the object with cuobjdump -sass, prints the\n"
 	"SASS (without the encodings; --raw: as cuobjdump wrote it) and a summary.\n"
-	"A VARIANT is a name without .ptx: ptx/VARIANT.ptx.\n"
+	"A VARIANT is a kernel's name: one of the library's (built into ptxpose, or\n"
+	"from $PTXPOSE_PTX), so that it works in any folder.\n"
 	"\n"
 	"  --arch SM     target architecture, sm_NN or sm_NNN with an optional a/f\n"
 	"  --summary     the summary only, no SASS listing\n"
@@ -59,9 +61,9 @@ static const char help[] =
 	"                  minimum, and 'conflict-free' or 'N-way' (wavefronts/ideal);\n"
 	"                  ptxpose displays it, the generator computes it\n"
 	"\n"
-	"Tools: ptxas from $PTXPOSE_PTXAS, PATH or /usr/local/cuda/bin; cuobjdump\n"
-	"from $PTXPOSE_CUOBJDUMP, PATH, /usr/local/cuda/bin, the repository's .deps/\n"
-	"or the Python nvidia packages (" INS_CUOBJDUMP_INSTALL ").\n"
+	"Tools: ptxas and cuobjdump from $PTXPOSE_PTXAS and $PTXPOSE_CUOBJDUMP, else\n"
+	"PATH, /usr/local/cuda/bin, the folder of the ptxpose binary, .deps/nvidia/*/bin\n"
+	"beside it, or the Python nvidia packages (" INS_CUOBJDUMP_INSTALL ").\n"
 	"Exit codes: 0 ok (--diff: the same), 1 --diff: the summaries differ, 2 usage or\n"
 	"unknown --arch, 3 file missing or unreadable, 5 ptxas rejected the PTX, 7 ptxas\n"
 	"or cuobjdump missing or failed.\n";
@@ -125,35 +127,36 @@ static int ends_with(const char *s, const char *suffix)
 	return n >= m && !strcmp(s + n - m, suffix);
 }
 
-/* A path as given, or a variant name: ptx/NAME.ptx here, or in the
- * repository that holds the running binary (build/ptxpose, build/asan/ptxpose). */
-static int resolve(const char *arg, char *out, size_t outlen)
+/* The library's kernels, for names: 0, or -1 (said) when they cannot be had. */
+static int library(kreg **r)
 {
-	snprintf(out, outlen, "%s", arg);
+	char err[1024];
+	if (*r)
+		return 0;
+	px_status st = kreg_new(r, err, sizeof err);
+	if (!st && !(st = kreg_add_builtins(*r, err, sizeof err)))
+		st = kreg_add_env(*r, err, sizeof err);
+	if (st)
+		cli_err("sass", "%s", err);
+	return st ? -1 : 0;
+}
+
+/* A path as given (an existing file, a name ending in .ptx or holding a
+ * '/'), or a kernel of the library's by name (*reg made on demand). */
+static int resolve(const char *arg, kreg **reg, ins_input *out)
+{
+	int i;
+	*out = (ins_input){arg, NULL};
 	if (fs_exists(arg) || ends_with(arg, ".ptx") || strchr(arg, '/'))
 		return 0;
-	char exe[INS_PATH_MAX];
-	int have_exe = ins_exe_dir(exe, sizeof exe) == 0;
-	for (int up = 0; up < 3; up++) {
-		/* ./ptx, then the binary's folder with one, then two levels removed */
-		char *slash = up && have_exe ? strrchr(exe, '/') : NULL;
-		if (up && (!slash || slash == exe))
-			break;
-		if (slash)
-			*slash = '\0';
-		strbuf cand;
-		sb_init(&cand);
-		if (up)
-			sb_printf(&cand, "%s/", exe);
-		sb_printf(&cand, "ptx/%s.ptx", arg);
-		int found = fs_exists(sb_str(&cand)) && cand.len < outlen;
-		if (found)
-			memcpy(out, cand.data, cand.len + 1);
-		sb_free(&cand);
-		if (found)
-			return 0;
+	if (library(reg))
+		return -1;
+	if ((i = kreg_find(*reg, arg)) >= 0) {
+		*out = (ins_input){kreg_get(*reg, i)->file, kreg_get(*reg, i)->ptx};
+		return 0;
 	}
-	cli_err("sass", "%s: no such file, and no variant ptx/%s.ptx", arg, arg);
+	cli_err("sass", "%s: no such file, and no kernel of that name among the library's (built in, $PTXPOSE_PTX)",
+		arg);
 	return -1;
 }
 
@@ -220,16 +223,20 @@ int cmd_sass(int argc, char **argv)
 	sass_opts o;
 	if (parse_args(argc, argv, &o))
 		return EXIT_USAGE;
-	char paths[2][INS_PATH_MAX];
+	kreg *reg = NULL;
+	ins_input in[2];
 	for (int i = 0; i < o.nfiles; i++)
-		if (resolve(o.files[i], paths[i], sizeof paths[i]))
+		if (resolve(o.files[i], &reg, &in[i])) {
+			kreg_free(reg);
 			return EXIT_INPUT;
+		}
 
 	ins_tools tools;
 	char err[512];
 	if (ins_find_ptxas(tools.ptxas, sizeof tools.ptxas, err, sizeof err) ||
 	    ins_find_cuobjdump(tools.cuobjdump, sizeof tools.cuobjdump, err, sizeof err)) {
 		cli_err("sass", "%s", err);
+		kreg_free(reg);
 		return EXIT_TOOL;
 	}
 	if (o.verbose)
@@ -237,8 +244,7 @@ int cmd_sass(int argc, char **argv)
 
 	static ins_report rep[2];
 	int rc = EXIT_OK;
-	char *p[2] = {paths[0], paths[1]};
-	ins_inspect_many(&tools, p, o.nfiles, o.arch, 2, rep);
+	ins_inspect_many(&tools, in, o.nfiles, o.arch, 2, rep);
 	for (int i = 0; i < o.nfiles; i++)
 		if (rep[i].status != INS_OK) {
 			if (rc == EXIT_OK)
@@ -266,5 +272,6 @@ int cmd_sass(int argc, char **argv)
 		rc = EXIT_WRONG; /* as diff(1): 1 means "they differ" */
 	for (int i = 0; i < o.nfiles; i++)
 		ins_report_free(&rep[i]);
+	kreg_free(reg);
 	return rc;
 }

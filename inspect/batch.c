@@ -7,7 +7,7 @@
 
 typedef struct {
 	const ins_tools *tools;
-	char *const *paths;
+	const ins_input *in;
 	const char *arch;
 	ins_report *reps;
 	int n, next;
@@ -23,7 +23,7 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&b->mu);
 		if (i >= b->n)
 			return NULL;
-		ins_inspect(b->tools, b->paths[i], b->arch, &b->reps[i]);
+		ins_inspect(b->tools, &b->in[i], b->arch, &b->reps[i]);
 	}
 }
 
@@ -33,10 +33,10 @@ int ins_jobs_default(void)
 	return n < 1 ? 1 : n > 16 ? 16 : (int)n;
 }
 
-void ins_inspect_many(const ins_tools *tools, char *const *paths, int n,
-		      const char *arch, int jobs, ins_report *reps)
+void ins_inspect_many(const ins_tools *tools, const ins_input *in, int n, const char *arch, int jobs,
+		      ins_report *reps)
 {
-	batch b = {tools, paths, arch, reps, n, 0, PTHREAD_MUTEX_INITIALIZER};
+	batch b = {tools, in, arch, reps, n, 0, PTHREAD_MUTEX_INITIALIZER};
 	pthread_t th[64];
 	int started = 0;
 	if (jobs > n)

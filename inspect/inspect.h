@@ -33,8 +33,9 @@ typedef struct {
 /* What to install when cuobjdump is missing (cuobjdump 13 runs nvdisasm). */
 #define INS_CUOBJDUMP_INSTALL "pip install nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm"
 
-/* Find ptxas: $PTXPOSE_PTXAS, PATH, /usr/local/cuda/bin, the repository's
- * .deps/ (next to the running binary), the Python nvidia packages.
+/* Find ptxas: $PTXPOSE_PTXAS, PATH, /usr/local/cuda/bin, the folder of the
+ * running binary, .deps/nvidia/STAR/bin beside it (a checkout's), the Python
+ * nvidia packages (site-packages/nvidia/STAR/bin).
  * INS_OK with the path in out, or INS_ENOTOOL and what to install. */
 int ins_find_ptxas(char *out, size_t outlen, char *err, size_t errlen);
 
@@ -168,17 +169,23 @@ typedef struct {
 	strbuf listing;         /* the same without encodings */
 } ins_report;
 
-/* Read, assemble and (if tools->cuobjdump[0]) disassemble one PTX file.
- * Always fills *r as far as it got (free it with ins_report_free); returns
- * r->status. Missing metadata is not an error here: have_meta says. */
-int ins_inspect(const ins_tools *tools, const char *path, const char *arch,
-		ins_report *r);
+/* What to inspect: a file, or a text in memory (a kernel built into the
+ * library) that `path` names. */
+typedef struct {
+	const char *path;
+	const char *ptx;  /* NULL: read path */
+} ins_input;
+
+/* Read, assemble and (if tools->cuobjdump[0]) disassemble one PTX file or
+ * text. Always fills *r as far as it got (free it with ins_report_free);
+ * returns r->status. Missing metadata is not an error here: have_meta says. */
+int ins_inspect(const ins_tools *tools, const ins_input *in, const char *arch, ins_report *r);
 void ins_report_free(ins_report *r);
 
-/* ins_inspect for each of paths[0..n) into reps[0..n), up to `jobs` at a
+/* ins_inspect for each of in[0..n) into reps[0..n), up to `jobs` at a
  * time (batch.c). */
-void ins_inspect_many(const ins_tools *tools, char *const *paths, int n,
-		      const char *arch, int jobs, ins_report *reps);
+void ins_inspect_many(const ins_tools *tools, const ins_input *in, int n, const char *arch, int jobs,
+		      ins_report *reps);
 
 /* The number of processors online, from 1 to 16. */
 int ins_jobs_default(void);

@@ -13,9 +13,9 @@ static int finish(ins_report *r, int st)
 	return st;
 }
 
-int ins_inspect(const ins_tools *tools, const char *path, const char *arch,
-		ins_report *r)
+int ins_inspect(const ins_tools *tools, const ins_input *in, const char *arch, ins_report *r)
 {
+	const char *path = in->path;
 	memset(r, 0, sizeof *r);
 	sb_init(&r->log);
 	sb_init(&r->sass_text);
@@ -23,15 +23,15 @@ int ins_inspect(const ins_tools *tools, const char *path, const char *arch,
 	snprintf(r->path, sizeof r->path, "%s", path);
 	snprintf(r->arch, sizeof r->arch, "%s", arch);
 
-	char *ptx = fs_read_input(path, FS_INPUT_MAX, NULL, r->err, sizeof r->err);
-	if (!ptx)
+	char *ptx = in->ptx ? NULL : fs_read_input(path, FS_INPUT_MAX, NULL, r->err, sizeof r->err);
+	if (!ptx && !in->ptx)
 		return finish(r, INS_EINPUT);
-	r->have_meta = meta_parse(ptx, &r->meta, r->meta_err, sizeof r->meta_err) == 0;
+	r->have_meta = meta_parse(in->ptx ? in->ptx : ptx, &r->meta, r->meta_err, sizeof r->meta_err) == 0;
 	free(ptx);
 
-	ins_cubin cubin = {0};
-	int st = ins_ptxas(tools->ptxas, path, arch, &r->res, tools->cuobjdump[0] ? &cubin : NULL,
-			   &r->log, r->err, sizeof r->err);
+	ins_cubin cubin = {0}, *want = tools->cuobjdump[0] ? &cubin : NULL;
+	int st = in->ptx ? ins_ptxas_text(tools->ptxas, in->ptx, arch, &r->res, want, &r->log, r->err, sizeof r->err)
+			 : ins_ptxas(tools->ptxas, path, arch, &r->res, want, &r->log, r->err, sizeof r->err);
 	if (st != INS_OK)
 		return finish(r, st);
 	r->have_res = 1;

@@ -27,6 +27,7 @@ static void kernel_free(kreg_kernel *k)
 	if (!k)
 		return;
 	free(k->source);
+	free(k->file);
 	free(k->meta_text);
 	free(k->owned);
 	free(k);
@@ -34,7 +35,7 @@ static void kernel_free(kreg_kernel *k)
 
 /* A kernel for a checked text: metadata, the model's view, its strings. */
 static px_status kernel_make(kreg_kernel **out, const char *name, const char *ptx, size_t len, unsigned regs,
-			     const char *source, char *err, size_t errlen)
+			     const char *source, const char *file, char *err, size_t errlen)
 {
 	*out = NULL;
 	kreg_kernel *k = calloc(1, sizeof *k);
@@ -53,7 +54,8 @@ static px_status kernel_make(kreg_kernel **out, const char *name, const char *pt
 	sb_init(&meta);
 	for (int i = 0; !st && i < f.meta.nkv; i++)
 		sb_printf(&meta, "%s%s=%s", i ? " " : "", f.meta.key[i], f.meta.val[i]);
-	if (!st && (!(k->source = strdup(source)) || !(k->meta_text = strdup(sb_str(&meta))) || meta.oom)) {
+	if (!st && (!(k->source = strdup(source)) || !(k->file = strdup(file)) ||
+		    !(k->meta_text = strdup(sb_str(&meta))) || meta.oom)) {
 		snprintf(err, errlen, "out of memory");
 		st = PX_ENOMEM;
 	}
@@ -90,8 +92,8 @@ static void parse_builtins(void)
 		const kreg_builtin *b = &kreg_builtins[i];
 		char name[300];
 		snprintf(name, sizeof name, "built-in %s", b->file);
-		builtins.st = kernel_make(&builtins.k[i], name, b->ptx, b->len, b->regs, "built in", builtins.err,
-					  sizeof builtins.err);
+		builtins.st = kernel_make(&builtins.k[i], name, b->ptx, b->len, b->regs, "built in", b->file,
+					  builtins.err, sizeof builtins.err);
 	}
 }
 
@@ -189,8 +191,9 @@ px_status kreg_add_builtins(kreg *r, char *err, size_t errlen)
 	return st;
 }
 
-px_status kreg_add_text(kreg *r, const char *name, const char *ptx, size_t len, const char *source,
-			int *index, char *err, size_t errlen)
+/* The text copied; file: where it came from ("" for registered text). */
+static px_status add_text(kreg *r, const char *name, const char *ptx, size_t len, const char *source,
+			  const char *file, int *index, char *err, size_t errlen)
 {
 	char *copy = malloc(len + 1);
 	if (!copy) {
@@ -200,13 +203,19 @@ px_status kreg_add_text(kreg *r, const char *name, const char *ptx, size_t len, 
 	memcpy(copy, ptx, len);
 	copy[len] = '\0';
 	kreg_kernel *k;
-	px_status st = kernel_make(&k, name, copy, len, 0, source, err, errlen);
+	px_status st = kernel_make(&k, name, copy, len, 0, source, file, err, errlen);
 	if (st) {
 		free(copy);
 		return st;
 	}
 	k->owned = copy;
 	return put(r, k, index, err, errlen);
+}
+
+px_status kreg_add_text(kreg *r, const char *name, const char *ptx, size_t len, const char *source,
+			int *index, char *err, size_t errlen)
+{
+	return add_text(r, name, ptx, len, source, "", index, err, errlen);
 }
 
 static px_status add_file(kreg *r, const char *path, const char *how, char *err, size_t errlen)
@@ -218,7 +227,7 @@ static px_status add_file(kreg *r, const char *path, const char *how, char *err,
 	strbuf src;
 	sb_init(&src);
 	sb_printf(&src, "%s%s%s", how ? how : "", how ? ": " : "", path);
-	px_status st = kreg_add_text(r, path, text, len, sb_str(&src), NULL, err, errlen);
+	px_status st = add_text(r, path, text, len, sb_str(&src), path, NULL, err, errlen);
 	sb_free(&src);
 	free(text);
 	return st;

@@ -37,6 +37,7 @@ typedef struct {
 	size_t len;
 	unsigned regs;       /* from ptxas; 0: unknown (the model estimates) */
 	char *source;        /* "built in", "PTXPOSE_PTX: dir/a.ptx", "registered", a path */
+	char *file;          /* the file it came from: "fast_b32.ptx" (built in), a path, "" (registered) */
 	char *meta_text;     /* every key=value, space-separated */
 	char *owned;         /* the text when it is not built in */
 } kreg_kernel;

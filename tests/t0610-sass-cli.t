@@ -50,7 +50,7 @@ check "--diff with one file exits 2" 2 "$PX" sass --diff "$a"
 check "a missing file exits 3" 3 "$PX" sass "$tmp/nothere.ptx"
 one_line "... naming it" "nothere.ptx: cannot read: No such file"
 check "a missing variant name exits 3" 3 "$PX" sass no_such_variant
-one_line "... naming ptx/NAME.ptx" "no variant ptx/no_such_variant.ptx"
+one_line "... saying there is no such kernel" "no_such_variant: no such file, and no kernel of that name among the library.s"
 sed "s/\bret;/bogus.instruction;/" "$a" >"$tmp/broken.ptx"
 check "PTX that ptxas rejects exits 5" 5 "$PX" sass "$tmp/broken.ptx"
 if grep -q "ptxas rejected" "$tmp/err" && grep -q "broken.ptx, line [0-9]*; error" "$tmp/err"; then ok "... and shows ptxas's errors"
