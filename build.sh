@@ -5,6 +5,10 @@
 #                       every variant into ptx/, assemble and summarize them;
 #                       on a machine with a CUDA GPU also verify and time them.
 #   ./build.sh test     install what is missing, build, run the TAP tests.
+#   ./build.sh install  build, then install (build-aux/install.sh) into PREFIX
+#                       (default /usr/local), staged under DESTDIR if set:
+#                       bin/ptxpose, lib/libptxpose.{a,so*}, include/ptxpose.h,
+#                       lib/pkgconfig/ptxpose.pc, share/doc/ptxpose/.
 #   ./build.sh fuzz [SECONDS]
 #                       install clang and libFuzzer where missing, build the
 #                       fuzz targets (fuzz/fuzz_*.c) and run each for SECONDS
@@ -22,13 +26,17 @@ as_root() {
 	if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
 }
 
-# Debian packages: Lua 5.4 (static library and headers), ninja, prove, a C compiler.
+# Debian packages: Lua 5.4 (static library and headers), ninja, prove, a C
+# compiler, a C++ compiler and pkg-config (the tests build examples/ against
+# a staged install).
 deps_apt() {
 	missing=""
 	[ -f /usr/include/lua5.4/lua.h ] && [ -f /usr/lib/x86_64-linux-gnu/liblua5.4.a ] || missing="$missing liblua5.4-dev"
 	command -v ninja >/dev/null 2>&1 || missing="$missing ninja-build"
 	command -v prove >/dev/null 2>&1 || missing="$missing perl"
 	command -v cc >/dev/null 2>&1 || missing="$missing gcc"
+	command -v c++ >/dev/null 2>&1 || missing="$missing g++"
+	command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"
 	command -v python3 >/dev/null 2>&1 || missing="$missing python3"
 	python3 -m pip --version >/dev/null 2>&1 || missing="$missing python3-pip"
 	if [ -n "$missing" ]; then
@@ -124,6 +132,10 @@ main)
 		build/ptxpose check --emulate ptx/*.ptx
 	fi
 	;;
+install)
+	build
+	sh build-aux/install.sh
+	;;
 test)
 	build
 	# in parallel, the slowest first once build/prove-state has their times
@@ -147,7 +159,7 @@ fuzz)
 	exit $failed
 	;;
 *)
-	echo "usage: ./build.sh [main|test|fuzz [SECONDS]]" >&2
+	echo "usage: ./build.sh [main|test|install|fuzz [SECONDS]]" >&2
 	exit 2
 	;;
 esac

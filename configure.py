@@ -48,8 +48,15 @@ COMMIT_CMD = ('c=$$(git describe --always --dirty 2>/dev/null || printf %s "$${P
               '{ cmp -s $out.tmp $out && rm $out.tmp || mv $out.tmp $out; }')
 
 FLAGS = ('-std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror '
-         '-Wshadow -Wstrict-prototypes -Wno-unused-parameter -I. '
+         '-Wshadow -Wstrict-prototypes -Wno-unused-parameter -fPIC -fvisibility=hidden -I. '
          f'-I{LUA_INC} -I{CUDA_INC}')
+# libptxpose: lib/ and what it needs of common/ (not Lua: the generator is a
+# tool). Built -fPIC with hidden visibility; only what include/ptxpose.h
+# marks PTXPOSE_API is exported (lib/ptxpose.map says so to the linker too),
+# and the static library is one relocatable object whose hidden symbols are
+# made local, so that its only globals are ptxpose_ too.
+LIB_COMMON = ['common/fsio.c', 'common/strbuf.c', 'common/version.c']
+LIB_LIBS = '-ldl -lm -lpthread'
 # Unit tests also built with ThreadSanitizer, with the sources they test.
 TSAN = {'cache_threads': ['lib/cache.c', 'lib/cache_entry.c']}
 TSAN_FLAGS = '-O1 -g -fsanitize=thread'
@@ -137,6 +144,12 @@ def embed_kernels(dst, files):
     write_atomic(dst, '\n'.join(out))
 
 
+def version():
+    """(major, minor, patch) from include/ptxpose.h, the one place they are kept."""
+    text = open('include/ptxpose.h').read()
+    return tuple(re.search(rf'#define PTXPOSE_VERSION_{k} (\d+)', text).group(1) for k in ('MAJOR', 'MINOR', 'PATCH'))
+
+
 def main():
     if sys.argv[1:2] == ['--embed']:
         embed(*sys.argv[2:5])
@@ -146,6 +159,10 @@ def main():
         return 0
     srcs = sources()
     lib = [s for s in srcs if not s.startswith('cli/')]
+    library = [s for s in srcs if s.startswith('lib/') or s.startswith('build/') or s in LIB_COMMON]
+    major, minor, patch = version()
+    soname = f'libptxpose.so.{major}'
+    so = f'build/{soname}.{minor}.{patch}'
     units = sorted(glob.glob('tests/unit/*.c'))
     w = []
     p = w.append
@@ -192,6 +209,20 @@ def main():
     p('rule fakelib')
     p('  command = cc $flags -O1 -shared -fPIC -fvisibility=hidden $in -o $out $fakeflags')
     p('  description = FAKE $out')
+    p('rule solib')
+    p(f'  command = cc -shared -Wl,-soname,$soname -Wl,--version-script=lib/ptxpose.map $in {LIB_LIBS} -o $out')
+    p('  description = SOLIB $out')
+    p('rule staticlib')
+    p('  command = ld -r -o $out.o $in && objcopy --localize-hidden $out.o && rm -f $out && ar rcs $out $out.o && '
+      'rm -f $out.o')
+    p('  description = AR $out')
+    p('rule symlink')
+    p('  command = ln -sfn $target $out')
+    p('  description = LN $out')
+    p('rule install')
+    p('  command = sh build-aux/install.sh')
+    p('  description = INSTALL')
+    p('  pool = console')
     p('rule prove')
     p('  command = prove -j$$(nproc) --state=slow,save --statefile=build/prove-state $proveflags tests/')
     p('  description = PROVE tests/')
@@ -219,6 +250,15 @@ def main():
             p(f'  vflags = {vflags}')
         p(f'build build/{prefix}ptxpose: link ' + ' '.join(objs[s] for s in srcs))
         p(f'  vflags = {vflags}')
+        if not prefix:
+            libo = ' '.join(objs[s] for s in library)
+            p(f'build {so}: solib {libo} | lib/ptxpose.map')
+            p(f'  soname = {soname}')
+            p(f'build build/{soname}: symlink {so}')
+            p(f'  target = {os.path.basename(so)}')
+            p(f'build build/libptxpose.so: symlink build/{soname}')
+            p(f'  target = {soname}')
+            p(f'build build/libptxpose.a: staticlib {libo}')
         libobjs = ' '.join(objs[s] for s in lib)
         for u in units:
             name = os.path.basename(u)[:-2]
@@ -250,12 +290,14 @@ def main():
             p(f'build build/fuzz/{name}: fuzzlink {fobjs[f]} {libf}')
         p('build fuzz: phony ' + ' '.join(f'build/fuzz/{n}' for n in names))
         p('')
-    alls = ['build/ptxpose', 'build/asan/ptxpose'] + list(FAKES) + [f'build/tsan/tests/{n}' for n in TSAN]
+    libs = [so, f'build/{soname}', 'build/libptxpose.so', 'build/libptxpose.a']
+    alls = ['build/ptxpose', 'build/asan/ptxpose'] + libs + list(FAKES) + [f'build/tsan/tests/{n}' for n in TSAN]
     for prefix in VARIANTS:
         alls += [f'build/{prefix}tests/{os.path.basename(u)[:-2]}' for u in units]
     p('build all: phony ' + ' '.join(alls))
     p('build ptx: gen scripts/variants.lua | build/ptxpose')
     p('build test: prove | all')
+    p('build install: install | build/ptxpose ' + ' '.join(libs) + ' always')
     p('default all')
     text = '\n'.join(w) + '\n'
     if '--check' in sys.argv[1:]:

@@ -1,0 +1,58 @@
+#!/bin/sh
+# Install what `ninja` built: `ninja install` and `./build.sh install` run
+# this from the repository's root. PREFIX (default /usr/local) is where the
+# files will live; DESTDIR, if set, is prepended to every path written (a
+# staged install, for packaging or tests), never to the paths inside the
+# files (the .pc file says PREFIX).
+#
+#   PREFIX/bin/ptxpose
+#   PREFIX/include/ptxpose.h
+#   PREFIX/lib/libptxpose.a, libptxpose.so -> .so.MAJOR -> .so.MAJOR.MINOR.PATCH
+#   PREFIX/lib/pkgconfig/ptxpose.pc
+#   PREFIX/share/doc/ptxpose/README.md, DESIGN.md, lib-README.md
+set -eu
+cd "$(dirname "$0")/.."
+prefix=${PREFIX:-/usr/local}
+case "$prefix" in
+/*) ;;
+*) echo "install: PREFIX must be an absolute path, got '$prefix'" >&2; exit 2 ;;
+esac
+prefix=${prefix%/}
+dest=${DESTDIR:-}
+v() { sed -n "s/^#define PTXPOSE_VERSION_$1 \([0-9]*\)$/\1/p" include/ptxpose.h; }
+major=$(v MAJOR) minor=$(v MINOR) patch=$(v PATCH)
+so=libptxpose.so.$major.$minor.$patch
+for f in build/ptxpose build/libptxpose.a "build/$so"; do
+	[ -f "$f" ] || { echo "install: $f is not built: run ninja" >&2; exit 1; }
+done
+
+bin=$dest$prefix/bin lib=$dest$prefix/lib inc=$dest$prefix/include doc=$dest$prefix/share/doc/ptxpose
+mkdir -p "$bin" "$lib/pkgconfig" "$inc" "$doc"
+# each file through a temporary beside it and a rename: a reader never sees half of one
+put() { # put MODE SRC DST
+	cp "$2" "$3.tmp.$$" && chmod "$1" "$3.tmp.$$" && mv -f "$3.tmp.$$" "$3"
+}
+put 755 build/ptxpose "$bin/ptxpose"
+put 644 include/ptxpose.h "$inc/ptxpose.h"
+put 644 build/libptxpose.a "$lib/libptxpose.a"
+put 755 "build/$so" "$lib/$so"
+ln -sfn "$so" "$lib/libptxpose.so.$major"
+ln -sfn "libptxpose.so.$major" "$lib/libptxpose.so"
+cat >"$lib/pkgconfig/ptxpose.pc.tmp.$$" <<PC
+prefix=$prefix
+exec_prefix=\${prefix}
+libdir=\${exec_prefix}/lib
+includedir=\${prefix}/include
+
+Name: ptxpose
+Description: Matrix transposes on NVIDIA GPUs through hand-scheduled PTX (libcuda opened at run time)
+Version: $major.$minor.$patch
+Libs: -L\${libdir} -lptxpose
+Libs.private: -ldl -lm -lpthread
+Cflags: -I\${includedir}
+PC
+mv -f "$lib/pkgconfig/ptxpose.pc.tmp.$$" "$lib/pkgconfig/ptxpose.pc"
+put 644 README.md "$doc/README.md"
+put 644 docs/DESIGN.md "$doc/DESIGN.md"
+put 644 lib/README.md "$doc/lib-README.md"
+echo "installed ptxpose $major.$minor.$patch into ${dest}$prefix"

@@ -1,0 +1,42 @@
+#!/bin/sh
+# libptxpose exports its public API and nothing else: the shared library's
+# dynamic symbols and the static library's global ones are all ptxpose_*,
+# each function of include/ptxpose.h is there, and the soname is
+# libptxpose.so.MAJOR. The header compiles as C99, C11 and C++ alone.
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib/tap.sh
+v() { sed -n "s/^#define PTXPOSE_VERSION_$1 \([0-9]*\)$/\1/p" include/ptxpose.h; }
+so=build/libptxpose.so.$(v MAJOR).$(v MINOR).$(v PATCH)
+if [ ! -f "$so" ] || [ ! -f build/libptxpose.a ]; then
+	nok "$so and build/libptxpose.a are not built: run ninja"
+	finish
+fi
+# the API: every PTXPOSE_API function the header declares
+sed -n 's/^PTXPOSE_API [^(]*[ *]\(ptxpose_[a-z_]*\)(.*/\1/p' include/ptxpose.h | sort >"$tmp/api"
+[ "$(wc -l <"$tmp/api")" -ge 15 ] && ok "the header declares $(wc -l <"$tmp/api") functions" || nok "the header's functions"
+
+nm -D --defined-only "$so" | awk '{ print $3 }' | sort >"$tmp/dyn"
+grep -v '^ptxpose_' "$tmp/dyn" >"$tmp/other"
+[ ! -s "$tmp/other" ] && ok "$so: every exported symbol is ptxpose_ ($(wc -l <"$tmp/dyn"))" ||
+	{ nok "$so exports others"; diag <"$tmp/other"; }
+diff -u "$tmp/api" "$tmp/dyn" >"$tmp/diff" && ok "... exactly the header's functions" || { nok "... the header's functions"; diag <"$tmp/diff"; }
+readelf -d "$so" | grep -q "(SONAME) *Library soname: \[libptxpose.so.$(v MAJOR)\]" && ok "... soname libptxpose.so.$(v MAJOR)" ||
+	{ nok "... soname"; readelf -d "$so" | diag; }
+[ "$(readlink build/libptxpose.so)" = "libptxpose.so.$(v MAJOR)" ] && [ "$(readlink build/libptxpose.so.$(v MAJOR))" = "${so#build/}" ] &&
+	ok "... libptxpose.so -> .so.MAJOR -> .so.MAJOR.MINOR.PATCH" || nok "... the links"
+
+nm --defined-only --extern-only build/libptxpose.a 2>/dev/null | awk 'NF == 3 { print $3 }' | sort >"$tmp/static"
+grep -v '^ptxpose_' "$tmp/static" >"$tmp/other"
+[ -s "$tmp/static" ] && [ ! -s "$tmp/other" ] && ok "build/libptxpose.a: every global symbol is ptxpose_ ($(wc -l <"$tmp/static"))" ||
+	{ nok "build/libptxpose.a has other globals"; diag <"$tmp/other"; }
+diff -u "$tmp/api" "$tmp/static" >"$tmp/diff" && ok "... exactly the header's functions" || { nok "... static"; diag <"$tmp/diff"; }
+
+printf '#include "include/ptxpose.h"\nint main(void) { ptxpose_desc d = PTXPOSE_DESC_INIT; return (int)d.size == 0; }\n' >"$tmp/h.c"
+for std in c99 c11; do
+	cc -std=$std -pedantic -Wall -Wextra -Werror -I. "$tmp/h.c" -c -o "$tmp/h.o" 2>"$tmp/err" &&
+		ok "the header alone: cc -std=$std -pedantic" || { nok "the header: $std"; diag <"$tmp/err"; }
+done
+cp "$tmp/h.c" "$tmp/h.cpp"
+c++ -Wall -Wextra -Werror -I. "$tmp/h.cpp" -c -o "$tmp/h.o" 2>"$tmp/err" && ok "... and as C++ (extern \"C\")" ||
+	{ nok "the header as C++"; diag <"$tmp/err"; }
+finish
