@@ -325,6 +325,15 @@ EXPORT CUresult cuStreamCreate(CUstream *out, unsigned flags)
 	return CUDA_SUCCESS;
 }
 
+/* Work runs when it is submitted: a valid stream is always idle. */
+EXPORT CUresult cuStreamSynchronize(CUstream s)
+{
+	FAKE_LOCKED;
+	fstream *p;
+	CUresult rc = fake_ready();
+	return rc ? rc : stream_ok(s, &p);
+}
+
 EXPORT CUresult cuStreamGetCtx(CUstream s, CUcontext *c)
 {
 	FAKE_LOCKED;

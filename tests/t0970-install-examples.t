@@ -1,0 +1,68 @@
+#!/bin/sh
+# A staged install (`ninja install` and `./build.sh install` with DESTDIR and
+# PREFIX), examples/transpose.c and .cpp built against it through
+# `pkg-config --cflags --libs ptxpose` (and the static library), run without
+# a driver (the library's "no CUDA driver" status, 4, as their exit code) and
+# with the fake driver (the whole call sequence, checked bit-exactly); and the
+# installed ptxpose run from / with no repository.
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib/tap.sh
+need_ptxpose
+for t in pkg-config c++; do
+	command -v $t >/dev/null 2>&1 || { nok "$t is missing (./build.sh test installs it)"; finish; }
+done
+prefix=/opt/ptxpose-test
+stage=$tmp/stage
+DESTDIR=$stage PREFIX=$prefix check "ninja install with DESTDIR and PREFIX: exit 0" 0 ninja install
+v() { sed -n "s/^#define PTXPOSE_VERSION_$1 \([0-9]*\)$/\1/p" include/ptxpose.h; }
+ver=$(v MAJOR).$(v MINOR).$(v PATCH)
+missing=
+for f in bin/ptxpose include/ptxpose.h lib/libptxpose.a lib/libptxpose.so.$ver lib/libptxpose.so.$(v MAJOR) \
+	lib/libptxpose.so lib/pkgconfig/ptxpose.pc share/doc/ptxpose/README.md share/doc/ptxpose/DESIGN.md; do
+	[ -e "$stage$prefix/$f" ] || missing="$missing $f"
+done
+[ -z "$missing" ] && ok "... every file in its place" || { nok "... missing:$missing"; diag <"$tmp/err"; }
+grep -qx "prefix=$prefix" "$stage$prefix/lib/pkgconfig/ptxpose.pc" && grep -qx "Version: $ver" "$stage$prefix/lib/pkgconfig/ptxpose.pc" &&
+	ok "... ptxpose.pc: the PREFIX (not DESTDIR), the version" || { nok "... ptxpose.pc"; diag <"$stage$prefix/lib/pkgconfig/ptxpose.pc"; }
+DESTDIR=$tmp/stage2 PREFIX=$prefix ./build.sh install >"$tmp/out2" 2>&1 && cmp -s "$stage$prefix/lib/libptxpose.a" "$tmp/stage2$prefix/lib/libptxpose.a" &&
+	ok "./build.sh install: the same files" || { nok "./build.sh install"; diag <"$tmp/out2"; }
+PREFIX=relative/path check "a relative PREFIX: exit 2" 2 sh build-aux/install.sh
+
+export PKG_CONFIG_PATH="$stage$prefix/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$stage"
+flags=$(pkg-config --cflags --libs ptxpose) && echo "$flags" | grep -q -- "-I$stage$prefix/include" &&
+	ok "pkg-config --cflags --libs ptxpose: $flags" || nok "pkg-config: $flags"
+CUDA_INC=-I/usr/local/cuda/include
+check "examples/transpose.c builds with the pkg-config flags" 0 \
+	cc -std=c11 -Wall -Wextra -Werror examples/transpose.c $CUDA_INC $flags -o "$tmp/transpose_c"
+check "examples/transpose.cpp builds with them" 0 \
+	c++ -Wall -Wextra -Werror examples/transpose.cpp $CUDA_INC $flags -o "$tmp/transpose_cpp"
+check "... and the C one statically (--static)" 0 cc -std=c11 examples/transpose.c $CUDA_INC \
+	$(pkg-config --cflags ptxpose) "$stage$prefix/lib/libptxpose.a" $(pkg-config --static --libs-only-l ptxpose | sed 's/-lptxpose//') -o "$tmp/transpose_static"
+libs=$stage$prefix/lib
+for ex in transpose_c transpose_cpp transpose_static; do
+	LD_LIBRARY_PATH=$libs PTXPOSE_LIBCUDA=/nonexistent/libcuda.so.1 check "$ex without a driver: exit 4 (PTXPOSE_ERR_NO_DRIVER)" 4 "$tmp/$ex"
+	one_line "... one line saying so" "ptxpose_create: no CUDA driver: .*(PTXPOSE_ERR_NO_DRIVER"
+	LD_LIBRARY_PATH=$libs:$PWD/build/fakecuda check "$ex with the fake driver: the whole sequence, exit 0" 0 "$tmp/$ex"
+	grep -q '^transpose: [0-9]*x[0-9]* [a-z]* by [a-z0-9_]* on Fake CUDA Device 0: bit-exact$' "$tmp/out" &&
+		ok "... transposed bit-exactly" || { nok "... bit-exact"; diag <"$tmp/out"; }
+done
+LD_LIBRARY_PATH=$libs ldd "$tmp/transpose_c" | grep -q "libptxpose.so.$(v MAJOR) => $stage" &&
+	! LD_LIBRARY_PATH=$libs ldd "$tmp/transpose_static" | grep -q libptxpose &&
+	ok "the shared build needs libptxpose.so.$(v MAJOR); the static one nothing of ptxpose" || nok "ldd"
+
+# the installed binary, from /, with no repository around
+px=$stage$prefix/bin/ptxpose
+away() { (cd / && env -i PATH=/usr/bin:/bin HOME="$tmp" "$px" "$@"); }
+check "installed: list --no-sass, from /" 0 away list --no-sass
+check "installed: plan, from /" 0 away plan --elem 8 --rows 5000 --cols 3
+check "installed: run --emulate, from /" 0 away run --elem 16 --rows 67 --cols 129 --emulate
+cuobjdump=$(ls .deps/nvidia/*/bin/cuobjdump 2>/dev/null | head -1)
+[ -z "$cuobjdump" ] && [ -x /usr/local/cuda/bin/cuobjdump ] && cuobjdump=/usr/local/cuda/bin/cuobjdump
+if [ -n "$cuobjdump" ]; then
+	cuobjdump=$(cd "$(dirname "$cuobjdump")" && pwd)/cuobjdump
+	(cd / && env -i PATH="/usr/bin:/bin:$(dirname "$cuobjdump")" HOME="$tmp" "$px" sass --summary fast_b16) >"$tmp/out" 2>"$tmp/err" &&
+		ok "installed: sass of a built-in kernel, from /, given cuobjdump" || { nok "installed: sass"; diag <"$tmp/err"; }
+else
+	ok "installed: sass # SKIP no cuobjdump here"
+fi
+finish
