@@ -57,8 +57,10 @@ FLAGS = ('-std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror '
 # made local, so that its only globals are ptxpose_ too.
 LIB_COMMON = ['common/fsio.c', 'common/strbuf.c', 'common/version.c']
 LIB_LIBS = '-ldl -lm -lpthread'
-# Unit tests also built with ThreadSanitizer, with the sources they test.
-TSAN = {'cache_threads': ['lib/cache.c', 'lib/cache_entry.c']}
+# Unit tests also built with ThreadSanitizer, with the sources they test
+# (LIBRARY: every source of libptxpose).
+LIBRARY = 'libptxpose'
+TSAN = {'cache_threads': ['lib/cache.c', 'lib/cache_entry.c'], 'api_threads': LIBRARY}
 TSAN_FLAGS = '-O1 -g -fsanitize=thread'
 VARIANTS = {
     '': '-O2 -g',
@@ -268,12 +270,16 @@ def main():
             p(f'build build/{prefix}tests/{name}: link {o} {libobjs}')
             p(f'  vflags = {vflags}')
         p('')
+    tsan_built = set()
     for name, deps in TSAN.items():
         objs = []
-        for s in [f'tests/unit/{name}.c'] + deps:
-            o = f'build/tsan/obj/{s[:-2]}.o'
+        for s in [f'tests/unit/{name}.c'] + (library if deps == LIBRARY else deps):
+            o = f'build/tsan/obj/{s.removeprefix("build/")[:-2]}.o'
             objs.append(o)
-            p(f'build {o}: cc {s}')
+            if o in tsan_built:
+                continue
+            tsan_built.add(o)
+            p(f'build {o}: cc {s}' + (f' || {COMMIT_H}' if s == 'common/version.c' else ''))
             p(f'  vflags = {TSAN_FLAGS}')
         p(f'build build/tsan/tests/{name}: link ' + ' '.join(objs))
         p(f'  vflags = {TSAN_FLAGS}')

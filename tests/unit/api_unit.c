@@ -11,39 +11,9 @@
 #include <string.h>
 
 #include "include/ptxpose.h"
+#include "tests/unit/api_harness.h"
 #include "tests/unit/tap.h"
 
-static struct {
-	CUresult (*alloc)(CUdeviceptr *, size_t);
-	CUresult (*free_)(CUdeviceptr);
-	CUresult (*htod)(CUdeviceptr, const void *, size_t);
-	CUresult (*dtoh)(void *, CUdeviceptr, size_t);
-	CUresult (*sync)(void);
-	CUresult (*stream_create)(CUstream *, unsigned);
-	CUresult (*stream_destroy)(CUstream);
-	CUresult (*ctx_create)(CUcontext *, unsigned, CUdevice);
-	CUresult (*ctx_pop)(CUcontext *);
-} cu;
-
-static int driver(void)
-{
-	const struct {
-		const char *name;
-		void *slot;
-	} syms[] = {
-		{"cuMemAlloc_v2", &cu.alloc}, {"cuMemFree_v2", &cu.free_}, {"cuMemcpyHtoD_v2", &cu.htod},
-		{"cuMemcpyDtoH_v2", &cu.dtoh}, {"cuCtxSynchronize", &cu.sync}, {"cuStreamCreate", &cu.stream_create},
-		{"cuStreamDestroy_v2", &cu.stream_destroy}, {"cuCtxCreate_v2", &cu.ctx_create},
-		{"cuCtxPopCurrent_v2", &cu.ctx_pop},
-	};
-	for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++) {
-		void *fn;
-		if (ptxpose_driver_symbol(syms[i].name, &fn))
-			return -1;
-		memcpy(syms[i].slot, &fn, sizeof fn);
-	}
-	return 0;
-}
 
 /* st is want and the last error holds `part`. */
 static void expect(ptxpose_status st, ptxpose_status want, const char *part, const char *what)
@@ -218,7 +188,7 @@ static void test_execute(ptxpose_handle h)
 
 	CUcontext other, popped;
 	CUstream os;
-	ok(!cu.ctx_create(&other, 0, 0) && !cu.stream_create(&os, CU_STREAM_NON_BLOCKING) && !cu.ctx_pop(&popped),
+	ok(!cu.ctx_create(&other, 0, 0) && !cu.stream_create(&os, CU_STREAM_NON_BLOCKING) && !cu.pop(&popped),
 	   "a stream of another context");
 	expect(ptxpose_execute(p, in, out, (ptxpose_stream)os), PTXPOSE_ERR_CONTEXT, "belongs to CUDA context",
 	       "... refused");
@@ -284,7 +254,7 @@ int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "nodriver"))
 		return no_driver();
-	setenv("PTXPOSE_LIBCUDA", "build/fakecuda/libcuda.so.1", 0);
+	setenv("PTXPOSE_LIBCUDA", API_FAKE_DRIVER, 0);
 	test_statuses();
 	ptxpose_handle h = NULL;
 	expect(ptxpose_create(NULL, 0), PTXPOSE_ERR_INVALID, "NULL", "create: a NULL handle pointer");
@@ -293,7 +263,7 @@ int main(int argc, char **argv)
 		return tap_done();
 	ptxpose_device_info dev;
 	ok(!ptxpose_device_get(h, &dev) && !strcmp(dev.name, "Fake CUDA Device 0") && dev.context, "device: %s", dev.name);
-	ok(!driver(), "driver entry points");
+	ok(!api_driver(), "driver entry points");
 	void *fn;
 	expect(ptxpose_driver_symbol("cuNoSuchThing", &fn), PTXPOSE_ERR_INVALID, "no symbol 'cuNoSuchThing'",
 	       "a symbol the driver lacks");
