@@ -7,7 +7,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/strbuf.h"
 #include "lib/pick.h"
+
+/* A caller's string in a message: its first META_VAL_MAX bytes, control
+ * characters escaped (\n, \x1b), so the message stays one line. */
+static const char *shown(const char *s, char *buf, size_t len)
+{
+	char cut[META_VAL_MAX + 1];
+	size_t n = strnlen(s, META_VAL_MAX);
+	memcpy(cut, s, n);
+	cut[n] = '\0';
+	strbuf sb;
+	sb_init(&sb);
+	sb_add_esc(&sb, cut, NULL);
+	snprintf(buf, len, "%s", sb_str(&sb));
+	sb_free(&sb);
+	return buf;
+}
 
 /* The alignment of an address in bytes, up to 256. */
 static unsigned addr_align(const void *ptr)
@@ -35,9 +52,11 @@ ptxpose_status api_problem(const ptxpose_desc *d, const void *in, const void *ou
 		return api_fail(PTXPOSE_ERR_INVALID, "desc->mode %u is neither PTXPOSE_PLAN_HEURISTIC nor _MEASURE", d->mode);
 	if (!(d->measure_budget_ms >= 0) || isinf(d->measure_budget_ms))
 		return api_fail(PTXPOSE_ERR_INVALID, "desc->measure_budget_ms %g is not a time in ms", d->measure_budget_ms);
-	if (d->kernel && strnlen(d->kernel, 256) > META_VAL_MAX)
-		return api_fail(PTXPOSE_ERR_NO_KERNEL, "desc->kernel '%.64s...' is longer than a kernel name (%d characters)",
-				d->kernel, META_VAL_MAX);
+	if (d->kernel && strnlen(d->kernel, 256) > META_VAL_MAX) {
+		char name[4 * META_VAL_MAX + 1];
+		return api_fail(PTXPOSE_ERR_NO_KERNEL, "desc->kernel '%s...' is longer than a kernel name (%d characters)",
+				shown(d->kernel, name, sizeof name), META_VAL_MAX);
+	}
 	memset(p, 0, sizeof *p);
 	p->es = d->elem_bytes;
 	p->rows = d->rows, p->cols = d->cols, p->ld_in = d->ld_in, p->ld_out = d->ld_out;
@@ -65,7 +84,8 @@ static ptxpose_status choose(ptxpose_handle h, const ptxpose_desc *d, const mode
 	if (d->kernel) {
 		int i = kreg_find(h->reg, d->kernel);
 		if (i < 0)
-			return api_fail(PTXPOSE_ERR_NO_KERNEL, "no kernel named '%s' in this handle", d->kernel);
+			return api_fail(PTXPOSE_ERR_NO_KERNEL, "no kernel named '%s' in this handle",
+					shown(d->kernel, err, sizeof err));
 		const kreg_kernel *k = kreg_get(h->reg, i);
 		if (k->mk.es != p->es)
 			return api_fail(PTXPOSE_ERR_INVALID, "kernel %s moves %u-byte elements, desc->elem_bytes is %u",

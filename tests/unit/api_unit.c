@@ -82,6 +82,10 @@ static void test_desc(ptxpose_handle h)
 	bad = d, bad.kernel = "no_such_kernel";
 	expect(ptxpose_plan_create(h, &p, &bad), PTXPOSE_ERR_NO_KERNEL, "no kernel named 'no_such_kernel'",
 	       "a kernel by a name that is not there");
+	bad = d, bad.kernel = "two\nlines\x1b";
+	expect(ptxpose_plan_create(h, &p, &bad), PTXPOSE_ERR_NO_KERNEL, "no kernel named 'two\\nlines\\x1b'",
+	       "a name with control characters (fuzz_desc found it echoed raw)");
+	ok(!strchr(ptxpose_last_error(), '\n'), "... the message stays one line");
 	bad = d, bad.kernel = "fast_b8";
 	expect(ptxpose_plan_create(h, &p, &bad), PTXPOSE_ERR_INVALID, "moves 1-byte elements", "a kernel of another width");
 }
