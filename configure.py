@@ -57,6 +57,9 @@ FLAGS = ('-std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror '
 # made local, so that its only globals are ptxpose_ too.
 LIB_COMMON = ['common/fsio.c', 'common/strbuf.c', 'common/version.c']
 LIB_LIBS = '-ldl -lm -lpthread'
+# Programs that use the library through include/ptxpose.h alone, linked with
+# build/libptxpose.a (which has nothing else to link with).
+PUBLIC_PROGRAMS = ['bench/overhead.c']
 # Unit tests also built with ThreadSanitizer, with the sources they test
 # (LIBRARY: every source of libptxpose).
 LIBRARY = 'libptxpose'
@@ -218,6 +221,9 @@ def main():
     p('  command = ld -r -o $out.o $in && objcopy --localize-hidden $out.o && rm -f $out && ar rcs $out $out.o && '
       'rm -f $out.o')
     p('  description = AR $out')
+    p('rule publink')
+    p(f'  command = cc $vflags $in {LIB_LIBS} -o $out')
+    p('  description = LINK $out')
     p('rule symlink')
     p('  command = ln -sfn $target $out')
     p('  description = LN $out')
@@ -261,6 +267,13 @@ def main():
             p(f'build build/libptxpose.so: symlink build/{soname}')
             p(f'  target = {soname}')
             p(f'build build/libptxpose.a: staticlib {libo}')
+            # programs of the public API alone, linked with the static library
+            for b in PUBLIC_PROGRAMS:
+                o = f'build/obj/{b[:-2]}.o'
+                p(f'build {o}: cc {b}')
+                p(f'  vflags = {vflags}')
+                p(f'build build/{b[:-2]}: publink {o} build/libptxpose.a')
+                p(f'  vflags = {vflags}')
         libobjs = ' '.join(objs[s] for s in lib)
         for u in units:
             name = os.path.basename(u)[:-2]
@@ -297,7 +310,7 @@ def main():
         p('build fuzz: phony ' + ' '.join(f'build/fuzz/{n}' for n in names))
         p('')
     libs = [so, f'build/{soname}', 'build/libptxpose.so', 'build/libptxpose.a']
-    alls = ['build/ptxpose', 'build/asan/ptxpose'] + libs + list(FAKES) + [f'build/tsan/tests/{n}' for n in TSAN]
+    alls = ['build/ptxpose', 'build/asan/ptxpose'] + libs + [f'build/{b[:-2]}' for b in PUBLIC_PROGRAMS] + list(FAKES) + [f'build/tsan/tests/{n}' for n in TSAN]
     for prefix in VARIANTS:
         alls += [f'build/{prefix}tests/{os.path.basename(u)[:-2]}' for u in units]
     p('build all: phony ' + ' '.join(alls))
