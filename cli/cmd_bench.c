@@ -475,7 +475,7 @@ int cmd_bench(int argc, char **argv)
 	if (b.timed && !b.unsaved) {
 		strbuf dir;
 		sb_init(&dir);
-		sb_add_esc(&dir, o.out_dir, NULL);
+		sb_add_esc(&dir, o.out_dir, strlen(o.out_dir), NULL);
 		fprintf(stderr, "ptxpose bench: %zu cases, %zu rows in %s/bench.md and bench.csv\n", b.ncases, b.nrows,
 			sb_str(&dir));
 		sb_free(&dir);

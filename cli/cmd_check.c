@@ -126,7 +126,7 @@ static void tap(check_run *c, int ok, const char *what, const px_shape *s, const
 	char name[96];
 	strbuf sb;
 	sb_init(&sb);
-	sb_add_esc(&sb, what, "#");
+	sb_add_esc(&sb, what, strlen(what), "#");
 	printf("%sok %d - %s %s%s%s\n", ok ? "" : "not ", ++c->n, sb_str(&sb), px_shape_name(s, name, sizeof name),
 	       directive ? " # " : "", directive ? directive : "");
 	sb_free(&sb);
@@ -146,7 +146,7 @@ static void diag(const char *text, int lines)
 		if (!*line && !next)
 			break;
 		sb_reset(&sb);
-		sb_add_esc(&sb, line, NULL);
+		sb_add_esc(&sb, line, strlen(line), NULL);
 		printf("# %s\n", sb_str(&sb));
 	}
 	sb_free(&sb);

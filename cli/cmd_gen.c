@@ -38,7 +38,7 @@ static void help(FILE *f)
 static const char *esc(strbuf *sb, const char *s)
 {
 	sb_reset(sb);
-	sb_add_escaped(sb, s, strlen(s));
+	sb_add_esc(sb, s, strlen(s), NULL);
 	return sb_str(sb);
 }
 

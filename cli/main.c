@@ -33,7 +33,7 @@ void cli_err(const char *cmd, const char *fmt, ...)
 	sb_vprintf(&msg, fmt, ap);
 	va_end(ap);
 	sb_printf(&line, "ptxpose%s%s: ", cmd ? " " : "", cmd ? cmd : "");
-	sb_add_esc(&line, sb_str(&msg), NULL);
+	sb_add_esc(&line, sb_str(&msg), msg.len, NULL);
 	fprintf(stderr, "%s\n", sb_str(&line));
 	sb_free(&msg);
 	sb_free(&line);

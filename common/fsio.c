@@ -114,28 +114,56 @@ char *fs_read(const char *path, size_t *len)
 	return fs_read_input(path, (size_t)1 << 30, len, NULL, 0);
 }
 
-/* A new temporary beside `path` (path.tmp.XXXXXX) holding data, fsync'd. */
-static char *write_temp(const char *path, const char *data, size_t len)
+/* "dir/.base.WHAT.XXXXXX" beside path: a name mkstemp can fill in, hidden
+ * from globs such as *.ptx. */
+static char *beside(const char *path, const char *what)
 {
-	size_t plen = strlen(path);
-	char *tmp = malloc(plen + 16);
-	if (!tmp)
-		return NULL;
-	memcpy(tmp, path, plen);
-	memcpy(tmp + plen, ".tmp.XXXXXX", 12);
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		free(tmp);
-		return NULL;
-	}
-	int err = 0;
-	for (size_t off = 0; off < len && !err;) {
+	const char *slash = strrchr(path, '/');
+	size_t dl = slash ? (size_t)(slash - path + 1) : 0, n = strlen(path) + strlen(what) + 16;
+	char *p = malloc(n);
+	if (p)
+		snprintf(p, n, "%.*s.%s.%s.XXXXXX", (int)dl, path, path + dl, what);
+	return p;
+}
+
+static int write_fd(int fd, const char *data, size_t len)
+{
+	for (size_t off = 0; off < len;) {
 		ssize_t w = write(fd, data + off, len - off);
-		if (w >= 0)
-			off += (size_t)w;
-		else if (errno != EINTR)
-			err = errno;
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		off += (size_t)w;
 	}
+	return 0;
+}
+
+typedef struct {
+	fs_fault_fn fault;
+	void *ud;
+} hook;
+
+/* A test's simulated failure of `step` on path, as an errno value; 0: none. */
+static int faulted(const hook *h, const char *step, const char *path)
+{
+	return h->fault ? h->fault(h->ud, step, path) : 0;
+}
+
+/* A new temporary beside `path` holding data, fsync'd; NULL with errno. */
+static char *write_temp(const hook *h, const char *path, const char *data, size_t len)
+{
+	char *tmp = beside(path, "tmp");
+	int fd = tmp ? mkstemp(tmp) : -1;
+	if (fd < 0) {
+		int e = tmp ? errno : ENOMEM;
+		free(tmp);
+		errno = e;
+		return NULL;
+	}
+	int err = faulted(h, "write", path);
+	if (!err && write_fd(fd, data, len))
+		err = errno;
 	if (!err && fchmod(fd, 0644) != 0)
 		err = errno;
 	if (!err && fsync(fd) != 0)
@@ -151,36 +179,63 @@ static char *write_temp(const char *path, const char *data, size_t len)
 	return tmp;
 }
 
-/* A hard link to the file at path under a fresh name beside it; NULL when
- * there is no file there (or no link can be made: then rollback removes). */
+/* A hard link to the file at path under a fresh name beside it, so that a
+ * failed transaction can put it back; NULL when there is no file there, or
+ * when the file system makes no hard links (rollback then cannot restore it). */
 static char *keep_old(const char *path)
 {
 	struct stat st;
 	if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
 		return NULL;
-	char *bak = write_temp(path, "", 0);
-	if (bak && (unlink(bak) != 0 || link(path, bak) != 0)) {
+	char *bak = beside(path, "old");
+	int fd = bak ? mkstemp(bak) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (fd < 0 || unlink(bak) != 0 || link(path, bak) != 0) {
 		free(bak);
 		bak = NULL;
 	}
 	return bak;
 }
 
-int fs_write_all(const fs_file *files, size_t n, size_t *failed)
+/* fsync the folders of the files renamed, each once in a row: the renames
+ * are durable once it is done (best effort). */
+static void sync_dirs(const fs_file *files, size_t n)
 {
+	char prev[4096] = "", dir[4096];
+	for (size_t i = 0; i < n; i++) {
+		const char *slash = strrchr(files[i].path, '/');
+		snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - files[i].path) : 1, slash ? files[i].path : ".");
+		if (!dir[0])
+			snprintf(dir, sizeof dir, "/");
+		if (!strcmp(dir, prev))
+			continue;
+		snprintf(prev, sizeof prev, "%s", dir);
+		int fd = open(dir, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			fsync(fd);
+			close(fd);
+		}
+	}
+}
+
+int fs_write_all_hook(const fs_file *files, size_t n, size_t *failed, fs_fault_fn fault, void *ud)
+{
+	hook h = {fault, ud};
 	char **tmp = calloc(n + 1, sizeof *tmp), **bak = calloc(n + 1, sizeof *bak);
 	int *had = calloc(n + 1, sizeof *had);
 	size_t i = 0, done = 0;
 	int err = tmp && bak && had ? 0 : ENOMEM;
 	for (; i < n && !err; i++)
-		if (!(tmp[i] = write_temp(files[i].path, files[i].data, files[i].len)))
+		if (!(tmp[i] = write_temp(&h, files[i].path, files[i].data, files[i].len)))
 			err = errno;
 	if (!err) {
 		for (i = 0; i < n && !err; i++) {
 			had[i] = fs_exists(files[i].path);
 			bak[i] = keep_old(files[i].path);
-			if (rename(tmp[i], files[i].path) != 0)
-				err = errno;
+			int e = faulted(&h, "rename", files[i].path);
+			if (e || rename(tmp[i], files[i].path) != 0)
+				err = e ? e : errno;
 			else
 				free(tmp[i]), tmp[i] = NULL, done = i + 1;
 		}
@@ -203,12 +258,19 @@ int fs_write_all(const fs_file *files, size_t n, size_t *failed)
 	free(tmp);
 	free(bak);
 	free(had);
-	if (!err)
+	if (!err) {
+		sync_dirs(files, n);
 		return 0;
+	}
 	if (failed)
 		*failed = i ? i - 1 : 0;
 	errno = err;
 	return -1;
+}
+
+int fs_write_all(const fs_file *files, size_t n, size_t *failed)
+{
+	return fs_write_all_hook(files, n, failed, NULL, NULL);
 }
 
 int fs_write_atomic(const char *path, const char *data, size_t len)

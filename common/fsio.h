@@ -28,13 +28,22 @@ typedef struct {
 	size_t len;
 } fs_file;
 
-/* Write every file or none: each into a temporary beside it (fsync'd), then
- * each renamed over its target; when a rename fails, the targets already
- * replaced get their old contents back (kept as hard links until the end) or
- * are removed if they did not exist. Temporaries never outlive the call.
- * Returns 0, or -1 with errno and *failed (if not NULL) the index of the file
- * that could not be written. */
+/* Write every file or none: each into a temporary beside it
+ * (.NAME.tmp.XXXXXX, fsync'd), then each renamed over its target; when a
+ * rename fails, the targets already replaced get their old contents back
+ * (kept as hard links, .NAME.old.XXXXXX, until the end) or are removed if
+ * they did not exist. Temporaries never outlive the call; the folders are
+ * fsync'd after the renames. Returns 0, or -1 with errno and *failed (if not
+ * NULL) the index of the file that could not be written. The one mechanism
+ * of its kind: fstx (several files into a folder, with name checks) builds
+ * on it. */
 int fs_write_all(const fs_file *files, size_t n, size_t *failed);
+
+/* For tests: fault(ud, step, path) is called before each step on a file,
+ * "write" (its temporary) or "rename" (onto its target); a nonzero return
+ * makes that step fail with that errno value. */
+typedef int (*fs_fault_fn)(void *ud, const char *step, const char *path);
+int fs_write_all_hook(const fs_file *files, size_t n, size_t *failed, fs_fault_fn fault, void *ud);
 
 /* One file, atomically (fs_write_all of one): on failure nothing at `path`
  * changes. Returns 0, or -1 with errno. */

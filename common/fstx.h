@@ -2,16 +2,17 @@
  * all of them or none.
  *
  * Names are checked when they are queued (plain file names only), the
- * folder is created at commit, every file is written to a temporary beside
- * its target first, and only once every temporary is written are they all
- * renamed onto their targets. On any failure the temporaries are removed,
- * targets already replaced get their old file back (kept through a hard
- * link), and a folder the commit created is removed again. */
+ * folder is created at commit, and the files whose bytes change are written
+ * by fs_write_all (common/fsio.h): temporaries beside the targets first, all
+ * renamed once every one is written, and on any failure the temporaries
+ * removed and the targets already replaced given their old file back. A
+ * folder the commit created is removed again. */
 #ifndef COMMON_FSTX_H
 #define COMMON_FSTX_H
 
 #include <stddef.h>
 
+#include "common/fsio.h"
 #include "common/strbuf.h"
 
 #define FSTX_MAX_FILES 4096 /* files in one transaction */
@@ -52,10 +53,10 @@ int fstx_commit(fstx *t, strbuf *err);
 /* After a commit: 1 when file i was written, 0 when it was left alone. */
 int fstx_changed(const fstx *t, int i);
 
-/* For tests: `fn` is called before each step on a file, `step` being
- * "write" (its temporary) or "rename" (onto its target); a nonzero return
- * makes that step fail with that errno value. */
-typedef int (*fstx_fault_fn)(void *ud, const char *step, const char *path);
-void fstx_set_fault(fstx *t, fstx_fault_fn fn, void *ud);
+/* For tests: fs_write_all_hook's hook (common/fsio.h) for the commit's
+ * writes: `fn` is called before each step on a file, "write" (its temporary)
+ * or "rename" (onto its target); a nonzero return makes that step fail with
+ * that errno value. */
+void fstx_set_fault(fstx *t, fs_fault_fn fn, void *ud);
 
 #endif

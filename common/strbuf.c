@@ -51,25 +51,6 @@ void sb_add(strbuf *sb, const char *s) { sb_addn(sb, s, strlen(s)); }
 
 void sb_addc(strbuf *sb, char c) { sb_addn(sb, &c, 1); }
 
-void sb_add_escaped(strbuf *sb, const char *s, size_t n)
-{
-	static const char hex[] = "0123456789abcdef";
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c >= 0x20 && c != 0x7f) {
-			sb_addc(sb, (char)c);
-			continue;
-		}
-		const char *e = c == '\n' ? "\\n" : c == '\t' ? "\\t" : c == '\r' ? "\\r" : c == 0 ? "\\0" : NULL;
-		if (e) {
-			sb_add(sb, e);
-		} else {
-			char x[4] = {'\\', 'x', hex[c >> 4], hex[c & 15]};
-			sb_addn(sb, x, 4);
-		}
-	}
-}
-
 void sb_vprintf(strbuf *sb, const char *fmt, va_list ap)
 {
 	va_list cp;
@@ -100,17 +81,22 @@ void sb_pad_to(strbuf *sb, size_t col)
 		sb_addc(sb, ' ');
 }
 
-void sb_add_esc(strbuf *sb, const char *s, const char *also)
+void sb_add_esc(strbuf *sb, const char *s, size_t n, const char *also)
 {
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '\n' || *p == '\r' || *p == '\t')
-			sb_printf(sb, "\\%c", *p == '\n' ? 'n' : *p == '\r' ? 'r' : 't');
-		else if (*p < 0x20 || *p == 0x7f)
-			sb_printf(sb, "\\x%02x", *p);
-		else if (also && strchr(also, *p))
-			sb_printf(sb, "\\%c", *p);
-		else
-			sb_addc(sb, (char)*p);
+	static const char hex[] = "0123456789abcdef";
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		const char *e = c == '\n' ? "\\n" : c == '\r' ? "\\r" : c == '\t' ? "\\t" : c == 0 ? "\\0" : NULL;
+		if (e) {
+			sb_add(sb, e);
+		} else if (c < 0x20 || c == 0x7f) {
+			char x[4] = {'\\', 'x', hex[c >> 4], hex[c & 15]};
+			sb_addn(sb, x, 4);
+		} else {
+			if (also && strchr(also, c))
+				sb_addc(sb, '\\');
+			sb_addc(sb, (char)c);
+		}
 	}
 }
 

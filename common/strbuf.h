@@ -18,19 +18,18 @@ void sb_reset(strbuf *sb);
 void sb_addn(strbuf *sb, const char *s, size_t n);
 void sb_add(strbuf *sb, const char *s);
 void sb_addc(strbuf *sb, char c);
-/* Append n bytes with control characters written as \n, \t, \r, \0 or
- * \xNN, so that a name from outside keeps a message on one line. */
-void sb_add_escaped(strbuf *sb, const char *s, size_t n);
 void sb_printf(strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void sb_vprintf(strbuf *sb, const char *fmt, va_list ap);
 /* Pad with spaces until the current line is `col` characters long. */
 void sb_pad_to(strbuf *sb, size_t col);
-/* Append s with control characters escaped, so a user-given string stays on
- * one line: \n, \r, \t as such, other control bytes and DEL as \xHH; each
- * character of `also` (may be NULL) gets a backslash before it ("#" for a
- * TAP description, "|" for a Markdown cell). */
-void sb_add_esc(strbuf *sb, const char *s, const char *also);
+/* Append the n bytes at s with control characters escaped, so that a
+ * user-given string (a file name, a value; NUL bytes too) keeps a message,
+ * a TAP line or a table cell on one line: \n, \r, \t and \0 as such,
+ * other control bytes and DEL as \xHH; each character of `also` (may be
+ * NULL) gets a backslash before it ("#" for a TAP description, "|" for a
+ * Markdown cell). The one escaper of the tree. */
+void sb_add_esc(strbuf *sb, const char *s, size_t n, const char *also);
 /* The text, or "" when empty. Never NULL. */
 const char *sb_str(const strbuf *sb);
 

@@ -19,7 +19,6 @@
 
 /* The longest kernel name: the metadata reader's limit on a value, so
  * that every name gen accepts can be read back (one number, both sides). */
-#define LPTX_NAME_MAX ((int)sizeof(((px_meta *)0)->val[0]) - 1)
 
 /* What the bindings share: upvalue 1 of each. */
 typedef struct {
@@ -163,8 +162,8 @@ static int l_transpose(lua_State *L)
 		luaL_error(L, "transpose: name (the kernel's name, a string) is required");
 	if (strlen(name) != len)
 		luaL_error(L, "transpose: name has a NUL byte");
-	if (len > (size_t)LPTX_NAME_MAX || len >= sizeof p.name)
-		luaL_error(L, "transpose: name is longer than %d characters (the metadata's limit)", LPTX_NAME_MAX);
+	if (len > META_VAL_MAX) /* one limit: tp_params.name holds a metadata value */
+		luaL_error(L, "transpose: name is longer than %d characters (the metadata's limit)", META_VAL_MAX);
 	strcpy(p.name, name);
 	lua_pop(L, 1);
 	p.elem = (unsigned)int_field(L, "elem", 32, 1, 1024);
@@ -303,23 +302,12 @@ int lptx_run_text(const char *name, const char *text, size_t len, const lptx_opt
 
 int lptx_run(const char *script, const lptx_opts *o, strbuf *report, strbuf *err)
 {
-	struct stat st;
-	const char *why = NULL;
-	if (stat(script, &st))
-		why = errno == ENOENT ? "no such file" : strerror(errno);
-	else if (S_ISDIR(st.st_mode))
-		why = "a folder, not a script";
-	else if (!S_ISREG(st.st_mode))
-		why = "not a regular file";
-	else if ((size_t)st.st_size > LPTX_SCRIPT_MAX)
-		why = "larger than 16 MiB";
+	/* the one reader of input files: a FIFO or a device is refused at once */
+	char why[1024];
 	size_t len = 0;
-	char *text = why ? NULL : fs_read(script, &len);
-	if (!why && !text)
-		why = strerror(errno);
-	if (why) {
-		sb_add_escaped(err, script, strlen(script));
-		sb_printf(err, ": %s", why);
+	char *text = fs_read_input(script, LPTX_SCRIPT_MAX, &len, why, sizeof why);
+	if (!text) {
+		sb_add(err, why);
 		return LPTX_IO;
 	}
 	int rc = lptx_run_text(script, text, len, o, report, err);

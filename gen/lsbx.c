@@ -154,7 +154,7 @@ static void report(run_args *a, lua_State *co, int st)
 		where(co, b->name, &m);
 		sb_printf(&m, "error object is a %s, not a message", luaL_typename(co, -1));
 	}
-	sb_add_escaped(a->err, m.data ? m.data : "", m.len);
+	sb_add_esc(a->err, m.data ? m.data : "", m.len, NULL);
 	sb_free(&m);
 	a->reported = 1;
 }
@@ -206,7 +206,7 @@ int lsbx_run(lsbx *b, lua_CFunction setup, void *ud, const char *name, const cha
 {
 	strbuf nm;
 	sb_init(&nm);
-	sb_add_escaped(&nm, name, strlen(name)); /* a name with a newline keeps messages on one line */
+	sb_add_esc(&nm, name, strlen(name), NULL); /* a name with a newline keeps messages on one line */
 	b->name = sb_str(&nm);
 	run_args a = {.b = b, .setup = setup, .ud = ud, .text = text, .len = len, .traceback = traceback, .err = err};
 	lua_pushcfunction(b->L, run);
@@ -217,7 +217,7 @@ int lsbx_run(lsbx *b, lua_CFunction setup, void *ud, const char *name, const cha
 		if (st == LUA_ERRMEM || !m)
 			sb_printf(err, "%s: %s", b->name, b->mem_hit ? "memory limit reached" : "out of memory");
 		else
-			sb_add_escaped(err, m, strlen(m));
+			sb_add_esc(err, m, strlen(m), NULL);
 		a.reported = 1;
 	}
 	lua_settop(b->L, 0);

@@ -7,11 +7,12 @@
 #include <stddef.h>
 
 #include "common/strbuf.h"
+#include "lib/meta.h"
 
 enum tp_smem { TP_SMEM_NONE, TP_SMEM_PLAIN, TP_SMEM_PADDED, TP_SMEM_SWIZZLE };
 
 typedef struct {
-	char name[96];        /* kernel entry name */
+	char name[META_VAL_MAX + 1]; /* kernel entry name: a metadata value (lib/meta.h) */
 	unsigned elem;        /* element width in bits */
 	unsigned tm, tn;      /* tile: input rows × input columns per block */
 	unsigned tx, ty;      /* threads per block */

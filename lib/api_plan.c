@@ -14,13 +14,9 @@
  * characters escaped (\n, \x1b), so the message stays one line. */
 static const char *shown(const char *s, char *buf, size_t len)
 {
-	char cut[META_VAL_MAX + 1];
-	size_t n = strnlen(s, META_VAL_MAX);
-	memcpy(cut, s, n);
-	cut[n] = '\0';
 	strbuf sb;
 	sb_init(&sb);
-	sb_add_esc(&sb, cut, NULL);
+	sb_add_esc(&sb, s, strnlen(s, META_VAL_MAX), NULL);
 	snprintf(buf, len, "%s", sb_str(&sb));
 	sb_free(&sb);
 	return buf;

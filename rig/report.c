@@ -40,19 +40,19 @@ void px_report_md(strbuf *sb, const px_report_head *h, const px_row *rows, size_
 		char shape[96];
 		px_shape_name(&r->shape, shape, sizeof shape);
 		sb_add(sb, "| ");
-		sb_add_esc(sb, r->variant, "|");
+		sb_add_esc(sb, r->variant, strlen(r->variant), "|");
 		sb_printf(sb, " | %u | %s | ", r->shape.elem_bits, shape);
 		if (r->state == PX_ROW_OK) {
 			sb_printf(sb, "%.1f | %.1f | ", r->us, r->gbps);
 			if (r->pct_copy >= 0)
 				sb_printf(sb, "%.1f%%", r->pct_copy);
 			sb_add(sb, " | ");
-			sb_add_esc(sb, r->timing, "|");
+			sb_add_esc(sb, r->timing, strlen(r->timing), "|");
 			sb_add(sb, " | ");
 		} else {
 			sb_printf(sb, "%s | | | | ", state_names[r->state]);
 		}
-		sb_add_esc(sb, r->note, "|");
+		sb_add_esc(sb, r->note, strlen(r->note), "|");
 		sb_add(sb, " |\n");
 	}
 }

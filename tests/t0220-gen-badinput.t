@@ -82,10 +82,18 @@ gen_err "error({})" 6 's.lua:2: error object is a table, not a message$' '\nloca
 gen_err "an error message with a newline" 6 's.lua:1: one\\ntwo$' 'error("one\\ntwo")\n'
 mkdir "$tmp/dir.lua"
 check "gen on a folder: exit 3" 3 "$PX" gen --out "$dst" "$tmp/dir.lua"
-one_line "... one line" 'dir.lua: a folder, not a script$'
+one_line "... one line" 'dir.lua: not a regular file (a directory)$'
+# the script goes through the one reader of input files (fs_read_input): a
+# FIFO, a device or a file over 16 MiB is refused at once, before Lua runs
 mkfifo "$tmp/fifo.lua"
 check "gen on a FIFO: exit 3, no wait" 3 timeout 10 "$PX" gen --out "$dst" "$tmp/fifo.lua"
+one_line "... one line" 'fifo.lua: not a regular file (a FIFO)$'
+check "gen on /dev/zero: exit 3, no wait" 3 timeout 10 "$PX" gen --out "$dst" /dev/zero
+one_line "... one line" '^ptxpose gen: /dev/zero: not a regular file (a character device)$'
+head -c 16777217 /dev/zero | tr '\0' ' ' >"$tmp/big.lua"
+check "gen on a script over 16 MiB: exit 3" 3 "$PX" gen --out "$dst" "$tmp/big.lua"
+one_line "... one line" 'big.lua: larger than 16 MiB, the most an input file may hold$'
 check "gen on a missing script with a newline in its name: exit 3" 3 "$PX" gen --out "$dst" "$tmp/no
 such.lua"
-one_line "... one line" 'no\\nsuch.lua: no such file$'
+one_line "... one line" 'no\\nsuch.lua: cannot read: No such file or directory$'
 finish

@@ -134,11 +134,15 @@ static void test_esc(void)
 {
 	strbuf sb;
 	sb_init(&sb);
-	sb_add_esc(&sb, "a\nok 2 - b\r\t\x1b[0m # c|d", NULL);
+	const char *tap = "a\nok 2 - b\r\t\x1b[0m # c|d", *cell = "x # SKIP|y\x7f";
+	sb_add_esc(&sb, tap, strlen(tap), NULL);
 	is_str(sb_str(&sb), "a\\nok 2 - b\\r\\t\\x1b[0m # c|d", "control characters escaped, one line");
 	sb_reset(&sb);
-	sb_add_esc(&sb, "x # SKIP|y\x7f", "#|");
+	sb_add_esc(&sb, cell, strlen(cell), "#|");
 	is_str(sb_str(&sb), "x \\# SKIP\\|y\\x7f", "... and the characters asked for");
+	sb_reset(&sb);
+	sb_add_esc(&sb, "a\0b\x01", 4, NULL);
+	is_str(sb_str(&sb), "a\\0b\\x01", "... a NUL byte within the length as \\0");
 	sb_free(&sb);
 }
 
