@@ -11,7 +11,8 @@ figures). For each device it writes, under OUT/<device>/:
   side-by-side.csv   the same table
   peers.json         the results (the input, or the merged inputs)
   chart-SET[-N].svg  the chart, per case set (split where a set has many cases)
-  select.tsv         the fastest correct kernel per width and plain 2-D shape
+(The selection table that `run --elem` read is gone: the library's plans
+choose by the cost model, which bench/fit_model.py fits to these results.)
 Plain Python 3: no numpy, no torch. Exit status: 0, 2 usage, 3 an input that
 cannot be read or is not a results file.
 """
@@ -212,25 +213,6 @@ def header_lines(dev, runs):
     return lines
 
 
-def select_lines(dev, runs, cases):
-    best = {}
-    for c in cases:
-        if c.get('error') or c['batch'] != 1 or c['ld_in'] != c['cols'] or c['ld_out'] != c['rows'] or c['offset']:
-            continue
-        name, e = pm.cell(c['impls'], pm.BEST)
-        if e is None or e.get('status') != 'ok':
-            continue
-        key = (c['elem_bits'], c['rows'], c['cols'])
-        if key not in best or e['pct_copy'] > best[key][1]:
-            best[key] = (pm.kernel_of(name, e), e['pct_copy'])
-    r = runs[0]
-    out = ['# ptxpose selection table: the fastest verified kernel per width and shape',
-           f"# measured on {dev}, {r.get('date', '?')}, commit {r.get('commit', 'unknown')} (bench/peers.py)",
-           '# elem rows cols kernel pct_of_copy']
-    out += [f'{k[0]} {k[1]} {k[2]} {v[0]} {v[1]:.1f}' for k, v in sorted(best.items())]
-    return out
-
-
 def device_files(dev, d):
     """{file name: text} of one device's folder."""
     cases, runs = d['cases'], d['runs']
@@ -263,7 +245,6 @@ def device_files(dev, d):
     else:
         merged = dict(runs[0], cases=cases, merged_from=[r.get('date') for r in runs])
         files['peers.json'] = json.dumps(merged, indent=1) + '\n'
-    files['select.tsv'] = '\n'.join(select_lines(dev, runs, cases)) + '\n'
     return files
 
 

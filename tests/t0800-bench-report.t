@@ -235,8 +235,8 @@ rc, out, err = run('bench/report.py', '--out', out_dir, a, b, other)
 ok(rc == 0, 'report.py on three files of two devices', err)
 dev, dev2 = os.path.join(out_dir, 'nvidia-test-gpu'), os.path.join(out_dir, 'nvidia-other-gpu-h200')
 ok(sorted(os.listdir(dev)) == ['chart-batched.svg', 'chart-issue13.svg', 'chart-issue8.svg', 'chart-skinny.svg',
-                               'peers.json', 'select.tsv', 'side-by-side.csv', 'side-by-side.md'],
-   'one folder per device: Markdown, CSV, JSON, a chart per set, the selection table', os.listdir(dev) if os.path.isdir(dev) else 'none')
+                               'peers.json', 'side-by-side.csv', 'side-by-side.md'],
+   'one folder per device: Markdown, CSV, JSON, a chart per set (no selection table: plans choose)', os.listdir(dev) if os.path.isdir(dev) else 'none')
 md = open(os.path.join(dev, 'side-by-side.md')).read() if rc == 0 else ''
 ok(md.startswith('# ptxpose and its peers, side by side: NVIDIA Test GPU') and 'driver 580.00' in md
    and 'Run of 2026-11-23 10:00 UTC: ptxpose commit abc1234' in md and 'Run of 2026-11-23 11:00 UTC' in md
@@ -276,9 +276,6 @@ ok(open(os.path.join(dev2, 'peers.json')).read() == open(other).read() if rc == 
 merged = json.load(open(os.path.join(dev, 'peers.json'))) if rc == 0 else {'cases': []}
 ok([x['case'] for x in merged['cases']] == ['4096x4096:f32', '8191x8193:f16', '3x3:f32:batch=1048576',
                                              '1x1048576:u8', '1048576x1:c128'], 'two files of one device are merged')
-sel = open(os.path.join(dev, 'select.tsv')).read().splitlines() if rc == 0 else []
-ok(sel[3:] == ['16 8191 8193 narrow_b16 80.0', '32 4096 4096 fast_b32 100.0'] and 'NVIDIA Test GPU' in sel[1],
-   'select.tsv: the best correct kernel of each plain 2-D case', sel)
 
 # ---- the chart -------------------------------------------------------------
 
