@@ -1,5 +1,6 @@
 /* shape: matrix shapes, leading dimensions, batches and their byte sizes,
- * checked before anything is allocated; shape lists for check and bench. */
+ * checked (by the library's one check of a problem, model_problem_check)
+ * before anything is allocated; shape lists for check and bench. */
 #include "rig/rig.h"
 
 #include "lib/model.h"
@@ -8,8 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <unistd.h>
 
 unsigned px_shape_elem_bytes(const px_shape *s)
 {
@@ -284,86 +283,4 @@ px_status px_shape_select(const char *list, const px_shape *one, px_shape **out,
 	**out = *one;
 	*n = 1;
 	return PX_OK;
-}
-
-/* A number from a one-line file such as /sys/fs/cgroup/memory.max, or
- * UINT64_MAX ("max", no file). */
-static uint64_t file_num(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	unsigned long long v;
-	int got = f && fscanf(f, "%llu", &v) == 1;
-	if (f)
-		fclose(f);
-	return got ? v : UINT64_MAX;
-}
-
-/* MemAvailable from /proc/meminfo, else the physical memory; UINT64_MAX when unknown. */
-static uint64_t mem_available(void)
-{
-	FILE *f = fopen("/proc/meminfo", "r");
-	char line[128];
-	unsigned long long kb;
-	while (f && fgets(line, sizeof line, f))
-		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1 && kb < UINT64_MAX / 1024) {
-			fclose(f);
-			return kb * 1024;
-		}
-	if (f)
-		fclose(f);
-	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-	return pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : UINT64_MAX;
-}
-
-/* What is left of a limit that `used` bytes already take from it. */
-static uint64_t left(uint64_t limit, uint64_t used)
-{
-	return limit == UINT64_MAX ? UINT64_MAX : limit > used ? limit - used : 0;
-}
-
-/* The host memory the machine can spare: the least of what is available,
- * what this cgroup's limit leaves and what the address-space and data limits
- * (ulimit -v, -d) leave; `from` says which. UINT64_MAX when nothing is known. */
-static uint64_t host_avail(const char **from)
-{
-	struct {
-		uint64_t bytes;
-		const char *what;
-	} b[5] = {
-		{mem_available(), "available on this machine"},
-		{left(file_num("/sys/fs/cgroup/memory.max"), file_num("/sys/fs/cgroup/memory.current")),
-		 "this cgroup's memory limit leaves"},
-		{left(file_num("/sys/fs/cgroup/memory/memory.limit_in_bytes"),
-		      file_num("/sys/fs/cgroup/memory/memory.usage_in_bytes")), "this cgroup's memory limit leaves"},
-	};
-	struct rlimit rl;
-	if (!getrlimit(RLIMIT_AS, &rl) && rl.rlim_cur != RLIM_INFINITY) {
-		long page = sysconf(_SC_PAGE_SIZE);
-		uint64_t vm = file_num("/proc/self/statm");
-		vm = vm == UINT64_MAX || page <= 0 ? 0 : vm * (uint64_t)page;
-		b[3].bytes = left(rl.rlim_cur, vm);
-		b[3].what = "the address-space limit (ulimit -v) leaves";
-	} else {
-		b[3].bytes = UINT64_MAX;
-	}
-	b[4].bytes = !getrlimit(RLIMIT_DATA, &rl) && rl.rlim_cur != RLIM_INFINITY ? rl.rlim_cur : UINT64_MAX;
-	b[4].what = "the data limit (ulimit -d) allows";
-	uint64_t least = UINT64_MAX;
-	*from = "";
-	for (int k = 0; k < 5; k++)
-		if (b[k].bytes < least)
-			least = b[k].bytes, *from = b[k].what;
-	return least;
-}
-
-px_status px_host_fits(uint64_t bytes, const char *what, char *err, size_t errlen)
-{
-	const char *from;
-	uint64_t avail = host_avail(&from);
-	if (avail == UINT64_MAX || bytes <= avail / 2)
-		return PX_OK; /* unknown: let the allocation decide */
-	char a[32], b[32];
-	snprintf(err, errlen, "too large: %s: %s of host memory needed, more than half of the %s %s",
-		 what, px_bytes_str(bytes, a, sizeof a), px_bytes_str(avail, b, sizeof b), from);
-	return PX_EUSAGE;
 }
