@@ -1,4 +1,4 @@
-/* fuzz_shapes: shape lists (loader/shape.c) on any bytes as a --shapes
+/* fuzz_shapes: shape lists (rig/shape.c) on any bytes as a --shapes
  * value: px_shape_list, then px_shape_check and the byte sizes of every
  * entry at every width it applies to. libFuzzer; see fuzz/README.md. */
 #include "fuzz/fuzz.h"

@@ -59,7 +59,7 @@ static px_status check_entry(const px_file *f, char *err, size_t errlen)
 	return PX_EINPUT;
 }
 
-/* Kernel ABI 2 (docs/DESIGN.md) is the one the loader and the emulator
+/* Kernel ABI 2 (docs/DESIGN.md) is the one the library and the emulator
  * launch; a file without abi= was written for ABI 1 (six parameters). */
 static px_status check_abi(const px_file *f, char *err, size_t errlen)
 {

@@ -7,7 +7,7 @@
  * Capture mode: thread-local. ptxpose makes every CUDA call of a capture from
  * the thread that captures, so an unsafe call there (an allocation or a
  * synchronous copy inside cuBLAS) still ends the capture with an error, which
- * is what we want to know; other threads of a program that links the loader
+ * is what we want to know; other threads of a program that links the rig
  * are neither refused nor able to spoil the capture, as they would be in
  * global mode. */
 #include "rig/rig_int.h"

@@ -1,7 +1,7 @@
-/* A fake libcublas.so.13 for the loader's tests: geam with cuBLAS's real
+/* A fake libcublas.so.13 for the tests of the library and the rig: geam with cuBLAS's real
  * column-major semantics, C(i,j) = alpha*op(A)(i,j) + beta*op(B)(i,j), in
  * host arithmetic on the fake driver's host-backed "device" memory (see
- * libcuda.c), so the loader's mapping of a row-major transpose onto geam is
+ * libcuda.c), so the rig's mapping of a row-major transpose onto geam is
  * checked by the same bit-exact verification as a kernel.
  *
  * The work goes to the fake driver as host work on the handle's stream

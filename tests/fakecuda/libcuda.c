@@ -1,6 +1,6 @@
-/* A fake libcuda.so.1 for the loader's tests on machines without a GPU.
+/* A fake libcuda.so.1 for the tests of the library and the rig on machines without a GPU.
  *
- * It exports the entry points loader/cu_api.h resolves, keeps "device"
+ * It exports the entry points lib/cu_api.h resolves, keeps "device"
  * memory in host memory (every range checked against its allocation), and
  * "runs" a kernel by transposing on the CPU per kernel ABI v2 after checking
  * the launch against the PTX's metadata (grid, block, dynamic shared memory,
@@ -403,7 +403,7 @@ static CUresult add_alloc(void **p, size_t bytes, int pinned)
 		free(a);
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	}
-	memset(a->p, 0x3c, bytes); /* neither zero nor the loader's poison */
+	memset(a->p, 0x3c, bytes); /* neither zero nor the rig's poison */
 	a->bytes = bytes;
 	a->pinned = pinned;
 	a->next = g.allocs;

@@ -523,7 +523,7 @@ EXPORT CUresult cuEventDestroy_v2(CUevent e)
 	return CUDA_SUCCESS;
 }
 
-/* Only the old name: the loader must fall back to it on drivers before 12.8. */
+/* Only the old name: the driver loader must fall back to it on drivers before 12.8. */
 #undef cuEventElapsedTime
 EXPORT CUresult cuEventElapsedTime(float *ms, CUevent a, CUevent b)
 {

@@ -1,4 +1,4 @@
-/* Unit tests for shapes and their validation (loader/shape.c), the status
+/* Unit tests for shapes and their validation (rig/shape.c), the status
  * table (status.c), PTX file checks (pxfile.c), launch limits (launch.c)
  * and the bench tables (report.c). Prints TAP. */
 #include <stdint.h>

@@ -1,4 +1,4 @@
-/* Unit tests for the host side of verification (loader/vfy.c, vfy_cmp.c):
+/* Unit tests for the host side of verification (rig/vfy.c, vfy_cmp.c):
  * the random stream, the poison, the reference transpose for every width,
  * the comparison and its report. Prints TAP. */
 #include <stdint.h>
