@@ -36,7 +36,7 @@ done
 
 # ptxpose's own parse of ptxas -v agrees with ptxas
 for arch in sm_80 sm_90; do
-	check "ptxpose list --no-sass --csv --arch $arch" 0 "$PX" list --no-sass --csv --arch "$arch"
+	check "ptxpose list --no-sass --csv --arch $arch ptx" 0 "$PX" list --no-sass --csv --arch "$arch" ptx
 	cp "$tmp/out" "$tmp/list.csv"
 	rows=$(($(wc -l <"$tmp/list.csv") - 1))
 	if [ "$rows" -eq "$nfiles" ]; then ok "list --csv --arch $arch: one row per file ($rows)"
@@ -49,4 +49,19 @@ for arch in sm_80 sm_90; do
 	if [ -z "$bad" ]; then ok "list --arch $arch: 0 stack and 0 spills for every file"
 	else nok "list --arch $arch: 0 stack and 0 spills for every file"; echo "$bad" | diag; fi
 done
+
+# the kernels built into the library carry ptxas's sm_90 count, taken when
+# the library was built (configure.py's kernels rule): the model uses them
+for e in 8 16 32 64 128; do
+	"$PX" plan --elem $e --rows 100 --cols 100 --json --features 2>/dev/null
+done | python3 -c '
+import json, sys
+for line in sys.stdin:
+    for c in json.loads(line)["cases"][0]["candidates"]:
+        f = c["features"]
+        print("ptx/%s.ptx %d" % (c["kernel"], f["regs"]) if f["regs_known"] else "ptx/%s.ptx unknown" % c["kernel"])
+' | sort >"$tmp/builtin"
+sort "$tmp/regs.sm_90" >"$tmp/regs.sorted"
+if diff -u "$tmp/regs.sorted" "$tmp/builtin" >"$tmp/d"; then ok "the built-in kernels' registers are ptxas's for sm_90"
+else nok "the built-in kernels' registers are ptxas's for sm_90"; diag <"$tmp/d"; fi
 finish
