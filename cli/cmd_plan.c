@@ -178,7 +178,10 @@ static int ptxas_regs(kreg *r, const model_device *d, unsigned es)
 			cli_err(CMD, "--ptxas: %s: %s", k->meta.kernel, err);
 			return rc == INS_EASM ? EXIT_CUDA : EXIT_TOOL;
 		}
-		kreg_set_regs(r, i, res.registers);
+		if (kreg_set_regs(r, i, res.registers)) {
+			cli_err(CMD, "out of memory");
+			return EXIT_INPUT;
+		}
 	}
 	return 0;
 }

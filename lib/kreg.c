@@ -94,6 +94,8 @@ static void parse_builtins(void)
 		snprintf(name, sizeof name, "built-in %s", b->file);
 		builtins.st = kernel_make(&builtins.k[i], name, b->ptx, b->len, b->regs, "built in", b->file,
 					  builtins.err, sizeof builtins.err);
+		if (!builtins.st)
+			builtins.k[i]->shared = 1;
 	}
 }
 
@@ -110,7 +112,7 @@ px_status kreg_new(kreg **out, char *err, size_t errlen)
 
 static int is_builtin(const kreg_kernel *k)
 {
-	return !k->owned;
+	return k->shared;
 }
 
 void kreg_free(kreg *r)
@@ -131,10 +133,25 @@ void kreg_free(kreg *r)
 int kreg_count(const kreg *r) { return r->n; }
 const kreg_kernel *kreg_get(const kreg *r, int i) { return r->k[i]; }
 
-void kreg_set_regs(kreg *r, int i, unsigned regs)
+px_status kreg_set_regs(kreg *r, int i, unsigned regs)
 {
-	r->k[i]->regs = r->k[i]->mk.regs = regs;
-	r->k[i]->mk.regs_known = 1;
+	kreg_kernel *k = r->k[i];
+	if (k->shared) { /* this registry's own copy; the text stays the built-in one */
+		kreg_kernel *c = malloc(sizeof *c);
+		if (!c)
+			return PX_ENOMEM;
+		*c = *k;
+		c->shared = 0;
+		c->source = strdup(k->source), c->file = strdup(k->file), c->meta_text = strdup(k->meta_text);
+		if (!c->source || !c->file || !c->meta_text) {
+			kernel_free(c);
+			return PX_ENOMEM;
+		}
+		r->k[i] = k = c;
+	}
+	k->regs = k->mk.regs = regs;
+	k->mk.regs_known = 1;
+	return PX_OK;
 }
 
 int kreg_find(const kreg *r, const char *name)

@@ -40,6 +40,7 @@ typedef struct {
 	char *file;          /* the file it came from: "fast_b32.ptx" (built in), a path, "" (registered) */
 	char *meta_text;     /* every key=value, space-separated */
 	char *owned;         /* the text when it is not built in */
+	int shared;          /* one of the process's built-ins: every registry's, never freed */
 } kreg_kernel;
 
 typedef struct kreg kreg;
@@ -69,7 +70,8 @@ int kreg_count(const kreg *r);
 const kreg_kernel *kreg_get(const kreg *r, int i);
 /* The index of the kernel of that entry name, or -1. */
 int kreg_find(const kreg *r, const char *name);
-/* Set kernel i's register count (`ptxpose plan --ptxas`). */
-void kreg_set_regs(kreg *r, int i, unsigned regs);
+/* Set kernel i's register count (`ptxpose plan --ptxas`): a built-in one
+ * is copied into this registry first, the process's stays as it is. */
+px_status kreg_set_regs(kreg *r, int i, unsigned regs);
 
 #endif
