@@ -19,7 +19,7 @@
  * err[errlen]. Nothing here exits, or prints but through the px_log a caller
  * passes (px_log_stderr is one). vfy_, px_shape, px_file and px_report_md/csv
  * need no driver. Environment, for tests and experiments: PTXPOSE_LIBCUDA
- * (the driver to dlopen), PTXPOSE_JIT=module (cuModuleLoadDataEx instead of
+ * (the driver to dlopen), PTXPOSE_JIT=link (cuLinkCreate/AddData/Complete instead of
  * the linker). */
 #ifndef LOADER_LOADER_H
 #define LOADER_LOADER_H
@@ -299,8 +299,9 @@ typedef struct {
 	float wall_ms;  /* time spent in the JIT */
 } jit_attrs;
 
-/* Link f's PTX for this device (cuLinkCreate/AddData/Complete, or with
- * PTXPOSE_JIT=module one cuModuleLoadDataEx), load the cubin, find
+/* Compile f's PTX for this device (one cuModuleLoadDataEx, the whole
+ * program; with PTXPOSE_JIT=link cuLinkCreate/AddData/Complete, which
+ * compiles it as relocatable code and costs registers), load it, find
  * meta.kernel, raise its dynamic shared memory limit when static + dyn_smem
  * > 48 KiB. The JIT error log (and with `verbose` the info log) is appended
  * to `log`. PX_EJIT; PX_ECUDA, also when the kernel cannot run with the
