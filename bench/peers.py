@@ -52,6 +52,8 @@ def parse_args(argv):
     ap.add_argument('--max-calls', type=int, default=1000, metavar='K', help='most calls per graph (default 1000)')
     ap.add_argument('--quick', action='store_true', help='a smoke run: 10 replays, 200 calls at most, 2 Triton configs')
     ap.add_argument('--seed', type=int, default=1)
+    ap.add_argument('--no-peers', action='store_true',
+                    help="time the copy and ptxpose's kernels only (sweeps that train the plan model)")
     ap.add_argument('--dry-run', action='store_true', help='print the cases and each kernel launch; no GPU needed')
     ap.add_argument('--list-sets', action='store_true', help='print every named set and its cases')
     a = ap.parse_args(argv)

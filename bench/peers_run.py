@@ -56,8 +56,9 @@ def write_json(path, results):
 class Env:
     """What the implementations share: the optional modules, the cuBLAS handle, the mode."""
 
-    def __init__(self, quick):
+    def __init__(self, quick, peers=True):
         self.quick, self.cublas, self.stream, self.mods, self.missing = quick, None, None, {}, {}
+        self.peers = peers  # False: the copy and ptxpose's kernels only (model training sweeps)
         for name in ('cupy', 'triton', 'numpy'):
             try:
                 self.mods[name] = __import__(name)
@@ -177,7 +178,7 @@ class CaseRun:
             return rec
         rec['calls'], rec['replays'] = self.calls, self.timer.replays
         env, case, buf = self.env, self.case, self.buf
-        for name, setup in peers_impls.PEERS:
+        for name, setup in peers_impls.PEERS if env.peers else ():
             impls[name] = self.attempt(name, lambda: setup(env, case, buf))
         for k in kernels:
             if k.elem != case.elem_bits:
@@ -230,7 +231,7 @@ def bind_kernels(kernels, env):
 
 def run(a, cases, kernels, old, torch, method, fmt):
     import peers_gpu
-    env = Env(a.quick)
+    env = Env(a.quick, peers=not a.no_peers)
     for name, why in env.missing.items():
         print(f'peers: {name} is not installed ({why}); its implementations are n/a', flush=True)
     dev = device_info(torch, env)
