@@ -41,7 +41,7 @@ $px gen --out "$tmp/o" "$tmp/mine.lua" >"$tmp/out" 2>&1 && grep -q '^unchanged '
 t $? "a regenerated, identical file is reported unchanged"
 # README's "Writing a variant": its script generates, and its error example
 # (the same script with elem = 64) is what gen prints, word for word.
-sed -n '/^```lua$/,/^```$/p' README.md | sed '1d;$d' >"$tmp/readme.lua"
+awk '/^```lua$/ { n++; next } /^```$/ { if (n == 1) exit } n == 1' README.md >"$tmp/readme.lua"
 mkdir -p "$tmp/rd" && (cd "$tmp/rd" && "$OLDPWD/$px" gen --out mine ../readme.lua >/dev/null 2>&1) && [ -f "$tmp/rd/mine/my_swizzled.ptx" ]
 t $? "README's example script generates my_swizzled.ptx"
 sed 's/elem = 32,/elem = 64,/' "$tmp/readme.lua" >"$tmp/rd/my.lua"
