@@ -126,7 +126,14 @@ class CaseRun:
                           f'faster of graph {g * 1000:.3f} us and back-to-back {b * 1000:.3f} us per copy')
 
     def attempt(self, name, make):
-        """The entry of one implementation: its candidates checked, the correct ones timed, the fastest kept."""
+        """The entry of one implementation: its candidates checked, the correct ones timed, the fastest
+        kept, with the wall-clock seconds it all took (compiles included) in `secs`."""
+        t0 = time.monotonic()
+        entry = self._attempt(name, make)
+        entry['secs'] = round(time.monotonic() - t0, 3)
+        return entry
+
+    def _attempt(self, name, make):
         from peers_impls import NotApplicable
         try:
             cands = make()
