@@ -197,12 +197,14 @@ rc, _, _ = run('-c', 'import triton')
 if rc != 0:
     import types
 
+    launches = []  # (kernel name, grid, args, kw), in launch order
+
     class FakeJit:
         def __init__(self, fn):
-            self.launches = []
+            self.name = fn.__name__
 
         def __getitem__(self, grid):
-            return lambda *args, **kw: self.launches.append((grid, args, kw))
+            return lambda *args, **kw: launches.append((self.name, grid, args, kw))
     fake, fake_tl = types.ModuleType('triton'), types.ModuleType('triton.language')
     fake.jit, fake.language, fake_tl.constexpr = FakeJit, fake_tl, int
     fake.cdiv = lambda a, b: -(-a // b)
@@ -221,9 +223,8 @@ if rc != 0:
         fns = pt.launchers('X', 'Y', c, True)
         for _, fn in fns:
             fn()
-        plain = pt.tl_transpose_2d.launches
-        grid, args, kw = (plain or pt.tl_transpose.launches)[-len(fns)]
-        if plain:  # one matrix whose grid fits: the plain kernel, no batch parameters
+        name, grid, args, kw = launches[-len(fns)]  # the first config's
+        if name == 'tl_transpose_2d':  # one matrix whose grid fits: the plain kernel, no batch parameters
             ok(grid == want and args == ('X', 'Y', c.rows, c.cols, c.ld_in, c.ld_out) and 'LANES' not in kw,
                f'triton {spec}: the plain 2-D kernel, grid {want}', (grid, args, kw))
         else:
@@ -231,8 +232,7 @@ if rc != 0:
                                          c.stride_out) and kw['LANES'] == (2 if c.eb == 16 else 1),
                f'triton {spec}: grid {want} (y, z clamped to 65535), all parameters, 16-byte elements as int64 '
                'pairs', (grid, args, kw))
-        pt.tl_transpose.launches.clear()
-        pt.tl_transpose_2d.launches.clear()
+        launches.clear()
     del sys.modules['triton'], sys.modules['triton.language']
 
 # ---- report.py: tables from canned results ---------------------------------
