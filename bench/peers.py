@@ -74,7 +74,7 @@ def parse_args(argv):
 
 def method(a):
     return (f'K back-to-back calls captured in one CUDA graph (K per case: a replay lasts >= {a.target_ms:g} ms, '
-            f'K <= {a.max_calls}), the graph replayed {a.replays} times between CUDA events after a warm-up, '
+            f'K <= {a.max_calls}; lower for an implementation whose calls are slower), the graph replayed {a.replays} times between CUDA events after a warm-up, '
             f'the median replay / K; the copy is the faster of that and K back-to-back copies outside a graph; '
             f'an implementation whose capture is refused is timed as K back-to-back calls between two events '
             f'(said in its note); L2 warm; every output checked bit-exactly, padding included, after poisoning, '
