@@ -52,6 +52,8 @@ def parse_args(argv):
     ap.add_argument('--max-calls', type=int, default=1000, metavar='K', help='most calls per graph (default 1000)')
     ap.add_argument('--quick', action='store_true', help='a smoke run: 10 replays, 200 calls at most, 2 Triton configs')
     ap.add_argument('--seed', type=int, default=1)
+    ap.add_argument('--no-peers', action='store_true',
+                    help="time the copy and ptxpose's kernels only (sweeps that train the plan model)")
     ap.add_argument('--dry-run', action='store_true', help='print the cases and each kernel launch; no GPU needed')
     ap.add_argument('--list-sets', action='store_true', help='print every named set and its cases')
     a = ap.parse_args(argv)
@@ -72,7 +74,7 @@ def parse_args(argv):
 
 def method(a):
     return (f'K back-to-back calls captured in one CUDA graph (K per case: a replay lasts >= {a.target_ms:g} ms, '
-            f'K <= {a.max_calls}), the graph replayed {a.replays} times between CUDA events after a warm-up, '
+            f'K <= {a.max_calls}; lower for an implementation whose calls are slower), the graph replayed {a.replays} times between CUDA events after a warm-up, '
             f'the median replay / K; the copy is the faster of that and K back-to-back copies outside a graph; '
             f'an implementation whose capture is refused is timed as K back-to-back calls between two events '
             f'(said in its note); L2 warm; every output checked bit-exactly, padding included, after poisoning, '

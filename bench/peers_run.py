@@ -56,8 +56,9 @@ def write_json(path, results):
 class Env:
     """What the implementations share: the optional modules, the cuBLAS handle, the mode."""
 
-    def __init__(self, quick):
+    def __init__(self, quick, peers=True):
         self.quick, self.cublas, self.stream, self.mods, self.missing = quick, None, None, {}, {}
+        self.peers = peers  # False: the copy and ptxpose's kernels only (model training sweeps)
         for name in ('cupy', 'triton', 'numpy'):
             try:
                 self.mods[name] = __import__(name)
@@ -125,7 +126,14 @@ class CaseRun:
                           f'faster of graph {g * 1000:.3f} us and back-to-back {b * 1000:.3f} us per copy')
 
     def attempt(self, name, make):
-        """The entry of one implementation: its candidates checked, the correct ones timed, the fastest kept."""
+        """The entry of one implementation: its candidates checked, the correct ones timed, the fastest
+        kept, with the wall-clock seconds it all took (compiles included) in `secs`."""
+        t0 = time.monotonic()
+        entry = self._attempt(name, make)
+        entry['secs'] = round(time.monotonic() - t0, 3)
+        return entry
+
+    def _attempt(self, name, make):
         from peers_impls import NotApplicable
         try:
             cands = make()
@@ -146,7 +154,10 @@ class CaseRun:
                     problems.append(f'{tag}WRONG: {why}')
                     self.say_failure(label, f'WRONG: {why}')
                     continue
-                ms, how = self.timer.best_ms(fn, self.calls)
+                # K for this implementation: the case's K (from the copy), fewer
+                # where its calls are slower, so that a slow one (a kernel made for
+                # another shape) costs a replay of target_ms, not K of its calls
+                ms, how = self.timer.best_ms(fn, min(self.calls, self.timer.calls_for(fn)))
             except ContextLost:
                 raise
             except Exception as e:
@@ -177,7 +188,7 @@ class CaseRun:
             return rec
         rec['calls'], rec['replays'] = self.calls, self.timer.replays
         env, case, buf = self.env, self.case, self.buf
-        for name, setup in peers_impls.PEERS:
+        for name, setup in peers_impls.PEERS if env.peers else ():
             impls[name] = self.attempt(name, lambda: setup(env, case, buf))
         for k in kernels:
             if k.elem != case.elem_bits:
@@ -230,7 +241,7 @@ def bind_kernels(kernels, env):
 
 def run(a, cases, kernels, old, torch, method, fmt):
     import peers_gpu
-    env = Env(a.quick)
+    env = Env(a.quick, peers=not a.no_peers)
     for name, why in env.missing.items():
         print(f'peers: {name} is not installed ({why}); its implementations are n/a', flush=True)
     dev = device_info(torch, env)

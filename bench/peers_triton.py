@@ -1,6 +1,8 @@
 """The Triton peer of bench/peers.py: a plain `tl.trans` kernel and its config sweep.
 
-Indexing is in 64 bits, so any shape of kernel ABI v2 works. Grid: x covers
+Indexing is in 64 bits, so any shape of kernel ABI v2 works. One matrix
+whose grid fits the hardware's limits runs the plain kernel (tl_transpose_2d,
+no loops); batches, 16-byte elements and larger grids run tl_transpose. Grid: x covers
 the row tiles (at most 2^31-1 blocks, which any rows up to 2^31-1 fit); y and
 z are clamped to the hardware's 65535 and the kernel loops over the column
 tiles and the matrices a clamped grid leaves out (the loops run once unless a
@@ -35,6 +37,16 @@ def tl_transpose(src, dst, rows, cols, ld_in, ld_out, batch, stride_in, stride_o
                          mask=tl.trans(m)[:, :, None])
 
 
+@triton.jit
+def tl_transpose_2d(src, dst, rows, cols, ld_in, ld_out, BM: tl.constexpr, BN: tl.constexpr):
+    """The plain kernel a user writes for one matrix whose grid fits: no loops."""
+    rm = tl.program_id(0).to(tl.int64) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1).to(tl.int64) * BN + tl.arange(0, BN)
+    m = (rm[:, None] < rows) & (rn[None, :] < cols)
+    t = tl.load(src + rm[:, None] * ld_in + rn[None, :], mask=m)
+    tl.store(dst + rn[:, None] * ld_out + rm[None, :], tl.trans(t), mask=tl.trans(m))
+
+
 BASE = ((32, 32, 4), (64, 64, 4), (64, 64, 8), (128, 64, 8), (64, 128, 8), (128, 128, 8))
 QUICK = ((64, 64, 4), (128, 128, 8))
 
@@ -59,9 +71,17 @@ def launchers(x, y, case, quick):
     out = []
     for bm, bn, w in configs(case.rows, case.cols, quick):
         grid = (triton.cdiv(case.rows, bm), min(triton.cdiv(case.cols, bn), YZ_MAX), min(case.batch, YZ_MAX))
-        args = (x, y, case.rows, case.cols, case.ld_in, case.ld_out, case.batch, case.stride_in, case.stride_out)
+        if case.batch == 1 and lanes == 1 and triton.cdiv(case.cols, bn) <= YZ_MAX:
+            # one matrix whose grid fits: the plain kernel, without the loops
+            # that batches and 16-byte lanes need (they cost it registers)
+            args = (x, y, case.rows, case.cols, case.ld_in, case.ld_out)
 
-        def fn(grid=grid, args=args, bm=bm, bn=bn, w=w):
-            tl_transpose[grid](*args, BM=bm, BN=bn, LANES=lanes, num_warps=w)
+            def fn(grid=grid, args=args, bm=bm, bn=bn, w=w):
+                tl_transpose_2d[grid](*args, BM=bm, BN=bn, num_warps=w)
+        else:
+            args = (x, y, case.rows, case.cols, case.ld_in, case.ld_out, case.batch, case.stride_in, case.stride_out)
+
+            def fn(grid=grid, args=args, bm=bm, bn=bn, w=w):
+                tl_transpose[grid](*args, BM=bm, BN=bn, LANES=lanes, num_warps=w)
         out.append((f'{bm}x{bn}/w{w}', fn))
     return out

@@ -7,7 +7,8 @@
 
 unsigned bank_wavefronts(const unsigned *addr, unsigned nlanes, unsigned bytes)
 {
-	unsigned words = bytes / 4, parts = words, per = NBANKS / parts, total = 0;
+	/* 1- and 2-byte accesses: lanes in one word share it, like readers of one word */
+	unsigned words = bytes < 4 ? 1 : bytes / 4, parts = words, per = NBANKS / parts, total = 0;
 	for (unsigned part = 0; part * per < nlanes; part++) {
 		/* distinct words seen per bank within this part of the warp */
 		unsigned seen[NBANKS][NBANKS];

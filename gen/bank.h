@@ -25,7 +25,8 @@ typedef struct {
 	bank_acc acc[2];    /* the shared stores, then the shared loads */
 } bank_report;
 
-/* Wavefronts for one warp request: addr[l] is lane l's byte address. */
+/* Wavefronts for one warp request: addr[l] is lane l's byte address; bytes
+ * 1, 2, 4, 8 or 16 per lane. */
 unsigned bank_wavefronts(const unsigned *addr, unsigned nlanes, unsigned bytes);
 
 /* For smem=swizzle (without a test-only mask): choose the XOR of the shared

@@ -78,8 +78,8 @@ static void pair_field(lua_State *L, const char *key, unsigned *a, unsigned *b)
 			lua_rawgeti(L, -1, i + 1);
 			int ok;
 			lua_Integer v = lua_tointegerx(L, -1, &ok);
-			if (!ok || v < 1 || v > 4096)
-				luaL_error(L, "transpose: %s[%d] must be an integer from 1 to 4096", key, i + 1);
+			if (!ok || v < 1 || v > 65536)
+				luaL_error(L, "transpose: %s[%d] must be an integer from 1 to 65536", key, i + 1);
 			*dst[i] = (unsigned)v;
 			lua_pop(L, 1);
 		}
@@ -126,8 +126,8 @@ static int option_field(lua_State *L, const char *key, const char *const names[]
 }
 
 static const char *const known_keys[] = {
-	"coalesce", "elem", "grid", "group", "ld_nc", "major", "max_regs", "name", "smem", "st_cs", "swizzle_mask",
-	"threads", "tile", "vec", NULL,
+	"coalesce", "elem", "grid", "group", "kw", "ld_nc", "major", "max_regs", "name", "skinny", "smem", "st_cs",
+	"stages", "swizzle_mask", "threads", "tile", "vec", NULL,
 };
 
 static void check_keys(lua_State *L)
@@ -151,6 +151,7 @@ static int l_transpose(lua_State *L)
 	static const char *const major_names[] = {"out", "in", NULL};
 	static const char *const side_names[] = {"read", "write", NULL};
 	static const char *const grid_names[] = {"tile", "linear", NULL};
+	static const char *const skinny_names[] = {"no", "wide", "tall", NULL};
 	luaL_checktype(L, 1, LUA_TTABLE);
 	check_keys(L);
 	tp_params p;
@@ -179,6 +180,13 @@ static int l_transpose(lua_State *L)
 	p.group = (unsigned)int_field(L, "group", 0, 0, 65535);
 	p.st_cs = bool_field(L, "st_cs");
 	p.max_regs = (unsigned)int_field(L, "max_regs", 0, 0, 255);
+	p.skinny = (enum tp_skinny)option_field(L, "skinny", skinny_names, TP_SKINNY_NONE);
+	p.kw = (unsigned)int_field(L, "kw", 0, 0, 32);
+	p.stages = (unsigned)int_field(L, "stages", 0, 0, 64);
+	if (p.skinny && !p.kw) { /* lanes along K: 4, or the tile's K if fewer */
+		unsigned kt = p.skinny == TP_SKINNY_TALL ? p.tn : p.tm;
+		p.kw = kt < 4 ? kt : 4;
+	}
 	snprintf(p.script, sizeof p.script, "%s", ctx_of(L)->script);
 	strbuf *out = buf_of(L);
 	char err[256];
@@ -196,6 +204,7 @@ static int l_transpose(lua_State *L)
 	lua_pushinteger(L, p.vec), lua_setfield(L, -2, "vec");
 	lua_pushstring(L, tp_smem_name(p.smem)), lua_setfield(L, -2, "smem");
 	lua_pushstring(L, p.linear ? "linear" : "tile"), lua_setfield(L, -2, "grid");
+	lua_pushstring(L, skinny_names[p.skinny]), lua_setfield(L, -2, "skinny");
 	return 2;
 }
 

@@ -26,7 +26,7 @@ void tp_defaults(tp_params *p)
 
 const char *tp_smem_name(enum tp_smem s)
 {
-	static const char *names[] = {"none", "plain", "padded", "swizzle"};
+	static const char *names[] = {"none", "plain", "padded", "swizzle", "runs"};
 	return names[s];
 }
 
@@ -61,6 +61,12 @@ int tp_validate(const tp_params *p, char *err, size_t errlen)
 		     p->vec, p->elem, p->vec * es);
 	if (p->max_regs && (p->max_regs < 24 || p->max_regs > 255))
 		FAIL("max_regs: %u is not a register budget from 24 to 255", p->max_regs);
+	if (p->skinny)
+		return tp_skinny_validate(p, err, errlen);
+	if (p->kw || p->stages)
+		FAIL("%s: applies only to skinny kernels", p->kw ? "kw" : "stages");
+	if (p->smem == TP_SMEM_RUNS)
+		FAIL("smem: runs is the skinny kernels' own layout");
 	if (p->linear) {
 		if (p->vec != 1 || p->smem != TP_SMEM_NONE || p->ty != 1 || p->ld_nc || p->st_cs)
 			FAIL("grid: the linear (1-D) kernel takes vec=1, smem=none, no hints and threads={N, 1}");
@@ -108,6 +114,10 @@ static void header(const tp_params *p, const tp_geom *g, const bank_report *br, 
 {
 	sb_printf(h, "//\n// " FS_GENERATED_MARK " from %s. DO NOT EDIT.\n//\n",
 		  p->script[0] ? p->script : "the Lua API");
+	if (p->skinny) {
+		tp_skinny_header(p, h);
+		return;
+	}
 	sb_printf(h, "// out[j][i] = in[i][j] for %u-bit elements, row-major, leading dimensions\n"
 		     "// in elements. ", p->elem);
 	if (p->linear) {
@@ -160,6 +170,14 @@ int tp_generate(const tp_params *p, strbuf *out, char *err, size_t errlen)
 {
 	if (tp_validate(p, err, errlen))
 		return -1;
+	if (p->skinny) {
+		strbuf sh;
+		sb_init(&sh);
+		header(p, NULL, NULL, &sh);
+		int src = tp_emit_skinny(p, sb_str(&sh), out, err, errlen);
+		sb_free(&sh);
+		return src;
+	}
 	tp_geom g;
 	tp_geom_init(&g, p);
 	bank_pick_swizzle(p, &g);

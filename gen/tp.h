@@ -9,7 +9,8 @@
 #include "common/strbuf.h"
 #include "lib/meta.h"
 
-enum tp_smem { TP_SMEM_NONE, TP_SMEM_PLAIN, TP_SMEM_PADDED, TP_SMEM_SWIZZLE };
+enum tp_smem { TP_SMEM_NONE, TP_SMEM_PLAIN, TP_SMEM_PADDED, TP_SMEM_SWIZZLE, TP_SMEM_RUNS /* skinny kernels */ };
+enum tp_skinny { TP_SKINNY_NONE, TP_SKINNY_WIDE, TP_SKINNY_TALL };
 
 typedef struct {
 	char name[META_VAL_MAX + 1]; /* kernel entry name: a metadata value (lib/meta.h) */
@@ -26,6 +27,9 @@ typedef struct {
 	int st_cs;            /* streaming stores (.cs: evict first) */
 	unsigned group;       /* 0: tiles in launch order; G: G tile columns at a time, top to bottom */
 	unsigned max_regs;    /* 0: ptxas decides; else .maxnreg (registers a thread) */
+	enum tp_skinny skinny;/* the small-dimension family (gen/tp_skinny.c): K x N (wide) or N x K (tall) */
+	unsigned kw;          /* skinny: lanes along K in a warp */
+	unsigned stages;      /* skinny: a tile's long side moves in this many stages (0: 1) */
 	char script[128];     /* the script that asked, for the header */
 } tp_params;
 

@@ -61,7 +61,7 @@ const char *tp_unit_op(char *buf, size_t n, const char *base, unsigned units, co
 	return buf;
 }
 
-static void emit_setup(em *e)
+void tp_setup(em *e)
 {
 	ptxb *b = e->b;
 	const tp_params *p = e->p;
@@ -499,7 +499,7 @@ int tp_emit_tile(const tp_params *p, const tp_geom *g, const char *header,
 		return -1;
 	}
 	ptxb *b = e.b;
-	emit_setup(&e);
+	tp_setup(&e);
 	declare_data(&e);
 	/* Without shared memory both sides use one mapping: the coalesced side's. */
 	int smem = p->smem != TP_SMEM_NONE;
@@ -527,8 +527,14 @@ int tp_emit_tile(const tp_params *p, const tp_geom *g, const char *header,
 	ptxb_group(b, "The stores: vectors on the interior path, predicated elements on the edge.");
 	emit_paths(&e, &st, notfast, "STORE", "TILE_DONE");
 	tp_walk_end(&e);
+	return tp_finish(b, p, header, p->ty, out, err, errlen);
+}
+
+int tp_finish(ptxb *b, const tp_params *p, const char *header, unsigned ty, strbuf *out, char *err,
+	      size_t errlen)
+{
 	ptxb_maxnreg(b, p->max_regs);
-	int rc = ptxb_finish(b, out, header, TP_TARGET, p->name, tp_entry_params, p->tx, p->ty);
+	int rc = ptxb_finish(b, out, header, TP_TARGET, p->name, tp_entry_params, p->tx, ty);
 	if (rc)
 		snprintf(err, errlen, "generator: %s", ptxb_error(b));
 	ptxb_free(b);

@@ -15,7 +15,7 @@
  * elements along an input row) and a column vector (along an input column,
  * i.e. an output row) are each na units. For 4-, 8- and 16-byte elements the
  * two views name the same registers; packed elements need a prmt transpose. */
-typedef struct {
+typedef struct em {
 	ptxb *b;
 	const tp_params *p;
 	const tp_geom *g;
@@ -30,6 +30,11 @@ typedef struct {
 	const char *ld_bits;                    /* the pitches' part of align, per kernel */
 	const char *sbase;                      /* shared tile base (smem kernels) */
 	const char *not_last;                   /* the tile is not the last tile row (realigned loads may read 3 bytes past a row) */
+	/* hooks of the walk (tp_walk.c), for kernels that need more than the
+	 * tile kernel's per-matrix, per-tile-row or per-tile set-up; NULL: none */
+	void (*on_matrix)(struct em *e);
+	void (*on_row)(struct em *e);
+	void (*on_tile)(struct em *e);
 	const char *xr[TP_MAX_K][TP_MAX_V][4];  /* block k, row i, unit u */
 	const char *xc[TP_MAX_K][TP_MAX_V][4];  /* block k, column c, unit u */
 } em;
@@ -52,6 +57,8 @@ typedef struct {
 enum { ACC_VECTOR, ACC_ELEMENT, ACC_EDGE };
 
 unsigned tp_lg2(unsigned x);
+/* The parameters (in0/out0, rows, cols, ld_in, ld_out) and the thread's linear id. */
+void tp_setup(em *e);
 const char *tp_addr(char *buf, size_t n, const char *reg, unsigned off);
 const char *tp_unit_list(char *buf, size_t n, const em *e, unsigned k, int row, unsigned j);
 const char *tp_unit_op(char *buf, size_t n, const char *base, unsigned units, const char *ut);

@@ -124,10 +124,5 @@ int tp_emit_linear(const tp_params *p, const char *header, strbuf *out,
 	ptxb_op(b, more, "bra", "MATRIX");
 	ptxb_label(b, "DONE");
 	ptxb_op(b, NULL, "ret", " ");
-	ptxb_maxnreg(b, p->max_regs);
-	int rc = ptxb_finish(b, out, header, TP_TARGET, p->name, tp_entry_params, p->tx, 1);
-	if (rc)
-		snprintf(err, errlen, "generator: %s", ptxb_error(b));
-	ptxb_free(b);
-	return rc;
+	return tp_finish(b, p, header, 1, out, err, errlen);
 }

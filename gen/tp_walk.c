@@ -73,6 +73,8 @@ static void emit_matrix(em *e)
 		ptxb_op(b, NULL, "or.b32", "%s, %s, %s", e->align, e->align, tmp);
 		ptxb_op(b, NULL, "and.b32", "%s, %s, %u", e->align, e->align, g->gbytes - 1);
 	}
+	if (e->on_matrix)
+		e->on_matrix(e);
 	ptxb_op(b, NULL, "mov.u32", "%s, %s", w.tr, w.fr);
 }
 
@@ -137,9 +139,13 @@ void tp_walk_begin(em *e)
 	emit_matrix(e);
 	ptxb_label(b, "ROW");
 	ptxb_op(b, NULL, "shl.b32", "%s, %s, %u", e->r0, w.tr, tp_lg2(p->tm));
+	if (e->on_row)
+		e->on_row(e);
 	ptxb_op(b, NULL, "mov.u32", "%s, %s", w.tc, w.fc);
 	ptxb_label(b, "TILE");
 	ptxb_op(b, NULL, "shl.b32", "%s, %s, %u", e->c0, w.tc, tp_lg2(p->tn));
+	if (e->on_tile)
+		e->on_tile(e);
 }
 
 /* One step of a loop: the next index, or on to `out`; a barrier before the

@@ -1,7 +1,8 @@
 /* cu: libcuda.so.1 opened at run time, the device, its primary context,
  * device and pinned host memory, driver error text. Internal to the tree:
  * the library's API (lib/api*.c) and the rig (rig/) use it; programs use
- * include/ptxpose.h. PTXPOSE_LIBCUDA names another driver to dlopen (tests). */
+ * include/ptxpose.h. PTXPOSE_LIBCUDA names another driver to dlopen (tests);
+ * PTXPOSE_JIT=link makes jit_load use the linker (lib/jit.h). */
 #ifndef LIB_CU_H
 #define LIB_CU_H
 

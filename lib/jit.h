@@ -14,9 +14,10 @@ typedef struct {
 	float wall_ms;  /* time spent in the JIT */
 } jit_attrs;
 
-/* Link the PTX text (whose metadata is m) for this device (cuLinkCreate/AddData/Complete, or with
- * PTXPOSE_JIT=module one cuModuleLoadDataEx), load the cubin, find
- * meta.kernel, raise its dynamic shared memory limit when static + dyn_smem
+/* Compile the PTX text (whose metadata is m) for this device (one
+ * cuModuleLoadDataEx, the whole program; with PTXPOSE_JIT=link
+ * cuLinkCreate/AddData/Complete, which compiles it as relocatable code and
+ * costs registers), load it, find meta.kernel, raise its dynamic shared memory limit when static + dyn_smem
  * > 48 KiB. The JIT error log (and with `verbose` the info log) is appended
  * to `log`. PX_EJIT; PX_ECUDA, also when the kernel cannot run with the
  * metadata's block (too many registers a thread, too much shared memory). */

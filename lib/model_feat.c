@@ -86,7 +86,9 @@ static unsigned sector_offset(unsigned align)
 static double fast_share(const model_kernel *k, const model_problem *p)
 {
 	unsigned a = k->fast_align;
-	if (!a || (p->ld_in * p->es) % a || (p->ld_out * p->es) % a)
+	/* a side the vector path needs packed (a contiguous run, fast_needs=)
+	 * has no row pitch to align: the run starts on a granule of its tile */
+	if (!a || (!k->fast_packed_in && (p->ld_in * p->es) % a) || (!k->fast_packed_out && (p->ld_out * p->es) % a))
 		return 0;
 	if ((k->fast_packed_in && p->ld_in != p->cols) || (k->fast_packed_out && p->ld_out != p->rows))
 		return 0;

@@ -83,3 +83,43 @@ for _, elem in ipairs{8, 16, 32, 64, 128} do
     candidate(elem, c[1], c[2], c[3], c[4], c[5], c[6])
   end
 end
+
+-- The small-dimension family (gen/tp_skinny.c): K x N -> N x K ("wide") and
+-- N x K -> K x N ("tall"), K set at run time up to kmax. bench/TUNING.md
+-- says what each knob trades. Names read
+-- tune_b<elem>_<wide|tall>_k<kmax>_kw<kw>_c<granules a stage>_s<stages>_<threads>.
+-- Time them on K x 2^20 and 2^20 x K for K in 1, 2, 3, 4, 7, 8, 16, 33, 64:
+--
+--   ptxpose bench --out-dir build/tune-skinny --shapes 3x1048576,1048576x3,... build/tune/tune_*_wide_* ...
+-- the register budgets at which ptxas, left alone, spills a few bytes
+-- (on sm_80 or sm_90; checked by hand with ptxas -v, as tests/t0300 does
+-- for ptx/)
+local skinny_regs = {
+  tune_b16_wide_k16_kw16_c128_s4_256 = 72, tune_b16_wide_k64_kw32_c16_s8_128 = 80,
+  tune_b8_wide_k16_kw16_c64_s8_128 = 80, tune_b16_wide_k16_kw16_c64_s8_128 = 72,
+  tune_b8_wide_k4_kw4_c256_s8_512 = 64, tune_b8_tall_k1_kw1_c256_s8_256 = 64,
+}
+local function skinny(elem, dir, k, kw, granules, stages, threads)
+  local long = granules * 16 // (elem // 8) * stages
+  local name = string.format("tune_b%d_%s_k%d_kw%d_c%d_s%d_%d", elem, dir, k, kw, granules, stages, threads)
+  ptx.write(name .. ".ptx", ptx.transpose{
+    name = name, elem = elem, skinny = dir, kw = kw, stages = stages, threads = {threads, 1},
+    tile = dir == "wide" and {k, long} or {long, k}, max_regs = skinny_regs[name],
+  })
+end
+
+-- {kmax, kw, granules a stage, stages, threads}: one lane along K for K = 1
+-- (all lanes along the long side: row predicates uniform, byte scatters
+-- 4-way), matched kmax for K = 2, 8 and 32, the committed shapes with half
+-- and twice the stages (setup amortised over more or fewer bytes), and with
+-- 128 and 512 threads (occupancy against bytes in flight a thread).
+local skinny_candidates = {
+  {1, 1, 256, 8, 256}, {2, 2, 256, 8, 256}, {8, 8, 128, 8, 256}, {32, 32, 32, 8, 256},
+  {4, 4, 256, 4, 256}, {4, 4, 256, 16, 256}, {4, 4, 128, 8, 128}, {4, 4, 256, 8, 512},
+  {16, 16, 128, 4, 256}, {16, 16, 64, 8, 128}, {64, 32, 32, 16, 256}, {64, 32, 16, 8, 128},
+}
+for _, elem in ipairs{8, 16, 32, 64, 128} do
+  for _, dir in ipairs{"wide", "tall"} do
+    for _, c in ipairs(skinny_candidates) do skinny(elem, dir, c[1], c[2], c[3], c[4], c[5]) end
+  end
+end

@@ -79,7 +79,7 @@ check "run: a kernel that faults: exit 5" 5 $PX run "$tmp/fault32.ptx" --rows 64
 grep -q 'cuCtxSynchronize after fault32: CUDA_ERROR_ILLEGAL_ADDRESS (an illegal memory access was encountered)' "$tmp/err" &&
 	ok "... the driver's error, named and explained" || { nok "... fault message"; diag <"$tmp/err"; }
 check "run: PTX that does not assemble: exit 5" 5 $PX run "$tmp/bogus32.ptx" --rows 64 --cols 64
-head -1 "$tmp/err" | grep -q '^ptxpose run: lib/jit.c:[0-9]*: cuLinkAddData: CUDA_ERROR_INVALID_PTX (a PTX JIT compilation failed)$' &&
+head -1 "$tmp/err" | grep -q '^ptxpose run: lib/jit.c:[0-9]*: cuModuleLoadDataEx: CUDA_ERROR_INVALID_PTX (a PTX JIT compilation failed)$' &&
 	ok "... first line: file:line: call: error name (description)" || { nok "... first line"; diag <"$tmp/err"; }
 grep -q "Not a name of any known instruction: 'bogus'" "$tmp/err" && ok "... then the JIT error log" || nok "... the JIT log"
 check "run: more threads than the registers allow: exit 5" 5 $PX run "$tmp/regs32.ptx" --rows 64 --cols 64
@@ -159,11 +159,13 @@ done
 FAKECUDA_FAIL=cuGraphExecDestroy,cuGraphDestroy,cuStreamDestroy_v2 check "run: failed destroys: exit 0" 0 $PX run "$tmp/k32.ptx" --rows 64 --cols 64 --iters 5 -v
 [ "$(grep -c '^# cu: cuGraph\(Exec\)\{0,1\}Destroy: CUDA_ERROR_NOT_SUPPORTED (operation not supported) (ignored)$' "$tmp/err")" -eq 4 ] &&
 	grep -q '^# cu: cuStreamDestroy: .* (ignored)$' "$tmp/err" && ok "... -v says so, and they change nothing" || { nok "... destroys"; diag <"$tmp/err"; }
-PTXPOSE_JIT=module check "PTXPOSE_JIT=module: one cuModuleLoadDataEx" 0 $PX run "$tmp/k32.ptx" --rows 100 --cols 100 -v
+check "the default JIT: one cuModuleLoadDataEx (whole program)" 0 $PX run "$tmp/k32.ptx" --rows 100 --cols 100 -v
 grep -q '^# jit: k32: .*(cuModuleLoadDataEx)$' "$tmp/err" && ok "... -v says which" || { nok "... which JIT"; diag <"$tmp/err"; }
-PTXPOSE_JIT=module check "PTXPOSE_JIT=module: PTX that does not assemble: exit 5" 5 $PX run "$tmp/bogus32.ptx" --rows 64 --cols 64
-head -1 "$tmp/err" | grep -q 'cuModuleLoadDataEx: CUDA_ERROR_INVALID_PTX' && grep -q "known instruction: 'bogus'" "$tmp/err" &&
-	ok "... the error, then the log" || { nok "... module JIT error"; diag <"$tmp/err"; }
+PTXPOSE_JIT=link check "PTXPOSE_JIT=link: cuLinkCreate/AddData/Complete" 0 $PX run "$tmp/k32.ptx" --rows 100 --cols 100 -v
+grep -q '^# jit: k32: .*(cuLinkAddData)$' "$tmp/err" && ok "... -v says which" || { nok "... which JIT"; diag <"$tmp/err"; }
+PTXPOSE_JIT=link check "PTXPOSE_JIT=link: PTX that does not assemble: exit 5" 5 $PX run "$tmp/bogus32.ptx" --rows 64 --cols 64
+head -1 "$tmp/err" | grep -q 'cuLinkAddData: CUDA_ERROR_INVALID_PTX' && grep -q "known instruction: 'bogus'" "$tmp/err" &&
+	ok "... the error, then the log" || { nok "... link JIT error"; diag <"$tmp/err"; }
 
 # --- check
 need_ptx ptx/*.ptx

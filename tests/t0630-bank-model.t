@@ -4,7 +4,8 @@
 # padded and swizzled layouts are conflict-free on every access; the plain
 # CuTe layouts are 32-way for 32-bit elements (16-way for 64-bit) on their
 # strided side and conflict-free on the other; every shared-memory variant
-# describes a load and a store.
+# describes a load and a store. The skinny family's element accesses
+# (the scatter or gather along K) are conflict-free, its run at most 2-way.
 # A deliberately broken swizzle (the test-only parameter swizzle_mask) is
 # reported as conflicted, by the model and by `ptxpose sass`.
 cd "$(dirname "$0")/.." || exit 1
@@ -41,6 +42,19 @@ while read -r name elem smem stw sti ldw ldi; do
 			ok "$name (plain): $side $w/$i, $((w / i))-way on the strided side; the other side conflict-free"
 		else
 			nok "$name (plain): $side $w/$i on the strided side (want $((ways > 32 ? 32 : ways))-way), other side $ow/$oi"
+		fi ;;
+	runs)
+		# the skinny family at K = kmax: the element scatter (wide: the
+		# shared stores) or gather (tall: the loads) conflict-free; the
+		# run's 16-byte granules at most 2-way (regions are odd granules apart)
+		case $name in
+		skinny_wide_*) ew=$stw; ei=$sti; rw=$ldw; ri=$ldi ;;
+		*) ew=$ldw; ei=$ldi; rw=$stw; ri=$sti ;;
+		esac
+		if [ -n "$ew" ] && [ "$ew" = "$ei" ] && [ -n "$rw" ] && [ -n "$ri" ] && [ "$rw" -le $((2 * ri)) ]; then
+			ok "$name (runs): elements conflict-free ($ew/$ei), run granules at most 2-way ($rw/$ri)"
+		else
+			nok "$name (runs): elements $ew/$ei, run granules $rw/$ri"
 		fi ;;
 	*) nok "$name: unknown smem kind '$smem'" ;;
 	esac

@@ -3,7 +3,8 @@
 # caught the right way, or the emulator's checks prove nothing.
 #   bar.sync removed                      -> a shared-memory race (exit 8)
 #   first row predicate off by one (>=0)  -> an out-of-bounds load (exit 8)
-#   two global stores' addresses swapped  -> verification fails (exit 1)
+#   two global stores' addresses swapped  -> verification fails (exit 1); in
+#                                            the wide skinny kernels an out-of-bounds store (exit 8)
 # A mutation that no longer applies (the generator changed the kernels) is a
 # failure, never a silent pass.
 cd "$(dirname "$0")/.." || exit 1
@@ -13,7 +14,7 @@ PX=build/ptxpose
 # 16x68 in the packed 8- and 16-bit blocks (16 or 8 rows each); 144x160 gives
 # the 128x128 tiles an interior (vector) tile whose stores can be swapped;
 # the padded leading dimensions take their vector paths.
-SHAPES="67x129,36x68,5x68,68x5,16x68,144x160,67x129:ld_in=132:ld_out=72"
+SHAPES="67x129,36x68,5x68,68x5,16x68,144x160,67x129:ld_in=132:ld_out=72,3x9000,9000x3"
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
 
 set -- ptx/*.ptx
@@ -101,5 +102,13 @@ for f in $swap; do
 	m="$tmp/$(basename "$f" .ptx)_swap.ptx"
 	swap_stores "$f" >"$m"
 	$PX check --emulate --shapes "$SHAPES" "$m" >"$tmp/out" 2>&1
-	report "$(basename "$f") with two stores swapped" $? 1 "$tmp/out" "got 0x[0-9a-f]*, want 0x"
+	rc=$?
+	if grep -q '^// ptxpose skinny=wide ' "$f" && [ $rc -ne 1 ]; then
+		# a wide skinny kernel's first two stores are run granules t and
+		# t + 256: swapped, the first may land past the output on 3x9000
+		# before a wrong value is seen
+		report "$(basename "$f") with two stores swapped" $rc 8 "$tmp/out" "global store of 16 bytes at out+0x[0-9a-f]* (allocation is"
+	else
+		report "$(basename "$f") with two stores swapped" $rc 1 "$tmp/out" "got 0x[0-9a-f]*, want 0x"
+	fi
 done

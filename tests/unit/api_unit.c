@@ -237,7 +237,7 @@ static void test_register(ptxpose_handle h)
 	ptxpose_desc d = desc(4, 8, 8);
 	d.kernel = "bogus_b32";
 	ptxpose_plan p;
-	expect(ptxpose_plan_create(h, &p, &d), PTXPOSE_ERR_JIT, "cuLinkAddData: CUDA_ERROR_INVALID_PTX", "it does not link");
+	expect(ptxpose_plan_create(h, &p, &d), PTXPOSE_ERR_JIT, "CUDA_ERROR_INVALID_PTX", "it does not link");
 	ok(jit_errors == 1, "... and the JIT's error log went to the log callback");
 	expect(ptxpose_set_log(h, on_log, NULL, 1u << 7), PTXPOSE_ERR_INVALID, "unknown bits", "a log kind that is none");
 	ptxpose_set_log(h, NULL, NULL, 0);

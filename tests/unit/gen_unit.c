@@ -66,6 +66,24 @@ static void validation(void)
 	expect_refused(&p, "coalesce with shared memory", "coalesce:");
 	tp_defaults(&p), snprintf(p.name, sizeof p.name, "9bad");
 	expect_refused(&p, "bad name", "name:");
+	tp_defaults(&p), p.skinny = TP_SKINNY_WIDE, p.tm = 4, p.tn = 32768, p.tx = 256, p.ty = 1, p.kw = 4, p.stages = 8,
+		p.elem = 8;
+	err[0] = '\0';
+	ok(tp_validate(&p, err, sizeof err) == 0, "skinny wide kmax 4, 8 stages of 4096 bytes: valid (%s)", err);
+	p.kw = 8;
+	expect_refused(&p, "skinny: kw 8 lanes along a kmax of 4", "kw:");
+	p.kw = 4, p.smem = TP_SMEM_SWIZZLE;
+	expect_refused(&p, "skinny with a swizzle", "skinny:");
+	p.smem = TP_SMEM_NONE, p.ty = 2, p.tx = 128;
+	expect_refused(&p, "skinny with 2-D threads", "threads:");
+	p.ty = 1, p.tx = 256, p.tn = 256, p.stages = 1;
+	expect_refused(&p, "skinny: 16 granules for 64 lane groups", "tile:");
+	p.tn = 32768, p.stages = 3;
+	expect_refused(&p, "skinny: 3 stages", "stages:");
+	p.stages = 0, p.tm = 128, p.kw = 4;
+	expect_refused(&p, "skinny: kmax 128 with kw 4 (32 passes)", "registers");
+	tp_defaults(&p), p.stages = 2;
+	expect_refused(&p, "stages on a tile kernel", "stages:");
 	tp_defaults(&p), p.max_regs = 16;
 	expect_refused(&p, "max_regs 16", "max_regs:");
 	tp_defaults(&p), p.max_regs = 256;
@@ -91,6 +109,16 @@ static void generation_is_deterministic(void)
 	ok(tp_generate(&p, &a, err, sizeof err) == 0 && strstr(sb_str(&a), ".reqntid 32, 8, 1\n.maxnreg 64\n{\n") &&
 	   strstr(sb_str(&a), " max_regs=64"), "max_regs=64: .maxnreg 64 after .reqntid, and in the metadata");
 	sb_free(&a), sb_free(&b);
+	tp_defaults(&p);
+	p.skinny = TP_SKINNY_TALL, p.elem = 16, p.tm = 8192, p.tn = 4, p.tx = 256, p.ty = 1, p.kw = 4, p.stages = 8;
+	sb_init(&a);
+	err[0] = '\0';
+	ok(tp_generate(&p, &a, err, sizeof err) == 0 && strstr(sb_str(&a), " skinny=tall kmax=4 kw=4 stages=8 vec=8 smem=runs") &&
+	   strstr(sb_str(&a), "ptxpose-smem id=gather op=ld bytes=2 wavefronts=1 ideal=1"),
+	   "skinny tall: metadata, and a conflict-free gather in the model (%s)", err);
+	ok(strstr(sb_str(&a), "ld.global.v4.b32") && strstr(sb_str(&a), "st.global.v4.b32") &&
+	   strstr(sb_str(&a), "ld.shared.b16"), "... 16-byte global loads and stores, 2-byte shared gathers");
+	sb_free(&a);
 }
 
 static unsigned wave(unsigned stride_bytes, unsigned bytes)
