@@ -23,10 +23,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			s.elem_bits = bits;
 			if (px_shape_check(&s, err, sizeof err) != PX_OK)
 				continue;
-			/* a checked shape's sizes hold in 64 bits and a buffer */
-			uint64_t in = px_shape_in_bytes(&s), out = px_shape_out_bytes(&s);
-			if (s.ld_in < s.cols || s.ld_out < s.rows || in / s.ld_in / px_shape_elem_bytes(&s) != s.rows ||
-			    out / s.ld_out / px_shape_elem_bytes(&s) != s.cols || in + out < in)
+			/* a checked shape's sizes hold in 64 bits and a buffer: batch-1
+			 * strides and the last matrix whole, each side */
+			uint64_t in = px_shape_in_bytes(&s), out = px_shape_out_bytes(&s), eb = px_shape_elem_bytes(&s);
+			uint64_t in_el = (s.batch - 1) * s.stride_in + s.rows * s.ld_in;
+			uint64_t out_el = (s.batch - 1) * s.stride_out + s.cols * s.ld_out;
+			if (s.ld_in < s.cols || s.ld_out < s.rows || in / eb != in_el || out / eb != out_el || in % eb ||
+			    out % eb || in + out < in)
 				abort();
 			px_shape_name(&s, name, sizeof name);
 		}
