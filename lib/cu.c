@@ -142,35 +142,30 @@ static px_status device_info(cu_ctx *cu, int ordinal, char *err, size_t errlen)
 	d->ordinal = ordinal;
 	if ((rc = cu->f->DeviceGetName(d->name, (int)sizeof d->name, cu->dev)))
 		return CU_FAIL(cu, rc, "cuDeviceGetName", err, errlen);
+	/* optional: what the plan model needs beyond the rest, 0 where the driver does not say */
 	static const struct {
 		CUdevice_attribute attr;
 		size_t off;
+		int optional;
 	} attrs[] = {
-		{CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, offsetof(cu_devinfo, cc_major)},
-		{CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, offsetof(cu_devinfo, cc_minor)},
-		{CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, offsetof(cu_devinfo, l2_bytes)},
-		{CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, offsetof(cu_devinfo, smem_optin)},
-		{CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, offsetof(cu_devinfo, sm_count)},
+		{CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, offsetof(cu_devinfo, cc_major), 0},
+		{CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, offsetof(cu_devinfo, cc_minor), 0},
+		{CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, offsetof(cu_devinfo, l2_bytes), 0},
+		{CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, offsetof(cu_devinfo, smem_optin), 0},
+		{CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, offsetof(cu_devinfo, sm_count), 0},
+		{CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, offsetof(cu_devinfo, bus_bits), 1},
+		{CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR, offsetof(cu_devinfo, blocks_per_sm), 1},
+		{CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR, offsetof(cu_devinfo, regs_per_sm), 1},
+		{CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, offsetof(cu_devinfo, smem_per_sm), 1},
+		{CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, offsetof(cu_devinfo, threads_per_sm), 1},
+		{CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, offsetof(cu_devinfo, mem_clock_khz), 1},
+		{CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK, offsetof(cu_devinfo, smem_reserved), 1},
 	};
-	for (size_t k = 0; k < sizeof attrs / sizeof attrs[0]; k++)
-		if ((rc = cu->f->DeviceGetAttribute((int *)((char *)d + attrs[k].off), attrs[k].attr, cu->dev)))
+	for (size_t k = 0; k < sizeof attrs / sizeof attrs[0]; k++) {
+		int *v = (int *)((char *)d + attrs[k].off);
+		if ((rc = cu->f->DeviceGetAttribute(v, attrs[k].attr, cu->dev)) && !attrs[k].optional)
 			return CU_FAIL(cu, rc, "cuDeviceGetAttribute", err, errlen);
-	/* what the plan model needs beyond that: 0 where the driver does not say */
-	static const struct {
-		CUdevice_attribute attr;
-		size_t off;
-	} more[] = {
-		{CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, offsetof(cu_devinfo, bus_bits)},
-		{CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR, offsetof(cu_devinfo, blocks_per_sm)},
-		{CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR, offsetof(cu_devinfo, regs_per_sm)},
-		{CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, offsetof(cu_devinfo, smem_per_sm)},
-		{CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, offsetof(cu_devinfo, threads_per_sm)},
-		{CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, offsetof(cu_devinfo, mem_clock_khz)},
-		{CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK, offsetof(cu_devinfo, smem_reserved)},
-	};
-	for (size_t k = 0; k < sizeof more / sizeof more[0]; k++) {
-		int *v = (int *)((char *)d + more[k].off);
-		if (cu->f->DeviceGetAttribute(v, more[k].attr, cu->dev) || *v < 0)
+		if (attrs[k].optional && (rc || *v < 0))
 			*v = 0;
 	}
 	size_t total = 0;
