@@ -118,8 +118,17 @@ local skinny_candidates = {
   {4, 4, 256, 4, 256}, {4, 4, 256, 16, 256}, {4, 4, 128, 8, 128}, {4, 4, 256, 8, 512},
   {16, 16, 128, 4, 256}, {16, 16, 64, 8, 128}, {64, 32, 32, 16, 256}, {64, 32, 16, 8, 128},
 }
+-- Round 2, after the first timing on an H100 (bench/TUNING.md): at N = 2^20
+-- the tiles above give a 2^20 x K problem 16 to 64 blocks, too few for 132
+-- SMs; these take 512 to 8192 elements a tile and one or two stages.
+local skinny_short = {
+  {1, 1, 256, 1, 256}, {2, 2, 128, 1, 256}, {4, 4, 64, 1, 256}, {4, 4, 64, 2, 256},
+  {4, 4, 32, 1, 128}, {4, 4, 128, 1, 256}, {8, 8, 32, 1, 256}, {8, 8, 64, 1, 256},
+  {16, 16, 16, 1, 256}, {16, 16, 32, 1, 256}, {64, 32, 8, 1, 256}, {64, 32, 16, 1, 256},
+}
 for _, elem in ipairs{8, 16, 32, 64, 128} do
   for _, dir in ipairs{"wide", "tall"} do
     for _, c in ipairs(skinny_candidates) do skinny(elem, dir, c[1], c[2], c[3], c[4], c[5]) end
+    for _, c in ipairs(skinny_short) do skinny(elem, dir, c[1], c[2], c[3], c[4], c[5]) end
   end
 end

@@ -107,29 +107,37 @@ for _, elem in ipairs{8, 16, 128} do emit(variants[1], elem) end
 
 -- The small-dimension family (issue 10, gen/tp_skinny.c): K x N -> N x K
 -- ("wide") and N x K -> K x N ("tall") for K up to kmax, K set at run time.
--- A tile's long side moves in 8 stages through shared memory staged in the
--- order of the contiguous K-wide side; 16-byte granules on both global
--- sides wherever the pointers and leading dimensions allow. Three kmax a
--- width and direction, so that lanes along K are mostly busy for K from 1
--- to 64: kmax 4 (K 1-4), 16 (5-16), 64 (17-64, two passes of 32 lanes).
--- Every one is correct for every shape; scripts/tune.lua has more
--- candidates (kmax 1, 2, 8, 32, other stages and thread counts) for the GPU.
+-- A tile's long side moves through shared memory staged in the order of
+-- the contiguous K-wide side; 16-byte granules on both global sides
+-- wherever the pointers and leading dimensions allow. Six kmax a width and
+-- direction, so that the lanes along K are mostly busy for K from 1 to 64.
+-- Tiles are short (one stage of `granules` 16-byte granules a K line: 512 to
+-- 4096 elements), so that a 2^20 x K problem still gives hundreds of blocks
+-- to 132 SMs: the winners of the second round of scripts/tune.lua on an
+-- H100 (bench/TUNING.md); the first round's tiles of 8 stages gave such a
+-- problem 16 to 64 blocks and ran at a third of the speed. Every one is
+-- correct for every shape. No kmax 1 for 16-byte elements: there each
+-- thread's region is one granule that only it writes and reads back, so the
+-- shared stage would move nothing between threads; kmax 2 serves K = 1.
 local skinny = {
-  { k = 4,  kw = 4,  granules = 256 },
-  { k = 16, kw = 16, granules = 128 },
-  { k = 64, kw = 32, granules = 32 },
+  { k = 1,  kw = 1,  granules = 256 },
+  { k = 2,  kw = 2,  granules = 128 },
+  { k = 4,  kw = 4,  granules = 128 },
+  { k = 8,  kw = 8,  granules = 64 },
+  { k = 16, kw = 16, granules = 32 },
+  { k = 64, kw = 32, granules = 16 },
 }
 for _, elem in ipairs{8, 16, 32, 64, 128} do
   for _, c in ipairs(skinny) do
-    local long = c.granules * 16 // (elem // 8) * 8  -- 8 stages of `granules` granules
+    if c.k == 1 and elem == 128 then goto next end
+    local long = c.granules * 16 // (elem // 8)  -- one stage of `granules` granules
     for _, dir in ipairs{"wide", "tall"} do
       local name = string.format("skinny_%s_k%d_b%d", dir, c.k, elem)
       ptx.write(name .. ".ptx", ptx.transpose{
-        name = name, elem = elem, skinny = dir, kw = c.kw, stages = 8, threads = {256, 1},
+        name = name, elem = elem, skinny = dir, kw = c.kw, stages = 1, threads = {256, 1},
         tile = dir == "wide" and {c.k, long} or {long, c.k},
-        -- ptxas spills 8 bytes at the 64 registers it picks for this one
-        max_regs = name == "skinny_wide_k16_b16" and 72 or nil,
       })
     end
+    ::next::
   end
 end
