@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""Add the plan's choice to bench/peers.py results: what a user of the library gets.
+
+    python3 bench/pick.py [--ptxpose build/ptxpose] RESULTS.json...
+
+For every case of each file, `ptxpose plan --cases` (the library's heuristic
+plan: the cost model, no GPU) chooses a kernel for the case's problem on the
+results' device, and the case gains an entry "ptxpose-pick": a copy of that
+kernel's figures from the same run (so the pick is judged on the same
+replays as every other column), with "kernel" naming it. A pick the run did
+not time (a kernel outside --ptx) is recorded with status "n/a" and the
+reason. The plan's own choice of a copy (for shapes whose transpose is the
+identity on memory) takes the copy's figures. Each file is rewritten
+atomically. Needs no GPU. Exit status: 0, 2 usage, 3 an unreadable or
+foreign input, 4 the plan command failed.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+import peers_model as pm
+
+FORMAT = 'ptxpose-peers 1'
+PICK = 'ptxpose-pick'
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, exit 2
+        print(f'pick.py: {message} (see --help)', file=sys.stderr)
+        sys.exit(2)
+
+
+def fail(code, msg):
+    print(f'pick.py: {msg}', file=sys.stderr)
+    sys.exit(code)
+
+
+def problem_flags(c):
+    """The plan command's flags for a results case."""
+    f = ['--elem', str(c['elem_bits']), '--rows', str(c['rows']), '--cols', str(c['cols']),
+         '--ld-in', str(c['ld_in']), '--ld-out', str(c['ld_out'])]
+    if c.get('batch', 1) > 1:
+        f += ['--batch', str(c['batch']), '--stride-in', str(c['stride_in']),
+              '--stride-out', str(c['stride_out'])]
+    if c.get('offset'):
+        f += ['--offset', str(c['offset'])]
+    return f
+
+
+def plan_all(ptxpose, device, cases):
+    """The chosen kernel of every case, in order, from one plan --cases call."""
+    with tempfile.NamedTemporaryFile('w', suffix='.cases', delete=False) as t:
+        for c in cases:
+            t.write(' '.join(problem_flags(c)) + '\n')
+        name = t.name
+    try:
+        p = subprocess.run([ptxpose, 'plan', '--json', '--device', device, '--cases', name],
+                           capture_output=True, text=True)
+    finally:
+        os.unlink(name)
+    if p.returncode != 0:
+        fail(4, f'{ptxpose} plan failed (exit {p.returncode}): {p.stderr.strip()[:300]}')
+    try:
+        planned = json.loads(p.stdout)['cases']
+    except (ValueError, KeyError) as e:
+        fail(4, f'{ptxpose} plan printed no plan JSON ({e})')
+    if len(planned) != len(cases):
+        fail(4, f'{ptxpose} plan answered {len(planned)} cases for {len(cases)}')
+    return [pl['choice'] for pl in planned]
+
+
+def add_picks(res, ptxpose):
+    cases = res['cases']
+    picks = plan_all(ptxpose, res['device']['name'], cases) if cases else []
+    for c, k in zip(cases, picks):
+        src = c['impls'].get('copy' if k == 'copy' else pm.KERNEL_PREFIX + k)
+        if src is None:
+            c['impls'][PICK] = {'status': 'n/a', 'kernel': k, 'note': f'the plan chose {k}, which this run did not time'}
+        else:
+            c['impls'][PICK] = dict(src, kernel=k, note=f'the plan chose {k}; its figures from this run')
+    return len(picks)
+
+
+def main():
+    ap = Parser(description=__doc__.split('\n\n')[0])
+    ap.add_argument('--ptxpose', default='build/ptxpose', help='the ptxpose binary (default build/ptxpose)')
+    ap.add_argument('results', nargs='+')
+    a = ap.parse_args()
+    for path in a.results:
+        try:
+            with open(path, encoding='utf-8') as f:
+                res = json.load(f)
+        except (OSError, ValueError) as e:
+            fail(3, f'{path}: {e}')
+        if not isinstance(res, dict) or res.get('format') != FORMAT or 'cases' not in res:
+            fail(3, f"{path}: not a bench/peers.py results file (want format '{FORMAT}')")
+        n = add_picks(res, a.ptxpose)
+        d = os.path.dirname(os.path.abspath(path))
+        with tempfile.NamedTemporaryFile('w', dir=d, prefix='.pick.', delete=False, encoding='utf-8') as t:
+            json.dump(res, t, indent=1)
+            t.write('\n')
+        os.replace(t.name, path)
+        print(f'pick.py: {path}: {n} cases picked')
+
+
+if __name__ == '__main__':
+    main()
