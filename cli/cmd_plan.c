@@ -282,6 +282,10 @@ static int plan_one(const plan_ctx *x, const kreg *r, const model_problem *p, pl
 		out->c[i] = (plan_cand){kreg_get(r, res.c[i].index), res.c[i].f, res.c[i].e};
 	out->n = res.n;
 	out->unsure = res.unsure;
+	if ((out->copy = model_problem_is_copy(p, out->copy_why, sizeof out->copy_why))) {
+		out->unsure = 0;
+		out->copy_us = model_copy_us(&x->dev, p);
+	}
 	pick_free(&res);
 	return 0;
 }

@@ -233,7 +233,11 @@ static int run_gpu(const px_file *f, const px_shape *s, const run_opts *o)
 		fputs(cli_gpu_jit(&g), stderr);
 	if (!st) {
 		ptxpose_plan_get(plan, &info);
-		if (!f)
+		if (!f && info.kernel_index < 0)
+			cli_err(CMD, "planned a " PTXPOSE_COPY ": the transpose of this shape is the identity on memory, so "
+				     "the plan is one cuMemcpyDtoDAsync, no kernel (%.2f us predicted on %s)",
+				info.predicted_us, cu_info(g.cu)->name);
+		else if (!f)
 			cli_err(CMD, "picked %s by the cost model (%.2f us predicted on %s%s)", info.kernel, info.predicted_us,
 				cu_info(g.cu)->name, info.unsure ? "; unsure: the runner-up is within its margin" : "");
 		snprintf(head, sizeof head, "%s %s elem=%u", info.kernel, px_shape_name(s, name, sizeof name),

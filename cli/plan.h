@@ -28,6 +28,9 @@ typedef struct {
 	int n;
 	plan_cand *c;                /* fastest first */
 	int unsure;
+	int copy;                    /* the identity on memory: the plan copies (model_problem_is_copy) */
+	char copy_why[256];
+	double copy_us;              /* the copy's predicted time */
 } plan_result;
 
 void plan_print_text(FILE *f, const plan_ctx *x, const plan_result *r);

@@ -196,12 +196,20 @@ typedef struct {
 PTXPOSE_API ptxpose_status ptxpose_kernel_count(ptxpose_handle h, int *count);
 PTXPOSE_API ptxpose_status ptxpose_kernel_get(ptxpose_handle h, int index, ptxpose_kernel_info *info);
 
+/* The plan of a problem whose transpose is the identity on memory (one row
+ * with ld_out 1, one column with ld_in 1, or single elements; a batch with
+ * strides rows*cols): ptxpose_plan_info.kernel is PTXPOSE_COPY and
+ * kernel_index -1, and execute enqueues one cuMemcpyDtoDAsync of the bytes
+ * on the stream (no kernel; a stream capture takes it as a graph node). A
+ * desc->kernel named by the caller is launched even then. */
+#define PTXPOSE_COPY "copy"
+
 typedef struct {
-	const char *kernel;      /* the chosen kernel's name */
-	int kernel_index;        /* for ptxpose_kernel_get */
-	uint32_t grid[3], block[3];
+	const char *kernel;      /* the chosen kernel's name, or PTXPOSE_COPY */
+	int kernel_index;        /* for ptxpose_kernel_get; -1 for PTXPOSE_COPY */
+	uint32_t grid[3], block[3]; /* 0 for PTXPOSE_COPY */
 	uint32_t dyn_smem;       /* bytes of dynamic shared memory a block */
-	double predicted_us;     /* the model's time; 0 for a kernel named by desc->kernel */
+	double predicted_us;     /* the model's time (for PTXPOSE_COPY: the bytes at the nominal bandwidth) */
 	double measured_us;      /* PTXPOSE_PLAN_MEASURE: the winner's time; else 0 */
 	int unsure;              /* the runner-up is predicted within the model's margin */
 	int candidates;          /* kernels the model ranked */

@@ -52,7 +52,8 @@ struct ptxpose_plan_s {
 	struct ptxpose_plan_s *prev, *next;
 	const cu_fns *f;
 	CUcontext ctx;
-	CUfunction fn;
+	CUfunction fn;             /* NULL for a copy */
+	uint64_t copy_bytes;       /* a copy plan: cuMemcpyDtoDAsync of this many bytes */
 	unsigned grid[3], block[3], dyn_smem;
 	uint32_t rows, cols, ld_in, ld_out, batch;
 	uint64_t stride_in, stride_out;

@@ -129,23 +129,38 @@ static ptxpose_status fix_launch(ptxpose_plan pl, const kreg_kernel *k, const mo
 	return PTXPOSE_OK;
 }
 
+/* A problem that is the identity on memory: one cuMemcpyDtoDAsync, no kernel. */
+static void fix_copy(ptxpose_handle h, ptxpose_plan pl, const model_problem *p)
+{
+	pl->es = p->es;
+	pl->in_bytes = model_problem_in_bytes(p);
+	pl->out_bytes = model_problem_out_bytes(p);
+	pl->copy_bytes = p->rows * p->cols * p->batch * p->es;
+	ptxpose_plan_info *i = &pl->info;
+	i->kernel = PTXPOSE_COPY;
+	i->kernel_index = -1;
+	i->predicted_us = model_copy_us(&h->dev, p);
+}
+
 ptxpose_status api_plan_make(ptxpose_handle h, const ptxpose_desc *d, const model_problem *p, ptxpose_plan *out)
 {
 	ptxpose_plan pl = calloc(1, sizeof *pl);
 	if (!pl)
 		return api_fail(PTXPOSE_ERR_NO_MEMORY, "out of memory");
 	int pushed, index = -1;
-	ptxpose_status st = api_enter(h, &pushed);
-	if (st) {
-		free(pl);
-		return st;
+	char why[256];
+	ptxpose_status st = PTXPOSE_OK;
+	if (!d->kernel && model_problem_is_copy(p, why, sizeof why)) {
+		fix_copy(h, pl, p);
+	} else if (!(st = api_enter(h, &pushed))) {
+		/* read-locked until linked: a registration cannot swap the kernel meanwhile */
+		pthread_rwlock_rdlock(&h->reg_lock);
+		if (!(st = choose(h, d, p, &index, &pl->info)) && !(st = fix_launch(pl, kreg_get(h->reg, index), p)))
+			st = api_kernel_fn(h, index, &pl->fn);
+		pthread_rwlock_unlock(&h->reg_lock);
+		api_leave(h, pushed);
+		pl->info.kernel_index = index;
 	}
-	/* read-locked until linked: a registration cannot swap the kernel meanwhile */
-	pthread_rwlock_rdlock(&h->reg_lock);
-	if (!(st = choose(h, d, p, &index, &pl->info)) && !(st = fix_launch(pl, kreg_get(h->reg, index), p)))
-		st = api_kernel_fn(h, index, &pl->fn);
-	pthread_rwlock_unlock(&h->reg_lock);
-	api_leave(h, pushed);
 	if (st) {
 		free(pl);
 		return st;
@@ -154,7 +169,6 @@ ptxpose_status api_plan_make(ptxpose_handle h, const ptxpose_desc *d, const mode
 	pl->h = h;
 	pl->f = h->cu->f;
 	pl->ctx = h->cu->ctx;
-	pl->info.kernel_index = index;
 	pl->need_in = d->align_in ? d->align_in : p->es;
 	pl->need_out = d->align_out ? d->align_out : p->es;
 	*out = pl;

@@ -12,7 +12,7 @@ grep -q 'PASS (emulated)' "$tmp/out" && ok "... it passes" || { nok "... it pass
 grep -q '^ptxpose run: picked narrow_b8 by the cost model (.* us predicted on the built-in NVIDIA H100 80GB HBM3; no GPU is asked)$' \
 	"$tmp/err" && ok "... the narrow kernel, and the model and its device are named" || { nok "... which kernel"; diag <"$tmp/err"; }
 check "bytes at 4096x4096, aligned" 0 $PX run --elem 8 --rows 4096 --cols 4096 --emulate
-grep -q 'picked fast_b8 ' "$tmp/err" && ok "... the fast kernel" || { nok "... aligned"; diag <"$tmp/err"; }
+grep -Eq 'picked fast_(v8_)?b8 ' "$tmp/err" && ok "... a fast kernel" || { nok "... aligned"; diag <"$tmp/err"; }
 check "bytes at 4096x4096, pointers one element off" 0 $PX run --elem 8 --rows 4096 --cols 4096 --offset 1 --emulate
 grep -q 'picked narrow_b8 ' "$tmp/err" && ok "... the alignment changes the choice" || { nok "... offset"; diag <"$tmp/err"; }
 
@@ -33,4 +33,14 @@ check "the fake GPU: the library's plan" 0 $PX run --elem 32 --rows 100 --cols 9
 grep -q '^ptxpose run: picked [a-z0-9_]* by the cost model (.* us predicted on Fake CUDA Device 0' "$tmp/err" &&
 	grep -q ': PASS  \[Fake CUDA Device 0\]$' "$tmp/out" && ok "... picked on the device, and it passes" ||
 	{ nok "... fake GPU"; diag <"$tmp/err"; diag <"$tmp/out"; }
+check "the fake GPU: one row is a copy" 0 $PX run --elem 32 --rows 1 --cols 5000
+grep -q '^ptxpose run: planned a copy: the transpose of this shape is the identity on memory, so the plan is one cuMemcpyDtoDAsync' "$tmp/err" &&
+	grep -q '^copy 1x5000 elem=32: PASS  [0-9.]* us  .*% of copy' "$tmp/out" && ok "... verified and timed like any plan" ||
+	{ nok "... copy"; diag <"$tmp/err"; diag <"$tmp/out"; }
+check "the fake GPU: a batch of columns with gaps is no copy" 0 $PX run --elem 16 --rows 500 --cols 1 --batch 3 --stride-out 501 --no-time
+grep -q '^ptxpose run: picked ' "$tmp/err" && grep -q ': PASS  \[Fake CUDA Device 0\]$' "$tmp/out" &&
+	ok "... a kernel, and it passes (the gaps keep their poison)" || { nok "... gaps"; diag <"$tmp/err"; diag <"$tmp/out"; }
+check "--emulate: one row" 0 $PX run --elem 8 --rows 1 --cols 1000 --emulate
+grep -q 'on a GPU the plan is a copy (one row and ld_out 1' "$tmp/err" && ok "... the model's best kernel is emulated, and a note says a GPU copies" ||
+	{ nok "... emulate copy"; diag <"$tmp/err"; }
 finish

@@ -61,6 +61,13 @@ nk=$(ls ptx/*_b8.ptx | wc -l)
 	{ nok "... rows"; diag <"$tmp/out"; }
 grep -q '^choice: .*(built in)$' "$tmp/out" && ok "... the library's built-in kernels, with no files given" ||
 	{ nok "... built in"; diag <"$tmp/out"; }
+# the identity on memory: a copy, and why
+check "one row, ld_out 1: exit 0" 0 $PX plan --elem 32 --rows 1 --cols 100000
+grep -q '^choice: copy  [0-9.]* us predicted  cuMemcpyDtoDAsync of 400000 bytes, no kernel$' "$tmp/out" &&
+	grep -q '^why: the transpose is the identity on memory (one row and ld_out 1: out\[k\] = in\[k\] for all 100000 elements)' "$tmp/out" &&
+	ok "... the plan copies, and says why" || { nok "... copy"; diag <"$tmp/out"; }
+check "one column, ld_in 3: exit 0" 0 $PX plan --elem 32 --rows 1000 --cols 1 --ld-in 3 --json
+grep -q '"choice":"copy"' "$tmp/out" && nok "... no copy: the input is spread out" || ok "... no copy: the input is spread out"
 $PX plan --cases $CASES --json --device h100 2>"$tmp/err" | choices >"$tmp/got"
 [ "$(wc -l <"$tmp/got")" -eq "$(grep -c '^--' $CASES)" ] && ok "every case planned over the built-in kernels (ptxas's registers)" ||
 	{ nok "... built-in cases"; diag <"$tmp/err"; }
