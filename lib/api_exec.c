@@ -40,7 +40,7 @@ static ptxpose_status driver_fail(const cu_fns *f, CUresult rc, const char *call
 	return api_fail_px(CU_FAIL(&tmp, rc, call, err, sizeof err), err);
 }
 
-static ptxpose_status launch(ptxpose_plan p, const void *in, void *out, ptxpose_stream stream)
+ptxpose_status api_launch(ptxpose_plan p, const void *in, void *out, ptxpose_stream stream)
 {
 	const cu_fns *f = p->f;
 	CUresult rc;
@@ -80,7 +80,7 @@ static ptxpose_status execute(ptxpose_plan p, const void *in, void *out, ptxpose
 	int pushed;
 	if (st || (st = api_enter(p->h, &pushed)))
 		return st;
-	st = launch(p, in, out, stream);
+	st = api_launch(p, in, out, stream);
 	api_leave(p->h, pushed);
 	return st;
 }
@@ -101,8 +101,9 @@ ptxpose_status ptxpose_transpose(ptxpose_handle h, const ptxpose_desc *desc, con
 	if (st || (st = api_problem(desc, in, out, &p)))
 		return st;
 	const char *kernel = desc->kernel;
+	unsigned mode = desc->mode;
 	pthread_mutex_lock(&h->plan_lock);
-	ptxpose_plan plan = api_cache_get(h->cache, &p, kernel);
+	ptxpose_plan plan = api_cache_get(h->cache, &p, kernel, mode);
 	pthread_mutex_unlock(&h->plan_lock);
 	if (!plan) {
 		ptxpose_plan made;
@@ -111,7 +112,7 @@ ptxpose_status ptxpose_transpose(ptxpose_handle h, const ptxpose_desc *desc, con
 		made->cached = 1;
 		pthread_mutex_lock(&h->plan_lock);
 		/* another thread may have made the same plan meanwhile: keep one */
-		if (!(plan = api_cache_get(h->cache, &p, kernel)) && !api_cache_put(h->cache, &p, kernel, made))
+		if (!(plan = api_cache_get(h->cache, &p, kernel, mode)) && !api_cache_put(h->cache, &p, kernel, mode, made))
 			plan = made, made = NULL;
 		pthread_mutex_unlock(&h->plan_lock);
 		if (!plan) { /* the cache is full: this call's own plan, then gone */

@@ -41,10 +41,7 @@ ptxpose_status api_problem(const ptxpose_desc *d, const void *in, const void *ou
 						     "PTXPOSE_DESC_INIT", d->size, sizeof *d);
 	if (d->reserved)
 		return api_fail(PTXPOSE_ERR_INVALID, "desc->reserved is %u; it must be 0", d->reserved);
-	if (d->mode == PTXPOSE_PLAN_MEASURE)
-		return api_fail(PTXPOSE_ERR_UNSUPPORTED, "desc->mode PTXPOSE_PLAN_MEASURE: measured plans are not in "
-							 "this version of ptxpose; PTXPOSE_PLAN_HEURISTIC plans by the cost model");
-	if (d->mode != PTXPOSE_PLAN_HEURISTIC)
+	if (d->mode != PTXPOSE_PLAN_HEURISTIC && d->mode != PTXPOSE_PLAN_MEASURE)
 		return api_fail(PTXPOSE_ERR_INVALID, "desc->mode %u is neither PTXPOSE_PLAN_HEURISTIC nor _MEASURE", d->mode);
 	if (!(d->measure_budget_ms >= 0) || isinf(d->measure_budget_ms))
 		return api_fail(PTXPOSE_ERR_INVALID, "desc->measure_budget_ms %g is not a time in ms", d->measure_budget_ms);
@@ -107,8 +104,7 @@ static ptxpose_status choose(ptxpose_handle h, const ptxpose_desc *d, const mode
 	return PTXPOSE_OK;
 }
 
-/* The launch of kernel k for p: grid, block, the kernel ABI's arguments. */
-static ptxpose_status fix_launch(ptxpose_plan pl, const kreg_kernel *k, const model_problem *p)
+ptxpose_status api_fix_launch(ptxpose_plan pl, const kreg_kernel *k, const model_problem *p)
 {
 	char err[512];
 	if (meta_grid_dims(&k->meta, p->rows, p->cols, p->batch, pl->grid, err, sizeof err))
@@ -155,14 +151,18 @@ ptxpose_status api_plan_make(ptxpose_handle h, const ptxpose_desc *d, const mode
 	} else if (!(st = api_enter(h, &pushed))) {
 		/* read-locked until linked: a registration cannot swap the kernel meanwhile */
 		pthread_rwlock_rdlock(&h->reg_lock);
-		if (!(st = choose(h, d, p, &index, &pl->info)) && !(st = fix_launch(pl, kreg_get(h->reg, index), p)))
+		if (!d->kernel && d->mode == PTXPOSE_PLAN_MEASURE)
+			st = api_measure_choose(h, d, p, pl, &index);
+		else
+			st = choose(h, d, p, &index, &pl->info);
+		if (!st && !(st = api_fix_launch(pl, kreg_get(h->reg, index), p)))
 			st = api_kernel_fn(h, index, &pl->fn);
 		pthread_rwlock_unlock(&h->reg_lock);
 		api_leave(h, pushed);
 		pl->info.kernel_index = index;
 	}
 	if (st) {
-		free(pl);
+		api_plan_free(pl);
 		return st;
 	}
 	pl->magic = API_PLAN_MAGIC;
@@ -177,7 +177,14 @@ ptxpose_status api_plan_make(ptxpose_handle h, const ptxpose_desc *d, const mode
 
 void api_plan_free(ptxpose_plan p)
 {
-	api_bury(&p->magic);
+	if (p->report)
+		free(p->report->c);
+	free(p->report);
+	p->report = NULL;
+	if (p->magic == API_PLAN_MAGIC)
+		api_bury(&p->magic);
+	else
+		free(p); /* never handed out */
 }
 
 ptxpose_status ptxpose_plan_create(ptxpose_handle h, ptxpose_plan *plan, const ptxpose_desc *desc)

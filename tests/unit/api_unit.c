@@ -75,8 +75,9 @@ static void test_desc(ptxpose_handle h)
 	bad = d, bad.align_out = 12;
 	expect(ptxpose_plan_create(h, &p, &bad), PTXPOSE_ERR_INVALID, "align_out 12 is not a power of two",
 	       "an alignment that is no power of two");
-	bad = d, bad.mode = PTXPOSE_PLAN_MEASURE;
-	expect(ptxpose_plan_create(h, &p, &bad), PTXPOSE_ERR_UNSUPPORTED, "measured plans", "measured mode");
+	bad = d, bad.mode = PTXPOSE_PLAN_MEASURE, bad.measure_budget_ms = 1.0 / 0.0;
+	expect(ptxpose_plan_create(h, &p, &bad), PTXPOSE_ERR_INVALID, "measure_budget_ms inf is not a time",
+	       "measured mode, an infinite budget (measure_unit.c tests the mode)");
 	bad = d, bad.mode = 7;
 	expect(ptxpose_plan_create(h, &p, &bad), PTXPOSE_ERR_INVALID, "mode 7", "an unknown mode");
 	bad = d, bad.kernel = "no_such_kernel";
