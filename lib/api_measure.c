@@ -256,44 +256,56 @@ static ptxpose_status measure(ptxpose_handle h, const ptxpose_desc *d, const mod
 	return st;
 }
 
+/* The model's time for kernel i alone (a choice from the cache: no ranking). */
+static double predicted(ptxpose_handle h, int i, const model_problem *p, int *of_width)
+{
+	model_features f;
+	model_estimate e;
+	const kreg_kernel *k = kreg_get(h->reg, i);
+	model_features_of(&h->dev, &k->mk, p, h->params, &f);
+	model_estimate_of(h->params, &k->mk, &f, &e);
+	*of_width = 0;
+	for (int j = 0; j < kreg_count(h->reg); j++)
+		*of_width += kreg_get(h->reg, j)->mk.es == p->es;
+	return e.us;
+}
+
 ptxpose_status api_measure_choose(ptxpose_handle h, const ptxpose_desc *d, const model_problem *p,
 				  ptxpose_plan pl, int *index)
 {
 	char err[512], device[320], item[512];
-	pick_result rank;
-	px_status pst = pick_rank(h->reg, &h->dev, h->params, p, &rank, err, sizeof err);
-	if (pst)
-		return api_fail_px(pst, err);
 	cache *c = disk(h);
 	cache_key k;
 	key_of(h, p, device, sizeof device, item, sizeof item, &k);
-	ptxpose_status st = PTXPOSE_OK;
 	api_report *r = c ? from_disk(h, c, &k, p, index) : NULL;
-	if (!r && !(st = measure(h, d, p, &rank, &r))) {
-		*index = rank.c[0].index;
-		for (int i = 0; i < rank.n; i++)
-			if (!strcmp(kreg_get(h->reg, rank.c[i].index)->meta.kernel, r->c[r->best].kernel))
-				*index = rank.c[i].index;
-		size_t len;
-		char *blob = c ? blob_of(r, &len) : NULL;
-		if (blob)
-			cache_put(c, &k, blob, len);
-		free(blob);
-		pl->info.measure_ms = r->spent_ms;
-	}
-	if (st == PTXPOSE_ERR_NO_MEMORY && !r) { /* no scratch memory: the model's choice, said once */
-		snprintf(err, sizeof err, "measure: %s; the plan is the cost model's", ptxpose_last_error());
-		api_note(h, PTXPOSE_LOG_NOTE, err);
-		*index = rank.c[0].index;
-		st = PTXPOSE_OK;
-	}
-	if (!st) {
-		pl->info.predicted_us = rank.c[0].e.us;
-		for (int i = 0; i < rank.n; i++)
-			if (rank.c[i].index == *index)
-				pl->info.predicted_us = rank.c[i].e.us;
+	ptxpose_status st = PTXPOSE_OK;
+	pick_result rank = {0};
+	if (r) { /* the model is not asked to rank: a warm plan costs a file read */
+		pl->info.predicted_us = predicted(h, *index, p, &pl->info.candidates);
+	} else {
+		px_status pst = pick_rank(h->reg, &h->dev, h->params, p, &rank, err, sizeof err);
+		if (pst)
+			return api_fail_px(pst, err);
 		pl->info.unsure = rank.unsure;
 		pl->info.candidates = rank.n;
+		*index = rank.c[0].index;
+		if (!(st = measure(h, d, p, &rank, &r))) {
+			*index = kreg_find(h->reg, r->c[r->best].kernel);
+			size_t len;
+			char *blob = c ? blob_of(r, &len) : NULL;
+			if (blob)
+				cache_put(c, &k, blob, len);
+			free(blob);
+			pl->info.measure_ms = r->spent_ms;
+		} else if (st == PTXPOSE_ERR_NO_MEMORY) { /* no scratch memory: the model's choice, said once */
+			snprintf(err, sizeof err, "measure: %s; the plan is the cost model's", ptxpose_last_error());
+			api_note(h, PTXPOSE_LOG_NOTE, err);
+			st = PTXPOSE_OK;
+		}
+		for (int i = 0; !st && i < rank.n; i++)
+			if (rank.c[i].index == *index)
+				pl->info.predicted_us = rank.c[i].e.us;
+		pick_free(&rank);
 	}
 	if (!st && r) {
 		snprintf(r->method, sizeof r->method, "events around %d runs of back-to-back launches (about %.0f us a "
@@ -305,7 +317,6 @@ ptxpose_status api_measure_choose(ptxpose_handle h, const ptxpose_desc *d, const
 			pl->info.timed += r->c[i].measured_us >= 0;
 		pl->report = r;
 	}
-	pick_free(&rank);
 	return st;
 }
 
