@@ -23,7 +23,8 @@ typedef struct {
 	uint64_t sm_count, l2, bw, smem_sm, regs_sm, threads_sm, blocks_sm;
 	/* what to do */
 	const char *params, *cases;
-	int json, features, measure, ptxas;
+	int json, features, measure, ptxas, no_cache, verbose;
+	uint64_t budget_ms;
 } plan_opts;
 
 /* The problem's elem, rows, cols and offset and the device's numbers start
@@ -50,6 +51,7 @@ static const opt_spec problem_flags[] = {
 /* Everything else, sorted. */
 static const opt_spec other_flags[] = {
 	NUM("--blocks-per-sm", blocks_sm),
+	{"--budget-ms", OPT_NUM, offsetof(plan_opts, budget_ms), 1, 3600000, NULL},
 	NUM("--bw", bw),
 	{"--cases", OPT_STR, offsetof(plan_opts, cases), 0, 0, NULL},
 	{"--device", OPT_STR, offsetof(plan_opts, device), 0, 0, NULL},
@@ -57,6 +59,7 @@ static const opt_spec other_flags[] = {
 	{"--json", OPT_SWITCH, offsetof(plan_opts, json), 0, 0, NULL},
 	NUM("--l2", l2),
 	{"--measure", OPT_SWITCH, offsetof(plan_opts, measure), 0, 0, NULL},
+	{"--no-cache", OPT_SWITCH, offsetof(plan_opts, no_cache), 0, 0, NULL},
 	{"--params", OPT_STR, offsetof(plan_opts, params), 0, 0, NULL},
 	{"--ptxas", OPT_SWITCH, offsetof(plan_opts, ptxas), 0, 0, NULL},
 	NUM("--regs-per-sm", regs_sm),
@@ -64,6 +67,7 @@ static const opt_spec other_flags[] = {
 	NUM("--sm-count", sm_count),
 	NUM("--smem-per-sm", smem_sm),
 	NUM("--threads-per-sm", threads_sm),
+	{"--verbose", OPT_SWITCH, offsetof(plan_opts, verbose), 0, 0, "-v"},
 };
 #define NOTHER (sizeof other_flags / sizeof other_flags[0])
 
@@ -105,12 +109,30 @@ static void usage(FILE *f)
 		"  --features         every feature of every candidate (text and JSON)\n"
 		"  --json             one JSON object (format \"ptxpose-plan 1\")\n"
 		"  --cases FILE       plan every line of FILE (the problem flags; '#' comments)\n"
-		"  --measure          time the plausible candidates: needs a GPU (not in this build)\n"
+		"\n"
+		"       ptxpose plan --measure --elem BITS --rows R --cols C [problem flags]\n"
+		"                    [--budget-ms MS] [--no-cache] [--json] [-v]\n"
+		"\n"
+		"On the GPU present, the library's measured plan (PTXPOSE_PLAN_MEASURE): the\n"
+		"model's best 6 kernels and every other it predicts within its unsure margin\n"
+		"(12 at most) are timed on scratch buffers with the problem's alignment: one\n"
+		"warm-up launch, then the median of 5 runs of back-to-back launches between two\n"
+		"events, until the budget is spent; the fastest wins. The choice is kept in the\n"
+		"on-disk cache ($PTXPOSE_CACHE, or \"off\"; else $XDG_CACHE_HOME/ptxpose, else\n"
+		"~/.cache/ptxpose) per device, driver and kernel set, and a later plan of the same\n"
+		"problem takes it without timing. Prints every candidate with its predicted and\n"
+		"measured time, and why the winner won. A problem whose transpose is the identity\n"
+		"on memory is a copy, and is not measured.\n"
+		"  --budget-ms MS     time at most about this long (default 200)\n"
+		"  --no-cache         neither read nor write the cache (PTXPOSE_NO_CACHE)\n"
+		"  -v                 the library's notes (the cache: bad entries, an unusable folder)\n"
 		"\n"
 		"Exit: 0 ok, 2 usage (a bad flag, an impossible problem: ld < cols, a zero\n"
-		"dimension, bytes that overflow, a misaligned pointer), 3 input (a PTX file without\n"
-		"metadata, no kernel for the width, an unreadable --cases or --params file),\n"
-		"4 --measure (needs a GPU), 5 --ptxas: ptxas rejected a file, 7 --ptxas: no ptxas.\n");
+		"dimension, bytes that overflow, a misaligned pointer; --measure with a flag that\n"
+		"describes a model device or files), 3 input (a PTX file without metadata, no\n"
+		"kernel for the width, an unreadable --cases or --params file), 4 --measure: no\n"
+		"CUDA driver or device, 5 --measure: a CUDA or JIT error, --ptxas: ptxas rejected\n"
+		"a file, 7 --ptxas: no ptxas.\n");
 }
 
 /* ---- the problem ------------------------------------------------------------ */
@@ -282,6 +304,10 @@ static int plan_one(const plan_ctx *x, const kreg *r, const model_problem *p, pl
 		out->c[i] = (plan_cand){kreg_get(r, res.c[i].index), res.c[i].f, res.c[i].e};
 	out->n = res.n;
 	out->unsure = res.unsure;
+	if ((out->copy = model_problem_is_copy(p, out->copy_why, sizeof out->copy_why))) {
+		out->unsure = 0;
+		out->copy_us = model_copy_us(&x->dev, p);
+	}
 	pick_free(&res);
 	return 0;
 }
@@ -342,6 +368,28 @@ static int run_cases(const plan_opts *o, const plan_ctx *x, const kreg *ks, strb
 	return rc;
 }
 
+/* --measure plans on the GPU present with the library's kernels: the flags
+ * of the model's own view (a described device, files, parameters) do not go
+ * with it, nor those of --measure without it. */
+static int measure_args(const plan_opts *o, int npos)
+{
+	const char *bad = o->cases ? "--cases" : npos ? "FILE.ptx" : o->params ? "--params" : o->device ? "--device"
+			: o->features ? "--features" : o->ptxas ? "--ptxas" : NULL;
+	const uint64_t dev[] = {o->sm_count, o->l2, o->bw, o->smem_sm, o->regs_sm, o->threads_sm, o->blocks_sm};
+	for (size_t i = 0; !bad && i < sizeof dev / sizeof dev[0]; i++)
+		if (dev[i] != MISSING)
+			bad = "a device flag (--sm-count, --l2, ...)";
+	if (bad && o->measure) {
+		cli_err(CMD, "--measure plans on the GPU present with the library's kernels; %s does not go with it", bad);
+		return EXIT_USAGE;
+	}
+	if (!o->measure) {
+		cli_err(CMD, "%s: only with --measure", o->budget_ms ? "--budget-ms" : "--no-cache");
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
 int cmd_plan(int argc, char **argv)
 {
 	plan_opts o = {0};
@@ -359,17 +407,21 @@ int cmd_plan(int argc, char **argv)
 		free(pos);
 		return rc == OPT_HELP ? EXIT_OK : rc;
 	}
-	if (o.measure) {
-		free(pos);
-		cli_err(CMD, "--measure needs a GPU and the library's measured mode, which this build does not "
-			     "have yet; without --measure the model plans with no GPU");
-		return EXIT_NODEV;
-	}
 	model_problem p;
 	char err[256];
 	if (!o.cases && problem_of(&o, &p, err, sizeof err)) {
 		free(pos);
 		cli_err(CMD, "%s", err);
+		return EXIT_USAGE;
+	}
+	if (o.measure || o.budget_ms || o.no_cache) {
+		rc = measure_args(&o, npos);
+		free(pos);
+		return rc ? rc : plan_measure(&p, &(plan_measure_opts){o.json, o.no_cache, o.verbose, o.budget_ms});
+	}
+	if (o.verbose) {
+		free(pos);
+		cli_err(CMD, "-v: only --measure has notes to show");
 		return EXIT_USAGE;
 	}
 	plan_ctx x = {.features = o.features};

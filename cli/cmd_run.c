@@ -19,7 +19,7 @@
 typedef struct {
 	const char *file, *time;
 	uint64_t rows, cols, ld_in, ld_out, batch, stride_in, stride_out, elem, iters, offset, seed;
-	int no_time, flush_l2, emulate, verbose;
+	int no_time, flush_l2, emulate, verbose, measure;
 	px_time_opts topt;
 } run_opts;
 
@@ -33,6 +33,7 @@ static const opt_spec flags[] = {
 	{"--iters", OPT_NUM, offsetof(run_opts, iters), 1, 10000, NULL},
 	{"--ld-in", OPT_NUM, offsetof(run_opts, ld_in), 1, PX_DIM_MAX, NULL},
 	{"--ld-out", OPT_NUM, offsetof(run_opts, ld_out), 1, PX_DIM_MAX, NULL},
+	{"--measure", OPT_SWITCH, offsetof(run_opts, measure), 0, 0, NULL},
 	{"--no-time", OPT_SWITCH, offsetof(run_opts, no_time), 0, 0, NULL},
 	{"--offset", OPT_NUM, offsetof(run_opts, offset), 0, 15, NULL},
 	{"--rows", OPT_NUM, offsetof(run_opts, rows), 1, PX_DIM_MAX, NULL},
@@ -48,7 +49,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: ptxpose run FILE.ptx --rows R --cols C [--ld-in L] [--ld-out L] [--elem BITS]\n"
-		"       ptxpose run --elem BITS --rows R --cols C [...]   (the kernel the library's plan picks)\n"
+		"       ptxpose run --elem BITS --rows R --cols C [--measure] [...]   (the library's plan)\n"
 		"                   [--batch B [--stride-in S] [--stride-out S]] [--offset N]\n"
 		"                   [--iters N] [--seed S] [--no-time] [--time graph|events] [--flush-l2]\n"
 		"                   [--emulate] [-v]\n"
@@ -74,6 +75,9 @@ static void usage(FILE *f)
 		"                Without FILE.ptx: the library's heuristic plan picks one of its kernels\n"
 		"                (built in, and $PTXPOSE_PTX) by the cost model for this device, width,\n"
 		"                shape and alignment; with --emulate, for the built-in H100\n"
+		"  --measure     without FILE.ptx: the library's measured plan (PTXPOSE_PLAN_MEASURE: the\n"
+		"                plausible kernels timed on the GPU, or the choice the on-disk cache\n"
+		"                keeps from an earlier measurement; see ptxpose plan --measure)\n"
 		"  --iters N     timed replays (graph) or calls (events), the median is reported\n"
 		"                (default 100)\n"
 		"  --seed S      seed of the random input (default 1)\n"
@@ -122,6 +126,11 @@ static int parse(int argc, char **argv, run_opts *o)
 		return rc == OPT_HELP ? HELP_SHOWN : rc;
 	if ((!o->file && !o->elem) || !o->rows || !o->cols) {
 		cli_err(CMD, "needs FILE.ptx (or --elem to pick one), --rows and --cols (see ptxpose run --help)");
+		return EXIT_USAGE;
+	}
+	if (o->measure && (o->file || o->emulate)) {
+		cli_err(CMD, "--measure: the library's measured plan, on a GPU and without FILE.ptx; leave %s out",
+			o->file ? "FILE.ptx" : "--emulate");
 		return EXIT_USAGE;
 	}
 	const char *timing = o->iters ? "--iters" : o->no_time ? "--no-time" : o->time ? "--time" :
@@ -222,6 +231,7 @@ static int run_gpu(const px_file *f, const px_shape *s, const run_opts *o)
 		st = px_rig_fits(g.rig, s, err, sizeof err);
 	if (!st && f)
 		st = cli_gpu_link(&g, f, err, sizeof err);
+	g.plan_mode = o->measure ? PTXPOSE_PLAN_MEASURE : PTXPOSE_PLAN_HEURISTIC;
 	if (!st)
 		st = px_rig_shape(g.rig, s, o->seed, err, sizeof err);
 	if (!st)
@@ -233,7 +243,14 @@ static int run_gpu(const px_file *f, const px_shape *s, const run_opts *o)
 		fputs(cli_gpu_jit(&g), stderr);
 	if (!st) {
 		ptxpose_plan_get(plan, &info);
-		if (!f)
+		if (!f && info.kernel_index < 0)
+			cli_err(CMD, "planned a " PTXPOSE_COPY ": the transpose of this shape is the identity on memory, so "
+				     "the plan is one cuMemcpyDtoDAsync, no kernel (%.2f us predicted on %s)",
+				info.predicted_us, cu_info(g.cu)->name);
+		else if (!f && o->measure)
+			cli_err(CMD, "picked %s by measuring: %.2f us a launch, %d candidates timed %s", info.kernel,
+				info.measured_us, info.timed, info.from_cache ? "before (from the cache)" : "just now");
+		else if (!f)
 			cli_err(CMD, "picked %s by the cost model (%.2f us predicted on %s%s)", info.kernel, info.predicted_us,
 				cu_info(g.cu)->name, info.unsure ? "; unsure: the runner-up is within its margin" : "");
 		snprintf(head, sizeof head, "%s %s elem=%u", info.kernel, px_shape_name(s, name, sizeof name),

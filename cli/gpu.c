@@ -96,6 +96,7 @@ px_status cli_gpu_plan(cli_gpu *g, const char *kernel, const px_shape *s, ptxpos
 	d.align_in = align_of(in);
 	d.align_out = align_of(o);
 	d.kernel = kernel;
+	d.mode = g->plan_mode;
 	ptxpose_status st = ptxpose_plan_create(g->h, out, &d);
 	return st ? px_api_fail(st, err, errlen) : PX_OK;
 }

@@ -16,6 +16,7 @@ typedef struct {
 	ptxpose_handle h;
 	unsigned gen;      /* bumped by cli_gpu_reset: files must be linked again */
 	int verbose;
+	unsigned plan_mode;  /* cli_gpu_plan's desc.mode: PTXPOSE_PLAN_HEURISTIC (0) or _MEASURE */
 	strbuf jit;        /* the JIT's logs since the last cli_gpu_take_jit */
 	px_log log;        /* -v: "# " lines on stderr */
 } cli_gpu;

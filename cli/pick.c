@@ -33,8 +33,14 @@ px_status pick_kernel(const px_shape *s, px_file *f, char *note, size_t nlen, ch
 		/* f->path outlives the registry: the command runs one kernel */
 		static char name[META_VAL_MAX + 1];
 		snprintf(name, sizeof name, "%s", k->meta.kernel);
-		snprintf(note, nlen, "%s by the cost model (%.2f us predicted on the built-in %s; no GPU is asked)",
-			 k->meta.kernel, res.c[0].e.us, dev.name);
+		char why[256];
+		if (model_problem_is_copy(&p, why, sizeof why)) /* the library copies; the emulator runs kernels */
+			snprintf(note, nlen, "%s, the cost model's best kernel (%.2f us predicted on the built-in %s; no GPU "
+					     "is asked): on a GPU the plan is a copy (%s), which the emulator does not run",
+				 k->meta.kernel, res.c[0].e.us, dev.name, why);
+		else
+			snprintf(note, nlen, "%s by the cost model (%.2f us predicted on the built-in %s; no GPU is asked)",
+				 k->meta.kernel, res.c[0].e.us, dev.name);
 		if (!text) {
 			snprintf(err, errlen, "out of memory");
 			st = PX_ENOMEM;

@@ -28,9 +28,20 @@ typedef struct {
 	int n;
 	plan_cand *c;                /* fastest first */
 	int unsure;
+	int copy;                    /* the identity on memory: the plan copies (model_problem_is_copy) */
+	char copy_why[256];
+	double copy_us;              /* the copy's predicted time */
 } plan_result;
 
 void plan_print_text(FILE *f, const plan_ctx *x, const plan_result *r);
+
+/* `plan --measure` (plan_measure.c): the library's measured plan of the
+ * checked problem p on the GPU present, printed; an exit code. */
+typedef struct {
+	int json, no_cache, verbose;
+	uint64_t budget_ms;          /* 0: the library's default */
+} plan_measure_opts;
+int plan_measure(const model_problem *p, const plan_measure_opts *o);
 
 /* The JSON object of one case, appended to out. */
 void plan_json_case(strbuf *out, const plan_ctx *x, const plan_result *r);

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "include/ptxpose.h"
 #include "inspect/inspect.h"
 
 #define MB (1024.0 * 1024.0)
@@ -79,10 +80,17 @@ void plan_print_text(FILE *f, const plan_ctx *x, const plan_result *r)
 		x->dev.sm_count, (double)x->dev.l2_bytes / MB, x->dev.bw_gbps);
 	fprintf(f, "model: %s, fitted from: %s\n", x->params_from, x->params->source);
 	const plan_cand *w = &r->c[0];
-	fprintf(f, "choice: %s  %.2f us predicted  grid %ux%ux%u  block %ux%ux%u  (%s)\n", w->k->mk.name,
-		w->e.us, w->f.grid[0], w->f.grid[1], w->f.grid[2], w->k->meta.block[0], w->k->meta.block[1],
-		w->k->meta.block[2], w->k->source);
-	if (r->n > 1) {
+	if (r->copy) {
+		fprintf(f, "choice: " PTXPOSE_COPY "  %.2f us predicted  cuMemcpyDtoDAsync of %llu bytes, no kernel\n",
+			r->copy_us, (unsigned long long)(p->rows * p->cols * p->batch * p->es));
+		fprintf(f, "why: the transpose is the identity on memory (%s); the kernels below are what a kernel "
+			   "named by desc->kernel would cost\n", r->copy_why);
+	} else {
+		fprintf(f, "choice: %s  %.2f us predicted  grid %ux%ux%u  block %ux%ux%u  (%s)\n", w->k->mk.name,
+			w->e.us, w->f.grid[0], w->f.grid[1], w->f.grid[2], w->k->meta.block[0], w->k->meta.block[1],
+			w->k->meta.block[2], w->k->source);
+	}
+	if (r->n > 1 && !r->copy) {
 		why(f, r);
 		double gap = r->c[1].e.us / w->e.us - 1;
 		if (r->unsure)
@@ -193,7 +201,13 @@ void plan_json_case(strbuf *o, const plan_ctx *x, const plan_result *r)
 		  p->es, (unsigned long long)p->rows, (unsigned long long)p->cols, (unsigned long long)p->ld_in,
 		  (unsigned long long)p->ld_out, (unsigned long long)p->batch, (unsigned long long)p->stride_in,
 		  (unsigned long long)p->stride_out, p->align_in, p->align_out);
-	jstr(o, "choice", r->n ? r->c[0].k->mk.name : ""), sb_addc(o, ',');
+	jstr(o, "choice", r->copy ? PTXPOSE_COPY : r->n ? r->c[0].k->mk.name : ""), sb_addc(o, ',');
+	if (r->copy) {
+		sb_add(o, "\"copy\":{");
+		jstr(o, "why", r->copy_why), sb_addc(o, ',');
+		jnum(o, "us", r->copy_us);
+		sb_add(o, "},");
+	}
 	sb_printf(o, "\"unsure\":%s,\"candidates\":[", r->unsure ? "true" : "false");
 	for (int i = 0; i < r->n; i++) {
 		const plan_cand *c = &r->c[i];

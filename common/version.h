@@ -6,7 +6,7 @@
 
 #define VER_STR_(x) #x
 #define VER_STR(x) VER_STR_(x)
-/* "0.2.0": the numbers of include/ptxpose.h, the one place they are kept */
+/* "0.3.0": the numbers of include/ptxpose.h, the one place they are kept */
 #define PTXPOSE_VERSION                                                              \
 	VER_STR(PTXPOSE_VERSION_MAJOR) "." VER_STR(PTXPOSE_VERSION_MINOR) "." VER_STR( \
 		PTXPOSE_VERSION_PATCH)

@@ -78,10 +78,10 @@ extern "C" {
 
 /* The library's version; the shared library's soname is libptxpose.so.MAJOR. */
 #define PTXPOSE_VERSION_MAJOR 0
-#define PTXPOSE_VERSION_MINOR 2
+#define PTXPOSE_VERSION_MINOR 3
 #define PTXPOSE_VERSION_PATCH 0
 
-/* "0.2.0 (commit 1a2b3c4)": the version and the commit it was built from. */
+/* "0.3.0 (commit 1a2b3c4)": the version and the commit it was built from. */
 PTXPOSE_API const char *ptxpose_version(void);
 
 typedef enum {
@@ -98,7 +98,7 @@ typedef enum {
 	PTXPOSE_ERR_NO_KERNEL = 10,  /* no kernel for this element width, or none of that name */
 	PTXPOSE_ERR_BAD_PTX = 11,    /* PTX without ptxpose metadata, kernel ABI 1, a bad $PTXPOSE_PTX file */
 	PTXPOSE_ERR_STALE = 12,      /* a destroyed handle or plan (where detectable) */
-	PTXPOSE_ERR_UNSUPPORTED = 13 /* something this version does not do (PTXPOSE_PLAN_MEASURE) */
+	PTXPOSE_ERR_UNSUPPORTED = 13 /* something this version does not do */
 } ptxpose_status;
 
 /* "PTXPOSE_ERR_MISALIGNED: a pointer not aligned for its element size or plan"
@@ -115,9 +115,25 @@ typedef struct ptxpose_plan_s *ptxpose_plan;
 /* The same type as CUstream and cudaStream_t. */
 typedef struct CUstream_st *ptxpose_stream;
 
+/* PTXPOSE_PLAN_MEASURE: the model's best few kernels for the problem (up to
+ * 6) and every other it predicts within its unsure margin of the best (at
+ * most 12 in all) are timed on scratch buffers of the problem's sizes whose
+ * pointers have the plan's alignment, on a private stream: a warm-up
+ * launch, then the median of 5 runs of back-to-back launches between two
+ * events, until desc->measure_budget_ms is spent (the model's best is
+ * always timed); the fastest is kept. The plan info says what it cost.
+ * The choice is kept in the on-disk cache, per device, driver and kernel
+ * set, so that a later plan for the same problem (in this or another
+ * process) takes it without timing (from_cache 1): $PTXPOSE_CACHE (a folder,
+ * or "off"), else $XDG_CACHE_HOME/ptxpose, else ~/.cache/ptxpose;
+ * PTXPOSE_NO_CACHE (ptxpose_create) leaves it alone. A bad or unusable cache
+ * never fails a plan: it is noted through the log callback
+ * (PTXPOSE_LOG_NOTE) and measured again. Scratch memory that cannot be had
+ * gives the heuristic plan, with a note. A copy (PTXPOSE_COPY) is not
+ * measured. */
 enum {
 	PTXPOSE_PLAN_HEURISTIC = 0, /* the cost model chooses; no GPU time */
-	PTXPOSE_PLAN_MEASURE = 1    /* time the plausible candidates (PTXPOSE_ERR_UNSUPPORTED in this version) */
+	PTXPOSE_PLAN_MEASURE = 1    /* time the plausible candidates on the GPU, or take the cache's choice */
 };
 
 /* A transpose problem. Start from PTXPOSE_DESC_INIT, then set the fields. */
@@ -141,7 +157,7 @@ typedef struct {
 #define PTXPOSE_DESC_INIT {sizeof(ptxpose_desc), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
 
 enum {
-	PTXPOSE_NO_CACHE = 1u << 0 /* ptxpose_create: neither read nor write the on-disk plan/cubin cache */
+	PTXPOSE_NO_CACHE = 1u << 0 /* ptxpose_create: neither read nor write the on-disk cache of measured plans */
 };
 
 /* A handle on the calling thread's current CUDA context if it has one, else
@@ -196,16 +212,28 @@ typedef struct {
 PTXPOSE_API ptxpose_status ptxpose_kernel_count(ptxpose_handle h, int *count);
 PTXPOSE_API ptxpose_status ptxpose_kernel_get(ptxpose_handle h, int index, ptxpose_kernel_info *info);
 
+/* The plan of a problem whose transpose is the identity on memory (one row
+ * with ld_out 1, one column with ld_in 1, or single elements; a batch with
+ * strides rows*cols): ptxpose_plan_info.kernel is PTXPOSE_COPY and
+ * kernel_index -1, and execute enqueues one cuMemcpyDtoDAsync of the bytes
+ * on the stream (no kernel; a stream capture takes it as a graph node). A
+ * desc->kernel named by the caller is launched even then. */
+#define PTXPOSE_COPY "copy"
+
 typedef struct {
-	const char *kernel;      /* the chosen kernel's name */
-	int kernel_index;        /* for ptxpose_kernel_get */
-	uint32_t grid[3], block[3];
+	const char *kernel;      /* the chosen kernel's name, or PTXPOSE_COPY */
+	int kernel_index;        /* for ptxpose_kernel_get; -1 for PTXPOSE_COPY */
+	uint32_t grid[3], block[3]; /* 0 for PTXPOSE_COPY */
 	uint32_t dyn_smem;       /* bytes of dynamic shared memory a block */
-	double predicted_us;     /* the model's time; 0 for a kernel named by desc->kernel */
-	double measured_us;      /* PTXPOSE_PLAN_MEASURE: the winner's time; else 0 */
+	double predicted_us;     /* the model's time (for PTXPOSE_COPY: the bytes at the nominal bandwidth) */
+	double measured_us;      /* PTXPOSE_PLAN_MEASURE: the winner's time a launch (from the cache: as
+				  * measured then); else 0 */
 	int unsure;              /* the runner-up is predicted within the model's margin */
 	int candidates;          /* kernels the model ranked */
-	int from_cache;          /* the choice came from the on-disk plan cache (measured plans; not yet) */
+	int from_cache;          /* the choice came from the on-disk plan cache */
+	int timed;               /* PTXPOSE_PLAN_MEASURE: candidates timed (from the cache: then) */
+	double measure_ms;       /* PTXPOSE_PLAN_MEASURE: milliseconds this plan creation spent timing (0 from
+				  * the cache) */
 } ptxpose_plan_info;
 
 PTXPOSE_API ptxpose_status ptxpose_plan_get(ptxpose_plan plan, ptxpose_plan_info *info);

@@ -5,6 +5,7 @@
  *   reg_lock (rwlock)  the kernel registry: read to plan, written to register
  *   jit_lock           the modules linked so far (one JIT a kernel)
  *   plan_lock          the user's live plans and ptxpose_transpose's cache
+ *   disk_lock          opening the on-disk plan cache (once, for the first measured plan)
  * ptxpose_execute takes none: a plan is immutable once made. */
 #ifndef LIB_API_H
 #define LIB_API_H
@@ -22,6 +23,7 @@
 #define API_DEAD 0x64656164u         /* "dead": destroyed, kept a while to be told apart */
 
 typedef struct api_cache api_cache;
+struct cache;
 
 struct ptxpose_handle_s {
 	uint32_t magic;
@@ -43,7 +45,28 @@ struct ptxpose_handle_s {
 	void *log_user;
 	unsigned log_kinds;
 	px_log notes;              /* PTXPOSE_LOG_NOTE lines, for jit_load */
+	pthread_mutex_t disk_lock;
+	int disk_tried;
+	struct cache *disk;        /* the on-disk cache of measured plans (lib/cache.h); NULL until tried */
 };
+
+/* A measured plan's candidates, for `ptxpose plan --measure`. */
+typedef struct {
+	char kernel[META_VAL_MAX + 1];
+	double predicted_us;
+	double measured_us;        /* the median a launch; < 0: not timed */
+	int runs, k;               /* runs of k launches */
+	char skipped[48];          /* why not timed; "" */
+} api_cand;
+
+typedef struct {
+	int n;
+	api_cand *c;               /* in the model's order */
+	int best;                  /* the fastest measured, the plan's kernel */
+	int from_cache;
+	double budget_ms, spent_ms; /* when it was measured */
+	char method[160];          /* how it was timed */
+} api_report;
 
 struct ptxpose_plan_s {
 	uint32_t magic;
@@ -52,7 +75,8 @@ struct ptxpose_plan_s {
 	struct ptxpose_plan_s *prev, *next;
 	const cu_fns *f;
 	CUcontext ctx;
-	CUfunction fn;
+	CUfunction fn;             /* NULL for a copy */
+	uint64_t copy_bytes;       /* a copy plan: cuMemcpyDtoDAsync of this many bytes */
 	unsigned grid[3], block[3], dyn_smem;
 	uint32_t rows, cols, ld_in, ld_out, batch;
 	uint64_t stride_in, stride_out;
@@ -60,6 +84,7 @@ struct ptxpose_plan_s {
 	unsigned need_in, need_out; /* the alignment execute requires of each pointer */
 	uint64_t in_bytes, out_bytes;
 	ptxpose_plan_info info;
+	api_report *report;        /* measured plans: every candidate (NULL otherwise) */
 };
 
 /* ---- the last error (api_status.c) ---------------------------------------- */
@@ -103,15 +128,32 @@ ptxpose_status api_problem(const ptxpose_desc *d, const void *in, const void *ou
  * any list. */
 ptxpose_status api_plan_make(ptxpose_handle h, const ptxpose_desc *d, const model_problem *p, ptxpose_plan *out);
 void api_plan_free(ptxpose_plan p);
+/* The launch of kernel k of the registry for p into pl (grid, block, arguments, info). */
+ptxpose_status api_fix_launch(ptxpose_plan pl, const kreg_kernel *k, const model_problem *p);
+
+/* ---- execute (api_exec.c) --------------------------------------------------- */
+
+/* Enqueue plan p on stream (the stream's context checked; nothing else). */
+ptxpose_status api_launch(ptxpose_plan p, const void *in, void *out, ptxpose_stream stream);
+
+/* ---- measured plans (api_measure.c) ----------------------------------------- */
+
+/* Kernel *index for p by timing the model's plausible candidates on the
+ * GPU, or from the on-disk cache: info's measured fields and pl->report
+ * filled. Under the registry's read lock and the handle's context. */
+ptxpose_status api_measure_choose(ptxpose_handle h, const ptxpose_desc *d, const model_problem *p,
+				  ptxpose_plan pl, int *index);
+/* A measured plan's report, or NULL (`ptxpose plan --measure`). */
+const api_report *api_plan_report(ptxpose_plan p);
 
 /* ---- ptxpose_transpose's cache (api_cache.c) --------------------------------- */
 
 api_cache *api_cache_new(void);
 /* Every plan in it, freed with it. */
 void api_cache_free(api_cache *c);
-/* The plan for (p, kernel) or NULL; under the handle's plan_lock. */
-ptxpose_plan api_cache_get(api_cache *c, const model_problem *p, const char *kernel);
-/* Keep plan for (p, kernel): 0, or -1 when full (the caller keeps it). */
-int api_cache_put(api_cache *c, const model_problem *p, const char *kernel, ptxpose_plan plan);
+/* The plan for (p, kernel, mode) or NULL; under the handle's plan_lock. */
+ptxpose_plan api_cache_get(api_cache *c, const model_problem *p, const char *kernel, unsigned mode);
+/* Keep plan for (p, kernel, mode): 0, or -1 when full (the caller keeps it). */
+int api_cache_put(api_cache *c, const model_problem *p, const char *kernel, unsigned mode, ptxpose_plan plan);
 
 #endif

@@ -15,6 +15,7 @@
 typedef struct {
 	model_problem p;
 	char kernel[META_VAL_MAX + 1]; /* "" when the plan chose */
+	unsigned mode;                 /* PTXPOSE_PLAN_HEURISTIC or _MEASURE */
 	uint64_t hash;
 	ptxpose_plan plan;
 } slot;
@@ -46,46 +47,47 @@ void api_cache_free(api_cache *c)
 }
 
 /* The fields that make a problem (padding bytes left out). */
-static uint64_t hash_of(const model_problem *p, const char *kernel)
+static uint64_t hash_of(const model_problem *p, const char *kernel, unsigned mode)
 {
 	const uint64_t v[] = {p->es, p->rows, p->cols, p->ld_in, p->ld_out, p->batch, p->stride_in, p->stride_out,
-			      p->align_in, p->align_out};
+			      p->align_in, p->align_out, mode};
 	uint64_t h = cache_hash(CACHE_HASH_INIT, v, sizeof v);
 	return kernel ? cache_hash(h, kernel, strlen(kernel)) : h;
 }
 
-static int same(const slot *s, const model_problem *p, const char *kernel)
+static int same(const slot *s, const model_problem *p, const char *kernel, unsigned mode)
 {
 	const model_problem *q = &s->p;
 	return q->es == p->es && q->rows == p->rows && q->cols == p->cols && q->ld_in == p->ld_in &&
 	       q->ld_out == p->ld_out && q->batch == p->batch && q->stride_in == p->stride_in &&
 	       q->stride_out == p->stride_out && q->align_in == p->align_in && q->align_out == p->align_out &&
-	       !strcmp(s->kernel, kernel ? kernel : "");
+	       s->mode == mode && !strcmp(s->kernel, kernel ? kernel : "");
 }
 
-ptxpose_plan api_cache_get(api_cache *c, const model_problem *p, const char *kernel)
+ptxpose_plan api_cache_get(api_cache *c, const model_problem *p, const char *kernel, unsigned mode)
 {
-	uint64_t h = hash_of(p, kernel);
+	uint64_t h = hash_of(p, kernel, mode);
 	for (unsigned i = (unsigned)h & (SLOTS - 1);; i = (i + 1) & (SLOTS - 1)) {
 		const slot *s = &c->s[i];
 		if (!s->plan)
 			return NULL;
-		if (s->hash == h && same(s, p, kernel))
+		if (s->hash == h && same(s, p, kernel, mode))
 			return s->plan;
 	}
 }
 
-int api_cache_put(api_cache *c, const model_problem *p, const char *kernel, ptxpose_plan plan)
+int api_cache_put(api_cache *c, const model_problem *p, const char *kernel, unsigned mode, ptxpose_plan plan)
 {
 	if (c->n >= MAX_PLANS || (kernel && strlen(kernel) > META_VAL_MAX))
 		return -1;
-	uint64_t h = hash_of(p, kernel);
+	uint64_t h = hash_of(p, kernel, mode);
 	unsigned i = (unsigned)h & (SLOTS - 1);
 	while (c->s[i].plan)
 		i = (i + 1) & (SLOTS - 1);
 	slot *s = &c->s[i];
 	s->p = *p;
 	strcpy(s->kernel, kernel ? kernel : "");
+	s->mode = mode;
 	s->hash = h;
 	s->plan = plan;
 	c->n++;

@@ -32,35 +32,45 @@ static ptxpose_status check_pointers(const ptxpose_plan p, const void *in, const
 	return PTXPOSE_OK;
 }
 
-static ptxpose_status launch(ptxpose_plan p, const void *in, void *out, ptxpose_stream stream)
+/* A failed driver call as the last error: "lib/api_exec.c:NN: call: CUDA_ERROR_..." */
+static ptxpose_status driver_fail(const cu_fns *f, CUresult rc, const char *call)
+{
+	char err[512];
+	cu_ctx tmp = {.f = f};
+	return api_fail_px(CU_FAIL(&tmp, rc, call, err, sizeof err), err);
+}
+
+ptxpose_status api_launch(ptxpose_plan p, const void *in, void *out, ptxpose_stream stream)
 {
 	const cu_fns *f = p->f;
-	char err[512];
+	CUresult rc;
+	char call[320];
 	if (!special_stream(stream)) {
 		CUcontext sctx = NULL;
-		CUresult rc = f->StreamGetCtx((CUstream)stream, &sctx);
-		if (rc) {
-			cu_ctx tmp = {.f = f};
-			return api_fail_px(CU_FAIL(&tmp, rc, "cuStreamGetCtx", err, sizeof err), err);
-		}
+		if ((rc = f->StreamGetCtx((CUstream)stream, &sctx)))
+			return driver_fail(f, rc, "cuStreamGetCtx");
 		if (sctx != p->ctx)
 			return api_fail(PTXPOSE_ERR_CONTEXT, "stream %p belongs to CUDA context %p, the handle's is %p",
 					(void *)stream, (void *)sctx, (void *)p->ctx);
 	}
-	/* .u64 in, out; .u32 rows, cols, ld_in, ld_out, batch; .u64 stride_in, stride_out */
 	CUdeviceptr d_in = (CUdeviceptr)(uintptr_t)in, d_out = (CUdeviceptr)(uintptr_t)out;
+	if (p->copy_bytes) { /* the identity on memory: a copy (a stream capture makes it a graph node) */
+		if (!(rc = f->MemcpyDtoDAsync(d_out, d_in, (size_t)p->copy_bytes, (CUstream)stream)))
+			return PTXPOSE_OK;
+		snprintf(call, sizeof call, "cuMemcpyDtoDAsync(%llu bytes)", (unsigned long long)p->copy_bytes);
+		return driver_fail(f, rc, call);
+	}
+	/* .u64 in, out; .u32 rows, cols, ld_in, ld_out, batch; .u64 stride_in, stride_out */
 	uint32_t rows = p->rows, cols = p->cols, ld_in = p->ld_in, ld_out = p->ld_out, batch = p->batch;
 	uint64_t stride_in = p->stride_in, stride_out = p->stride_out;
 	void *args[] = {&d_in, &d_out, &rows, &cols, &ld_in, &ld_out, &batch, &stride_in, &stride_out};
-	CUresult rc = f->LaunchKernel(p->fn, p->grid[0], p->grid[1], p->grid[2], p->block[0], p->block[1], p->block[2],
-				      p->dyn_smem, (CUstream)stream, args, NULL);
+	rc = f->LaunchKernel(p->fn, p->grid[0], p->grid[1], p->grid[2], p->block[0], p->block[1], p->block[2],
+			     p->dyn_smem, (CUstream)stream, args, NULL);
 	if (!rc)
 		return PTXPOSE_OK;
-	char call[320];
 	snprintf(call, sizeof call, "cuLaunchKernel(%s, grid %ux%ux%u, block %ux%ux%u, %u B dynamic shared)",
 		 p->info.kernel, p->grid[0], p->grid[1], p->grid[2], p->block[0], p->block[1], p->block[2], p->dyn_smem);
-	cu_ctx tmp = {.f = f};
-	return api_fail_px(CU_FAIL(&tmp, rc, call, err, sizeof err), err);
+	return driver_fail(f, rc, call);
 }
 
 /* A plan already checked: the pointers, the context for the call, the launch. */
@@ -70,7 +80,7 @@ static ptxpose_status execute(ptxpose_plan p, const void *in, void *out, ptxpose
 	int pushed;
 	if (st || (st = api_enter(p->h, &pushed)))
 		return st;
-	st = launch(p, in, out, stream);
+	st = api_launch(p, in, out, stream);
 	api_leave(p->h, pushed);
 	return st;
 }
@@ -91,8 +101,9 @@ ptxpose_status ptxpose_transpose(ptxpose_handle h, const ptxpose_desc *desc, con
 	if (st || (st = api_problem(desc, in, out, &p)))
 		return st;
 	const char *kernel = desc->kernel;
+	unsigned mode = desc->mode;
 	pthread_mutex_lock(&h->plan_lock);
-	ptxpose_plan plan = api_cache_get(h->cache, &p, kernel);
+	ptxpose_plan plan = api_cache_get(h->cache, &p, kernel, mode);
 	pthread_mutex_unlock(&h->plan_lock);
 	if (!plan) {
 		ptxpose_plan made;
@@ -101,7 +112,7 @@ ptxpose_status ptxpose_transpose(ptxpose_handle h, const ptxpose_desc *desc, con
 		made->cached = 1;
 		pthread_mutex_lock(&h->plan_lock);
 		/* another thread may have made the same plan meanwhile: keep one */
-		if (!(plan = api_cache_get(h->cache, &p, kernel)) && !api_cache_put(h->cache, &p, kernel, made))
+		if (!(plan = api_cache_get(h->cache, &p, kernel, mode)) && !api_cache_put(h->cache, &p, kernel, mode, made))
 			plan = made, made = NULL;
 		pthread_mutex_unlock(&h->plan_lock);
 		if (!plan) { /* the cache is full: this call's own plan, then gone */

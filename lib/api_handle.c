@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/cache.h"
 #include "lib/jit.h"
 #include "lib/pick.h"
 
@@ -66,6 +67,10 @@ static void release(ptxpose_handle h)
 	pthread_rwlock_destroy(&h->reg_lock);
 	pthread_mutex_destroy(&h->jit_lock);
 	pthread_mutex_destroy(&h->plan_lock);
+	if (h->disk)
+		cache_close(h->disk);
+	h->disk = NULL;
+	pthread_mutex_destroy(&h->disk_lock);
 }
 
 ptxpose_status ptxpose_create(ptxpose_handle *out, unsigned flags)
@@ -87,6 +92,7 @@ ptxpose_status ptxpose_create(ptxpose_handle *out, unsigned flags)
 	pthread_rwlock_init(&h->reg_lock, NULL);
 	pthread_mutex_init(&h->jit_lock, NULL);
 	pthread_mutex_init(&h->plan_lock, NULL);
+	pthread_mutex_init(&h->disk_lock, NULL);
 	char err[1024];
 	px_status pst = cu_attach(&h->cu, &h->notes, err, sizeof err);
 	ptxpose_status st = pst ? api_fail_px(pst, err) : make_registry(h);

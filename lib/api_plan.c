@@ -41,10 +41,7 @@ ptxpose_status api_problem(const ptxpose_desc *d, const void *in, const void *ou
 						     "PTXPOSE_DESC_INIT", d->size, sizeof *d);
 	if (d->reserved)
 		return api_fail(PTXPOSE_ERR_INVALID, "desc->reserved is %u; it must be 0", d->reserved);
-	if (d->mode == PTXPOSE_PLAN_MEASURE)
-		return api_fail(PTXPOSE_ERR_UNSUPPORTED, "desc->mode PTXPOSE_PLAN_MEASURE: measured plans are not in "
-							 "this version of ptxpose; PTXPOSE_PLAN_HEURISTIC plans by the cost model");
-	if (d->mode != PTXPOSE_PLAN_HEURISTIC)
+	if (d->mode != PTXPOSE_PLAN_HEURISTIC && d->mode != PTXPOSE_PLAN_MEASURE)
 		return api_fail(PTXPOSE_ERR_INVALID, "desc->mode %u is neither PTXPOSE_PLAN_HEURISTIC nor _MEASURE", d->mode);
 	if (!(d->measure_budget_ms >= 0) || isinf(d->measure_budget_ms))
 		return api_fail(PTXPOSE_ERR_INVALID, "desc->measure_budget_ms %g is not a time in ms", d->measure_budget_ms);
@@ -107,8 +104,7 @@ static ptxpose_status choose(ptxpose_handle h, const ptxpose_desc *d, const mode
 	return PTXPOSE_OK;
 }
 
-/* The launch of kernel k for p: grid, block, the kernel ABI's arguments. */
-static ptxpose_status fix_launch(ptxpose_plan pl, const kreg_kernel *k, const model_problem *p)
+ptxpose_status api_fix_launch(ptxpose_plan pl, const kreg_kernel *k, const model_problem *p)
 {
 	char err[512];
 	if (meta_grid_dims(&k->meta, p->rows, p->cols, p->batch, pl->grid, err, sizeof err))
@@ -129,32 +125,50 @@ static ptxpose_status fix_launch(ptxpose_plan pl, const kreg_kernel *k, const mo
 	return PTXPOSE_OK;
 }
 
+/* A problem that is the identity on memory: one cuMemcpyDtoDAsync, no kernel. */
+static void fix_copy(ptxpose_handle h, ptxpose_plan pl, const model_problem *p)
+{
+	pl->es = p->es;
+	pl->in_bytes = model_problem_in_bytes(p);
+	pl->out_bytes = model_problem_out_bytes(p);
+	pl->copy_bytes = p->rows * p->cols * p->batch * p->es;
+	ptxpose_plan_info *i = &pl->info;
+	i->kernel = PTXPOSE_COPY;
+	i->kernel_index = -1;
+	i->predicted_us = model_copy_us(&h->dev, p);
+}
+
 ptxpose_status api_plan_make(ptxpose_handle h, const ptxpose_desc *d, const model_problem *p, ptxpose_plan *out)
 {
 	ptxpose_plan pl = calloc(1, sizeof *pl);
 	if (!pl)
 		return api_fail(PTXPOSE_ERR_NO_MEMORY, "out of memory");
 	int pushed, index = -1;
-	ptxpose_status st = api_enter(h, &pushed);
-	if (st) {
-		free(pl);
-		return st;
+	char why[256];
+	ptxpose_status st = PTXPOSE_OK;
+	if (!d->kernel && model_problem_is_copy(p, why, sizeof why)) {
+		fix_copy(h, pl, p);
+	} else if (!(st = api_enter(h, &pushed))) {
+		/* read-locked until linked: a registration cannot swap the kernel meanwhile */
+		pthread_rwlock_rdlock(&h->reg_lock);
+		if (!d->kernel && d->mode == PTXPOSE_PLAN_MEASURE)
+			st = api_measure_choose(h, d, p, pl, &index);
+		else
+			st = choose(h, d, p, &index, &pl->info);
+		if (!st && !(st = api_fix_launch(pl, kreg_get(h->reg, index), p)))
+			st = api_kernel_fn(h, index, &pl->fn);
+		pthread_rwlock_unlock(&h->reg_lock);
+		api_leave(h, pushed);
+		pl->info.kernel_index = index;
 	}
-	/* read-locked until linked: a registration cannot swap the kernel meanwhile */
-	pthread_rwlock_rdlock(&h->reg_lock);
-	if (!(st = choose(h, d, p, &index, &pl->info)) && !(st = fix_launch(pl, kreg_get(h->reg, index), p)))
-		st = api_kernel_fn(h, index, &pl->fn);
-	pthread_rwlock_unlock(&h->reg_lock);
-	api_leave(h, pushed);
 	if (st) {
-		free(pl);
+		api_plan_free(pl);
 		return st;
 	}
 	pl->magic = API_PLAN_MAGIC;
 	pl->h = h;
 	pl->f = h->cu->f;
 	pl->ctx = h->cu->ctx;
-	pl->info.kernel_index = index;
 	pl->need_in = d->align_in ? d->align_in : p->es;
 	pl->need_out = d->align_out ? d->align_out : p->es;
 	*out = pl;
@@ -163,7 +177,14 @@ ptxpose_status api_plan_make(ptxpose_handle h, const ptxpose_desc *d, const mode
 
 void api_plan_free(ptxpose_plan p)
 {
-	api_bury(&p->magic);
+	if (p->report)
+		free(p->report->c);
+	free(p->report);
+	p->report = NULL;
+	if (p->magic == API_PLAN_MAGIC)
+		api_bury(&p->magic);
+	else
+		free(p); /* never handed out */
 }
 
 ptxpose_status ptxpose_plan_create(ptxpose_handle h, ptxpose_plan *plan, const ptxpose_desc *desc)

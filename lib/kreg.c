@@ -11,6 +11,7 @@
 
 #include "common/fsio.h"
 #include "common/strbuf.h"
+#include "lib/cache.h"
 #include "lib/pxfile.h"
 
 struct kreg {
@@ -35,7 +36,7 @@ static void kernel_free(kreg_kernel *k)
 
 /* A kernel for a checked text: metadata, the model's view, its strings. */
 static px_status kernel_make(kreg_kernel **out, const char *name, const char *ptx, size_t len, unsigned regs,
-			     const char *source, const char *file, char *err, size_t errlen)
+			     uint64_t hash, const char *source, const char *file, char *err, size_t errlen)
 {
 	*out = NULL;
 	kreg_kernel *k = calloc(1, sizeof *k);
@@ -68,6 +69,7 @@ static px_status kernel_make(kreg_kernel **out, const char *name, const char *pt
 	k->ptx = ptx;
 	k->len = len;
 	k->regs = regs;
+	k->hash = hash ? hash : cache_hash(CACHE_HASH_INIT, ptx, len);
 	*out = k;
 	return PX_OK;
 }
@@ -92,7 +94,7 @@ static void parse_builtins(void)
 		const kreg_builtin *b = &kreg_builtins[i];
 		char name[300];
 		snprintf(name, sizeof name, "built-in %s", b->file);
-		builtins.st = kernel_make(&builtins.k[i], name, b->ptx, b->len, b->regs, "built in", b->file,
+		builtins.st = kernel_make(&builtins.k[i], name, b->ptx, b->len, b->regs, b->hash, "built in", b->file,
 					  builtins.err, sizeof builtins.err);
 		if (!builtins.st)
 			builtins.k[i]->shared = 1;
@@ -152,6 +154,14 @@ px_status kreg_set_regs(kreg *r, int i, unsigned regs)
 	k->regs = k->mk.regs = regs;
 	k->mk.regs_known = 1;
 	return PX_OK;
+}
+
+uint64_t kreg_set_hash(const kreg *r)
+{
+	uint64_t h = CACHE_HASH_INIT;
+	for (int i = 0; i < r->n; i++)
+		h = cache_hash(h, &r->k[i]->hash, sizeof r->k[i]->hash);
+	return h;
 }
 
 int kreg_find(const kreg *r, const char *name)
@@ -220,7 +230,7 @@ static px_status add_text(kreg *r, const char *name, const char *ptx, size_t len
 	memcpy(copy, ptx, len);
 	copy[len] = '\0';
 	kreg_kernel *k;
-	px_status st = kernel_make(&k, name, copy, len, 0, source, file, err, errlen);
+	px_status st = kernel_make(&k, name, copy, len, 0, 0, source, file, err, errlen);
 	if (st) {
 		free(copy);
 		return st;

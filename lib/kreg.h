@@ -14,6 +14,7 @@
 #define LIB_KREG_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "lib/meta.h"
 #include "lib/model.h"
@@ -25,6 +26,7 @@ typedef struct {
 	unsigned regs;     /* ptxas -v for sm_90 at build time; 0: ptxas was not there */
 	size_t len;
 	const char *ptx;
+	uint64_t hash;     /* cache_hash of the text (lib/cache.h), computed by configure.py */
 } kreg_builtin;
 
 extern const kreg_builtin kreg_builtins[];
@@ -36,6 +38,7 @@ typedef struct {
 	const char *ptx;     /* NUL-terminated */
 	size_t len;
 	unsigned regs;       /* from ptxas; 0: unknown (the model estimates) */
+	uint64_t hash;       /* cache_hash of the text */
 	char *source;        /* "built in", "PTXPOSE_PTX: dir/a.ptx", "registered", a path */
 	char *file;          /* the file it came from: "fast_b32.ptx" (built in), a path, "" (registered) */
 	char *meta_text;     /* every key=value, space-separated */
@@ -67,6 +70,9 @@ px_status kreg_add_text(kreg *r, const char *name, const char *ptx, size_t len, 
 			int *index, char *err, size_t errlen);
 
 int kreg_count(const kreg *r);
+/* A hash of the kernel set: every kernel's text, in the registry's order
+ * (the on-disk plan cache's key: measured plans are for these kernels). */
+uint64_t kreg_set_hash(const kreg *r);
 const kreg_kernel *kreg_get(const kreg *r, int i);
 /* The index of the kernel of that entry name, or -1. */
 int kreg_find(const kreg *r, const char *name);

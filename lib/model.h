@@ -84,6 +84,14 @@ enum model_status model_problem_check_shape(model_problem *p, char *err, size_t 
 uint64_t model_problem_in_bytes(const model_problem *p);
 uint64_t model_problem_out_bytes(const model_problem *p);
 
+/* Whether the transpose of a checked problem is the identity on memory
+ * (out[k] = in[k] for every element it moves): one row with ld_out 1, one
+ * column with ld_in 1, or a single element, and for a batch both strides
+ * rows*cols (no gaps). Such a problem is planned as a device-to-device copy.
+ * 1 with the reason in why ("one row and ld_out 1: ..."), else 0 and why
+ * says what stops it. */
+int model_problem_is_copy(const model_problem *p, char *why, size_t whylen);
+
 /* The alignment in bytes of a pointer `offset` elements of `es` bytes past
  * a 256-byte boundary (256 for offset 0). */
 unsigned model_align_of_offset(uint64_t offset, unsigned es);
@@ -213,6 +221,10 @@ typedef struct {
 
 void model_estimate_of(const model_params *p, const model_kernel *k, const model_features *f,
 		       model_estimate *e);
+
+/* The predicted time of a copy plan (model_problem_is_copy): the bytes
+ * read and written at the device's nominal bandwidth. */
+double model_copy_us(const model_device *d, const model_problem *p);
 
 /* Sort n predicted times (fastest first) into order[] (indices, ties by
  * index). Returns 1 when the runner-up is within the margin of the best

@@ -29,3 +29,8 @@ int model_rank(const double *us, int n, double margin, int *order)
 	}
 	return n > 1 && us[order[1]] <= us[order[0]] * (1 + margin);
 }
+
+double model_copy_us(const model_device *d, const model_problem *p)
+{
+	return 2.0 * (double)(p->rows * p->cols * p->batch * p->es) / (d->bw_gbps * 1e3);
+}

@@ -164,3 +164,32 @@ unsigned model_align_of_offset(uint64_t offset, unsigned es)
 		a <<= 1;
 	return a;
 }
+
+int model_problem_is_copy(const model_problem *p, char *why, size_t whylen)
+{
+	/* out[j*ld_out + i] = in[i*ld_in + j]: with one row (i = 0) that is
+	 * out[j*ld_out] = in[j], the identity when ld_out is 1; with one column
+	 * (j = 0), out[i] = in[i*ld_in], when ld_in is 1 */
+	const char *line = p->rows == 1 && p->cols == 1 ? "a single element"
+			 : p->rows == 1 && p->ld_out == 1 ? "one row and ld_out 1"
+			 : p->cols == 1 && p->ld_in == 1 ? "one column and ld_in 1" : NULL;
+	uint64_t n = p->rows * p->cols;
+	if (!line && p->rows == 1)
+		snprintf(why, whylen, "one row, but ld_out %llu spreads it out", (unsigned long long)p->ld_out);
+	else if (!line && p->cols == 1)
+		snprintf(why, whylen, "one column, but ld_in %llu spreads it out", (unsigned long long)p->ld_in);
+	else if (!line)
+		snprintf(why, whylen, "%llu rows and %llu columns", (unsigned long long)p->rows,
+			 (unsigned long long)p->cols);
+	if (!line)
+		return 0;
+	if (p->batch > 1 && (p->stride_in != n || p->stride_out != n)) {
+		snprintf(why, whylen, "%s, but the batch's strides (%llu, %llu) leave gaps between its %llu-element "
+				      "matrices", line, (unsigned long long)p->stride_in, (unsigned long long)p->stride_out,
+			 (unsigned long long)n);
+		return 0;
+	}
+	snprintf(why, whylen, "%s%s: out[k] = in[k] for all %llu elements", line,
+		 p->batch > 1 ? ", the batch packed" : "", (unsigned long long)(n * p->batch));
+	return 1;
+}

@@ -61,6 +61,13 @@ nk=$(ls ptx/*_b8.ptx | wc -l)
 	{ nok "... rows"; diag <"$tmp/out"; }
 grep -q '^choice: .*(built in)$' "$tmp/out" && ok "... the library's built-in kernels, with no files given" ||
 	{ nok "... built in"; diag <"$tmp/out"; }
+# the identity on memory: a copy, and why
+check "one row, ld_out 1: exit 0" 0 $PX plan --elem 32 --rows 1 --cols 100000
+grep -q '^choice: copy  [0-9.]* us predicted  cuMemcpyDtoDAsync of 400000 bytes, no kernel$' "$tmp/out" &&
+	grep -q '^why: the transpose is the identity on memory (one row and ld_out 1: out\[k\] = in\[k\] for all 100000 elements)' "$tmp/out" &&
+	ok "... the plan copies, and says why" || { nok "... copy"; diag <"$tmp/out"; }
+check "one column, ld_in 3: exit 0" 0 $PX plan --elem 32 --rows 1000 --cols 1 --ld-in 3 --json
+grep -q '"choice":"copy"' "$tmp/out" && nok "... no copy: the input is spread out" || ok "... no copy: the input is spread out"
 $PX plan --cases $CASES --json --device h100 2>"$tmp/err" | choices >"$tmp/got"
 [ "$(wc -l <"$tmp/got")" -eq "$(grep -c '^--' $CASES)" ] && ok "every case planned over the built-in kernels (ptxas's registers)" ||
 	{ nok "... built-in cases"; diag <"$tmp/err"; }
@@ -115,7 +122,14 @@ bad 2 "plan: --rows: expected an integer" --elem 32 --rows ten --cols 10
 bad 2 "unknown flag '--colz'" --elem 32 --rows 10 --colz 10
 bad 2 "unknown device 'a100'" --elem 32 --rows 10 --cols 10 --device a100
 bad 2 "sm_count must be positive" --elem 32 --rows 10 --cols 10 --sm-count 0
-bad 4 "plan: --measure needs a GPU" --elem 32 --rows 10 --cols 10 --measure
+PTXPOSE_LIBCUDA=/nonexistent/libcuda.so.1 bad 4 "plan: --measure: no CUDA driver" --elem 32 --rows 10 --cols 10 --measure
+bad 2 "--measure plans on the GPU present with the library's kernels; --device does not go with it" --elem 32 --rows 10 --cols 10 --measure --device h200
+bad 2 "FILE.ptx does not go with it" --elem 32 --rows 10 --cols 10 --measure ptx
+bad 2 "a device flag (--sm-count, --l2, ...) does not go with it" --elem 32 --rows 10 --cols 10 --measure --l2 5
+bad 2 "--cases does not go with it" --cases $CASES --measure
+bad 2 "plan: --budget-ms: only with --measure" --elem 32 --rows 10 --cols 10 --budget-ms 5
+bad 2 "plan: -v: only --measure has notes" --elem 32 --rows 10 --cols 10 -v
+bad 2 "ld_in 4 is less than cols 10" --elem 32 --rows 10 --cols 10 --ld-in 4 --measure
 bad 3 "no kernel for 8-bit elements" --elem 8 --rows 10 --cols 10 ptx/fast_b32.ptx
 bad 3 "no ptxpose metadata" --elem 32 --rows 10 --cols 10 tests/data/plan-cases.txt
 bad 3 "$tmp/none.ptx: cannot read" --elem 32 --rows 10 --cols 10 "$tmp/none.ptx"

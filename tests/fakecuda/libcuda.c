@@ -399,7 +399,8 @@ static CUresult add_alloc(void **p, size_t bytes, int pinned)
 	if (!pinned && g.mem_used + bytes > g.mem_total)
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	alloc *a = calloc(1, sizeof *a);
-	if (!a || !(a->p = malloc(bytes))) {
+	/* 256-byte aligned, as cuMemAlloc's pointers are (the plans' alignment classes) */
+	if (!a || !(a->p = aligned_alloc(256, (bytes + 255) / 256 * 256))) {
 		free(a);
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	}

@@ -75,8 +75,9 @@ static void test_desc(ptxpose_handle h)
 	bad = d, bad.align_out = 12;
 	expect(ptxpose_plan_create(h, &p, &bad), PTXPOSE_ERR_INVALID, "align_out 12 is not a power of two",
 	       "an alignment that is no power of two");
-	bad = d, bad.mode = PTXPOSE_PLAN_MEASURE;
-	expect(ptxpose_plan_create(h, &p, &bad), PTXPOSE_ERR_UNSUPPORTED, "measured plans", "measured mode");
+	bad = d, bad.mode = PTXPOSE_PLAN_MEASURE, bad.measure_budget_ms = 1.0 / 0.0;
+	expect(ptxpose_plan_create(h, &p, &bad), PTXPOSE_ERR_INVALID, "measure_budget_ms inf is not a time",
+	       "measured mode, an infinite budget (measure_unit.c tests the mode)");
 	bad = d, bad.mode = 7;
 	expect(ptxpose_plan_create(h, &p, &bad), PTXPOSE_ERR_INVALID, "mode 7", "an unknown mode");
 	bad = d, bad.kernel = "no_such_kernel";
@@ -211,6 +212,55 @@ static void test_execute(ptxpose_handle h)
 	bufs_free(&b);
 }
 
+/* The identity on memory: a plan that copies, executed on a stream. */
+static void test_copy(ptxpose_handle h)
+{
+	const struct {
+		uint64_t rows, cols, batch, stride;
+		int copy;
+	} cases[] = {{1, 1000, 1, 0, 1}, {999, 1, 1, 0, 1}, {1, 1, 1, 0, 1}, {1, 100, 3, 0, 1}, {1, 100, 3, 101, 0},
+		     {2, 500, 1, 0, 0}};
+	CUstream s;
+	ok(!cu.stream_create(&s, CU_STREAM_NON_BLOCKING), "copy plans: a stream");
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		bufs b;
+		uint64_t rows = cases[i].rows, cols = cases[i].cols, n = cases[i].batch;
+		/* the batch as one tall matrix: the same bytes, transposed per matrix below */
+		bufs_make(&b, rows * n + (cases[i].stride ? n : 0), cols);
+		ptxpose_desc d = desc(4, rows, cols);
+		d.batch = n;
+		d.stride_in = d.stride_out = cases[i].stride;
+		ptxpose_plan p = NULL;
+		ptxpose_plan_info info = {0};
+		ok(!ptxpose_plan_create(h, &p, &d) && !ptxpose_plan_get(p, &info), "%llux%llu batch %llu stride %llu: planned",
+		   (unsigned long long)rows, (unsigned long long)cols, (unsigned long long)n,
+		   (unsigned long long)cases[i].stride);
+		int is_copy = info.kernel && !strcmp(info.kernel, PTXPOSE_COPY);
+		ok(is_copy == cases[i].copy, "... %s (%s)", cases[i].copy ? "a copy" : "a kernel", info.kernel ? info.kernel : "none");
+		if (is_copy)
+			ok(info.kernel_index == -1 && !info.grid[0] && !info.block[0] && info.predicted_us > 0,
+			   "... index -1, no grid, the copy's predicted time %.3f us", info.predicted_us);
+		void *in = (void *)(uintptr_t)b.in, *out = (void *)(uintptr_t)b.out;
+		ok(!ptxpose_execute(p, in, out, (ptxpose_stream)s), "... executed");
+		memset(b.h_out, 0, b.bytes);
+		int same = !cu.sync() && !cu.dtoh(b.h_out, b.out, b.bytes);
+		for (uint64_t k = 0; same && k < n; k++) /* each matrix transposed: with one row or column, copied */
+			same = transposed(b.h_in + k * (cases[i].stride ? cases[i].stride : rows * cols),
+					  b.h_out + k * (cases[i].stride ? cases[i].stride : rows * cols), rows, cols);
+		ok(same, "... every element where it belongs");
+		ptxpose_plan_destroy(p);
+		bufs_free(&b);
+	}
+	ptxpose_desc d = desc(4, 1, 1000);
+	d.kernel = "fast_b32";
+	ptxpose_plan p = NULL;
+	ptxpose_plan_info info = {0};
+	ok(!ptxpose_plan_create(h, &p, &d) && !ptxpose_plan_get(p, &info) && !strcmp(info.kernel, "fast_b32"),
+	   "a kernel named by desc->kernel is launched even for a copy's shape");
+	ptxpose_plan_destroy(p);
+	cu.stream_destroy(s);
+}
+
 static const char bogus_ptx[] =
 	"// ptxpose kernel=bogus_b32 abi=2 elem=32 grid=tile tile=32x32 block=32x8\n"
 	".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry bogus_b32(\n)\n{\n\tbogus.u32 %r1;\n\tret;\n}\n";
@@ -274,6 +324,7 @@ int main(int argc, char **argv)
 	test_kernels(h);
 	test_desc(h);
 	test_execute(h);
+	test_copy(h);
 	test_register(h);
 	ptxpose_plan p;
 	ptxpose_desc d = desc(8, 5, 5);

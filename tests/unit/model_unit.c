@@ -249,9 +249,53 @@ static void ranking(void)
 	ok(e.us > 0 && near(sum, e.us), "an estimate is the sum of its contributions");
 }
 
+/* Which problems are the identity on memory (planned as a copy), and which not. */
+static void copies(void)
+{
+	char err[256], why[256];
+	struct {
+		model_problem p;
+		int copy;
+		const char *why;
+	} cases[] = {
+		{{.es = 4, .rows = 1, .cols = 1000}, 1, "one row and ld_out 1: out[k] = in[k] for all 1000 elements"},
+		{{.es = 2, .rows = 1000, .cols = 1}, 1, "one column and ld_in 1"},
+		{{.es = 16, .rows = 1, .cols = 1}, 1, "a single element: out[k] = in[k] for all 1 elements"},
+		{{.es = 1, .rows = 1, .cols = 1, .ld_in = 5, .ld_out = 7}, 1, "a single element"},
+		/* one row: its padding is never read, the output side is what strides */
+		{{.es = 4, .rows = 1, .cols = 100, .ld_in = 128}, 1, "one row and ld_out 1"},
+		{{.es = 4, .rows = 1, .cols = 100, .ld_out = 2}, 0, "one row, but ld_out 2 spreads it out"},
+		{{.es = 4, .rows = 100, .cols = 1, .ld_in = 3}, 0, "one column, but ld_in 3 spreads it out"},
+		{{.es = 4, .rows = 100, .cols = 1, .ld_out = 128}, 1, "one column and ld_in 1"},
+		{{.es = 8, .rows = 2, .cols = 2}, 0, "2 rows and 2 columns"},
+		{{.es = 4, .rows = 7, .cols = 1000}, 0, "7 rows and 1000 columns"},
+		{{.es = 4, .rows = 1, .cols = 64, .batch = 5}, 1, "one row and ld_out 1, the batch packed: out[k] = in[k] for all 320"},
+		{{.es = 4, .rows = 64, .cols = 1, .batch = 3, .stride_in = 64, .stride_out = 64}, 1, "the batch packed"},
+		{{.es = 4, .rows = 1, .cols = 64, .batch = 5, .stride_in = 65}, 0,
+		 "one row and ld_out 1, but the batch's strides (65, 64) leave gaps"},
+		{{.es = 4, .rows = 64, .cols = 1, .batch = 2, .stride_out = 70}, 0, "strides (64, 70) leave gaps"},
+		/* a padded row makes the dense default stride leave a gap */
+		{{.es = 4, .rows = 1, .cols = 100, .ld_in = 128, .batch = 2}, 0, "strides (128, 100) leave gaps"},
+		{{.es = 4, .rows = 1, .cols = 1, .batch = 4, .stride_in = 2}, 0, "a single element, but the batch's strides (2, 1)"},
+		{{.es = 4, .rows = 1, .cols = 1, .batch = 4}, 1, "a single element, the batch packed"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		if (model_problem_check(&cases[i].p, err, sizeof err)) {
+			ok(0, "copy case %zu: %s", i, err);
+			continue;
+		}
+		why[0] = '\0';
+		int c = model_problem_is_copy(&cases[i].p, why, sizeof why);
+		ok(c == cases[i].copy, "copy case %zu (%llux%llu): %s", i, (unsigned long long)cases[i].p.rows,
+		   (unsigned long long)cases[i].p.cols, c ? "a copy" : "no copy");
+		has_str(why, cases[i].why, "... and why");
+	}
+}
+
 int main(void)
 {
 	problems();
+	copies();
 	params();
 	kernels();
 	tiles_and_paths();

@@ -1,0 +1,44 @@
+#!/bin/sh
+# ptxpose plan --measure and run --measure on the fake driver (tests/fakecuda,
+# whose event clock times every kernel at its "fakecuda: speed"): every
+# candidate with its predicted and measured time, the winner the fastest, a
+# second call from the on-disk cache, JSON, run --measure taking the
+# library's measured plan; the cache switched off. The GPU test is t0520.
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib/tap.sh
+need_ptxpose
+. tests/lib/fakecuda.sh
+export PTXPOSE_CACHE="$tmp/cache"
+P="--elem 32 --rows 300 --cols 301"
+check "plan --measure: exit 0" 0 $PX plan --measure $P
+grep -q '^measured: [0-9]* of [0-9]* candidates timed in [0-9.]* ms (budget 200 ms): events around 5 runs of back-to-back launches' "$tmp/out" &&
+	grep -q '^choice: [a-z0-9_]*  [0-9.]* us measured  ([0-9.]* us predicted)  grid ' "$tmp/out" &&
+	grep -q '^why: the fastest measured' "$tmp/out" && ok "... what was timed, the choice, why" || { nok "... text"; diag <"$tmp/out"; }
+rows=$(grep -c '^ *[0-9][0-9]*  [a-z]' "$tmp/out")
+[ "$rows" -ge 2 ] && ok "... a row per candidate ($rows)" || { nok "... rows"; diag <"$tmp/out"; }
+choice=$(sed -n 's/^choice: \([a-z0-9_]*\) .*/\1/p' "$tmp/out")
+check "... again: exit 0" 0 $PX plan --measure $P --json
+python3 - "$tmp/out" "$choice" >"$tmp/py" 2>&1 <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["format"] == "ptxpose-plan-measure 1" and d["from_cache"] is True and d["measure_ms"] == 0, d
+assert d["choice"] == sys.argv[2], (d["choice"], sys.argv[2])
+timed = [c["measured_us"] for c in d["candidates"] if c["measured_us"] is not None]
+assert len(timed) == d["timed"] >= 2 and d["measured_us"] == min(timed), d
+PY
+[ $? -eq 0 ] && ok "... from the cache, the same choice, the least measured time (JSON)" || { nok "... JSON"; diag <"$tmp/py"; }
+ls "$tmp/cache"/plan-*.bin >/dev/null 2>&1 && ok "... the entry is in \$PTXPOSE_CACHE" || nok "... the entry"
+check "plan --measure --budget-ms 1 --no-cache" 0 $PX plan --measure $P --budget-ms 1 --no-cache
+grep -q '^measured: .*(budget 1 ms)' "$tmp/out" && ok "... measured (not from the cache), within its budget" || { nok "... no cache"; diag <"$tmp/out"; }
+printf 'junk' >"$(ls "$tmp/cache"/plan-*.bin)"
+check "plan --measure -v over a bad entry: exit 0" 0 $PX plan --measure $P -v
+grep -q '^# cache: .*plan-.*\.bin: ignored: truncated' "$tmp/err" && grep -q '^measured: [0-9]* of' "$tmp/out" &&
+	ok "... noted under -v, measured again" || { nok "... bad entry"; diag <"$tmp/err"; }
+check "plan --measure: one row is a copy" 0 $PX plan --measure --elem 16 --rows 1 --cols 4096
+grep -q '^choice: copy .*not measured' "$tmp/out" && ok "... not measured" || { nok "... copy"; diag <"$tmp/out"; }
+PTXPOSE_CACHE=off check "run --measure: exit 0" 0 $PX run $P --measure --no-time
+grep -q '^ptxpose run: picked [a-z0-9_]* by measuring: [0-9.]* us a launch, [0-9]* candidates timed just now$' "$tmp/err" &&
+	grep -q ': PASS  \[Fake CUDA Device 0\]$' "$tmp/out" && ok "... the measured plan verifies" || { nok "... run"; diag <"$tmp/err"; diag <"$tmp/out"; }
+check "run --measure FILE.ptx: exit 2" 2 $PX run tests/data/linear_b32.ptx --rows 4 --cols 4 --measure
+one_line "... one line" "--measure: the library's measured plan, on a GPU and without FILE.ptx"
+finish
