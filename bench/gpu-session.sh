@@ -5,7 +5,11 @@
 #   bash bench/gpu-session.sh STAGE...
 #
 # Stages: info, verify (GPU tests + odd shapes, standard and tuning sets),
-# sanitize (compute-sanitizer memcheck and racecheck at 4097x4095), std (the
+# sanitize (compute-sanitizer memcheck and racecheck at 4097x4095), shapes-san
+# (memcheck of every kernel and racecheck of the small-dimension family and
+# one kernel a width, on skinny, batched and misaligned shapes), lib (the
+# examples, built by `bash bench/gpu-session.sh stage-examples` here, and
+# bench/overhead, each under compute-sanitizer too), std (the
 # standard set's benchmark), tune (tuning candidates on the deciding shapes),
 # peers (ptx/ side by side with PyTorch, CuPy, cuBLAS and Triton:
 # bench/peers.py, see bench/README.md), ncu (bank-conflict counters).
@@ -44,6 +48,63 @@ stage_sanitize() {
 			echo "$tool $(basename "$f"): rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san-$tool-$(basename "$f" .ptx).log" | head -1)"
 		done
 	done
+}
+
+# Skinny, batched, misaligned and odd shapes through check (one process a
+# tool: every file and shape), memcheck over every kernel, racecheck over the
+# small-dimension family's kmax 8 and 64 and the narrow kernels (one a width;
+# every kernel walks batches), and the library's plans (run --elem).
+SAN_SHAPES=4097x4095,3x100003,100003x3,64x20000,20000x64,1x5000,33x31:batch=3:stride_in=1100:stride_out=1200:offset=1,1000x999:ld_in=1003:offset=1
+RACE_SHAPES=1000x999,3x20003,20003x3,64x5000,33x31:batch=3:stride_in=1100:stride_out=1200:offset=1,1000x999:ld_in=1003:offset=1
+stage_shapes_san() {
+	log compute-sanitizer: shapes
+	compute-sanitizer --tool memcheck --error-exitcode 9 $px check --shapes "$SAN_SHAPES" ptx/*.ptx \
+		>"$OUT/san-memcheck-all.log" 2>&1
+	echo "memcheck, every kernel: rc=$? $(grep -c '^ok' "$OUT/san-memcheck-all.log") ok, $(grep -c '^not ok' "$OUT/san-memcheck-all.log") not ok; $(grep 'ERROR SUMMARY' "$OUT/san-memcheck-all.log" | tail -1)"
+	compute-sanitizer --tool racecheck --error-exitcode 9 $px check --shapes "$RACE_SHAPES" \
+		ptx/skinny_*_k8_*.ptx ptx/skinny_*_k64_*.ptx ptx/skinny_*_k1_b8.ptx ptx/narrow_*.ptx >"$OUT/san-racecheck.log" 2>&1
+	echo "racecheck: rc=$? $(grep -c '^ok' "$OUT/san-racecheck.log") ok, $(grep -c '^not ok' "$OUT/san-racecheck.log") not ok; $(grep 'RACECHECK SUMMARY' "$OUT/san-racecheck.log" | tail -1)"
+	for e in 8 16 32 64 128; do
+		compute-sanitizer --tool memcheck --error-exitcode 9 $px run --elem $e --rows 4097 --cols 4095 --offset 1 --no-time \
+			>>"$OUT/san-plans.log" 2>&1
+		echo "memcheck run --elem $e 4097x4095 offset 1: rc=$?"
+	done
+}
+
+# The examples, built here against a staged install (pkg-config), carried in
+# .carry/examples; then bench/overhead (the library's host time).
+stage_stage_examples() {
+	local st=$PWD/.carry/stage
+	rm -rf "$st" .carry/examples && mkdir -p .carry/examples
+	DESTDIR=$st PREFIX=/usr/local ninja install >/dev/null || return 1
+	export PKG_CONFIG_PATH=$st/usr/local/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$st
+	cc -std=c11 -O2 examples/transpose.c -I/usr/local/cuda/include $(pkg-config --cflags ptxpose) \
+		"$st/usr/local/lib/libptxpose.a" $(pkg-config --static --libs-only-l ptxpose | sed 's/-lptxpose//') \
+		-o .carry/examples/transpose_c || return 1
+	c++ -O2 examples/transpose.cpp -I/usr/local/cuda/include $(pkg-config --cflags ptxpose) \
+		"$st/usr/local/lib/libptxpose.a" $(pkg-config --static --libs-only-l ptxpose | sed 's/-lptxpose//') \
+		-o .carry/examples/transpose_cpp || return 1
+	cp build/bench/overhead .carry/examples/overhead
+	rm -rf "$st"
+	ls -l .carry/examples
+}
+stage_lib() {
+	log library: examples and overhead
+	for x in transpose_c transpose_cpp; do
+		.carry/examples/$x >"$OUT/ex-$x.log" 2>&1; echo "$x: rc=$? $(tail -1 "$OUT/ex-$x.log")"
+		for tool in memcheck racecheck; do
+			compute-sanitizer --tool $tool --error-exitcode 9 .carry/examples/$x >"$OUT/san-$tool-$x.log" 2>&1
+			echo "  $tool: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san-$tool-$x.log" | tail -1)"
+		done
+	done
+	PTXPOSE_CACHE=$OUT/cache .carry/examples/overhead >"$OUT/overhead.txt" 2>&1; echo "overhead: rc=$?"
+	cat "$OUT/overhead.txt"
+	for s in "--elem 8 --rows 4097 --cols 4095 --offset 1" "--elem 16 --rows 2048 --cols 2048" \
+		"--elem 128 --rows 8191 --cols 8193" "--elem 8 --rows 3 --cols 1000003"; do
+		PTXPOSE_CACHE=$OUT/cache $px plan --measure $s >>"$OUT/measure.txt" 2>&1; echo "plan --measure $s: rc=$?"
+	done
+	tail -40 "$OUT/measure.txt"
+	rm -rf "$OUT/cache"
 }
 
 # The issue's case list: every width at each shape (32768^2 for bytes too).
@@ -96,6 +157,8 @@ stage_ncu() {
 
 for s in "$@"; do
 	case "$s" in
+	shapes-san) stage_shapes_san ;;
+	stage-examples) stage_stage_examples ;;
 	sanitize) stage_sanitize ${SAN_FILES:-ptx/cute_vec_swizzle_b32.ptx ptx/cute_vec_swizzle_b64.ptx} ;;
 	*) "stage_$s" ;;
 	esac
