@@ -177,8 +177,10 @@ def main():
     lib = [s for s in srcs if not s.startswith('cli/')]
     library = [s for s in srcs if s.startswith('lib/') or s.startswith('build/') or s in LIB_COMMON]
     major, minor, patch = version()
-    soname = f'libptxpose.so.{major}'
-    so = f'build/{soname}.{minor}.{patch}'
+    # While MAJOR is 0 every MINOR may change the ABI (0.3 grew ptxpose_plan_info),
+    # so the soname carries it: libptxpose.so.0.MINOR; from 1.0, libptxpose.so.MAJOR.
+    soname = f'libptxpose.so.{major}' if major != '0' else f'libptxpose.so.0.{minor}'
+    so = f'build/libptxpose.so.{major}.{minor}.{patch}'
     units = sorted(glob.glob('tests/unit/*.c'))
     w = []
     p = w.append

@@ -7,7 +7,8 @@
 #
 #   PREFIX/bin/ptxpose
 #   PREFIX/include/ptxpose.h
-#   PREFIX/lib/libptxpose.a, libptxpose.so -> .so.MAJOR -> .so.MAJOR.MINOR.PATCH
+#   PREFIX/lib/libptxpose.a, libptxpose.so -> .so.SOVER -> .so.MAJOR.MINOR.PATCH
+#   (SOVER: MAJOR, or 0.MINOR while MAJOR is 0)
 #   PREFIX/lib/pkgconfig/ptxpose.pc
 #   PREFIX/share/doc/ptxpose/README.md, DESIGN.md, lib-README.md
 set -eu
@@ -22,6 +23,8 @@ dest=${DESTDIR:-}
 v() { sed -n "s/^#define PTXPOSE_VERSION_$1 \([0-9]*\)$/\1/p" include/ptxpose.h; }
 major=$(v MAJOR) minor=$(v MINOR) patch=$(v PATCH)
 so=libptxpose.so.$major.$minor.$patch
+# the soname: libptxpose.so.MAJOR, or libptxpose.so.0.MINOR while MAJOR is 0 (configure.py)
+if [ "$major" = 0 ]; then sover=0.$minor; else sover=$major; fi
 for f in build/ptxpose build/libptxpose.a "build/$so"; do
 	[ -f "$f" ] || { echo "install: $f is not built: run ninja" >&2; exit 1; }
 done
@@ -36,8 +39,8 @@ put 755 build/ptxpose "$bin/ptxpose"
 put 644 include/ptxpose.h "$inc/ptxpose.h"
 put 644 build/libptxpose.a "$lib/libptxpose.a"
 put 755 "build/$so" "$lib/$so"
-ln -sfn "$so" "$lib/libptxpose.so.$major"
-ln -sfn "libptxpose.so.$major" "$lib/libptxpose.so"
+ln -sfn "$so" "$lib/libptxpose.so.$sover"
+ln -sfn "libptxpose.so.$sover" "$lib/libptxpose.so"
 cat >"$lib/pkgconfig/ptxpose.pc.tmp.$$" <<PC
 prefix=$prefix
 exec_prefix=\${prefix}

@@ -41,9 +41,12 @@ static void why_text(FILE *f, const api_report *r)
 			100 * (r->c[second].measured_us / w->measured_us - 1));
 	else
 		fprintf(f, ", the only one timed");
-	if (r->best)
+	if (r->best && r->c[0].measured_us >= 0)
 		fprintf(f, "; the model ranked it %d, after %s (%.2f us measured)", r->best + 1, r->c[0].kernel,
 			r->c[0].measured_us);
+	else if (r->best)
+		fprintf(f, "; the model ranked it %d, after %s (not timed: %s)", r->best + 1, r->c[0].kernel,
+			r->c[0].skipped[0] ? r->c[0].skipped : "unknown");
 	else
 		fprintf(f, "; the model's choice too");
 	fputc('\n', f);

@@ -76,7 +76,8 @@ extern "C" {
 #define PTXPOSE_API
 #endif
 
-/* The library's version; the shared library's soname is libptxpose.so.MAJOR. */
+/* The library's version. The shared library's soname is libptxpose.so.MAJOR, and
+ * libptxpose.so.0.MINOR while MAJOR is 0: until 1.0 every MINOR may change the ABI. */
 #define PTXPOSE_VERSION_MAJOR 0
 #define PTXPOSE_VERSION_MINOR 3
 #define PTXPOSE_VERSION_PATCH 0
@@ -185,7 +186,10 @@ PTXPOSE_API ptxpose_status ptxpose_plan_destroy(ptxpose_plan plan);
 
 /* Enqueue the transpose of the device buffers `in` to `out` on `stream` and
  * return: asynchronous, no synchronization. The buffers must hold the
- * plan's matrices; they are checked for alignment, not for size. */
+ * plan's matrices; they are checked for alignment, not for size. Out of
+ * place: the spans of in and out (every matrix's rows * ld elements, batch
+ * strides included) must not share a byte, or PTXPOSE_ERR_INVALID, even
+ * where strided views would touch no common element. */
 PTXPOSE_API ptxpose_status ptxpose_execute(ptxpose_plan plan, const void *in, void *out, ptxpose_stream stream);
 
 /* Plan (through the handle's plan cache: the first call for a problem plans,

@@ -49,14 +49,19 @@ static cache *disk(ptxpose_handle h)
 }
 
 /* The key: the device (its name and SM count), compute capability, driver,
- * the kernel set and the problem with its pointers' alignment class. */
+ * the kernel set, how kernels are JIT-compiled (PTXPOSE_JIT=link costs
+ * registers) and launched (the PTXPOSE_GRID_MAX test knob), and the problem
+ * with its pointers' alignment class. */
 static void key_of(ptxpose_handle h, const model_problem *p, char *device, size_t dn, char *item, size_t in,
 		   cache_key *k)
 {
 	const cu_devinfo *d = cu_info(h->cu);
 	snprintf(device, dn, "%s (%d SMs)", d->name, d->sm_count);
-	snprintf(item, in, "elem %u rows %llu cols %llu ld_in %llu ld_out %llu batch %llu stride_in %llu "
-			   "stride_out %llu align_in %u align_out %u", p->es, (unsigned long long)p->rows,
+	const char *jit = getenv("PTXPOSE_JIT"), *grid = getenv("PTXPOSE_GRID_MAX");
+	snprintf(item, in, "jit %s grid_max %.32s elem %u rows %llu cols %llu ld_in %llu ld_out %llu batch %llu "
+			   "stride_in %llu stride_out %llu align_in %u align_out %u",
+		 jit && !strcmp(jit, "link") ? "link" : "whole", grid && *grid ? grid : "none", p->es,
+		 (unsigned long long)p->rows,
 		 (unsigned long long)p->cols, (unsigned long long)p->ld_in, (unsigned long long)p->ld_out,
 		 (unsigned long long)p->batch, (unsigned long long)p->stride_in, (unsigned long long)p->stride_out,
 		 p->align_in < 256 ? p->align_in : 256, p->align_out < 256 ? p->align_out : 256);
@@ -100,7 +105,7 @@ static int parse_blob(const char *blob, size_t len, api_report *r, char *why, si
 			continue;
 		if (sscanf(line, "spent_ms %lf%n", &r->spent_ms, &used) == 1 && !line[used])
 			continue;
-		if (r->n < n && sscanf(line, "cand %63[A-Za-z0-9_$] %lf %lf %d %d%n", c->kernel, &c->predicted_us,
+		if (r->n < n && sscanf(line, "cand %63[A-Za-z0-9_$%%] %lf %lf %d %d%n", c->kernel, &c->predicted_us,
 				       &c->measured_us, &c->runs, &c->k, &used) == 5 && !line[used]) {
 			r->n++;
 			continue;
@@ -134,7 +139,8 @@ static char *blob_of(const api_report *r, size_t *len)
 
 /* The cached choice for the key, as a report whose winner is a kernel of
  * this handle of the problem's width; else NULL (a miss, or noted as bad). */
-static api_report *from_disk(ptxpose_handle h, cache *c, const cache_key *k, const model_problem *p, int *index)
+static api_report *from_disk(ptxpose_handle h, cache *c, const cache_key *k, const model_problem *p, double budget_ms,
+			     int *index)
 {
 	void *blob;
 	size_t len;
@@ -150,6 +156,14 @@ static api_report *from_disk(ptxpose_handle h, cache *c, const cache_key *k, con
 				 r->c[r->best].kernel, p->es);
 			bad = 1;
 		}
+	}
+	int timed = 0;
+	for (int i = 0; !bad && i < r->n; i++)
+		timed += r->c[i].measured_us >= 0;
+	if (!bad && timed < r->n && r->budget_ms < budget_ms) { /* a starved measurement is not kept for good */
+		snprintf(why, sizeof why, "%d of %d candidates were timed within %g ms, and %g ms are given now", timed,
+			 r->n, r->budget_ms, budget_ms);
+		bad = 1;
 	}
 	free(blob);
 	if (bad) {
@@ -277,7 +291,8 @@ ptxpose_status api_measure_choose(ptxpose_handle h, const ptxpose_desc *d, const
 	cache *c = disk(h);
 	cache_key k;
 	key_of(h, p, device, sizeof device, item, sizeof item, &k);
-	api_report *r = c ? from_disk(h, c, &k, p, index) : NULL;
+	api_report *r = c ? from_disk(h, c, &k, p, d->measure_budget_ms > 0 ? d->measure_budget_ms : BUDGET_MS, index)
+			  : NULL;
 	ptxpose_status st = PTXPOSE_OK;
 	pick_result rank = {0};
 	if (r) { /* the model is not asked to rank: a warm plan costs a file read */

@@ -148,7 +148,9 @@ int cache_get(cache *c, const cache_key *k, void **blob, size_t *len)
 	*len = 0;
 	if (!cache_enabled(c) || key_text(c, k, key, &kl, path))
 		return 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO put where an entry belongs must not hang the plan
+	 * (read_entry then refuses anything but a regular file) */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		if (errno != ENOENT)
 			cache_note(c, "%s: cannot open it (%s); a miss", path, strerror(errno));

@@ -127,28 +127,34 @@ static px_status time_one(timer *t, int i, measure_time *mt)
 px_status measure_run(const measure_job *j, measure_time *mt, double *spent_ms, char *err, size_t errlen)
 {
 	timer t = {.j = j, .cu = {.f = j->f}, .start_ms = now_ms(), .err = err, .errlen = errlen};
-	int linked = 0;
+	int timed = 0;
+	px_status last = PX_OK;
 	char why[512] = "";
 	for (int i = 0; i < j->n; i++)
 		mt[i] = (measure_time){.us = -1, .skipped = "the budget was spent"};
 	px_status st = setup(&t);
+	/* A candidate that cannot be prepared (it does not link, its entry is
+	 * not found, its launch does not fit) is skipped; the budget ends the
+	 * loop only once one candidate has been timed. */
 	for (int i = 0; !st && i < j->n; i++) {
-		if (i && spent(&t))
+		if (timed && spent(&t))
 			break;
 		px_status pst = j->prepare(j->ud, i, why, sizeof why);
-		if (pst == PX_EJIT) {
-			mt[i].skipped = "it did not link";
+		if (pst) {
+			mt[i].skipped = pst == PX_EJIT ? "it did not link" : "it could not be prepared";
+			last = pst;
 			continue;
 		}
-		linked++;
-		if (!(st = pst) && !(st = time_one(&t, i, &mt[i])))
+		if (!(st = time_one(&t, i, &mt[i]))) {
 			mt[i].skipped = NULL;
+			timed++;
+		}
 	}
 	teardown(&t);
 	*spent_ms = now_ms() - t.start_ms;
-	if (!st && !linked) {
-		snprintf(err, errlen, "no candidate linked: %s", why);
-		st = PX_EJIT;
+	if (!st && !timed) {
+		snprintf(err, errlen, "no candidate could be timed: %s", why[0] ? why : "none was prepared");
+		st = last ? last : PX_EJIT;
 	}
 	return st;
 }

@@ -34,6 +34,25 @@ printf 'junk' >"$(ls "$tmp/cache"/plan-*.bin)"
 check "plan --measure -v over a bad entry: exit 0" 0 $PX plan --measure $P -v
 grep -q '^# cache: .*plan-.*\.bin: ignored: truncated' "$tmp/err" && grep -q '^measured: [0-9]* of' "$tmp/out" &&
 	ok "... noted under -v, measured again" || { nok "... bad entry"; diag <"$tmp/err"; }
+# a starved measurement is not kept for good; a FIFO where the entry belongs
+# does not hang the plan
+export PTXPOSE_CACHE="$tmp/cache2"
+check "plan --measure --budget-ms 1: exit 0" 0 $PX plan --measure $P --budget-ms 1
+grep -q '^measured: [0-9] of 12 candidates timed' "$tmp/out" && ok "... not every candidate timed" || { nok "... budget"; diag <"$tmp/out"; }
+check "plan --measure -v, 200 ms given: exit 0" 0 $PX plan --measure $P -v
+grep -q '^# cache: a measured plan for .* ignored: [0-9] of 12 candidates were timed within 1 ms, and 200 ms are given now; measuring again$' "$tmp/err" &&
+	grep -q '^measured: 12 of 12 candidates timed' "$tmp/out" && ok "... measured again, every candidate" || { nok "... starved entry"; diag <"$tmp/err"; diag <"$tmp/out"; }
+entry=$(ls "$tmp/cache2"/plan-*.bin) && rm -f "$entry" && mkfifo "$entry"
+check "plan --measure -v, a FIFO at the entry's path: exit 0 (no hang)" 0 timeout 20 $PX plan --measure $P -v
+grep -q '^# cache: .*plan-.*\.bin: ignored: not a regular file' "$tmp/err" && ok "... noted under -v" || { nok "... FIFO"; diag <"$tmp/err"; }
+# a candidate that links but cannot be prepared (its entry is not found) is
+# skipped, and the others are timed
+sed 's/cute_naive_write_b32/%cnw_b32/g' ptx/cute_naive_write_b32.ptx >"$tmp/pct.ptx"
+PTXPOSE_CACHE=off PTXPOSE_PTX="$tmp/pct.ptx" check "plan --measure, a candidate whose entry is missing: exit 0" 0 \
+	$PX plan --measure --elem 32 --rows 3000 --cols 3001
+grep -q '^ *[0-9]*  %cnw_b32 .*(it could not be prepared)$' "$tmp/out" && grep -q '^choice: [a-z]' "$tmp/out" &&
+	! grep -q -- '-1.00 us measured' "$tmp/out" && ok "... skipped with the reason, another chosen" || { nok "... unprepared"; diag <"$tmp/out"; }
+export PTXPOSE_CACHE="$tmp/cache"
 check "plan --measure: one row is a copy" 0 $PX plan --measure --elem 16 --rows 1 --cols 4096
 grep -q '^choice: copy .*not measured' "$tmp/out" && ok "... not measured" || { nok "... copy"; diag <"$tmp/out"; }
 PTXPOSE_CACHE=off check "run --measure: exit 0" 0 $PX run $P --measure --no-time
