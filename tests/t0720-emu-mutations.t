@@ -15,7 +15,15 @@ PX=build/ptxpose
 # 16x68 in the packed 8- and 16-bit blocks (16 or 8 rows each); 144x160 gives
 # the 128x128 tiles an interior (vector) tile whose stores can be swapped;
 # the padded leading dimensions take their vector paths.
-SHAPES="67x129,36x68,5x68,68x5,16x68,144x160,67x129:ld_in=132:ld_out=72,3x9000,9000x3"
+# 3x9000 (wide) and 9000x3 (tall) give the small-dimension kernels, in the
+# direction each is made for, interior stages; the other way round they
+# would emulate 9000 mostly idle blocks (t0713 covers that path).
+SHAPES="67x129,36x68,5x68,68x5,16x68,144x160,67x129:ld_in=132:ld_out=72"
+shapes_for() {
+	if grep -q '^// ptxpose skinny=wide ' "$1"; then echo "$SHAPES,3x9000"
+	elif grep -q '^// ptxpose skinny=tall ' "$1"; then echo "$SHAPES,9000x3"
+	else echo "$SHAPES"; fi
+}
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
 
 set -- ptx/*.ptx
@@ -73,11 +81,13 @@ report() {
 
 # The unmutated kernels pass: otherwise the mutants below prove nothing.
 n=$((n + 1))
-if $PX check --emulate --shapes "$SHAPES" ptx/*.ptx >"$tmp/out" 2>&1; then
-	echo "ok $n - the committed kernels pass on $SHAPES"
+if $PX check --emulate --shapes "$SHAPES" ptx/*.ptx >"$tmp/out" 2>&1 &&
+	$PX check --emulate --shapes 3x9000 $(grep -l '^// ptxpose skinny=wide ' ptx/*.ptx) >>"$tmp/out" 2>&1 &&
+	$PX check --emulate --shapes 9000x3 $(grep -l '^// ptxpose skinny=tall ' ptx/*.ptx) >>"$tmp/out" 2>&1; then
+	echo "ok $n - the committed kernels pass on $SHAPES (and 3x9000 wide, 9000x3 tall)"
 else
 	grep -v '^ok' "$tmp/out" | sed 's/^/# /' | head -20
-	echo "not ok $n - the committed kernels pass on $SHAPES"
+	echo "not ok $n - the committed kernels pass on $SHAPES (and 3x9000 wide, 9000x3 tall)"
 fi
 n=$((n + 1))
 [ "$nrace" -gt 0 ] && echo "ok $n - $nrace kernels have a bar.sync to remove" ||
@@ -99,14 +109,14 @@ done
 for f in $oob; do
 	m="$tmp/$(basename "$f" .ptx)_oob.ptx"
 	sed "0,/$BOUND/s//setp.ge.s32\\1/" "$f" >"$m"
-	$PX check --emulate --shapes "$SHAPES" "$m" >"$tmp/out" 2>&1
+	$PX check --emulate --shapes "$(shapes_for "$f")" "$m" >"$tmp/out" 2>&1
 	report "$(basename "$f") with rows_left >= 0" $? 8 "$tmp/out" "global load of [0-9]* bytes at in+0x[0-9a-f]* (allocation is"
 done
 
 for f in $swap; do
 	m="$tmp/$(basename "$f" .ptx)_swap.ptx"
 	swap_stores "$f" >"$m"
-	$PX check --emulate --shapes "$SHAPES" "$m" >"$tmp/out" 2>&1
+	$PX check --emulate --shapes "$(shapes_for "$f")" "$m" >"$tmp/out" 2>&1
 	rc=$?
 	if [ $rc -eq 8 ]; then
 		# a swapped store may fault before a wrong value is seen: in the
