@@ -26,28 +26,19 @@ def setup_cupy(env, case, buf):
 
 
 def setup_cublas_geam(env, case, buf):
-    env.need('cupy')
-    if case.geam is None:
-        raise NotApplicable(f'cuBLAS has no geam for {case.eb}-byte elements')
-    if case.batched:
-        raise NotApplicable('cuBLAS geam has no batched form')
-    import numpy as np
-    from cupy_backends.cuda.libs import cublas
+    import peers_cublas
+    args, why = peers_cublas.geam_args(case)
+    if args is None:
+        raise NotApplicable(why)
     if env.cublas is None:  # our own handle, on the one stream, scalars on the host
-        env.cublas = cublas.create()
-        cublas.setPointerMode(env.cublas, cublas.CUBLAS_POINTER_MODE_HOST)
-    cublas.setStream(env.cublas, env.stream)
-    scalar = {'sgeam': np.float32, 'dgeam': np.float64, 'zgeam': np.complex128}[case.geam]
-    one, zero = np.ones(1, dtype=scalar), np.zeros(1, dtype=scalar)  # host scalars, alive in fn's closure
-    routine = getattr(cublas, case.geam)
-    h, xp, yp = env.cublas, buf.x.data_ptr(), buf.y.data_ptr()
-    # Column-major view of row-major data: C (rows x cols, ldc = ld_out) = 1 * A^T + 0 * C,
-    # A (cols x rows, lda = ld_in); beta = 0, so C is not read (in place, as cuBLAS allows).
-
-    def fn():
-        routine(h, cublas.CUBLAS_OP_T, cublas.CUBLAS_OP_N, case.rows, case.cols, one.ctypes.data, xp,
-                case.ld_in, zero.ctypes.data, yp, case.ld_out, yp, case.ld_out)
-    return [('cublas_geam', fn, f'{case.geam} on the bits of {case.dtype} (finite values: 1*x + 0*y is exact)')]
+        try:
+            lib = peers_cublas.load_library()
+        except OSError as e:
+            raise NotApplicable(str(e)) from None
+        env.cublas = peers_cublas.Handle(lib, env.stream)
+    fn = env.cublas.geam(case, buf.x.data_ptr(), buf.y.data_ptr())
+    return [('cublas_geam', fn, f'{case.geam} through ctypes on the bits of {case.dtype} '
+             '(finite values: 1*x + 0*y is exact)')]
 
 
 def setup_triton(env, case, buf):

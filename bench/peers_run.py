@@ -54,7 +54,7 @@ def write_json(path, results):
 
 
 class Env:
-    """What the implementations share: the optional modules, the cuBLAS handle, the mode."""
+    """What the implementations share: the optional modules, the cuBLAS handle (peers_cublas), the mode."""
 
     def __init__(self, quick, peers=True):
         self.quick, self.cublas, self.stream, self.mods, self.missing = quick, None, None, {}, {}
@@ -305,6 +305,8 @@ def run(a, cases, kernels, old, torch, method, fmt):
         torch.cuda.empty_cache()
         if a.out:
             write_json(a.out, results)
+    if env.cublas is not None:
+        env.cublas.close()
     if a.out:
         write_json(a.out, results)
     print(f'peers: {len(results["cases"])} cases, {failures} failures' + (f' -> {a.out}' if a.out else ''), flush=True)

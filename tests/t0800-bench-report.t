@@ -2,8 +2,10 @@
 # t0800-bench-report: the side-by-side harness and its report, without a GPU.
 # bench/peers.py: case specs and named sets, kernel ABI v2 launch arithmetic
 # (grid clamps, parameter order), refused PTX, one-line errors and exit codes,
-# that it needs no torch until it measures, and (with a stand-in for Triton
-# where Triton is absent) the Triton peer's sweep, grid and parameters. bench/report.py: from canned
+# that it needs no torch until it measures, cuBLAS geam through ctypes (with a
+# stand-in for libcublas: the call's arguments, the handle, the library
+# search), and (with a stand-in for Triton where Triton is absent) the Triton
+# peer's sweep, grid and parameters. bench/report.py: from canned
 # results (tests/data/peers-*.json, figures chosen so that every ratio is
 # computed by hand here), the Markdown's ratios and geometric means, the CSV,
 # the per-device folders, and the SVG chart: every value printed, no bar past
@@ -176,12 +178,16 @@ rc, out, err = run('bench/peers.py', '--dry-run', '--ptx', tmp + '/tile.ptx', '-
                    '4194304x3:f32', '3x3:f32:batch=1048576', '1000x3:u8')
 ok(rc == 0 and out.splitlines() == [
     '4194304x3:f32  (cli; 100663296 bytes moved)',
+    '  cublas_geam: cublasSgeam T N m 4194304 n 3 lda 3 ldb 4194304 ldc 4194304',
     '  t_b32: grid 1x65535x1 block 32x8x1 smem 65536 args u32:4194304 u32:3 u32:3 u32:4194304 u32:1 u64:12582912 u64:12582912',
     '3x3:f32:batch=1048576  (cli; 75497472 bytes moved)',
+    '  cublas_geam: n/a (cuBLAS geam has no batched form)',
     '  t_b32: grid 1x1x65535 block 32x8x1 smem 65536 args u32:3 u32:3 u32:3 u32:3 u32:1048576 u64:9 u64:9',
     '1000x3:u8  (cli; 6000 bytes moved)',
+    '  cublas_geam: n/a (cuBLAS has no geam for 1-byte elements)',
     '  l_b8: grid 3x1x1 block 256x1x1 smem 0 args u32:1000 u32:3 u32:3 u32:1000 u32:1 u64:3000 u64:3000'],
-   '--dry-run: each case and the launch of each kernel of its width, no GPU', out + err)
+   "--dry-run: each case, cuBLAS geam's call (transposed A, m = rows, n = cols, lda = ld_in, ldb = ldc = ld_out) "
+   'and the launch of each kernel of its width, no GPU', out + err)
 probe = ("import sys; sys.path.insert(0, 'bench'); import peers; peers.main(['--dry-run', '--set', 'smoke']); "
          "bad = [m for m in ('torch', 'numpy', 'cupy', 'triton') if m in sys.modules]; print('imported:', bad)")
 rc, out, err = run('-c', probe)
@@ -191,6 +197,68 @@ rc, _, _ = run('-c', 'import torch')
 if rc != 0:
     one_line_error('without torch, a real run stops with exit 4', ['bench/peers.py', '5x5:f32'], 4,
                    'no CUDA device for PyTorch')
+
+# ---- cuBLAS geam through ctypes, with a stand-in for libcublas -------------
+import ctypes  # noqa: E402
+import types  # noqa: E402
+
+import peers_cublas as pcb  # noqa: E402
+
+blas_calls = []  # (function, args), in call order
+
+
+def fake_blas_fn(name, status=0):
+    def f(*args):
+        if name == 'cublasCreate_v2':
+            args[0]._obj.value = 0x1234  # the handle cublasCreate writes through its pointer
+        blas_calls.append((name, args))
+        return status
+    return f
+
+
+fake_blas = types.SimpleNamespace(**{f: fake_blas_fn(f) for f in (
+    'cublasCreate_v2', 'cublasDestroy_v2', 'cublasSetStream_v2', 'cublasSetPointerMode_v2', 'cublasSgeam',
+    'cublasDgeam', 'cublasZgeam')})
+h = pcb.Handle(fake_blas, 0x5000)
+ok([f for f, _ in blas_calls] == ['cublasCreate_v2', 'cublasSetPointerMode_v2', 'cublasSetStream_v2']
+   and all(a[0].value == 0x1234 for _, a in blas_calls[1:]) and blas_calls[1][1][1] == pcb.POINTER_MODE_HOST
+   and blas_calls[2][1][1].value == 0x5000,
+   "cublas: a handle of its own, host pointer mode, bound to the harness's stream", blas_calls)
+for spec, routine, scalar in [('7x9:c64:ld_in=11:ld_out=13', 'cublasDgeam', [1.0]),
+                              ('5x6:c128:offset=1', 'cublasZgeam', [1.0, 0.0]),
+                              ('4194304x3:i32', 'cublasSgeam', [1.0])]:
+    blas_calls.clear()
+    c = pc.parse_case(spec)
+    fn = h.geam(c, 0x7000, 0x9000)
+    fn()
+    f, args = blas_calls[0] if blas_calls else ('none', ())
+    alpha, beta = list(fn.scalars[0]), list(fn.scalars[1])
+    got = (f, args[0].value, args[1:5], args[5] == ctypes.addressof(fn.scalars[0]), args[6].value, args[7],
+           args[8] == ctypes.addressof(fn.scalars[1]), args[9].value, args[10], args[11].value, args[12])
+    ok(got == (routine, 0x1234, (pcb.OP_T, pcb.OP_N, c.rows, c.cols), True, 0x7000, c.ld_in, True, 0x9000, c.ld_out,
+               0x9000, c.ld_out) and alpha == scalar and beta == [0.0] * len(scalar),
+       f'cublas {spec}: {routine}(h, T, N, rows, cols, &1, x, ld_in, &0, y, ld_out, y, ld_out), host scalars',
+       (got, alpha, beta))
+bad_blas = types.SimpleNamespace(**dict(vars(fake_blas), cublasSgeam=fake_blas_fn('cublasSgeam', 13)))
+try:
+    pcb.Handle(bad_blas, 0).geam(pc.parse_case('3x3:f32'), 1, 2)()
+    ok(False, 'cublas: a failed status is an error')
+except pcb.CublasError as e:
+    ok(str(e) == 'cublasSgeam: CUBLAS_STATUS_EXECUTION_FAILED (13)', 'cublas: a failed status is an error naming it', e)
+fake_wheel = types.ModuleType('nvidia.cublas')
+fake_wheel.__path__ = [os.path.join(tmp, 'wheel')]
+os.makedirs(os.path.join(tmp, 'wheel', 'lib'))
+open(os.path.join(tmp, 'wheel', 'lib', 'libcublas.so.12'), 'w').close()
+sys.modules['nvidia'], sys.modules['nvidia.cublas'] = types.ModuleType('nvidia'), fake_wheel
+cands = pcb.library_candidates()
+ok(cands[0] == os.path.join(tmp, 'wheel', 'lib', 'libcublas.so.12') and cands[-2:] == ['libcublas.so.13', 'libcublas.so.12'],
+   "cublas: the library from the nvidia-cublas wheel's lib folder first, the sonames last", cands)
+del sys.modules['nvidia'], sys.modules['nvidia.cublas']
+try:
+    pcb.load_library([os.path.join(tmp, 'wheel', 'lib', 'libcublas.so.12')])
+    ok(False, 'cublas: a library that cannot be loaded is an OSError')
+except OSError as e:
+    ok(str(e).startswith('no libcublas could be loaded ('), 'cublas: a library that cannot be loaded is an OSError', e)
 
 # ---- the Triton peer's sweep and grid, with a stand-in for Triton ----------
 rc, _, _ = run('-c', 'import triton')
