@@ -11,6 +11,7 @@ DTYPE one of u8 i8 f16 bf16 i16 f32 i32 f64 c64 i64 c128. With no case and no
   cupy         y[...] = x.swapaxes(-1, -2)
   cublas_geam  cuBLAS geam through ctypes (4-, 8- and 16-byte elements, one matrix)
   triton       a tl.trans kernel, the best of a small sweep of tiles and warps
+               (those that fit the device's shared memory)
   ptxpose:K    every kernel of --ptx whose element width matches (kernel ABI v2)
 Method: K back-to-back calls captured in one CUDA graph, the graph replayed R
 times between CUDA events after a warm-up, the median replay / K (the copy:

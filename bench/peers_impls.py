@@ -5,7 +5,6 @@ NotApplicable (the implementation does not do this case: its note says why)
 or any other exception (an error, reported for that implementation only).
 A list with several candidates is a sweep: the fastest correct one counts.
 """
-from peers_gpu import bits
 
 
 class NotApplicable(Exception):
@@ -44,8 +43,12 @@ def setup_cublas_geam(env, case, buf):
 def setup_triton(env, case, buf):
     env.need('triton')
     import peers_triton
-    return [(f'triton {label}', fn, label)
-            for label, fn in peers_triton.launchers(bits(buf.x), bits(buf.y), case, env.quick)]
+    from peers_gpu import bits
+    limit = peers_triton.smem_limit()
+    dropped = peers_triton.left_out(case.rows, case.cols, env.quick, case.eb, limit) if limit else []
+    extra = f'; left out, too large for shared memory: {", ".join(dropped)}' if dropped else ''
+    return [(f'triton {label}', fn, label + extra)
+            for label, fn in peers_triton.launchers(bits(buf.x), bits(buf.y), case, env.quick, limit)]
 
 
 def ptx_launcher(env, kernel, case, buf):

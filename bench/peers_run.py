@@ -142,7 +142,7 @@ class CaseRun:
         except Exception as e:
             self.say_failure(name, exc_line(e), e)
             return {'status': 'error', 'note': exc_line(e)}
-        best, problems = None, []
+        best, problems, skipped = None, [], []
         for label, fn, note in cands:
             tag = '' if label == name else f'{label}: '  # a sweep names the candidate that failed
             try:
@@ -165,6 +165,9 @@ class CaseRun:
                 ms, how = self.timer.best_ms(fn, calls)
             except ContextLost:
                 raise
+            except NotApplicable as e:  # a candidate this device cannot run (a Triton tile too large)
+                skipped.append(f'n/a: {e}')
+                continue
             except Exception as e:
                 problems.append(f'{tag}{exc_line(e)}')
                 self.say_failure(label, exc_line(e), e)
@@ -172,14 +175,16 @@ class CaseRun:
             if best is None or ms < best[0]:
                 best = (ms, how, note)
         if best is None:
+            if not problems:
+                return {'status': 'n/a', 'note': '; '.join(skipped)}
             wrong = any('WRONG: ' in p for p in problems)
-            return {'status': 'WRONG' if wrong else 'error', 'note': '; '.join(problems)}
+            return {'status': 'WRONG' if wrong else 'error', 'note': '; '.join(problems + skipped)}
         ms, how, note = best
         if len(cands) > 1:
-            note = f'best of {len(cands)}: {note}'
+            note = f'best of {len(cands) - len(skipped)}: {note}'
         if how != 'graph':
             note += f'; {how}'
-        return self.entry(ms, 'graph' if how == 'graph' else 'back-to-back', '; '.join([note] + problems))
+        return self.entry(ms, 'graph' if how == 'graph' else 'back-to-back', '; '.join([note] + problems + skipped))
 
     def measure(self, kernels):
         import peers_impls

@@ -5,12 +5,14 @@
 # that it needs no torch until it measures, cuBLAS geam through ctypes (with a
 # stand-in for libcublas: the call's arguments, the handle, the library
 # search), and (with a stand-in for Triton where Triton is absent) the Triton
-# peer's sweep, grid and parameters. bench/report.py: from canned
+# peer's sweep (configs that fit shared memory, a refused launch n/a, not a
+# failure), grid and parameters. bench/report.py: from canned
 # results (tests/data/peers-*.json, figures chosen so that every ratio is
 # computed by hand here), the Markdown's ratios and geometric means, the CSV,
 # the per-device folders, and the SVG chart: every value printed, no bar past
 # the plot, legend names equal to the table's columns, warm-L2 note, split
 # charts for a large set.
+import contextlib
 import json
 import os
 import re
@@ -272,7 +274,12 @@ if rc != 0:
             self.name = fn.__name__
 
         def __getitem__(self, grid):
-            return lambda *args, **kw: launches.append((self.name, grid, args, kw))
+            def launch(*args, **kw):
+                if refuse_launches:
+                    refuse()
+                launches.append((self.name, grid, args, kw))
+            return launch
+    refuse_launches = False
     fake, fake_tl = types.ModuleType('triton'), types.ModuleType('triton.language')
     fake.jit, fake.language, fake_tl.constexpr = FakeJit, fake_tl, int
     fake.cdiv = lambda a, b: -(-a // b)
@@ -301,6 +308,67 @@ if rc != 0:
                f'triton {spec}: grid {want} (y, z clamped to 65535), all parameters, 16-byte elements as int64 '
                'pairs', (grid, args, kw))
         launches.clear()
+    # 16-byte elements: 128x128 needs 262144 B of shared memory, over an H100's 232448
+    H100 = 232448
+    want16 = [(32, 32, 4), (64, 64, 4), (64, 64, 8), (128, 64, 8), (64, 128, 8), (32, 64, 4)]
+    ok(pt.configs(4096, 4096, False, 16, H100) == want16 and all(pt.configs(4096, 4096, False, eb, H100) == list(pt.BASE)
+                                                                 for eb in (1, 2, 4, 8)),
+       'triton: 16-byte elements leave 128x128 out and take 32x64 in its place, six configs as for every width',
+       pt.configs(4096, 4096, False, 16, H100))
+    ok(pt.configs(4096, 4096, True, 16, H100) == [(64, 64, 4), (32, 64, 4)]
+       and pt.configs(4096, 4096, False, 16, 99 * 1024) == [(32, 32, 4), (64, 64, 4), (64, 64, 8), (32, 64, 4),
+                                                           (64, 32, 4), (32, 128, 4)],
+       'triton: as many configs with --quick and on a device of 99 KiB', pt.configs(4096, 4096, False, 16, 99 * 1024))
+    ok(pt.left_out(4096, 4096, False, 16, H100) == ['128x128/w8 (262144 B of shared memory, over 232448)']
+       and pt.left_out(4096, 4096, False, 8, H100) == [], 'triton: the note names what was left out and why',
+       pt.left_out(4096, 4096, False, 16, H100))
+    c = pc.parse_case('8191x8193:c128')
+    labels16 = [label for label, _ in pt.launchers('X', 'Y', c, False, H100)]
+    ok(labels16 == ['32x32/w4', '64x64/w4', '64x64/w8', '128x64/w8', '64x128/w8', '32x64/w4'],
+       'triton 8191x8193:c128: no config over the limit is launched', labels16)
+
+    class FakeOutOfResources(Exception):
+        pass
+    pt.OutOfResources = FakeOutOfResources
+
+    def refuse():
+        raise FakeOutOfResources('out of resource: shared memory, Required: 262144, Hardware limit: 232448')
+    import peers_impls  # noqa: E402
+    import peers_run  # noqa: E402
+    try:
+        pt.refused_as_not_applicable(refuse, '128x128/w8')()
+        ok(False, "triton: a launch Triton refuses for resources is n/a")
+    except peers_impls.NotApplicable as e:
+        ok(str(e) == '128x128/w8: out of resource: shared memory, Required: 262144, Hardware limit: 232448',
+           "triton: a launch Triton refuses for resources is n/a", e)
+
+    refuse_launches = True
+    try:
+        pt.launchers('X', 'Y', c, False, H100)[0][1]()
+        ok(False, 'triton: every launcher of the sweep turns the refusal into n/a')
+    except peers_impls.NotApplicable as e:
+        ok(str(e).startswith('32x32/w4: out of resource'), 'triton: every launcher of the sweep turns the refusal into n/a', e)
+    except FakeOutOfResources as e:
+        ok(False, 'triton: every launcher of the sweep turns the refusal into n/a', e)
+    refuse_launches = False
+
+    # a sweep with a refused candidate: not a failure (the harness's loop, with stand-ins for the GPU)
+    said = []
+    cr = object.__new__(peers_run.CaseRun)
+    cr.torch = types.SimpleNamespace(cuda=types.SimpleNamespace(synchronize=lambda: None))
+    cr.timer = types.SimpleNamespace(on_stream=contextlib.nullcontext, calls_for=lambda fn: 10,
+                                     best_ms=lambda fn, calls: (0.01, 'graph'))
+    cr.buf = types.SimpleNamespace(poison=lambda: None, verdict=lambda: None)
+    cr.case, cr.calls, cr.failures = pc.parse_case('8191x8193:c128'), 10, 0
+    cr.say_failure = lambda *a, **k: said.append(a)
+    big = pt.refused_as_not_applicable(refuse, '128x128/w8')
+    e = cr.attempt('triton', lambda: [('triton 128x128/w8', big, '128x128/w8'), ('triton 64x64/w4', lambda: None,
+                                                                              '64x64/w4')])
+    ok(e['status'] == 'ok' and e['note'].startswith('best of 1: 64x64/w4; n/a: 128x128/w8: out of resource')
+       and not said and cr.failures == 0, 'a sweep with a refused config: the others timed, the refusal noted, no failure',
+       (e, said))
+    e = cr.attempt('triton', lambda: [('triton 128x128/w8', big, '128x128/w8')])
+    ok(e['status'] == 'n/a' and not said, 'a sweep of refused configs only: n/a, no failure', (e, said))
     del sys.modules['triton'], sys.modules['triton.language']
 
 # ---- report.py: tables from canned results ---------------------------------
