@@ -24,25 +24,34 @@ class ContextLost(Exception):
     """The CUDA context is unusable (a sticky error): nothing more can be measured."""
 
 
-def ptxpose_commit():
-    exe = os.path.join(ROOT, 'build', 'ptxpose')
+def _out(args, root):
     try:
-        line = subprocess.run([exe, '--version'], capture_output=True, text=True, timeout=10).stdout
-        m = re.search(r'\b[0-9a-f]{7,40}\b', line)
-        if m:
-            return m.group(0), line.strip().splitlines()[0]
+        p = subprocess.run(args, capture_output=True, text=True, timeout=20, cwd=root)
+        return p.stdout if p.returncode == 0 else None
     except (OSError, subprocess.SubprocessError):
-        pass
+        return None
+
+
+def ptxpose_commit(root=ROOT):
+    """(commit, how it was found) of the tree that is measured: `git rev-parse --short HEAD`,
+    with "-dirty" where ptx/ or bench/ differ from HEAD (changed or untracked files: the
+    kernels timed and the harness that times them); without git, the commit build/ptxpose
+    was built from (its --version, "-dirty" kept); then $PTXPOSE_COMMIT; else "unknown"."""
+    head = _out(['git', 'rev-parse', '--short', 'HEAD'], root)
+    if head and head.strip():
+        changed = _out(['git', 'status', '--porcelain', '--', 'ptx', 'bench'], root)
+        if changed is None:
+            return f'{head.strip()}-unknown', 'git rev-parse HEAD; git status failed, so ptx/ and bench/ may differ'
+        if changed.strip():
+            return f'{head.strip()}-dirty', 'git rev-parse HEAD; ptx/ or bench/ differ from it (git status)'
+        return head.strip(), 'git rev-parse HEAD; ptx/ and bench/ as committed (git status)'
+    line = _out([os.path.join(root, 'build', 'ptxpose'), '--version'], root) or ''
+    m = re.search(r'\b[0-9a-f]{7,40}(-dirty)?\b', line)
+    if m:
+        return m.group(0), f'build/ptxpose --version ({line.strip().splitlines()[0]}); no git checkout'
     if os.environ.get('PTXPOSE_COMMIT'):
-        return os.environ['PTXPOSE_COMMIT'], '$PTXPOSE_COMMIT'
-    try:
-        out = subprocess.run(['git', '-C', ROOT, 'rev-parse', '--short', 'HEAD'], capture_output=True,
-                             text=True, timeout=10)
-        if out.returncode == 0:
-            return out.stdout.strip(), 'git rev-parse'
-    except (OSError, subprocess.SubprocessError):
-        pass
-    return 'unknown', 'none'
+        return os.environ['PTXPOSE_COMMIT'], '$PTXPOSE_COMMIT; no git checkout, no build/ptxpose commit'
+    return 'unknown', 'none: no git checkout, no build/ptxpose commit, no $PTXPOSE_COMMIT'
 
 
 def write_json(path, results):

@@ -6,7 +6,8 @@
 # stand-in for libcublas: the call's arguments, the handle, the library
 # search), and (with a stand-in for Triton where Triton is absent) the Triton
 # peer's sweep (configs that fit shared memory, a refused launch n/a, not a
-# failure), grid and parameters. bench/report.py: from canned
+# failure), grid and parameters; the commit a run records (git HEAD, -dirty
+# when ptx/ or bench/ differ; the binary's, then unknown). bench/report.py: from canned
 # results (tests/data/peers-*.json, figures chosen so that every ratio is
 # computed by hand here), the Markdown's ratios and geometric means, the CSV,
 # the per-device folders, and the SVG chart: every value printed, no bar past
@@ -200,6 +201,52 @@ if rc != 0:
     one_line_error('without torch, a real run stops with exit 4', ['bench/peers.py', '5x5:f32'], 4,
                    'no CUDA device for PyTorch')
 
+# ---- the commit a run records -----------------------------------------------
+import peers_run  # noqa: E402
+
+repo = os.path.join(tmp, 'repo')
+for d in ('ptx', 'bench', 'build'):
+    os.makedirs(os.path.join(repo, d))
+for f in ('ptx/k.ptx', 'bench/peers.py', 'README.md'):
+    with open(os.path.join(repo, f), 'w') as fh:
+        fh.write('x\n')
+with open(os.path.join(repo, 'build', 'ptxpose'), 'w') as fh:  # a binary built from another commit
+    fh.write('#!/bin/sh\necho "ptxpose 0.3.0 (commit dd5c927-dirty)"\n')
+os.chmod(os.path.join(repo, 'build', 'ptxpose'), 0o755)
+with open(os.path.join(repo, '.gitignore'), 'w') as fh:
+    fh.write('build/\n')
+git = ['git', '-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@example.com']
+env_commit = os.environ.pop('PTXPOSE_COMMIT', None)
+rc, _, _ = run('-c', 'import shutil, sys; sys.exit(shutil.which("git") is None)')
+if rc == 0:
+    os.environ['GIT_CEILING_DIRECTORIES'] = tmp
+    subprocess.run(git + ['init', '-q'], check=True)
+    subprocess.run(git + ['add', '-A'], check=True)
+    subprocess.run(git + ['commit', '-qm', 'c'], check=True)
+    head = subprocess.run(git + ['rev-parse', '--short', 'HEAD'], capture_output=True, text=True).stdout.strip()
+    got = peers_run.ptxpose_commit(repo)
+    ok(got[0] == head and 'as committed' in got[1], "commit: git's HEAD, not the binary's", got)
+    with open(os.path.join(repo, 'README.md'), 'a') as fh:
+        fh.write('y\n')
+    got = peers_run.ptxpose_commit(repo)
+    ok(got[0] == head, 'commit: a change outside ptx/ and bench/ leaves it clean', got)
+    for f in ('bench/peers.py', 'ptx/new.ptx'):
+        with open(os.path.join(repo, f), 'a') as fh:
+            fh.write('y\n')
+        got = peers_run.ptxpose_commit(repo)
+        ok(got[0] == head + '-dirty' and 'differ' in got[1], f'commit: {f} changed or new: HEAD-dirty', got)
+        subprocess.run(git + ['checkout', '-q', '--', '.'], check=True)
+        subprocess.run(git + ['clean', '-qfd', 'ptx'], check=True)
+    subprocess.run(['rm', '-rf', os.path.join(repo, '.git')], check=True)
+got = peers_run.ptxpose_commit(repo)
+ok(got == ('dd5c927-dirty', 'build/ptxpose --version (ptxpose 0.3.0 (commit dd5c927-dirty)); no git checkout'),
+   "commit: without git, the binary's commit, -dirty kept, and where it came from", got)
+os.unlink(os.path.join(repo, 'build', 'ptxpose'))
+got = peers_run.ptxpose_commit(repo)
+ok(got[0] == 'unknown' and got[1].startswith('none'), 'commit: neither: unknown', got)
+if env_commit is not None:
+    os.environ['PTXPOSE_COMMIT'] = env_commit
+
 # ---- cuBLAS geam through ctypes, with a stand-in for libcublas -------------
 import ctypes  # noqa: E402
 import types  # noqa: E402
@@ -334,7 +381,6 @@ if rc != 0:
     def refuse():
         raise FakeOutOfResources('out of resource: shared memory, Required: 262144, Hardware limit: 232448')
     import peers_impls  # noqa: E402
-    import peers_run  # noqa: E402
     try:
         pt.refused_as_not_applicable(refuse, '128x128/w8')()
         ok(False, "triton: a launch Triton refuses for resources is n/a")
