@@ -279,6 +279,7 @@ def run(a, cases, kernels, old, torch, method, fmt):
         'versions': {'python': platform.python_version(), 'torch': torch.__version__,
                      **{n: getattr(m, '__version__', '?') for n, m in env.mods.items()}},
         'args': {'replays': a.replays, 'target_ms': a.target_ms, 'max_calls': a.max_calls, 'quick': a.quick,
+                 'no_peers': a.no_peers,
                  'ptx': a.ptx, 'sets': a.set},
         'cases': []}
     print(f"{dev['name']}, {dev['sms']} SMs, L2 {dev['l2_bytes']} bytes, driver {dev['driver']}; "

@@ -12,7 +12,12 @@
 # computed by hand here), the Markdown's ratios and geometric means, the CSV,
 # the per-device folders, and the SVG chart: every value printed, no bar past
 # the plot, legend names equal to the table's columns, warm-L2 note, split
-# charts for a large set.
+# charts for a large set, titles with every run's date; each run's options and
+# the noise sentence in the method paragraph. bench/pick.py (with a stand-in
+# ptxpose): the pick, the ptxpose and model that picked, which cases the model
+# was fitted on; and in the report the pick's kernel, its geometric means, pick
+# / oracle (within 3%, worst) and the figures over the cases not fitted on, and
+# a tie that the pick does not win.
 import contextlib
 import json
 import os
@@ -517,22 +522,101 @@ ok(sizes == [20, 20, 5], 'of 20, 20 and 5 cases', sizes)
 md = open(os.path.join(many, 'side-by-side.md')).read() if rc == 0 else ''
 ok(all(f'![many: % of copy per case and implementation]({x})' in md for x in charts), 'the Markdown shows each part')
 
-# a kernel picked by a plan, beside the best committed kernel
+# ---- bench/pick.py and the pick in the report ------------------------------
+# A stand-in ptxpose: --version, and `plan --json --device D --cases FILE` choosing by width,
+# its model fitted from a committed training file and one that is not there.
+FITTED = ('bench/results/model/h100-smoke.json (NVIDIA H100 80GB HBM3; CUDA graphs; 8 cases); '
+          'bench/results/model/gone.json (NVIDIA H100 80GB HBM3; CUDA graphs; 1 case); ptxpose e97b273')
+fake_px = os.path.join(tmp, 'ptxpose')
+with open(fake_px, 'w') as f:
+    f.write(f"""#!{sys.executable}
+import json, sys
+a = sys.argv[1:]
+if a == ['--version']:
+    print('ptxpose 0.3.0 (commit e0e0e0e)')
+    sys.exit(0)
+assert a[:4] == ['plan', '--json', '--device', 'Pick'], a
+rows = open(a[a.index('--cases') + 1]).read().splitlines()
+choice = {{'32': 'narrow_b32', '16': 'narrow_b16'}}
+print(json.dumps({{'format': 'ptxpose-plan 1', 'model': {{'params': 'lib/model_params.tsv', 'fitted_from': {FITTED!r},
+                  'unsure_margin': 0.1}}, 'cases': [{{'choice': choice[r.split()[1]]}} for r in rows]}}))
+""")
+os.chmod(fake_px, 0o755)
+smoke = json.load(open('bench/results/model/h100-smoke.json'))
 pick = json.load(open(a))
 pick['device']['name'] = 'Pick'
-pick['cases'][0]['impls']['ptxpose-pick'] = {'status': 'ok', 'us': 125.0, 'GBps': 1073.7, 'pct_copy': 80.0,
-                                             'kernel': 'narrow_b32', 'timing': 'graph', 'note': ''}
+pick['cases'][0]['case'] = smoke['cases'][0]['case']  # a case the model was fitted on ('2048x2048:f32')
+# 8191x8193:f16: the oracle fast_b16 at 61 us, the pick (narrow_b16, 62.5 us) 2.5% slower: within 3%
+pick['cases'][1]['impls']['ptxpose:fast_b16'] = {'status': 'ok', 'us': 61.0, 'GBps': 1000.0, 'pct_copy': 82.0,
+                                                 'timing': 'graph', 'note': ''}
 with open(os.path.join(tmp, 'pick.json'), 'w') as f:
     json.dump(pick, f)
+rc, out, err = run('bench/pick.py', '--ptxpose', fake_px, os.path.join(tmp, 'pick.json'))
+picked = json.load(open(os.path.join(tmp, 'pick.json')))
+ok(rc == 0 and picked.get('pick') == {
+    'ptxpose': 'ptxpose 0.3.0 (commit e0e0e0e)', 'commit': 'e0e0e0e', 'params': 'lib/model_params.tsv',
+    'fitted_from': FITTED, 'fitted_files': {'bench/results/model/h100-smoke.json': 8,
+                                            'bench/results/model/gone.json': 'missing'}},
+   "pick.py: the results name the ptxpose that picked, its model's fitted-from and those files", (err, picked.get('pick')))
+pk = [c['impls'].get('ptxpose-pick', {}) for c in picked['cases']]
+ok([(e.get('kernel'), e.get('us'), e.get('fitted')) for e in pk]
+   == [('narrow_b32', 160, True), ('narrow_b16', 62.5, False), ('narrow_b32', 16, False)],
+   "pick.py: each case's pick, its kernel's figures, and whether the model was fitted on it (by case name)",
+   [(e.get('kernel'), e.get('us'), e.get('fitted')) for e in pk])
 rc, out, err = run('bench/report.py', '--out', out_dir, os.path.join(tmp, 'pick.json'))
 md = open(os.path.join(out_dir, 'pick', 'side-by-side.md')).read() if rc == 0 else ''
-ok('| case | copy GB/s | torch | cupy | cublas_geam | triton | ptxpose best | ptxpose-pick | kernel | winner | '
-   'ptxpose best / best peer | ptxpose-pick / best peer |' in md
-   and '| 4096x4096:f32 | 1342 | 50.0 | 40.0 | 80.0 | 90.9 | 100.0 | 80.0 | fast_b32 | ptxpose best | 1.10x | 0.88x |' in md,
-   "a ptxpose-* entry (a plan's pick) gets its own column and ratio (110 / 125 = 0.88x)", md[-900:] + err)
+ok('| case | copy GB/s | torch | cupy | cublas_geam | triton | ptxpose best | ptxpose-pick | kernel | pick kernel | '
+   'winner | ptxpose best / best peer | ptxpose-pick / best peer |' in md
+   and '| 2048x2048:f32 | 1342 | 50.0 | 40.0 | 80.0 | 90.9 | 100.0 | 62.5 | fast_b32 | narrow_b32 | ptxpose best | '
+   '1.10x | 0.69x |' in md,
+   "the pick gets its own column, its kernel and its ratio (110 / 160 = 0.69x)", md[-1500:] + err)
+ok('| 3x3:f32:batch=1048576 | 3775 | 80.0 | 50.0 | n/a | error | 125.0 | 125.0 | narrow_b32 | narrow_b32 | '
+   'ptxpose best | 1.56x | 1.56x |' in md, 'a tie of the pick and the kernel it picked: the winner is ptxpose best')
+ok('**Geometric mean of ptxpose-pick / best peer: 0.95x over 3 cases.**' in md
+   and '## batched (1 case)\n\nGeometric mean of ptxpose best / best peer: 1.56x over 1 case.\n'
+   'Geometric mean of ptxpose-pick / best peer: 1.56x over 1 case.' in md,
+   "the pick's geometric mean over all cases ((0.6875 * 0.8 * 1.5625)^(1/3)) and per set", md[:2500])
+ok('**ptxpose-pick / ptxpose best (the oracle: the fastest kernel this run timed): geometric mean 0.85x over 3 cases; '
+   'within 3% of the oracle in 2 of 3 (67%); worst 0.62x (2048x2048:f32).**' in md,
+   'pick / oracle: (0.625 * 0.976 * 1)^(1/3) = 0.85x, 2 of 3 within 3% (61 / 62.5 is), the worst named', md[:2500])
+ok('**On the 2 cases the model was not fitted on: ptxpose-pick / best peer 1.12x over 2 cases; '
+   'ptxpose-pick / ptxpose best 0.99x over 2 cases.**' in md,
+   'over the cases the model was not fitted on: sqrt(0.8 * 1.5625) = 1.12x, sqrt(0.976) = 0.99x', md[:2500])
+ok("Its ptxpose-pick column: the plan of ptxpose e0e0e0e (ptxpose 0.3.0 (commit e0e0e0e)), model lib/model_params.tsv, "
+   "fitted from: bench/results/model/h100-smoke.json" in md, 'the header names the ptxpose and model that picked')
 _, texts, _, _ = svg_parts(os.path.join(out_dir, 'pick', 'chart-issue8.svg')) if rc == 0 else (0, {}, 0, 0)
 ok(texts.get('legend') == ['torch', 'cupy', 'cublas_geam', 'triton', 'ptxpose best', 'ptxpose-pick'],
    'and a legend entry of the same name', texts.get('legend'))
+del picked['cases'][1]['impls']['ptxpose-pick']['fitted']
+with open(os.path.join(tmp, 'pick.json'), 'w') as f:
+    json.dump(picked, f)
+rc, out, err = run('bench/report.py', '--out', out_dir, os.path.join(tmp, 'pick.json'))
+md = open(os.path.join(out_dir, 'pick', 'side-by-side.md')).read() if rc == 0 else ''
+ok('The results do not say which cases the model was fitted on' in md and 'not fitted on:' not in md,
+   'results that do not say which cases were fitted on get no held-out figure')
+with open(os.path.join(tmp, 'notres.json'), 'w') as f:
+    f.write('{"format": "something else", "cases": []}')
+one_line_error('pick.py: not a results file, exit 3', ['bench/pick.py', '--ptxpose', fake_px, tmp + '/notres.json'], 3,
+               'notres.json: not a bench/peers.py results file')
+
+# ---- report.py: the run's options, the noise, every run's date -------------
+later = json.load(open(b))
+later['date'] = '2026-11-24 09:00 UTC'
+later['args'] = dict(later.get('args') or json.load(open(a))['args'], replays=20, target_ms=0.5)
+with open(os.path.join(tmp, 'later.json'), 'w') as f:
+    json.dump(later, f)
+rc, out, err = run('bench/report.py', '--out', os.path.join(tmp, 'dates'), a, os.path.join(tmp, 'later.json'))
+ddir = os.path.join(tmp, 'dates', 'nvidia-test-gpu')
+md = open(os.path.join(ddir, 'side-by-side.md')).read() if rc == 0 else ''
+ok("Run with: `bench/peers.py --replays 30 --target-ms 1 --max-calls 1000 --ptx 'ptx/*.ptx'`; "
+   "`bench/peers.py --replays 20 --target-ms 0.5 --max-calls 1000 --ptx 'ptx/*.ptx'`." in md,
+   "the method paragraph gives each run's options as flags", md[:1800])
+ok('Noise: two runs of the same case on one device differed by up to 3-5%' in md and 'are ties.' in md,
+   'the method paragraph says what counts as a tie')
+root = ET.parse(os.path.join(ddir, 'chart-issue13.svg')).getroot() if rc == 0 else None
+title = next(t.text for t in root.iter(SVG + 'text')) if root is not None else ''
+ok(title == 'issue13: % of the same-run copy, NVIDIA Test GPU, 2026-11-23, 2026-11-24', "a chart's title names every run's date",
+   title)
 
 # ---- report.py: bad input --------------------------------------------------
 with open(os.path.join(tmp, 'notjson.json'), 'w') as f:
