@@ -125,9 +125,11 @@ stage_tune() {
 
 # Every kernel of ptx/ and the peers, graph-timed in one process, into
 # $OUT/peers.json (a case already there is kept, so a second call with the
-# same $OUT goes on where a first one stopped). PEER_SETS names the case sets
-# (default: peers.py's, issue8 issue10 issue13); PEER_ARGS adds options, such
-# as --quick. Then: python3 bench/report.py --out bench/results $OUT/peers.json
+# same $OUT goes on where a first one stopped), then the plan's pick added by
+# bench/pick.py (no GPU; it runs the carried build/ptxpose). PEER_SETS names
+# the case sets (default: peers.py's, issue8 issue10 issue13); PEER_ARGS adds
+# options (--replays 20 --target-ms 0.5, or --quick). Then, anywhere:
+# python3 bench/report.py --out bench/results $OUT/peers.json
 stage_peers() {
 	log peers
 	local sets=""
@@ -136,6 +138,9 @@ stage_peers() {
 		${PEER_ARGS:-} >>"$OUT/peers.log" 2>&1
 	echo "peers: rc=$?"
 	grep '^peers' "$OUT/peers.log" | tail -20
+	python3 -B bench/pick.py --ptxpose $px "$OUT/peers.json" >>"$OUT/peers.log" 2>&1
+	echo "pick: rc=$?"
+	grep '^pick' "$OUT/peers.log" | tail -3
 }
 
 # Shared-memory bank conflicts, counted by the hardware, for every kernel

@@ -9,8 +9,9 @@ DTYPE one of u8 i8 f16 bf16 i16 f32 i32 f64 c64 i64 c128. With no case and no
   copy         the same bytes copied device to device (the floor)
   torch        y.copy_(x.transpose(-1, -2))
   cupy         y[...] = x.swapaxes(-1, -2)
-  cublas_geam  cuBLAS geam through CuPy (4-, 8- and 16-byte elements, one matrix)
+  cublas_geam  cuBLAS geam through ctypes (4-, 8- and 16-byte elements, one matrix)
   triton       a tl.trans kernel, the best of a small sweep of tiles and warps
+               (those that fit the device's shared memory)
   ptxpose:K    every kernel of --ptx whose element width matches (kernel ABI v2)
 Method: K back-to-back calls captured in one CUDA graph, the graph replayed R
 times between CUDA events after a warm-up, the median replay / K (the copy:
@@ -54,7 +55,8 @@ def parse_args(argv):
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--no-peers', action='store_true',
                     help="time the copy and ptxpose's kernels only (sweeps that train the plan model)")
-    ap.add_argument('--dry-run', action='store_true', help='print the cases and each kernel launch; no GPU needed')
+    ap.add_argument('--dry-run', action='store_true',
+                    help="print the cases, cuBLAS geam's call and each kernel launch; no GPU needed")
     ap.add_argument('--list-sets', action='store_true', help='print every named set and its cases')
     a = ap.parse_args(argv)
     if a.replays is None:
@@ -82,8 +84,16 @@ def method(a):
 
 
 def dry_run(cases, kernels):
+    import peers_cublas
+    trans = {peers_cublas.OP_N: 'N', peers_cublas.OP_T: 'T'}
     for c in cases:
         print(f'{c.name}  ({",".join(c.sets)}; {c.moved_bytes} bytes moved)')
+        geam, why = peers_cublas.geam_args(c)
+        if geam:
+            name, ta, tb, m, n, lda, ldb, ldc = geam
+            print(f'  cublas_geam: {name} {trans[ta]} {trans[tb]} m {m} n {n} lda {lda} ldb {ldb} ldc {ldc}')
+        else:
+            print(f'  cublas_geam: n/a ({why})')
         for k in kernels:
             if k.elem == c.elem_bits:
                 g = k.grid_dims(c.rows, c.cols, c.batch)

@@ -5,7 +5,6 @@ NotApplicable (the implementation does not do this case: its note says why)
 or any other exception (an error, reported for that implementation only).
 A list with several candidates is a sweep: the fastest correct one counts.
 """
-from peers_gpu import bits
 
 
 class NotApplicable(Exception):
@@ -26,35 +25,30 @@ def setup_cupy(env, case, buf):
 
 
 def setup_cublas_geam(env, case, buf):
-    env.need('cupy')
-    if case.geam is None:
-        raise NotApplicable(f'cuBLAS has no geam for {case.eb}-byte elements')
-    if case.batched:
-        raise NotApplicable('cuBLAS geam has no batched form')
-    import numpy as np
-    from cupy_backends.cuda.libs import cublas
+    import peers_cublas
+    args, why = peers_cublas.geam_args(case)
+    if args is None:
+        raise NotApplicable(why)
     if env.cublas is None:  # our own handle, on the one stream, scalars on the host
-        env.cublas = cublas.create()
-        cublas.setPointerMode(env.cublas, cublas.CUBLAS_POINTER_MODE_HOST)
-    cublas.setStream(env.cublas, env.stream)
-    scalar = {'sgeam': np.float32, 'dgeam': np.float64, 'zgeam': np.complex128}[case.geam]
-    one, zero = np.ones(1, dtype=scalar), np.zeros(1, dtype=scalar)  # host scalars, alive in fn's closure
-    routine = getattr(cublas, case.geam)
-    h, xp, yp = env.cublas, buf.x.data_ptr(), buf.y.data_ptr()
-    # Column-major view of row-major data: C (rows x cols, ldc = ld_out) = 1 * A^T + 0 * C,
-    # A (cols x rows, lda = ld_in); beta = 0, so C is not read (in place, as cuBLAS allows).
-
-    def fn():
-        routine(h, cublas.CUBLAS_OP_T, cublas.CUBLAS_OP_N, case.rows, case.cols, one.ctypes.data, xp,
-                case.ld_in, zero.ctypes.data, yp, case.ld_out, yp, case.ld_out)
-    return [('cublas_geam', fn, f'{case.geam} on the bits of {case.dtype} (finite values: 1*x + 0*y is exact)')]
+        try:
+            lib = peers_cublas.load_library()
+        except OSError as e:
+            raise NotApplicable(str(e)) from None
+        env.cublas = peers_cublas.Handle(lib, env.stream)
+    fn = env.cublas.geam(case, buf.x.data_ptr(), buf.y.data_ptr())
+    return [('cublas_geam', fn, f'{case.geam} through ctypes on the bits of {case.dtype} '
+             '(finite values: 1*x + 0*y is exact)')]
 
 
 def setup_triton(env, case, buf):
     env.need('triton')
     import peers_triton
-    return [(f'triton {label}', fn, label)
-            for label, fn in peers_triton.launchers(bits(buf.x), bits(buf.y), case, env.quick)]
+    from peers_gpu import bits
+    limit = peers_triton.smem_limit()
+    dropped = peers_triton.left_out(case.rows, case.cols, env.quick, case.eb, limit) if limit else []
+    extra = f'; left out, too large for shared memory: {", ".join(dropped)}' if dropped else ''
+    return [(f'triton {label}', fn, label + extra)
+            for label, fn in peers_triton.launchers(bits(buf.x), bits(buf.y), case, env.quick, limit)]
 
 
 def ptx_launcher(env, kernel, case, buf):

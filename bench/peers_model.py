@@ -57,11 +57,14 @@ def kernel_of(name, entry):
 
 
 def summarize(impls, column=BEST):
-    """For one ptxpose column: its entry name, the best peer, the winner of the case and
-    the ratio best-peer time / ptxpose time (above 1: ptxpose is faster), or None."""
+    """For one ptxpose column: its entry name, the best peer, the winner of the case (a peer
+    or a ptxpose:KERNEL) and the ratio best-peer time / ptxpose time (above 1: ptxpose is
+    faster), or None."""
     name, _ = cell(impls, column)
     peer = best_of(impls, PEERS)
-    others = [n for n in impls if n != 'copy']
+    # the winner is a peer or a ptxpose:KERNEL, never a column such as ptxpose-pick that
+    # repeats one of those kernels' figures (a tie would otherwise name it)
+    others = [n for n in impls if n != 'copy' and (n.startswith(KERNEL_PREFIX) or not n.startswith('ptxpose'))]
     winner = best_of(impls, others)
     ratio = None
     if peer and name and ok_us(impls, name) is not None:

@@ -24,25 +24,34 @@ class ContextLost(Exception):
     """The CUDA context is unusable (a sticky error): nothing more can be measured."""
 
 
-def ptxpose_commit():
-    exe = os.path.join(ROOT, 'build', 'ptxpose')
+def _out(args, root):
     try:
-        line = subprocess.run([exe, '--version'], capture_output=True, text=True, timeout=10).stdout
-        m = re.search(r'\b[0-9a-f]{7,40}\b', line)
-        if m:
-            return m.group(0), line.strip().splitlines()[0]
+        p = subprocess.run(args, capture_output=True, text=True, timeout=20, cwd=root)
+        return p.stdout if p.returncode == 0 else None
     except (OSError, subprocess.SubprocessError):
-        pass
+        return None
+
+
+def ptxpose_commit(root=ROOT):
+    """(commit, how it was found) of the tree that is measured: `git rev-parse --short HEAD`,
+    with "-dirty" where ptx/ or bench/ differ from HEAD (changed or untracked files: the
+    kernels timed and the harness that times them); without git, the commit build/ptxpose
+    was built from (its --version, "-dirty" kept); then $PTXPOSE_COMMIT; else "unknown"."""
+    head = _out(['git', 'rev-parse', '--short', 'HEAD'], root)
+    if head and head.strip():
+        changed = _out(['git', 'status', '--porcelain', '--', 'ptx', 'bench'], root)
+        if changed is None:
+            return f'{head.strip()}-unknown', 'git rev-parse HEAD; git status failed, so ptx/ and bench/ may differ'
+        if changed.strip():
+            return f'{head.strip()}-dirty', 'git rev-parse HEAD; ptx/ or bench/ differ from it (git status)'
+        return head.strip(), 'git rev-parse HEAD; ptx/ and bench/ as committed (git status)'
+    line = _out([os.path.join(root, 'build', 'ptxpose'), '--version'], root) or ''
+    m = re.search(r'\b[0-9a-f]{7,40}(-dirty)?\b', line)
+    if m:
+        return m.group(0), f'build/ptxpose --version ({line.strip().splitlines()[0]}); no git checkout'
     if os.environ.get('PTXPOSE_COMMIT'):
-        return os.environ['PTXPOSE_COMMIT'], '$PTXPOSE_COMMIT'
-    try:
-        out = subprocess.run(['git', '-C', ROOT, 'rev-parse', '--short', 'HEAD'], capture_output=True,
-                             text=True, timeout=10)
-        if out.returncode == 0:
-            return out.stdout.strip(), 'git rev-parse'
-    except (OSError, subprocess.SubprocessError):
-        pass
-    return 'unknown', 'none'
+        return os.environ['PTXPOSE_COMMIT'], '$PTXPOSE_COMMIT; no git checkout, no build/ptxpose commit'
+    return 'unknown', 'none: no git checkout, no build/ptxpose commit, no $PTXPOSE_COMMIT'
 
 
 def write_json(path, results):
@@ -54,7 +63,7 @@ def write_json(path, results):
 
 
 class Env:
-    """What the implementations share: the optional modules, the cuBLAS handle, the mode."""
+    """What the implementations share: the optional modules, the cuBLAS handle (peers_cublas), the mode."""
 
     def __init__(self, quick, peers=True):
         self.quick, self.cublas, self.stream, self.mods, self.missing = quick, None, None, {}, {}
@@ -142,7 +151,7 @@ class CaseRun:
         except Exception as e:
             self.say_failure(name, exc_line(e), e)
             return {'status': 'error', 'note': exc_line(e)}
-        best, problems = None, []
+        best, problems, skipped = None, [], []
         for label, fn, note in cands:
             tag = '' if label == name else f'{label}: '  # a sweep names the candidate that failed
             try:
@@ -165,6 +174,9 @@ class CaseRun:
                 ms, how = self.timer.best_ms(fn, calls)
             except ContextLost:
                 raise
+            except NotApplicable as e:  # a candidate this device cannot run (a Triton tile too large)
+                skipped.append(f'n/a: {e}')
+                continue
             except Exception as e:
                 problems.append(f'{tag}{exc_line(e)}')
                 self.say_failure(label, exc_line(e), e)
@@ -172,14 +184,16 @@ class CaseRun:
             if best is None or ms < best[0]:
                 best = (ms, how, note)
         if best is None:
+            if not problems:
+                return {'status': 'n/a', 'note': '; '.join(skipped)}
             wrong = any('WRONG: ' in p for p in problems)
-            return {'status': 'WRONG' if wrong else 'error', 'note': '; '.join(problems)}
+            return {'status': 'WRONG' if wrong else 'error', 'note': '; '.join(problems + skipped)}
         ms, how, note = best
         if len(cands) > 1:
-            note = f'best of {len(cands)}: {note}'
+            note = f'best of {len(cands) - len(skipped)}: {note}'
         if how != 'graph':
             note += f'; {how}'
-        return self.entry(ms, 'graph' if how == 'graph' else 'back-to-back', '; '.join([note] + problems))
+        return self.entry(ms, 'graph' if how == 'graph' else 'back-to-back', '; '.join([note] + problems + skipped))
 
     def measure(self, kernels):
         import peers_impls
@@ -265,6 +279,7 @@ def run(a, cases, kernels, old, torch, method, fmt):
         'versions': {'python': platform.python_version(), 'torch': torch.__version__,
                      **{n: getattr(m, '__version__', '?') for n, m in env.mods.items()}},
         'args': {'replays': a.replays, 'target_ms': a.target_ms, 'max_calls': a.max_calls, 'quick': a.quick,
+                 'no_peers': a.no_peers,
                  'ptx': a.ptx, 'sets': a.set},
         'cases': []}
     print(f"{dev['name']}, {dev['sms']} SMs, L2 {dev['l2_bytes']} bytes, driver {dev['driver']}; "
@@ -305,6 +320,8 @@ def run(a, cases, kernels, old, torch, method, fmt):
         torch.cuda.empty_cache()
         if a.out:
             write_json(a.out, results)
+    if env.cublas is not None:
+        env.cublas.close()
     if a.out:
         write_json(a.out, results)
     print(f'peers: {len(results["cases"])} cases, {failures} failures' + (f' -> {a.out}' if a.out else ''), flush=True)

@@ -7,10 +7,19 @@ the row tiles (at most 2^31-1 blocks, which any rows up to 2^31-1 fit); y and
 z are clamped to the hardware's 65535 and the kernel loops over the column
 tiles and the matrices a clamped grid leaves out (the loops run once unless a
 shape needs more). 16-byte elements move as pairs of int64 (LANES=2).
-Imported only where Triton is installed.
+tl.trans stages the whole BM x BN tile through shared memory, so a config
+needs BM*BN*element bytes of it (128x128 of 16-byte elements: 262144 B, over
+the 232448 B an H100 or H200 allows): configs that do not fit the device are
+left out before launch, and smaller tiles take their place. Imported only
+where Triton is installed.
 """
 import triton
 import triton.language as tl
+
+try:
+    from triton.runtime.errors import OutOfResources
+except ImportError:  # an older or a stand-in Triton: no launch is refused this way
+    OutOfResources = ()
 
 YZ_MAX = 65535
 
@@ -49,27 +58,70 @@ def tl_transpose_2d(src, dst, rows, cols, ld_in, ld_out, BM: tl.constexpr, BN: t
 
 BASE = ((32, 32, 4), (64, 64, 4), (64, 64, 8), (128, 64, 8), (64, 128, 8), (128, 128, 8))
 QUICK = ((64, 64, 4), (128, 128, 8))
+SMALLER = ((32, 64, 4), (64, 32, 4), (32, 128, 4), (128, 32, 4))  # in the place of those that do not fit
 
 
-def configs(rows, cols, quick):
-    """(BM, BN, warps) to sweep: the base tiles, with skinny tiles for a side under 32."""
+def smem_bytes(bm, bn, eb):
+    """Shared memory a config needs: tl.trans stages the whole tile."""
+    return bm * bn * eb
+
+
+def smem_limit():
+    """The device's shared memory per block (opt-in), as Triton checks it; None if unknown."""
+    try:
+        drv = triton.runtime.driver.active
+        return drv.utils.get_device_properties(drv.get_current_device())['max_shared_mem']
+    except Exception:
+        return None
+
+
+def configs(rows, cols, quick, eb=4, limit=None):
+    """(BM, BN, warps) to sweep: the base tiles (with skinny tiles for a side under 32), those
+    that fit `limit` bytes of shared memory at eb bytes an element, as many as the base
+    has, smaller tiles taking the place of those left out."""
     p2 = triton.next_power_of_2
-    out = list(QUICK if quick else BASE)
+    base = list(QUICK if quick else BASE)
+    out = base
     if rows < 32 or cols < 32:
         out = []
         for n, w in ((256, 4), (1024, 4), (4096, 8))[:2 if quick else 3]:
             bm = p2(rows) if rows < 32 else max(n // p2(cols), 32)
             bn = p2(cols) if cols < 32 else max(n // bm, 32)
             out.append((bm, bn, w if bm * bn >= 32 * w else 1))
-    return sorted(set(out), key=out.index)
+    spare = list(SMALLER) if out is base else []
+    out = sorted(set(out), key=out.index)
+    if limit is None:
+        return out
+    return [c for c in out + spare if smem_bytes(c[0], c[1], eb) <= limit][:len(out)]
 
 
-def launchers(x, y, case, quick):
-    """[(config label, fn)] for the sweep; x and y are bit views (int of the element's width,
-    int64 pairs for 16 bytes) of the case's strided input and output."""
+def left_out(rows, cols, quick, eb, limit):
+    """Labels of the configs left out for shared memory, with why (for the note)."""
+    kept = set(configs(rows, cols, quick, eb, limit))
+    return [f'{bm}x{bn}/w{w} ({smem_bytes(bm, bn, eb)} B of shared memory, over {limit})'
+            for bm, bn, w in configs(rows, cols, quick, eb) if (bm, bn, w) not in kept]
+
+
+def refused_as_not_applicable(fn, label):
+    """fn, with Triton's refusal of a config the device cannot hold (OutOfResources, should
+    the estimate of smem_bytes fall short) turned into NotApplicable: not a failure."""
+    from peers_impls import NotApplicable
+
+    def call():
+        try:
+            fn()
+        except OutOfResources as e:
+            raise NotApplicable(f'{label}: {str(e).splitlines()[0] if str(e) else "out of resources"}') from None
+    return call
+
+
+def launchers(x, y, case, quick, limit=None):
+    """[(config label, fn)] for the sweep of configs that fit `limit` bytes of shared memory;
+    x and y are bit views (int of the element's width, int64 pairs for 16 bytes) of the
+    case's strided input and output."""
     lanes = 2 if case.eb == 16 else 1
     out = []
-    for bm, bn, w in configs(case.rows, case.cols, quick):
+    for bm, bn, w in configs(case.rows, case.cols, quick, case.eb, limit):
         grid = (triton.cdiv(case.rows, bm), min(triton.cdiv(case.cols, bn), YZ_MAX), min(case.batch, YZ_MAX))
         if case.batch == 1 and lanes == 1 and triton.cdiv(case.cols, bn) <= YZ_MAX:
             # one matrix whose grid fits: the plain kernel, without the loops
@@ -83,5 +135,6 @@ def launchers(x, y, case, quick):
 
             def fn(grid=grid, args=args, bm=bm, bn=bn, w=w):
                 tl_transpose[grid](*args, BM=bm, BN=bn, LANES=lanes, num_warps=w)
-        out.append((f'{bm}x{bn}/w{w}', fn))
+        label = f'{bm}x{bn}/w{w}'
+        out.append((label, refused_as_not_applicable(fn, label)))
     return out

@@ -10,13 +10,19 @@ kernel's figures from the same run (so the pick is judged on the same
 replays as every other column), with "kernel" naming it. A pick the run did
 not time (a kernel outside --ptx) is recorded with status "n/a" and the
 reason. The plan's own choice of a copy (for shapes whose transpose is the
-identity on memory) takes the copy's figures. Each file is rewritten
-atomically. Needs no GPU. Exit status: 0, 2 usage, 3 an unreadable or
-foreign input, 4 the plan command failed.
+identity on memory) takes the copy's figures. Each entry says whether the
+case is one the model was fitted on ("fitted": its name is a case of one of
+the results files under bench/results/model/ that the model's "fitted from"
+names), and the file's top level gains "pick": the ptxpose that picked (its
+--version and commit), the model's params and "fitted from", and those files
+(with their case counts, or "missing"). Each file is rewritten atomically.
+Needs no GPU. Exit status: 0, 2 usage, 3 an unreadable or foreign input, 4
+the plan command failed.
 """
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -25,6 +31,8 @@ import peers_model as pm
 
 FORMAT = 'ptxpose-peers 1'
 PICK = 'ptxpose-pick'
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MODEL_RESULTS = 'bench/results/model/'
 
 
 class Parser(argparse.ArgumentParser):
@@ -64,23 +72,55 @@ def plan_all(ptxpose, device, cases):
     if p.returncode != 0:
         fail(4, f'{ptxpose} plan failed (exit {p.returncode}): {p.stderr.strip()[:300]}')
     try:
-        planned = json.loads(p.stdout)['cases']
-    except (ValueError, KeyError) as e:
+        out = json.loads(p.stdout)
+        planned, model = out['cases'], out['model']
+    except (ValueError, KeyError, TypeError) as e:
         fail(4, f'{ptxpose} plan printed no plan JSON ({e})')
     if len(planned) != len(cases):
         fail(4, f'{ptxpose} plan answered {len(planned)} cases for {len(cases)}')
-    return [pl['choice'] for pl in planned]
+    return [pl['choice'] for pl in planned], model
+
+
+def version(ptxpose):
+    """(--version's line, the commit in it or 'unknown')."""
+    try:
+        line = subprocess.run([ptxpose, '--version'], capture_output=True, text=True, timeout=20).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        line = ''
+    m = re.search(r'\b[0-9a-f]{7,40}(-dirty)?\b', line)
+    return line or 'unknown', m.group(0) if m else 'unknown'
+
+
+def fitted_files(fitted_from):
+    """{path: set of case names or None (missing)} of the results files under bench/results/model/
+    that a model's "fitted from" names ("PATH (DEVICE; ...; N cases); ...; ptxpose COMMIT")."""
+    out = {}
+    for part in re.findall(r'(?:^|; )(' + re.escape(MODEL_RESULTS) + r'[^ ;]+)', fitted_from or ''):
+        try:
+            with open(os.path.join(ROOT, part), encoding='utf-8') as f:
+                out[part] = {c['case'] for c in json.load(f)['cases']}
+        except (OSError, ValueError, KeyError, TypeError):
+            out[part] = None
+    return out
 
 
 def add_picks(res, ptxpose):
     cases = res['cases']
-    picks = plan_all(ptxpose, res['device']['name'], cases) if cases else []
+    picks, model = plan_all(ptxpose, res['device']['name'], cases) if cases else ([], {})
+    files = fitted_files(model.get('fitted_from'))
+    fitted = set().union(*[names for names in files.values() if names])
+    line, commit = version(ptxpose)
+    res['pick'] = {'ptxpose': line, 'commit': commit, 'params': model.get('params'),
+                   'fitted_from': model.get('fitted_from'),
+                   'fitted_files': {p: (len(n) if n is not None else 'missing') for p, n in files.items()}}
     for c, k in zip(cases, picks):
         src = c['impls'].get('copy' if k == 'copy' else pm.KERNEL_PREFIX + k)
         if src is None:
-            c['impls'][PICK] = {'status': 'n/a', 'kernel': k, 'note': f'the plan chose {k}, which this run did not time'}
+            e = {'status': 'n/a', 'kernel': k, 'note': f'the plan chose {k}, which this run did not time'}
         else:
-            c['impls'][PICK] = dict(src, kernel=k, note=f'the plan chose {k}; its figures from this run')
+            e = dict(src, kernel=k, note=f'the plan chose {k}; its figures from this run')
+        e['fitted'] = c['case'] in fitted
+        c['impls'][PICK] = e
     return len(picks)
 
 

@@ -6,8 +6,11 @@
 Files of the same device are merged (a case measured twice keeps its first
 figures). For each device it writes, under OUT/<device>/:
   side-by-side.md    per case: copy GB/s, every implementation as % of the copy,
-                     ptxpose's best kernel, the winner, ptxpose best / best peer;
-                     geometric means over all cases and per case set
+                     ptxpose's best kernel, the plan's pick (bench/pick.py), the
+                     winner, ptxpose best / best peer; geometric means over all
+                     cases and per case set; how the pick compares with the
+                     fastest kernel (the oracle), also over the cases the model
+                     was not fitted on
   side-by-side.csv   the same table
   peers.json         the results (the input, or the merged inputs)
   chart-SET[-N].svg  the chart, per case set (split where a set has many cases)
@@ -30,6 +33,11 @@ import report_svg
 
 FORMAT = 'ptxpose-peers 1'
 PER_CHART = 20
+PICK = 'ptxpose-pick'
+WITHIN = 1.03  # "the pick is within 3% of the oracle": its time at most 1.03 times the oracle's
+NOISE = ('Noise: two runs of the same case on one device differed by up to 3-5% (30 cases measured twice: '
+         'ratios to the best peer by up to 0.031, the pick by up to 0.05), so ratios within that of each other '
+         'are ties.')
 
 
 class InputError(Exception):
@@ -114,7 +122,9 @@ class Table:
         self.columns = pm.columns(cases)
         self.ptx_columns = pm.ptxpose_columns(cases)
         self.ratio_names = [f'{c} / best peer' for c in self.ptx_columns]
-        self.header = (['case', 'copy GB/s'] + self.columns + ['kernel', 'winner'] + self.ratio_names)
+        self.pick = PICK in self.ptx_columns
+        self.header = (['case', 'copy GB/s'] + self.columns + ['kernel'] + (['pick kernel'] if self.pick else [])
+                       + ['winner'] + self.ratio_names)
 
     def row(self, c):
         impls = c['impls']
@@ -123,12 +133,34 @@ class Table:
         cells = [cell_text(impls, col)[0] for col in self.columns]
         best = pm.summarize(impls)
         ratios = [pm.summarize(impls, col)['ratio'] for col in self.ptx_columns]
+        pick = [impls.get(PICK, {}).get('kernel') or '—'] if self.pick else []
         return ([c['case'], f"{impls['copy']['GBps']:.0f}"] + cells
-                + [pm.kernel_of(best['name'], impls.get(best['name'])) or '—', winner_label(best['winner'])]
+                + [pm.kernel_of(best['name'], impls.get(best['name'])) or '—'] + pick + [winner_label(best['winner'])]
                 + [f'{r:.2f}x' if r else '—' for r in ratios])
 
-    def ratios(self, column=pm.BEST):
-        return [r for r in (pm.summarize(c['impls'], column)['ratio'] for c in self.cases if not c.get('error')) if r]
+    def ratios(self, column=pm.BEST, cases=None):
+        cases = self.cases if cases is None else cases
+        return [r for r in (pm.summarize(c['impls'], column)['ratio'] for c in cases if not c.get('error')) if r]
+
+    def held_out(self):
+        """The cases the plan's model was not fitted on (bench/pick.py's "fitted"), or None
+        where the results do not say."""
+        flags = [c['impls'].get(PICK, {}).get('fitted') for c in self.cases if not c.get('error')]
+        if not flags or any(f is None for f in flags):
+            return None
+        return [c for c in self.cases if not c.get('error') and not c['impls'][PICK]['fitted']]
+
+    def pick_vs_oracle(self, cases=None):
+        """[(oracle time / pick time, case name)]: 1 where the pick is the fastest kernel timed."""
+        out = []
+        for c in self.cases if cases is None else cases:
+            if c.get('error'):
+                continue
+            name, _ = pm.cell(c['impls'], pm.BEST)
+            oracle, pick = pm.ok_us(c['impls'], name) if name else None, pm.ok_us(c['impls'], PICK)
+            if oracle and pick:
+                out.append((oracle / pick, c['case']))
+        return out
 
     def failures(self):
         out = []
@@ -157,6 +189,28 @@ def gm_text(xs):
     return f'{g:.2f}x over {count(len(xs), "case")}' if g else 'none (no case with both a ptxpose kernel and a peer)'
 
 
+def pick_lines(t):
+    """The pick against the oracle (the fastest kernel of the run) and the best peer, over
+    every case and over those the model was not fitted on."""
+    po = t.pick_vs_oracle()
+    if not po:
+        return [f'{PICK} / {pm.BEST}: none (no case with both timed).']
+    near = sum(1 for r, _ in po if r * WITHIN >= 1)
+    worst = min(po)
+    lines = [f'**{PICK} / {pm.BEST} (the oracle: the fastest kernel this run timed): geometric mean '
+             f'{geomean([r for r, _ in po]):.2f}x over {count(len(po), "case")}; within 3% of the oracle in '
+             f'{near} of {len(po)} ({100 * near / len(po):.0f}%); worst {worst[0]:.2f}x ({worst[1]}).**']
+    held = t.held_out()
+    if held is None:
+        lines.append('The results do not say which cases the model was fitted on (run bench/pick.py again).')
+    else:
+        hpo = [r for r, _ in t.pick_vs_oracle(held)]
+        lines.append(f'**On the {count(len(held), "case")} the model was not fitted on: {PICK} / best peer '
+                     f'{gm_text(t.ratios(PICK, held))}; {PICK} / {pm.BEST} '
+                     + (f'{geomean(hpo):.2f}x over {count(len(hpo), "case")}' if hpo else 'none') + '.**')
+    return lines
+
+
 def sets_of(cases):
     order = []
     for c in cases:
@@ -178,19 +232,51 @@ def chart_rows(t, cases):
     return rows
 
 
-def charts(dev, run, t, set_name, cases):
+def run_dates(runs):
+    """Every run's day, once each, in order."""
+    days = []
+    for r in runs:
+        d = r.get('date', '?')[:10]
+        if d not in days:
+            days.append(d)
+    return ', '.join(days)
+
+
+def charts(dev, runs, t, set_name, cases):
     """[(file name, svg)] for one set, PER_CHART cases per chart."""
     parts = [cases[i:i + PER_CHART] for i in range(0, len(cases), PER_CHART)] or [[]]
     out = []
-    l2 = mib(run['device'].get('l2_bytes'))
+    l2 = mib(runs[0]['device'].get('l2_bytes'))
     note = (f'Warm L2: matrices that fit in the L2 ({l2}) can pass 100% of the copy. '
             f'Bars are scaled to the largest value; none is clipped.')
     for i, part in enumerate(parts, 1):
         suffix = f'-{i}' if len(parts) > 1 else ''
-        title = (f"{set_name}: % of the same-run copy, {dev}, {run.get('date', '?')[:10]}"
+        title = (f"{set_name}: % of the same-run copy, {dev}, {run_dates(runs)}"
                  + (f' (part {i} of {len(parts)})' if len(parts) > 1 else ''))
         out.append((f'chart-{set_name}{suffix}.svg', report_svg.chart(title, t.columns, chart_rows(t, part), note)))
     return out
+
+
+def run_flags(args):
+    """A run's options (its "args") as the peers.py flags that give them."""
+    if not args:
+        return 'options not recorded'
+    ms = args.get('target_ms')
+    f = [f"--replays {args.get('replays')}", f"--target-ms {ms:g}" if isinstance(ms, (int, float)) else '--target-ms ?',
+         f"--max-calls {args.get('max_calls')}"] + (['--quick'] if args.get('quick') else [])
+    f += [f'--set {s}' for s in args.get('sets') or []] + [f"--ptx '{g}'" for g in args.get('ptx') or []]
+    if args.get('no_peers'):
+        f.append('--no-peers')
+    return ' '.join(f)
+
+
+def options_text(runs):
+    flags = []
+    for r in runs:
+        t = run_flags(r.get('args'))
+        if t not in flags:
+            flags.append(t)
+    return 'Run with: ' + '; '.join(f'`bench/peers.py {t}`' for t in flags) + '.'
 
 
 def header_lines(dev, runs):
@@ -202,7 +288,12 @@ def header_lines(dev, runs):
         v = r.get('versions', {})
         lines.append(f"Run of {r.get('date', '?')}: ptxpose commit {r.get('commit', 'unknown')}; "
                      + ', '.join(f'{k} {v[k]}' for k in sorted(v)) + '.')
-    lines += ['', f"Method: {runs[0].get('method', '?')}.", '',
+        if r.get('pick'):
+            p = r['pick']
+            lines.append(f"Its {PICK} column: the plan of ptxpose {p.get('commit', 'unknown')} "
+                         f"({p.get('ptxpose', '?')}), model {p.get('params', '?')}, fitted from: "
+                         f"{p.get('fitted_from', '?')}.")
+    lines += ['', f"Method: {runs[0].get('method', '?')}. " + options_text(runs) + ' ' + NOISE, '',
               'Each implementation column is bandwidth (bytes read + written) as % of a device-to-device copy '
               'of the same bytes timed in the same run. The L2 stays warm between calls, so matrices that fit '
               f"in the L2 ({mib(d.get('l2_bytes'))} here) can pass 100% of the copy. "
@@ -221,12 +312,14 @@ def device_files(dev, d):
     md.append(f'**Geometric mean of {pm.BEST} / best peer: {gm_text(t.ratios())}.**')
     for col in t.ptx_columns[1:]:
         md.append(f'**Geometric mean of {col} / best peer: {gm_text(t.ratios(col))}.**')
+    if t.pick:
+        md += [''] + pick_lines(t)
     files = {}
     for s, sc in sets_of(cases):
         st = Table(sc)
-        md += ['', f'## {s} ({count(len(sc), "case")})', '',
-               f'Geometric mean of {pm.BEST} / best peer: {gm_text(st.ratios())}.', '']
-        for name, svg in charts(dev, runs[0], st, s, sc):
+        md += ['', f'## {s} ({count(len(sc), "case")})', '']
+        md += [f'Geometric mean of {col} / best peer: {gm_text(st.ratios(col))}.' for col in st.ptx_columns] + ['']
+        for name, svg in charts(dev, runs, st, s, sc):
             files[name] = svg
             md.append(f'![{s}: % of copy per case and implementation]({name})')
         md += [''] + md_table(st)

@@ -2,13 +2,23 @@
 # t0800-bench-report: the side-by-side harness and its report, without a GPU.
 # bench/peers.py: case specs and named sets, kernel ABI v2 launch arithmetic
 # (grid clamps, parameter order), refused PTX, one-line errors and exit codes,
-# that it needs no torch until it measures, and (with a stand-in for Triton
-# where Triton is absent) the Triton peer's sweep, grid and parameters. bench/report.py: from canned
+# that it needs no torch until it measures, cuBLAS geam through ctypes (with a
+# stand-in for libcublas: the call's arguments, the handle, the library
+# search), and (with a stand-in for Triton where Triton is absent) the Triton
+# peer's sweep (configs that fit shared memory, a refused launch n/a, not a
+# failure), grid and parameters; the commit a run records (git HEAD, -dirty
+# when ptx/ or bench/ differ; the binary's, then unknown). bench/report.py: from canned
 # results (tests/data/peers-*.json, figures chosen so that every ratio is
 # computed by hand here), the Markdown's ratios and geometric means, the CSV,
 # the per-device folders, and the SVG chart: every value printed, no bar past
 # the plot, legend names equal to the table's columns, warm-L2 note, split
-# charts for a large set.
+# charts for a large set, titles with every run's date; each run's options and
+# the noise sentence in the method paragraph. bench/pick.py (with a stand-in
+# ptxpose): the pick, the ptxpose and model that picked, which cases the model
+# was fitted on; and in the report the pick's kernel, its geometric means, pick
+# / oracle (within 3%, worst) and the figures over the cases not fitted on, and
+# a tie that the pick does not win.
+import contextlib
 import json
 import os
 import re
@@ -176,12 +186,16 @@ rc, out, err = run('bench/peers.py', '--dry-run', '--ptx', tmp + '/tile.ptx', '-
                    '4194304x3:f32', '3x3:f32:batch=1048576', '1000x3:u8')
 ok(rc == 0 and out.splitlines() == [
     '4194304x3:f32  (cli; 100663296 bytes moved)',
+    '  cublas_geam: cublasSgeam T N m 4194304 n 3 lda 3 ldb 4194304 ldc 4194304',
     '  t_b32: grid 1x65535x1 block 32x8x1 smem 65536 args u32:4194304 u32:3 u32:3 u32:4194304 u32:1 u64:12582912 u64:12582912',
     '3x3:f32:batch=1048576  (cli; 75497472 bytes moved)',
+    '  cublas_geam: n/a (cuBLAS geam has no batched form)',
     '  t_b32: grid 1x1x65535 block 32x8x1 smem 65536 args u32:3 u32:3 u32:3 u32:3 u32:1048576 u64:9 u64:9',
     '1000x3:u8  (cli; 6000 bytes moved)',
+    '  cublas_geam: n/a (cuBLAS has no geam for 1-byte elements)',
     '  l_b8: grid 3x1x1 block 256x1x1 smem 0 args u32:1000 u32:3 u32:3 u32:1000 u32:1 u64:3000 u64:3000'],
-   '--dry-run: each case and the launch of each kernel of its width, no GPU', out + err)
+   "--dry-run: each case, cuBLAS geam's call (transposed A, m = rows, n = cols, lda = ld_in, ldb = ldc = ld_out) "
+   'and the launch of each kernel of its width, no GPU', out + err)
 probe = ("import sys; sys.path.insert(0, 'bench'); import peers; peers.main(['--dry-run', '--set', 'smoke']); "
          "bad = [m for m in ('torch', 'numpy', 'cupy', 'triton') if m in sys.modules]; print('imported:', bad)")
 rc, out, err = run('-c', probe)
@@ -191,6 +205,114 @@ rc, _, _ = run('-c', 'import torch')
 if rc != 0:
     one_line_error('without torch, a real run stops with exit 4', ['bench/peers.py', '5x5:f32'], 4,
                    'no CUDA device for PyTorch')
+
+# ---- the commit a run records -----------------------------------------------
+import peers_run  # noqa: E402
+
+repo = os.path.join(tmp, 'repo')
+for d in ('ptx', 'bench', 'build'):
+    os.makedirs(os.path.join(repo, d))
+for f in ('ptx/k.ptx', 'bench/peers.py', 'README.md'):
+    with open(os.path.join(repo, f), 'w') as fh:
+        fh.write('x\n')
+with open(os.path.join(repo, 'build', 'ptxpose'), 'w') as fh:  # a binary built from another commit
+    fh.write('#!/bin/sh\necho "ptxpose 0.3.0 (commit dd5c927-dirty)"\n')
+os.chmod(os.path.join(repo, 'build', 'ptxpose'), 0o755)
+with open(os.path.join(repo, '.gitignore'), 'w') as fh:
+    fh.write('build/\n')
+git = ['git', '-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@example.com']
+env_commit = os.environ.pop('PTXPOSE_COMMIT', None)
+rc, _, _ = run('-c', 'import shutil, sys; sys.exit(shutil.which("git") is None)')
+if rc == 0:
+    os.environ['GIT_CEILING_DIRECTORIES'] = tmp
+    subprocess.run(git + ['init', '-q'], check=True)
+    subprocess.run(git + ['add', '-A'], check=True)
+    subprocess.run(git + ['commit', '-qm', 'c'], check=True)
+    head = subprocess.run(git + ['rev-parse', '--short', 'HEAD'], capture_output=True, text=True).stdout.strip()
+    got = peers_run.ptxpose_commit(repo)
+    ok(got[0] == head and 'as committed' in got[1], "commit: git's HEAD, not the binary's", got)
+    with open(os.path.join(repo, 'README.md'), 'a') as fh:
+        fh.write('y\n')
+    got = peers_run.ptxpose_commit(repo)
+    ok(got[0] == head, 'commit: a change outside ptx/ and bench/ leaves it clean', got)
+    for f in ('bench/peers.py', 'ptx/new.ptx'):
+        with open(os.path.join(repo, f), 'a') as fh:
+            fh.write('y\n')
+        got = peers_run.ptxpose_commit(repo)
+        ok(got[0] == head + '-dirty' and 'differ' in got[1], f'commit: {f} changed or new: HEAD-dirty', got)
+        subprocess.run(git + ['checkout', '-q', '--', '.'], check=True)
+        subprocess.run(git + ['clean', '-qfd', 'ptx'], check=True)
+    subprocess.run(['rm', '-rf', os.path.join(repo, '.git')], check=True)
+got = peers_run.ptxpose_commit(repo)
+ok(got == ('dd5c927-dirty', 'build/ptxpose --version (ptxpose 0.3.0 (commit dd5c927-dirty)); no git checkout'),
+   "commit: without git, the binary's commit, -dirty kept, and where it came from", got)
+os.unlink(os.path.join(repo, 'build', 'ptxpose'))
+got = peers_run.ptxpose_commit(repo)
+ok(got[0] == 'unknown' and got[1].startswith('none'), 'commit: neither: unknown', got)
+if env_commit is not None:
+    os.environ['PTXPOSE_COMMIT'] = env_commit
+
+# ---- cuBLAS geam through ctypes, with a stand-in for libcublas -------------
+import ctypes  # noqa: E402
+import types  # noqa: E402
+
+import peers_cublas as pcb  # noqa: E402
+
+blas_calls = []  # (function, args), in call order
+
+
+def fake_blas_fn(name, status=0):
+    def f(*args):
+        if name == 'cublasCreate_v2':
+            args[0]._obj.value = 0x1234  # the handle cublasCreate writes through its pointer
+        blas_calls.append((name, args))
+        return status
+    return f
+
+
+fake_blas = types.SimpleNamespace(**{f: fake_blas_fn(f) for f in (
+    'cublasCreate_v2', 'cublasDestroy_v2', 'cublasSetStream_v2', 'cublasSetPointerMode_v2', 'cublasSgeam',
+    'cublasDgeam', 'cublasZgeam')})
+h = pcb.Handle(fake_blas, 0x5000)
+ok([f for f, _ in blas_calls] == ['cublasCreate_v2', 'cublasSetPointerMode_v2', 'cublasSetStream_v2']
+   and all(a[0].value == 0x1234 for _, a in blas_calls[1:]) and blas_calls[1][1][1] == pcb.POINTER_MODE_HOST
+   and blas_calls[2][1][1].value == 0x5000,
+   "cublas: a handle of its own, host pointer mode, bound to the harness's stream", blas_calls)
+for spec, routine, scalar in [('7x9:c64:ld_in=11:ld_out=13', 'cublasDgeam', [1.0]),
+                              ('5x6:c128:offset=1', 'cublasZgeam', [1.0, 0.0]),
+                              ('4194304x3:i32', 'cublasSgeam', [1.0])]:
+    blas_calls.clear()
+    c = pc.parse_case(spec)
+    fn = h.geam(c, 0x7000, 0x9000)
+    fn()
+    f, args = blas_calls[0] if blas_calls else ('none', ())
+    alpha, beta = list(fn.scalars[0]), list(fn.scalars[1])
+    got = (f, args[0].value, args[1:5], args[5] == ctypes.addressof(fn.scalars[0]), args[6].value, args[7],
+           args[8] == ctypes.addressof(fn.scalars[1]), args[9].value, args[10], args[11].value, args[12])
+    ok(got == (routine, 0x1234, (pcb.OP_T, pcb.OP_N, c.rows, c.cols), True, 0x7000, c.ld_in, True, 0x9000, c.ld_out,
+               0x9000, c.ld_out) and alpha == scalar and beta == [0.0] * len(scalar),
+       f'cublas {spec}: {routine}(h, T, N, rows, cols, &1, x, ld_in, &0, y, ld_out, y, ld_out), host scalars',
+       (got, alpha, beta))
+bad_blas = types.SimpleNamespace(**dict(vars(fake_blas), cublasSgeam=fake_blas_fn('cublasSgeam', 13)))
+try:
+    pcb.Handle(bad_blas, 0).geam(pc.parse_case('3x3:f32'), 1, 2)()
+    ok(False, 'cublas: a failed status is an error')
+except pcb.CublasError as e:
+    ok(str(e) == 'cublasSgeam: CUBLAS_STATUS_EXECUTION_FAILED (13)', 'cublas: a failed status is an error naming it', e)
+fake_wheel = types.ModuleType('nvidia.cublas')
+fake_wheel.__path__ = [os.path.join(tmp, 'wheel')]
+os.makedirs(os.path.join(tmp, 'wheel', 'lib'))
+open(os.path.join(tmp, 'wheel', 'lib', 'libcublas.so.12'), 'w').close()
+sys.modules['nvidia'], sys.modules['nvidia.cublas'] = types.ModuleType('nvidia'), fake_wheel
+cands = pcb.library_candidates()
+ok(cands[0] == os.path.join(tmp, 'wheel', 'lib', 'libcublas.so.12') and cands[-2:] == ['libcublas.so.13', 'libcublas.so.12'],
+   "cublas: the library from the nvidia-cublas wheel's lib folder first, the sonames last", cands)
+del sys.modules['nvidia'], sys.modules['nvidia.cublas']
+try:
+    pcb.load_library([os.path.join(tmp, 'wheel', 'lib', 'libcublas.so.12')])
+    ok(False, 'cublas: a library that cannot be loaded is an OSError')
+except OSError as e:
+    ok(str(e).startswith('no libcublas could be loaded ('), 'cublas: a library that cannot be loaded is an OSError', e)
 
 # ---- the Triton peer's sweep and grid, with a stand-in for Triton ----------
 rc, _, _ = run('-c', 'import triton')
@@ -204,7 +326,12 @@ if rc != 0:
             self.name = fn.__name__
 
         def __getitem__(self, grid):
-            return lambda *args, **kw: launches.append((self.name, grid, args, kw))
+            def launch(*args, **kw):
+                if refuse_launches:
+                    refuse()
+                launches.append((self.name, grid, args, kw))
+            return launch
+    refuse_launches = False
     fake, fake_tl = types.ModuleType('triton'), types.ModuleType('triton.language')
     fake.jit, fake.language, fake_tl.constexpr = FakeJit, fake_tl, int
     fake.cdiv = lambda a, b: -(-a // b)
@@ -233,6 +360,66 @@ if rc != 0:
                f'triton {spec}: grid {want} (y, z clamped to 65535), all parameters, 16-byte elements as int64 '
                'pairs', (grid, args, kw))
         launches.clear()
+    # 16-byte elements: 128x128 needs 262144 B of shared memory, over an H100's 232448
+    H100 = 232448
+    want16 = [(32, 32, 4), (64, 64, 4), (64, 64, 8), (128, 64, 8), (64, 128, 8), (32, 64, 4)]
+    ok(pt.configs(4096, 4096, False, 16, H100) == want16 and all(pt.configs(4096, 4096, False, eb, H100) == list(pt.BASE)
+                                                                 for eb in (1, 2, 4, 8)),
+       'triton: 16-byte elements leave 128x128 out and take 32x64 in its place, six configs as for every width',
+       pt.configs(4096, 4096, False, 16, H100))
+    ok(pt.configs(4096, 4096, True, 16, H100) == [(64, 64, 4), (32, 64, 4)]
+       and pt.configs(4096, 4096, False, 16, 99 * 1024) == [(32, 32, 4), (64, 64, 4), (64, 64, 8), (32, 64, 4),
+                                                           (64, 32, 4), (32, 128, 4)],
+       'triton: as many configs with --quick and on a device of 99 KiB', pt.configs(4096, 4096, False, 16, 99 * 1024))
+    ok(pt.left_out(4096, 4096, False, 16, H100) == ['128x128/w8 (262144 B of shared memory, over 232448)']
+       and pt.left_out(4096, 4096, False, 8, H100) == [], 'triton: the note names what was left out and why',
+       pt.left_out(4096, 4096, False, 16, H100))
+    c = pc.parse_case('8191x8193:c128')
+    labels16 = [label for label, _ in pt.launchers('X', 'Y', c, False, H100)]
+    ok(labels16 == ['32x32/w4', '64x64/w4', '64x64/w8', '128x64/w8', '64x128/w8', '32x64/w4'],
+       'triton 8191x8193:c128: no config over the limit is launched', labels16)
+
+    class FakeOutOfResources(Exception):
+        pass
+    pt.OutOfResources = FakeOutOfResources
+
+    def refuse():
+        raise FakeOutOfResources('out of resource: shared memory, Required: 262144, Hardware limit: 232448')
+    import peers_impls  # noqa: E402
+    try:
+        pt.refused_as_not_applicable(refuse, '128x128/w8')()
+        ok(False, "triton: a launch Triton refuses for resources is n/a")
+    except peers_impls.NotApplicable as e:
+        ok(str(e) == '128x128/w8: out of resource: shared memory, Required: 262144, Hardware limit: 232448',
+           "triton: a launch Triton refuses for resources is n/a", e)
+
+    refuse_launches = True
+    try:
+        pt.launchers('X', 'Y', c, False, H100)[0][1]()
+        ok(False, 'triton: every launcher of the sweep turns the refusal into n/a')
+    except peers_impls.NotApplicable as e:
+        ok(str(e).startswith('32x32/w4: out of resource'), 'triton: every launcher of the sweep turns the refusal into n/a', e)
+    except FakeOutOfResources as e:
+        ok(False, 'triton: every launcher of the sweep turns the refusal into n/a', e)
+    refuse_launches = False
+
+    # a sweep with a refused candidate: not a failure (the harness's loop, with stand-ins for the GPU)
+    said = []
+    cr = object.__new__(peers_run.CaseRun)
+    cr.torch = types.SimpleNamespace(cuda=types.SimpleNamespace(synchronize=lambda: None))
+    cr.timer = types.SimpleNamespace(on_stream=contextlib.nullcontext, calls_for=lambda fn: 10,
+                                     best_ms=lambda fn, calls: (0.01, 'graph'))
+    cr.buf = types.SimpleNamespace(poison=lambda: None, verdict=lambda: None)
+    cr.case, cr.calls, cr.failures = pc.parse_case('8191x8193:c128'), 10, 0
+    cr.say_failure = lambda *a, **k: said.append(a)
+    big = pt.refused_as_not_applicable(refuse, '128x128/w8')
+    e = cr.attempt('triton', lambda: [('triton 128x128/w8', big, '128x128/w8'), ('triton 64x64/w4', lambda: None,
+                                                                              '64x64/w4')])
+    ok(e['status'] == 'ok' and e['note'].startswith('best of 1: 64x64/w4; n/a: 128x128/w8: out of resource')
+       and not said and cr.failures == 0, 'a sweep with a refused config: the others timed, the refusal noted, no failure',
+       (e, said))
+    e = cr.attempt('triton', lambda: [('triton 128x128/w8', big, '128x128/w8')])
+    ok(e['status'] == 'n/a' and not said, 'a sweep of refused configs only: n/a, no failure', (e, said))
     del sys.modules['triton'], sys.modules['triton.language']
 
 # ---- report.py: tables from canned results ---------------------------------
@@ -335,22 +522,101 @@ ok(sizes == [20, 20, 5], 'of 20, 20 and 5 cases', sizes)
 md = open(os.path.join(many, 'side-by-side.md')).read() if rc == 0 else ''
 ok(all(f'![many: % of copy per case and implementation]({x})' in md for x in charts), 'the Markdown shows each part')
 
-# a kernel picked by a plan, beside the best committed kernel
+# ---- bench/pick.py and the pick in the report ------------------------------
+# A stand-in ptxpose: --version, and `plan --json --device D --cases FILE` choosing by width,
+# its model fitted from a committed training file and one that is not there.
+FITTED = ('bench/results/model/h100-smoke.json (NVIDIA H100 80GB HBM3; CUDA graphs; 8 cases); '
+          'bench/results/model/gone.json (NVIDIA H100 80GB HBM3; CUDA graphs; 1 case); ptxpose e97b273')
+fake_px = os.path.join(tmp, 'ptxpose')
+with open(fake_px, 'w') as f:
+    f.write(f"""#!{sys.executable}
+import json, sys
+a = sys.argv[1:]
+if a == ['--version']:
+    print('ptxpose 0.3.0 (commit e0e0e0e)')
+    sys.exit(0)
+assert a[:4] == ['plan', '--json', '--device', 'Pick'], a
+rows = open(a[a.index('--cases') + 1]).read().splitlines()
+choice = {{'32': 'narrow_b32', '16': 'narrow_b16'}}
+print(json.dumps({{'format': 'ptxpose-plan 1', 'model': {{'params': 'lib/model_params.tsv', 'fitted_from': {FITTED!r},
+                  'unsure_margin': 0.1}}, 'cases': [{{'choice': choice[r.split()[1]]}} for r in rows]}}))
+""")
+os.chmod(fake_px, 0o755)
+smoke = json.load(open('bench/results/model/h100-smoke.json'))
 pick = json.load(open(a))
 pick['device']['name'] = 'Pick'
-pick['cases'][0]['impls']['ptxpose-pick'] = {'status': 'ok', 'us': 125.0, 'GBps': 1073.7, 'pct_copy': 80.0,
-                                             'kernel': 'narrow_b32', 'timing': 'graph', 'note': ''}
+pick['cases'][0]['case'] = smoke['cases'][0]['case']  # a case the model was fitted on ('2048x2048:f32')
+# 8191x8193:f16: the oracle fast_b16 at 61 us, the pick (narrow_b16, 62.5 us) 2.5% slower: within 3%
+pick['cases'][1]['impls']['ptxpose:fast_b16'] = {'status': 'ok', 'us': 61.0, 'GBps': 1000.0, 'pct_copy': 82.0,
+                                                 'timing': 'graph', 'note': ''}
 with open(os.path.join(tmp, 'pick.json'), 'w') as f:
     json.dump(pick, f)
+rc, out, err = run('bench/pick.py', '--ptxpose', fake_px, os.path.join(tmp, 'pick.json'))
+picked = json.load(open(os.path.join(tmp, 'pick.json')))
+ok(rc == 0 and picked.get('pick') == {
+    'ptxpose': 'ptxpose 0.3.0 (commit e0e0e0e)', 'commit': 'e0e0e0e', 'params': 'lib/model_params.tsv',
+    'fitted_from': FITTED, 'fitted_files': {'bench/results/model/h100-smoke.json': 8,
+                                            'bench/results/model/gone.json': 'missing'}},
+   "pick.py: the results name the ptxpose that picked, its model's fitted-from and those files", (err, picked.get('pick')))
+pk = [c['impls'].get('ptxpose-pick', {}) for c in picked['cases']]
+ok([(e.get('kernel'), e.get('us'), e.get('fitted')) for e in pk]
+   == [('narrow_b32', 160, True), ('narrow_b16', 62.5, False), ('narrow_b32', 16, False)],
+   "pick.py: each case's pick, its kernel's figures, and whether the model was fitted on it (by case name)",
+   [(e.get('kernel'), e.get('us'), e.get('fitted')) for e in pk])
 rc, out, err = run('bench/report.py', '--out', out_dir, os.path.join(tmp, 'pick.json'))
 md = open(os.path.join(out_dir, 'pick', 'side-by-side.md')).read() if rc == 0 else ''
-ok('| case | copy GB/s | torch | cupy | cublas_geam | triton | ptxpose best | ptxpose-pick | kernel | winner | '
-   'ptxpose best / best peer | ptxpose-pick / best peer |' in md
-   and '| 4096x4096:f32 | 1342 | 50.0 | 40.0 | 80.0 | 90.9 | 100.0 | 80.0 | fast_b32 | ptxpose best | 1.10x | 0.88x |' in md,
-   "a ptxpose-* entry (a plan's pick) gets its own column and ratio (110 / 125 = 0.88x)", md[-900:] + err)
+ok('| case | copy GB/s | torch | cupy | cublas_geam | triton | ptxpose best | ptxpose-pick | kernel | pick kernel | '
+   'winner | ptxpose best / best peer | ptxpose-pick / best peer |' in md
+   and '| 2048x2048:f32 | 1342 | 50.0 | 40.0 | 80.0 | 90.9 | 100.0 | 62.5 | fast_b32 | narrow_b32 | ptxpose best | '
+   '1.10x | 0.69x |' in md,
+   "the pick gets its own column, its kernel and its ratio (110 / 160 = 0.69x)", md[-1500:] + err)
+ok('| 3x3:f32:batch=1048576 | 3775 | 80.0 | 50.0 | n/a | error | 125.0 | 125.0 | narrow_b32 | narrow_b32 | '
+   'ptxpose best | 1.56x | 1.56x |' in md, 'a tie of the pick and the kernel it picked: the winner is ptxpose best')
+ok('**Geometric mean of ptxpose-pick / best peer: 0.95x over 3 cases.**' in md
+   and '## batched (1 case)\n\nGeometric mean of ptxpose best / best peer: 1.56x over 1 case.\n'
+   'Geometric mean of ptxpose-pick / best peer: 1.56x over 1 case.' in md,
+   "the pick's geometric mean over all cases ((0.6875 * 0.8 * 1.5625)^(1/3)) and per set", md[:2500])
+ok('**ptxpose-pick / ptxpose best (the oracle: the fastest kernel this run timed): geometric mean 0.85x over 3 cases; '
+   'within 3% of the oracle in 2 of 3 (67%); worst 0.62x (2048x2048:f32).**' in md,
+   'pick / oracle: (0.625 * 0.976 * 1)^(1/3) = 0.85x, 2 of 3 within 3% (61 / 62.5 is), the worst named', md[:2500])
+ok('**On the 2 cases the model was not fitted on: ptxpose-pick / best peer 1.12x over 2 cases; '
+   'ptxpose-pick / ptxpose best 0.99x over 2 cases.**' in md,
+   'over the cases the model was not fitted on: sqrt(0.8 * 1.5625) = 1.12x, sqrt(0.976) = 0.99x', md[:2500])
+ok("Its ptxpose-pick column: the plan of ptxpose e0e0e0e (ptxpose 0.3.0 (commit e0e0e0e)), model lib/model_params.tsv, "
+   "fitted from: bench/results/model/h100-smoke.json" in md, 'the header names the ptxpose and model that picked')
 _, texts, _, _ = svg_parts(os.path.join(out_dir, 'pick', 'chart-issue8.svg')) if rc == 0 else (0, {}, 0, 0)
 ok(texts.get('legend') == ['torch', 'cupy', 'cublas_geam', 'triton', 'ptxpose best', 'ptxpose-pick'],
    'and a legend entry of the same name', texts.get('legend'))
+del picked['cases'][1]['impls']['ptxpose-pick']['fitted']
+with open(os.path.join(tmp, 'pick.json'), 'w') as f:
+    json.dump(picked, f)
+rc, out, err = run('bench/report.py', '--out', out_dir, os.path.join(tmp, 'pick.json'))
+md = open(os.path.join(out_dir, 'pick', 'side-by-side.md')).read() if rc == 0 else ''
+ok('The results do not say which cases the model was fitted on' in md and 'not fitted on:' not in md,
+   'results that do not say which cases were fitted on get no held-out figure')
+with open(os.path.join(tmp, 'notres.json'), 'w') as f:
+    f.write('{"format": "something else", "cases": []}')
+one_line_error('pick.py: not a results file, exit 3', ['bench/pick.py', '--ptxpose', fake_px, tmp + '/notres.json'], 3,
+               'notres.json: not a bench/peers.py results file')
+
+# ---- report.py: the run's options, the noise, every run's date -------------
+later = json.load(open(b))
+later['date'] = '2026-11-24 09:00 UTC'
+later['args'] = dict(later.get('args') or json.load(open(a))['args'], replays=20, target_ms=0.5)
+with open(os.path.join(tmp, 'later.json'), 'w') as f:
+    json.dump(later, f)
+rc, out, err = run('bench/report.py', '--out', os.path.join(tmp, 'dates'), a, os.path.join(tmp, 'later.json'))
+ddir = os.path.join(tmp, 'dates', 'nvidia-test-gpu')
+md = open(os.path.join(ddir, 'side-by-side.md')).read() if rc == 0 else ''
+ok("Run with: `bench/peers.py --replays 30 --target-ms 1 --max-calls 1000 --ptx 'ptx/*.ptx'`; "
+   "`bench/peers.py --replays 20 --target-ms 0.5 --max-calls 1000 --ptx 'ptx/*.ptx'`." in md,
+   "the method paragraph gives each run's options as flags", md[:1800])
+ok('Noise: two runs of the same case on one device differed by up to 3-5%' in md and 'are ties.' in md,
+   'the method paragraph says what counts as a tie')
+root = ET.parse(os.path.join(ddir, 'chart-issue13.svg')).getroot() if rc == 0 else None
+title = next(t.text for t in root.iter(SVG + 'text')) if root is not None else ''
+ok(title == 'issue13: % of the same-run copy, NVIDIA Test GPU, 2026-11-23, 2026-11-24', "a chart's title names every run's date",
+   title)
 
 # ---- report.py: bad input --------------------------------------------------
 with open(os.path.join(tmp, 'notjson.json'), 'w') as f:
