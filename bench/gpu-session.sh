@@ -134,7 +134,11 @@ stage_peers() {
 	log peers
 	local sets=""
 	for s in ${PEER_SETS:-}; do sets="$sets --set $s"; done
-	PYTHONUNBUFFERED=1 python3 -B bench/peers.py $sets --ptx 'ptx/*.ptx' --resume --out "$OUT/peers.json" \
+	# the commit measured: the carried binary's (built from the tree carried with it);
+	# a lent machine's copy of the tree may hold a stale git checkout
+	local c
+	c=$($px --version 2>/dev/null | sed -n 's/.*(commit \([0-9a-f]*\(-dirty\)\{0,1\}\)).*/\1/p')
+	PTXPOSE_COMMIT=${PTXPOSE_COMMIT:-$c} PYTHONUNBUFFERED=1 python3 -B bench/peers.py $sets --ptx 'ptx/*.ptx' --resume --out "$OUT/peers.json" \
 		${PEER_ARGS:-} >>"$OUT/peers.log" 2>&1
 	echo "peers: rc=$?"
 	grep '^peers' "$OUT/peers.log" | tail -20

@@ -33,10 +33,14 @@ def _out(args, root):
 
 
 def ptxpose_commit(root=ROOT):
-    """(commit, how it was found) of the tree that is measured: `git rev-parse --short HEAD`,
-    with "-dirty" where ptx/ or bench/ differ from HEAD (changed or untracked files: the
-    kernels timed and the harness that times them); without git, the commit build/ptxpose
-    was built from (its --version, "-dirty" kept); then $PTXPOSE_COMMIT; else "unknown"."""
+    """(commit, how it was found) of the tree that is measured: $PTXPOSE_COMMIT where the
+    caller states it (bench/gpu-session.sh does, from the carried build/ptxpose: a lent
+    machine's copy of the tree may hold a stale git checkout); else `git rev-parse --short
+    HEAD`, with "-dirty" where ptx/ or bench/ differ from HEAD (changed or untracked files:
+    the kernels timed and the harness that times them); without git, the commit
+    build/ptxpose was built from (its --version, "-dirty" kept); else "unknown"."""
+    if os.environ.get('PTXPOSE_COMMIT'):
+        return os.environ['PTXPOSE_COMMIT'], '$PTXPOSE_COMMIT (set by the caller)'
     head = _out(['git', 'rev-parse', '--short', 'HEAD'], root)
     if head and head.strip():
         changed = _out(['git', 'status', '--porcelain', '--', 'ptx', 'bench'], root)
@@ -49,9 +53,7 @@ def ptxpose_commit(root=ROOT):
     m = re.search(r'\b[0-9a-f]{7,40}(-dirty)?\b', line)
     if m:
         return m.group(0), f'build/ptxpose --version ({line.strip().splitlines()[0]}); no git checkout'
-    if os.environ.get('PTXPOSE_COMMIT'):
-        return os.environ['PTXPOSE_COMMIT'], '$PTXPOSE_COMMIT; no git checkout, no build/ptxpose commit'
-    return 'unknown', 'none: no git checkout, no build/ptxpose commit, no $PTXPOSE_COMMIT'
+    return 'unknown', 'none: no $PTXPOSE_COMMIT, no git checkout, no build/ptxpose commit'
 
 
 def write_json(path, results):
