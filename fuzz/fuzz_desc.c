@@ -146,7 +146,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	ptxpose_plan_info info;
-	if (ptxpose_plan_get(plan, &info) || !info.kernel || !info.grid[0] || !info.block[0])
+	if (ptxpose_plan_get(plan, &info) || !info.kernel)
+		abort();
+	int copy = !strcmp(info.kernel, PTXPOSE_COPY); /* a copy plan: no launch, kernel_index -1 */
+	if (copy ? info.kernel_index != -1 || info.grid[0] || info.block[0]
+		 : info.kernel_index < 0 || !info.grid[0] || !info.block[0])
 		abort();
 	/* small dense problems run, checked: the plan's and transpose's */
 	int small = d.rows * d.cols <= 4096 && (d.batch <= 1) && (!d.ld_in || d.ld_in == d.cols) &&
