@@ -7,6 +7,8 @@
 #                             ok when it exits with CODE
 #   one_line DESC PATTERN     ok when $tmp/err is one line matching PATTERN
 #   passthrough FILE          another TAP stream's lines, numbered into ours
+#   need_gpu                  print `1..0 # SKIP no CUDA device` and exit where
+#                             $PX finds no driver or device (exit 4)
 #   need_ptxpose, need_ptx FIRST-FILE, need_sass_tools FILE
 #                             fail out loud (and finish) when a prerequisite lacks;
 #                             need_sass_tools leaves FILE's summary in
@@ -54,6 +56,14 @@ passthrough() {
 		"#"*) echo "$line" ;;
 		esac
 	done <"$1"
+}
+
+need_gpu() {
+	$PX run tests/data/linear_b32.ptx --rows 1 --cols 1 --no-time >/dev/null 2>&1
+	if [ $? -eq 4 ]; then
+		echo "1..0 # SKIP no CUDA device"
+		exit 0
+	fi
 }
 
 need_ptxpose() {
