@@ -83,8 +83,12 @@ class Handle:
             getattr(lib, fn).argtypes, getattr(lib, fn).restype = args, ctypes.c_int
         self.h = p()
         _check('cublasCreate_v2', lib.cublasCreate_v2(ctypes.byref(self.h)))
-        _check('cublasSetPointerMode_v2', lib.cublasSetPointerMode_v2(self.h, POINTER_MODE_HOST))
-        _check('cublasSetStream_v2', lib.cublasSetStream_v2(self.h, p(stream)))
+        try:
+            _check('cublasSetPointerMode_v2', lib.cublasSetPointerMode_v2(self.h, POINTER_MODE_HOST))
+            _check('cublasSetStream_v2', lib.cublasSetStream_v2(self.h, p(stream)))
+        except Exception:
+            lib.cublasDestroy_v2(self.h)  # the handle is not leaked on a failed setup
+            raise
 
     def geam(self, case, x_ptr, y_ptr):
         """A function of no arguments that writes the case's transpose of x_ptr to y_ptr."""

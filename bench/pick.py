@@ -139,9 +139,15 @@ def main():
             fail(3, f"{path}: not a bench/peers.py results file (want format '{FORMAT}')")
         n = add_picks(res, a.ptxpose)
         d = os.path.dirname(os.path.abspath(path))
+        mode = os.stat(path).st_mode & 0o777
         with tempfile.NamedTemporaryFile('w', dir=d, prefix='.pick.', delete=False, encoding='utf-8') as t:
-            json.dump(res, t, indent=1)
-            t.write('\n')
+            try:
+                json.dump(res, t, indent=1)
+                t.write('\n')
+            except BaseException:
+                os.unlink(t.name)  # all or nothing: the results stay as they were
+                raise
+        os.chmod(t.name, mode)  # the file keeps its mode (a temporary file is 0600)
         os.replace(t.name, path)
         print(f'pick.py: {path}: {n} cases picked')
 

@@ -151,7 +151,8 @@ typedef struct {
 					 * every kernel stays correct for any element-aligned pointer) */
 	uint32_t mode;                  /* PTXPOSE_PLAN_HEURISTIC or PTXPOSE_PLAN_MEASURE */
 	uint32_t reserved;              /* 0 */
-	double measure_budget_ms;       /* PTXPOSE_PLAN_MEASURE: at most this long; 0: 200 ms */
+	double measure_budget_ms;       /* PTXPOSE_PLAN_MEASURE: checked between candidates, after the
+	                                 * first is timed (which always is); 0: 200 ms */
 	const char *kernel;             /* NULL: the plan chooses; else this kernel by name (ptxpose_kernel_info) */
 } ptxpose_desc;
 

@@ -147,7 +147,7 @@ static api_report *from_disk(ptxpose_handle h, cache *c, const cache_key *k, con
 	if (!cache_get(c, k, &blob, &len))
 		return NULL;
 	api_report *r = calloc(1, sizeof *r);
-	char why[160], msg[320];
+	char why[160] = "out of memory", msg[320];
 	int bad = !r || parse_blob(blob, len, r, why, sizeof why);
 	if (!bad) {
 		*index = kreg_find(h->reg, r->c[r->best].kernel);

@@ -1,5 +1,5 @@
 /* cache: a small persistent key -> blob store, per device, for measured
- * plans and JIT-compiled cubins (like CUDA's own JIT cache).
+ * plans (JIT-compiled code is the driver's own JIT cache's; see lib/README.md).
  *
  * Where: cache_config.dir, else $PTXPOSE_CACHE, else $XDG_CACHE_HOME/ptxpose,
  * else ~/.cache/ptxpose. PTXPOSE_CACHE=off (or cache_config.off) switches it
@@ -56,7 +56,7 @@ typedef struct {
 	unsigned cc_major, cc_minor;
 	int driver;                  /* cuDriverGetVersion(), e.g. 13000 */
 	uint64_t kernels;            /* cache_hash of the kernel set */
-	const char *kind;            /* "plan", "cubin": 1 to 15 of [a-z0-9_] */
+	const char *kind;            /* "plan" (today's only kind): 1 to 15 of [a-z0-9_] */
 	const char *item;            /* the entry: a plan's problem, a kernel's name */
 } cache_key;
 

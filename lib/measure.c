@@ -31,10 +31,8 @@ typedef struct {
 	size_t errlen;
 } timer;
 
-static px_status fail(timer *t, CUresult rc, const char *call)
-{
-	return CU_FAIL(&t->cu, rc, call, t->err, t->errlen);
-}
+/* a failed driver call as the error, naming the line of the call */
+#define FAIL(t, rc, call) CU_FAIL(&(t)->cu, rc, call, (t)->err, (t)->errlen)
 
 /* A pointer into [base, base + slack) with the alignment asked for exactly
  * (up to 256: what the model tells apart). */
@@ -50,13 +48,13 @@ static px_status setup(timer *t)
 	CUresult rc;
 	if ((rc = f->MemAlloc(&t->in_base, (size_t)t->j->in_bytes + 512)) ||
 	    (rc = f->MemAlloc(&t->out_base, (size_t)t->j->out_bytes + 512)))
-		return fail(t, rc, "cuMemAlloc (scratch buffers to measure on)");
+		return FAIL(t, rc, "cuMemAlloc (scratch buffers to measure on)");
 	t->in = aligned(t->in_base, t->j->align_in);
 	t->out = aligned(t->out_base, t->j->align_out);
 	if ((rc = f->StreamCreate(&t->s, CU_STREAM_NON_BLOCKING)))
-		return fail(t, rc, "cuStreamCreate");
+		return FAIL(t, rc, "cuStreamCreate");
 	if ((rc = f->EventCreate(&t->e0, CU_EVENT_DEFAULT)) || (rc = f->EventCreate(&t->e1, CU_EVENT_DEFAULT)))
-		return fail(t, rc, "cuEventCreate");
+		return FAIL(t, rc, "cuEventCreate");
 	return PX_OK;
 }
 
@@ -77,24 +75,27 @@ static void teardown(timer *t)
 		f->MemFree(t->out_base);
 }
 
-/* k launches of candidate i between the two events: microseconds a launch. */
-static px_status run(timer *t, int i, int k, double *us)
+/* k launches of candidate i between the two events: microseconds a launch.
+ * A launch the driver refuses sets *refused (the candidate is skipped). */
+static px_status run(timer *t, int i, int k, double *us, int *refused)
 {
 	const cu_fns *f = t->j->f;
 	CUresult rc;
 	float ms = 0;
 	px_status st;
 	if ((rc = f->EventRecord(t->e0, t->s)))
-		return fail(t, rc, "cuEventRecord");
+		return FAIL(t, rc, "cuEventRecord");
 	for (int n = 0; n < k; n++)
-		if ((st = t->j->launch(t->j->ud, i, t->in, t->out, t->s, t->err, t->errlen)))
+		if ((st = t->j->launch(t->j->ud, i, t->in, t->out, t->s, t->err, t->errlen))) {
+			*refused = 1;
 			return st;
+		}
 	if ((rc = f->EventRecord(t->e1, t->s)))
-		return fail(t, rc, "cuEventRecord");
+		return FAIL(t, rc, "cuEventRecord");
 	if ((rc = f->EventSynchronize(t->e1)))
-		return fail(t, rc, "cuEventSynchronize (a measured candidate)");
+		return FAIL(t, rc, "cuEventSynchronize (a measured candidate)");
 	if ((rc = f->EventElapsedTime(&ms, t->e0, t->e1)))
-		return fail(t, rc, "cuEventElapsedTime");
+		return FAIL(t, rc, "cuEventElapsedTime");
 	*us = 1e3 * ms / k;
 	return PX_OK;
 }
@@ -105,22 +106,23 @@ static int spent(const timer *t)
 }
 
 /* One candidate: the warm-up, then runs while the budget lasts. */
-static px_status time_one(timer *t, int i, measure_time *mt)
+static px_status time_one(timer *t, int i, measure_time *mt, int *refused)
 {
 	double warm, v[MEASURE_RUNS];
-	px_status st = run(t, i, 1, &warm);
+	px_status st = run(t, i, 1, &warm, refused);
 	if (st)
 		return st;
-	int k = warm > 0 ? (int)(MEASURE_RUN_US / warm) + 1 : MEASURE_K_MAX;
-	mt->k = k < 1 ? 1 : k > MEASURE_K_MAX ? MEASURE_K_MAX : k;
+	double k = warm > 0 ? MEASURE_RUN_US / warm + 1 : MEASURE_K_MAX; /* in double: warm may be tiny */
+	mt->k = k >= MEASURE_K_MAX ? MEASURE_K_MAX : k < 1 ? 1 : (int)k;
 	mt->runs = 0;
 	while (mt->runs < MEASURE_RUNS && (!mt->runs || !spent(t))) {
-		if ((st = run(t, i, mt->k, &v[mt->runs])))
+		if ((st = run(t, i, mt->k, &v[mt->runs], refused)))
 			return st;
 		mt->runs++;
 	}
 	qsort(v, (size_t)mt->runs, sizeof v[0], cmp_double);
-	mt->us = v[mt->runs / 2];
+	int h = mt->runs / 2; /* the median: the middle two's mean for an even count */
+	mt->us = mt->runs % 2 ? v[h] : (v[h - 1] + v[h]) / 2;
 	return PX_OK;
 }
 
@@ -145,15 +147,21 @@ px_status measure_run(const measure_job *j, measure_time *mt, double *spent_ms, 
 			last = pst;
 			continue;
 		}
-		if (!(st = time_one(&t, i, &mt[i]))) {
+		int refused = 0;
+		if (!(st = time_one(&t, i, &mt[i], &refused))) {
 			mt[i].skipped = NULL;
 			timed++;
+		} else if (refused) { /* a launch the driver refused (resources): skipped, as in prepare */
+			mt[i] = (measure_time){.us = -1, .skipped = "its launch failed"};
+			snprintf(why, sizeof why, "%s", err);
+			last = st;
+			st = PX_OK;
 		}
 	}
 	teardown(&t);
 	*spent_ms = now_ms() - t.start_ms;
 	if (!st && !timed) {
-		snprintf(err, errlen, "no candidate could be timed: %s", why[0] ? why : "none was prepared");
+		snprintf(err, errlen, "no candidate could be timed: %s", why[0] ? why : "none could be prepared");
 		st = last ? last : PX_EJIT;
 	}
 	return st;

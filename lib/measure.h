@@ -29,9 +29,10 @@ typedef struct {
 	unsigned align_in, align_out;   /* what the pointers are to be aligned to (at most 256 is kept) */
 	double budget_ms;
 	int n;                          /* candidates */
-	/* Link candidate i: PX_OK, PX_EJIT (it is skipped, why in err) or a failure that ends it all. */
+	/* Link candidate i: PX_OK, or a failure (why in err): the candidate is skipped. */
 	px_status (*prepare)(void *ud, int i, char *err, size_t errlen);
-	/* Enqueue candidate i on s (no synchronization). */
+	/* Enqueue candidate i on s (no synchronization); a failure skips the candidate
+	 * (a sticky error then ends the measurement at its next driver call). */
 	px_status (*launch)(void *ud, int i, CUdeviceptr in, CUdeviceptr out, CUstream s, char *err, size_t errlen);
 	void *ud;
 } measure_job;

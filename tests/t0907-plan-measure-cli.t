@@ -52,6 +52,14 @@ PTXPOSE_CACHE=off PTXPOSE_PTX="$tmp/pct.ptx" check "plan --measure, a candidate 
 	$PX plan --measure --elem 32 --rows 3000 --cols 3001
 grep -q '^ *[0-9]*  %cnw_b32 .*(it could not be prepared)$' "$tmp/out" && grep -q '^choice: [a-z]' "$tmp/out" &&
 	! grep -q -- '-1.00 us measured' "$tmp/out" && ok "... skipped with the reason, another chosen" || { nok "... unprepared"; diag <"$tmp/out"; }
+# a candidate whose launch the driver refuses (out of resources) is skipped
+# too; the others are timed
+{ cat ptx/cute_naive_write_b32.ptx; echo '// fakecuda: refuse'; } >"$tmp/refused.ptx"
+PTXPOSE_CACHE=off PTXPOSE_PTX="$tmp/refused.ptx" check "plan --measure, a candidate whose launch is refused: exit 0" 0 \
+	$PX plan --measure $P
+grep -q '^ *[0-9]*  cute_naive_write_b32 .*(its launch failed)$' "$tmp/out" && grep -q '^choice: [a-z]' "$tmp/out" &&
+	! grep -q '^choice: cute_naive_write_b32 ' "$tmp/out" && ok "... skipped with the reason, another chosen" ||
+	{ nok "... refused launch"; diag <"$tmp/out"; }
 export PTXPOSE_CACHE="$tmp/cache"
 check "plan --measure: one row is a copy" 0 $PX plan --measure --elem 16 --rows 1 --cols 4096
 grep -q '^choice: copy .*not measured' "$tmp/out" && ok "... not measured" || { nok "... copy"; diag <"$tmp/out"; }

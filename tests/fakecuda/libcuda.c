@@ -16,6 +16,7 @@
  *   fakecuda: overrun writes one byte past the end of out
  *   fakecuda: gap     writes into the gap after the first matrix of a batch
  *   fakecuda: fault   the launch faults: CUDA_ERROR_ILLEGAL_ADDRESS, sticky
+ *   fakecuda: refuse  cuLaunchKernel refuses it: CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES
  *   fakecuda: regs=N  N registers a thread (so fewer threads a block)
  *   fakecuda: speed=N the kernel runs at N GB/s (default 1500; the copy 2000)
  *   FAKECUDA_INIT=N   cuInit returns N
@@ -44,7 +45,7 @@ typedef struct module {
 	char kernel[128];
 	unsigned elem, block[3], tile[2], dyn_smem;
 	unsigned long long per_block;
-	int linear, wrong, pad, overrun, gap, fault, regs;
+	int linear, wrong, pad, overrun, gap, fault, refuse, regs;
 	double speed;
 } module;
 
@@ -627,6 +628,7 @@ EXPORT CUresult cuModuleLoadData(CUmodule *out, const void *image)
 	m->overrun = strstr(ptx, "fakecuda: overrun") != NULL;
 	m->gap = strstr(ptx, "fakecuda: gap") != NULL;
 	m->fault = strstr(ptx, "fakecuda: fault") != NULL;
+	m->refuse = strstr(ptx, "fakecuda: refuse") != NULL;
 	m->regs = (int)meta_num(ptx, "fakecuda: regs=", 32);
 	m->speed = (double)meta_num(ptx, "fakecuda: speed=", 1500);
 	m->next = g.modules;
@@ -720,6 +722,8 @@ EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned 
 	if (rc)
 		return rc;
 	module *m = (module *)f;
+	if (m->refuse)
+		return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
 	/* .u64 in, out; .u32 rows, cols, ld_in, ld_out, batch; .u64 stride_in, stride_out */
 	fake_launch l;
 	memset(&l, 0, sizeof l);
