@@ -19,9 +19,10 @@
  *
  *     ptxpose_transpose(h, &d, d_in, d_out, stream);
  *
- * Every function returns a ptxpose_status; on failure ptxpose_last_error()
- * holds a one-line explanation that names the value at fault ("desc->ld_in 4
- * is less than cols 10").
+ * Every function but ptxpose_version, ptxpose_status_string and
+ * ptxpose_last_error returns a ptxpose_status; on failure ptxpose_last_error()
+ * holds a one-line explanation that names the value at fault ("ld_in 4 is
+ * less than cols 10 (...)").
  *
  * libcuda.so.1 is opened at run time: a program linked with ptxpose starts
  * on a machine without a driver and gets PTXPOSE_ERR_NO_DRIVER from
@@ -36,7 +37,8 @@
  * Thread safety:
  *   - ptxpose_execute: a plan may be executed from several threads at once,
  *     on the same or different streams; execute takes no lock and does not
- *     synchronize (it launches one kernel on `stream` and returns).
+ *     synchronize (it launches one kernel, or a copy plan's one
+ *     cuMemcpyDtoDAsync, on `stream` and returns).
  *   - ptxpose_plan_create, ptxpose_transpose, ptxpose_register_ptx, the
  *     queries and the handle's kernel, module and plan caches: safe from
  *     several threads at once on one handle (the caches take the handle's
