@@ -22,16 +22,6 @@ static const char *shown(const char *s, char *buf, size_t len)
 	return buf;
 }
 
-/* The alignment of an address in bytes, up to 256. */
-static unsigned addr_align(const void *ptr)
-{
-	uintptr_t a = (uintptr_t)ptr;
-	unsigned b = 1;
-	while (b < 256 && !(a & b))
-		b <<= 1;
-	return b;
-}
-
 ptxpose_status api_problem(const ptxpose_desc *d, const void *in, const void *out, model_problem *p)
 {
 	if (!d)
@@ -54,12 +44,16 @@ ptxpose_status api_problem(const ptxpose_desc *d, const void *in, const void *ou
 	p->es = d->elem_bytes;
 	p->rows = d->rows, p->cols = d->cols, p->ld_in = d->ld_in, p->ld_out = d->ld_out;
 	p->batch = d->batch, p->stride_in = d->stride_in, p->stride_out = d->stride_out;
-	p->align_in = d->align_in ? d->align_in : in ? addr_align(in) : 0;
-	p->align_out = d->align_out ? d->align_out : out ? addr_align(out) : 0;
+	/* an address's alignment up to 256 bytes: that of its offset from 0 */
+	unsigned a_in = in ? model_align_of_offset((uintptr_t)in, 1) : 0;
+	unsigned a_out = out ? model_align_of_offset((uintptr_t)out, 1) : 0;
+	p->align_in = d->align_in ? d->align_in : a_in;
+	p->align_out = d->align_out ? d->align_out : a_out;
 	unsigned es = d->elem_bytes;
-	if (es && !(es & (es - 1)) && es <= 16 && ((in && addr_align(in) < es) || (out && addr_align(out) < es)))
+	int bad_in = in && a_in < es;
+	if (es && !(es & (es - 1)) && es <= 16 && (bad_in || (out && a_out < es)))
 		return api_fail(PTXPOSE_ERR_MISALIGNED, "%s %p is not aligned to %u bytes, the element size",
-				in && addr_align(in) < es ? "in" : "out", in && addr_align(in) < es ? in : out, es);
+				bad_in ? "in" : "out", bad_in ? in : out, es);
 	char err[512];
 	switch (model_problem_check(p, err, sizeof err)) {
 	case MODEL_OK: return PTXPOSE_OK;

@@ -24,12 +24,7 @@ void px_rig_free(px_rig *r)
 {
 	if (!r)
 		return;
-	cu_free(r->cu, &r->d_in);
-	cu_free(r->cu, &r->d_out);
-	cu_free(r->cu, &r->flush);
-	rig_stream_free(r);
-	cu_host_free(r->cu, &r->h_in);
-	cu_host_free(r->cu, &r->h_out);
+	px_rig_drop(r);
 	free(r->h_guard);
 	free(r);
 }
