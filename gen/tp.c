@@ -68,7 +68,7 @@ int tp_validate(const tp_params *p, char *err, size_t errlen)
 	if (p->smem == TP_SMEM_RUNS)
 		FAIL("smem: runs is the skinny kernels' own layout");
 	if (p->linear) {
-		if (p->vec != 1 || p->smem != TP_SMEM_NONE || p->ty != 1 || p->ld_nc || p->st_cs)
+		if (p->vec != 1 || p->smem != TP_SMEM_NONE || p->ty != 1 || p->ld_nc || p->st_cs || p->wide_realign)
 			FAIL("grid: the linear (1-D) kernel takes vec=1, smem=none, no hints and threads={N, 1}");
 		return 0;
 	}
@@ -89,6 +89,9 @@ int tp_validate(const tp_params *p, char *err, size_t errlen)
 		     p->tm, p->tn, nthr, per_thread, MAX_BYTES_PER_THREAD);
 	if (p->group && (p->group > 65535))
 		FAIL("group: %u tile columns is more than a grid holds", p->group);
+	if (p->wide_realign && (es >= 4 || p->vec * es < 8 || p->smem == TP_SMEM_NONE || p->major_in))
+		FAIL("wide_realign: applies to 1- and 2-byte elements in accesses of 8 or 16 bytes,"
+		     " through shared memory laid out by output rows");
 	if (p->smem == TP_SMEM_NONE && p->major_in)
 		FAIL("major: applies only to kernels with shared memory");
 	if (p->smem != TP_SMEM_NONE && p->coalesce_write)
@@ -159,6 +162,8 @@ static void header(const tp_params *p, const tp_geom *g, const bank_report *br, 
 			  p->st_cs ? "st.cs" : "");
 	if (p->max_regs)
 		sb_printf(h, " max_regs=%u", p->max_regs);
+	if (p->wide_realign)
+		sb_printf(h, " wide_realign=1");
 	sb_addc(h, '\n');
 	for (int i = 0; i < br->n; i++)
 		sb_printf(h, "// ptxpose-smem id=%s op=%s bytes=%u wavefronts=%u ideal=%u requests=%u total=%u\n",

@@ -110,7 +110,8 @@ static void emit_fast_test(em *e)
 	ptxb_op(b, NULL, "add.u32", "%s, %s, %u", lim, e->c0, e->p->tn);
 	ptxb_op(b, NULL, "setp.le.and.u32", "%s, %s, %s, %s", e->interior, lim, e->cols, e->interior);
 	if (g->es < 4) {
-		/* realigned loads read up to 3 bytes before and after a row: keep
+		/* realigned loads read up to 3 bytes (wide_realign: a granule less
+		 * one) before and after a row: keep
 		 * them off the first and last tile rows */
 		e->not_last = ptxb_reg(b, "pred", "neither the first nor the last tile row", "inner");
 		ptxb_op(b, NULL, "add.u32", "%s, %s, %u", lim, e->r0, e->p->tm);
@@ -432,13 +433,19 @@ static void emit_paths(em *e, const gside *s, const char *notfast, const char *t
 		ptxb_note(b, "interior tile, rows not aligned for vectors");
 		ptxb_op(b, notint, "bra.uni", "%s", l_edge);
 		if (s->store && tp_realign_stores(e)) {
-			tp_emit_realign_stores(e, s);
+			if (tp_wide_realign(e))
+				tp_emit_wide_stores(e, s);
+			else
+				tp_emit_realign_stores(e, s);
 		} else if (!s->store && tp_realign_loads(e)) {
 			char l_bytes[32], notinner[40];
 			snprintf(l_bytes, sizeof l_bytes, "%s_BYTES", tag);
 			snprintf(notinner, sizeof notinner, "!%s", e->not_last);
 			ptxb_op(b, notinner, "bra.uni", "%s", l_bytes);
-			tp_emit_realign_loads(e, s);
+			if (tp_wide_realign(e))
+				tp_emit_wide_loads(e, s);
+			else
+				tp_emit_realign_loads(e, s);
 			ptxb_op(b, NULL, "bra.uni", "%s", done);
 			ptxb_label(b, l_bytes);
 			ptxb_note(b, "first or last tile row: unpredicated elements");

@@ -87,5 +87,12 @@ int tp_realign_loads(const em *e);
 int tp_realign_stores(const em *e);
 void tp_emit_realign_loads(em *e, const gside *s);
 void tp_emit_realign_stores(em *e, const gside *s);
+void tp_next_granule(em *e, const char *tag, const char *a0, const char *rb0, const char *nb,
+		     unsigned da, unsigned db, unsigned c, const char *sa);
+
+/* tp_realign.c: the same with whole granules (wide_realign). */
+int tp_wide_realign(const em *e);
+void tp_emit_wide_loads(em *e, const gside *s);
+void tp_emit_wide_stores(em *e, const gside *s);
 
 #endif

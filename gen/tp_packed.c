@@ -94,6 +94,20 @@ void tp_emit_realign_loads(em *e, const gside *s)
 		}
 }
 
+/* The shared address (into sa) of the granule after block (da, db)'s
+ * column c in its output row, clamped to the row's last granule: the
+ * realigning stores build a row's aligned words across the two. */
+void tp_next_granule(em *e, const char *tag, const char *a0, const char *rb0, const char *nb,
+		     unsigned da, unsigned db, unsigned c, const char *sa)
+{
+	ptxb *b = e->b;
+	const tp_geom *g = e->g;
+	unsigned cr = g->permute ? c * (g->srows / g->v) + da : da * g->v + c;
+	ptxb_op(b, NULL, "add.u32", "%s, %s, %u", nb, rb0, db + 1);
+	ptxb_op(b, NULL, "min.u32", "%s, %s, %u", nb, nb, g->sgran - 1);
+	tp_smem_addr(e, tag, a0, nb, cr, 0, sa);
+}
+
 void tp_emit_realign_stores(em *e, const gside *s)
 {
 	ptxb *b = e->b;
@@ -120,10 +134,7 @@ void tp_emit_realign_stores(em *e, const gside *s)
 	for (unsigned k = 0; k < g->k; k++) {
 		unsigned da = m->dc[k], db = m->dr[k];
 		for (unsigned c = 0; c < g->v; c++) {
-			unsigned cr = g->permute ? c * (g->srows / g->v) + da : da * g->v + c;
-			ptxb_op(b, NULL, "add.u32", "%s, %s, %u", nb, rb0, db + 1);
-			ptxb_op(b, NULL, "min.u32", "%s, %s, %u", nb, nb, g->sgran - 1);
-			tp_smem_addr(e, "rs", a0, nb, cr, 0, sa);
+			tp_next_granule(e, "rs", a0, rb0, nb, da, db, c, sa);
 			ptxb_op(b, NULL, "ld.shared.b32", "%s, [%s]", nx, sa);
 			unsigned mrow, ncol;
 			tp_gaccess(e, s, k, c, &mrow, &ncol);

@@ -101,6 +101,22 @@ for _, elem in ipairs{8, 16, 32, 64, 128} do
   emit(narrow[elem], elem)
 end
 
+-- Tall narrow kernels for 1- and 2-byte elements on rows off alignment
+-- (issue 13, bench/TUNING.md rounds 7-9): the output side decides there (an
+-- H100 moved 8191x8193 halves at 91% of the copy with the output rows
+-- aligned, 73% with the input rows aligned instead), so the tiles are 256
+-- input rows tall (512-byte output rows for halves, fewer partial sectors at
+-- their ends), and whole granules are realigned on both sides
+-- (wide_realign): vector loads of the aligned granules under a row, vector
+-- stores of aligned windows, a row's head in at most four aligned pieces.
+local narrow_tall = {
+  [8] = { name = "narrow_tall", tile = {256, 64}, threads = {32, 8}, vec = 8, smem = "swizzle", group = 8,
+          wide_realign = true },
+  [16] = { name = "narrow_tall", tile = {256, 32}, threads = {32, 8}, vec = 4, smem = "swizzle", group = 8,
+           wide_realign = true },
+}
+for _, elem in ipairs{8, 16} do emit(narrow_tall[elem], elem) end
+
 -- The 1-D naive kernel for the widths the seed set lacks: for matrices of a
 -- few kilobytes the launch is the cost, and this kernel does least besides.
 for _, elem in ipairs{8, 16, 128} do emit(variants[1], elem) end
