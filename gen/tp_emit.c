@@ -285,10 +285,26 @@ static void emit_gaccess(em *e, const gside *s, int mode)
 					ptxb_op(b, NULL, op, "%s, %s", regs, a);
 				continue;
 			}
-			if (mode == ACC_EDGE) {
+			if (mode == ACC_EDGE || mode == ACC_EDGE_VECTOR) {
+				if (!rok) {
+					char nm[32];
+					snprintf(nm, sizeof nm, "%s_row_ok", s->tag);
+					rok = ptxb_find(b, nm);
+				}
 				if (!rok)
 					rok = ptxb_reg(b, "pred", "this access's row is inside", "%s_row_ok", s->tag);
 				ptxb_op(b, NULL, "setp.gt.s32", "%s, %s, %u", rok, s->rows_left, mrow);
+			}
+			if (mode == ACC_EDGE_VECTOR) {
+				/* the matrix ends on a vector boundary: a vector is all in or all out */
+				ptxb_op(b, NULL, "setp.gt.and.s32", "%s, %s, %u, %s", e->pe, s->cols_left, ncol, rok);
+				tp_unit_op(op, sizeof op, s->store ? e->stop : e->ldop, e->na, e->ut);
+				tp_unit_list(regs, sizeof regs, e, k, !s->store, j);
+				if (s->store)
+					ptxb_op(b, e->pe, op, "%s, %s", a, regs);
+				else
+					ptxb_op(b, e->pe, op, "%s, %s", regs, a);
+				continue;
 			}
 			for (unsigned c = 0; c < g->v; c++) {
 				if (mode == ACC_EDGE)
@@ -459,6 +475,27 @@ static void emit_paths(em *e, const gside *s, const char *notfast, const char *t
 		ptxb_op(b, NULL, "bra.uni", "%s", done);
 	}
 	ptxb_label(b, l_edge);
+	if (middle) {
+		/* aligned pointers and pitches, and the matrix's extent along the
+		 * side's rows a multiple of the vector: whole predicated vectors */
+		char l_edge_el[32];
+		snprintf(l_edge_el, sizeof l_edge_el, "%s_EDGE_ELEMENTS", tag);
+		const char *pv = ptxb_find(b, "edge_elements"), *rem = ptxb_find(b, "edge_rem");
+		if (!pv) {
+			pv = ptxb_reg(b, "pred", "an edge tile without whole vectors", "edge_elements");
+			rem = ptxb_reg(b, "b32", "the matrix's extent past whole vectors", "edge_rem");
+		}
+		ptxb_op(b, NULL, "and.b32", "%s, %s, %u", rem, s->store ? e->rows : e->cols, e->g->v - 1);
+		ptxb_op(b, NULL, "setp.ne.u32", "%s, %s, 0", pv, rem);
+		ptxb_op(b, NULL, "setp.ne.or.u32", "%s, %s, 0, %s", pv, e->align, pv);
+		ptxb_op(b, pv, "bra.uni", "%s", l_edge_el);
+		ptxb_note(b, "edge tile, aligned: one predicated vector at a time");
+		if (!s->store)
+			zero_data(e);
+		emit_gaccess(e, s, ACC_EDGE_VECTOR);
+		ptxb_op(b, NULL, "bra.uni", "%s", done);
+		ptxb_label(b, l_edge_el);
+	}
 	ptxb_note(b, "edge tile: one predicated element at a time");
 	if (!s->store)
 		zero_data(e);

@@ -52,9 +52,11 @@ typedef struct {
 
 /* How one side reaches global memory: whole vectors (aligned interior
  * tiles), unpredicated elements (misaligned interior tiles), predicated
- * elements (edge tiles), or aligned words realigned with prmt (misaligned
- * interior tiles of 1- and 2-byte elements). */
-enum { ACC_VECTOR, ACC_ELEMENT, ACC_EDGE };
+ * elements (edge tiles), predicated whole vectors (edge tiles whose
+ * pointers and pitches are aligned and whose matrix ends on a vector
+ * boundary along the side's rows), or aligned words realigned with prmt
+ * (misaligned interior tiles of 1- and 2-byte elements). */
+enum { ACC_VECTOR, ACC_ELEMENT, ACC_EDGE, ACC_EDGE_VECTOR };
 
 unsigned tp_lg2(unsigned x);
 /* The parameters (in0/out0, rows, cols, ld_in, ld_out) and the thread's linear id. */
