@@ -195,7 +195,7 @@ static int library_kernels(kreg **r, ins_input **in)
 	}
 	for (int i = 0; i < n; i++) {
 		const kreg_kernel *k = kreg_get(*r, i);
-		(*in)[i] = (ins_input){k->file, k->ptx};
+		(*in)[i] = (ins_input){.path = k->file, .ptx = k->ptx};
 	}
 	return n;
 }

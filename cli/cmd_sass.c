@@ -1,5 +1,8 @@
 /* ptxpose sass: assemble a PTX file, disassemble it and summarize the SASS. */
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -11,6 +14,7 @@
 static const char help[] =
 	"usage: ptxpose sass [--arch sm_90] [--summary | --raw] [--json] [-v] FILE.ptx|VARIANT\n"
 	"       ptxpose sass --diff [--arch sm_90] [--json] A B\n"
+	"       ... [--tile RxC --elem BITS --threads N]   (PTX without ptxpose metadata)\n"
 	"\n"
 	"Assembles the PTX with ptxas -v for the target (default sm_90; sm_80, sm_89,\n"
 	"sm_90a, sm_100, ...), disassembles the object with cuobjdump -sass, prints the\n"
@@ -26,6 +30,12 @@ static const char help[] =
 	"                diff does, exits 0 when the summaries are the same (every line\n"
 	"                but file) and 1 when they differ, with or without --json\n"
 	"  -v            print the tools used and ptxas's own output\n"
+	"  --tile RxC --elem BITS --threads N\n"
+	"                the tile a block moves (R x C elements of BITS: 8, 16, 32, 64\n"
+	"                or 128) and its threads (1-1024), for instructions per byte of\n"
+	"                PTX without the ptxpose header (a Triton kernel's: its BMxBN,\n"
+	"                dtype and num_warps x 32); all three or none. A file with the\n"
+	"                header uses its own\n"
 	"\n"
 	"Summary fields:\n"
 	"  file            the PTX file\n"
@@ -54,7 +64,23 @@ static const char help[] =
 	"  barriers        BAR instructions (BAR.SYNC and the other BAR forms)\n"
 	"  predicated      memory instructions (the six kinds above plus LD/ST) under\n"
 	"                  a guard (@P0, @!P1, @UP0; not @PT), of all of them\n"
-	"  instructions    SASS instructions of the entry, NOP padding excluded\n"
+	"  instructions    SASS instructions of the entry, each counted once, the NOP\n"
+	"                  padding and the closing BRA to itself excluded; of them the\n"
+	"                  memory instructions (as for predicated) and the others\n"
+	"                  (ALU, control, constant loads)\n"
+	"  instructions per byte\n"
+	"                  a STATIC estimate: instructions x warps a block / the bytes a\n"
+	"                  block moves in one pass (2 x tile rows x tile cols x element\n"
+	"                  bytes: read + written). The tile is the metadata's tile=\n"
+	"                  (the small-dimension kernels' kmax x N: a full tile, K =\n"
+	"                  kmax), per_block= elements for grid=linear, else --tile\n"
+	"                  --elem --threads; 'n/a (why)' without any. Every path is\n"
+	"                  counted once: our kernels hold vector, element and edge paths\n"
+	"                  in a tile loop, so for them it bounds from above what an\n"
+	"                  interior tile executes (but for the small-dimension kernels'\n"
+	"                  element path of a run, a loop it counts once); for a\n"
+	"                  straight-line kernel that moves one tile a block (Triton's)\n"
+	"                  it is what a block executes\n"
 	"  bank model      per shared-memory instruction, from the generator's\n"
 	"                  '// ptxpose-smem' lines: op, id, bytes per thread access,\n"
 	"                  shared-memory wavefronts per warp request, the conflict-free\n"
@@ -68,57 +94,106 @@ static const char help[] =
 	"unknown --arch, 3 file missing or unreadable, 5 ptxas rejected the PTX, 7 ptxas\n"
 	"or cuobjdump missing or failed.\n";
 
+#define CMD "sass"
+
 typedef struct {
-	const char *arch;
+	const char *arch, *tile;
+	uint64_t elem, threads;
 	int json, summary_only, raw, diff, verbose;
 	const char *files[2];
 	int nfiles;
+	ins_tile given;  /* --tile --elem --threads */
 } sass_opts;
 
+/* Flags, sorted. */
+static const opt_spec flags[] = {
+	{"--arch", OPT_STR, offsetof(sass_opts, arch), 0, 0, NULL},
+	{"--diff", OPT_SWITCH, offsetof(sass_opts, diff), 0, 0, NULL},
+	{"--elem", OPT_ELEM, offsetof(sass_opts, elem), 0, 0, NULL},
+	{"--json", OPT_SWITCH, offsetof(sass_opts, json), 0, 0, NULL},
+	{"--raw", OPT_SWITCH, offsetof(sass_opts, raw), 0, 0, NULL},
+	{"--summary", OPT_SWITCH, offsetof(sass_opts, summary_only), 0, 0, NULL},
+	{"--threads", OPT_NUM, offsetof(sass_opts, threads), 1, 1024, NULL},
+	{"--tile", OPT_STR, offsetof(sass_opts, tile), 0, 0, NULL},
+	{"--verbose", OPT_SWITCH, offsetof(sass_opts, verbose), 0, 0, "-v"},
+};
+
+static void usage(FILE *f)
+{
+	fputs(help, f);
+}
+
+/* --tile ROWSxCOLS, each 1 to 2^20 (as the metadata's tile=). */
+static int parse_tile(const char *v, ins_tile *t)
+{
+	const char *x = strchr(v, 'x');
+	char rows[24];
+	uint64_t r, c;
+	if (!x || (size_t)(x - v) >= sizeof rows || x == v) {
+		cli_err(CMD, "--tile: expected ROWSxCOLS (64x64), got '%s'", v);
+		return -1;
+	}
+	snprintf(rows, sizeof rows, "%.*s", (int)(x - v), v);
+	if (opt_u64(CMD, "--tile rows", rows, 1, 1u << 20, &r) || opt_u64(CMD, "--tile cols", x + 1, 1, 1u << 20, &c))
+		return -1;
+	t->rows = (unsigned)r;
+	t->cols = (unsigned)c;
+	return 0;
+}
+
+/* The tile of PTX without metadata: --tile, --elem and --threads, all three or none. */
+static int parse_given(sass_opts *o)
+{
+	int n = !!o->tile + !!o->elem + !!o->threads;
+	if (n == 0)
+		return 0;
+	if (n < 3) {
+		cli_err(CMD, "--tile, --elem and --threads go together (the tile of PTX without ptxpose metadata); %s missing",
+			!o->tile ? "--tile" : !o->elem ? "--elem" : "--threads");
+		return -1;
+	}
+	if (parse_tile(o->tile, &o->given))
+		return -1;
+	o->given.elem_bits = (unsigned)o->elem;
+	o->given.threads = (unsigned)o->threads;
+	return 0;
+}
+
+/* 0, OPT_HELP (help shown) or EXIT_USAGE (said). */
 static int parse_args(int argc, char **argv, sass_opts *o)
 {
+	const char **pos = calloc((size_t)argc + 1, sizeof *pos);
+	int npos = 0;
 	memset(o, 0, sizeof *o);
-	o->arch = "sm_90";
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int r = opt_value("sass", argv, argc, &i, "--arch", &o->arch);
-		if (r < 0)
-			return -1;
-		if (r > 0)
-			continue;
-		if (!strcmp(a, "--json"))
-			o->json = 1;
-		else if (!strcmp(a, "--summary"))
-			o->summary_only = 1;
-		else if (!strcmp(a, "--raw"))
-			o->raw = 1;
-		else if (!strcmp(a, "--diff"))
-			o->diff = 1;
-		else if (!strcmp(a, "-v") || !strcmp(a, "--verbose"))
-			o->verbose = 1;
-		else if (a[0] == '-' && a[1]) {
-			cli_err("sass", "unknown flag '%s' (try --help)", a);
-			return -1;
-		} else if (o->nfiles == 2) {
-			cli_err("sass", "too many files: '%s'", a);
-			return -1;
-		} else {
-			o->files[o->nfiles++] = a;
-		}
+	if (!pos) {
+		cli_err(CMD, "out of memory");
+		return EXIT_TOOL;
 	}
+	int rc = opt_parse(CMD, argc, argv, flags, sizeof flags / sizeof flags[0], o, pos, &npos, usage);
+	if (!rc && npos > 2) {
+		cli_err(CMD, "too many files: '%s'", pos[2]);
+		rc = EXIT_USAGE;
+	}
+	for (int i = 0; !rc && i < npos; i++)
+		o->files[o->nfiles++] = pos[i];
+	free(pos);
+	if (rc)
+		return rc;
+	if (!o->arch)
+		o->arch = "sm_90";
 	if (!ins_arch_valid(o->arch)) {
-		cli_err("sass", "--arch: expected sm_NN (sm_80, sm_90, sm_90a, sm_100, ...), got '%s'", o->arch);
-		return -1;
+		cli_err(CMD, "--arch: expected sm_NN (sm_80, sm_90, sm_90a, sm_100, ...), got '%s'", o->arch);
+		return EXIT_USAGE;
 	}
 	if (o->nfiles != (o->diff ? 2 : 1)) {
-		cli_err("sass", o->diff ? "--diff needs two files" : "expected one PTX file or variant name (try --help)");
-		return -1;
+		cli_err(CMD, o->diff ? "--diff needs two files" : "expected one PTX file or variant name (try --help)");
+		return EXIT_USAGE;
 	}
 	if (o->raw && o->summary_only) {
-		cli_err("sass", "--raw and --summary do not go together");
-		return -1;
+		cli_err(CMD, "--raw and --summary do not go together");
+		return EXIT_USAGE;
 	}
-	return 0;
+	return parse_given(o) ? EXIT_USAGE : 0;
 }
 
 static int ends_with(const char *s, const char *suffix)
@@ -137,7 +212,7 @@ static int library(kreg **r)
 	if (!st && !(st = kreg_add_builtins(*r, err, sizeof err)))
 		st = kreg_add_env(*r, err, sizeof err);
 	if (st)
-		cli_err("sass", "%s", err);
+		cli_err(CMD, "%s", err);
 	return st ? -1 : 0;
 }
 
@@ -146,16 +221,16 @@ static int library(kreg **r)
 static int resolve(const char *arg, kreg **reg, ins_input *out)
 {
 	int i;
-	*out = (ins_input){arg, NULL};
+	*out = (ins_input){.path = arg};
 	if (fs_exists(arg) || ends_with(arg, ".ptx") || strchr(arg, '/'))
 		return 0;
 	if (library(reg))
 		return -1;
 	if ((i = kreg_find(*reg, arg)) >= 0) {
-		*out = (ins_input){kreg_get(*reg, i)->file, kreg_get(*reg, i)->ptx};
+		*out = (ins_input){.path = kreg_get(*reg, i)->file, .ptx = kreg_get(*reg, i)->ptx};
 		return 0;
 	}
-	cli_err("sass", "%s: no such file, and no kernel of that name among the library's (built in, $PTXPOSE_PTX)",
+	cli_err(CMD, "%s: no such file, and no kernel of that name among the library's (built in, $PTXPOSE_PTX)",
 		arg);
 	return -1;
 }
@@ -174,10 +249,10 @@ static int exit_code(int st)
 static void report_error(const ins_report *r)
 {
 	if (r->status == INS_EASM && r->log.len) {
-		cli_err("sass", "ptxas rejected %s for %s:", r->path, r->arch);
+		cli_err(CMD, "ptxas rejected %s for %s:", r->path, r->arch);
 		fputs(sb_str(&r->log), stderr);
 	} else {
-		cli_err("sass", "%s", r->err);
+		cli_err(CMD, "%s", r->err);
 	}
 }
 
@@ -216,26 +291,25 @@ static void print_one(const sass_opts *o, const ins_report *r, strbuf *out)
 
 int cmd_sass(int argc, char **argv)
 {
-	if (argc > 1 && opt_is_help(argv[1])) {
-		fputs(help, stdout);
-		return EXIT_OK;
-	}
 	sass_opts o;
-	if (parse_args(argc, argv, &o))
-		return EXIT_USAGE;
+	int prc = parse_args(argc, argv, &o);
+	if (prc)
+		return prc == OPT_HELP ? EXIT_OK : prc;
 	kreg *reg = NULL;
 	ins_input in[2];
-	for (int i = 0; i < o.nfiles; i++)
+	for (int i = 0; i < o.nfiles; i++) {
 		if (resolve(o.files[i], &reg, &in[i])) {
 			kreg_free(reg);
 			return EXIT_INPUT;
 		}
+		in[i].tile = o.given.threads ? &o.given : NULL;
+	}
 
 	ins_tools tools;
 	char err[512];
 	if (ins_find_ptxas(tools.ptxas, sizeof tools.ptxas, err, sizeof err) ||
 	    ins_find_cuobjdump(tools.cuobjdump, sizeof tools.cuobjdump, err, sizeof err)) {
-		cli_err("sass", "%s", err);
+		cli_err(CMD, "%s", err);
 		kreg_free(reg);
 		return EXIT_TOOL;
 	}

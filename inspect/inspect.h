@@ -8,6 +8,7 @@
 #define INSPECT_INSPECT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "common/strbuf.h"
 #include "lib/meta.h"
@@ -117,7 +118,7 @@ typedef struct {
 	unsigned count[INS_NCLASS][INS_NWIDTH];  /* width is INS_W32 for non-memory */
 	unsigned mem;           /* memory instructions (LDG STG LDS STS LDL STL LD ST) */
 	unsigned mem_pred;      /* ... of them predicated */
-	unsigned total;         /* instructions, NOP excluded */
+	unsigned total;         /* instructions: NOPs and the closing branch to itself excluded */
 } ins_sass;
 
 /* Parse one line. 1 and *out filled for an instruction, 0 for anything
@@ -128,6 +129,10 @@ int ins_sass_line(const char *line, ins_insn *out);
 const char *ins_width_name(enum ins_width w);
 const char *ins_class_name(enum ins_class c);
 unsigned ins_width_bits(enum ins_width w);
+
+/* 1 for the unguarded `BRA` to its own address that ends every kernel (it
+ * pads, it never runs: EXIT comes before it). */
+int ins_insn_is_self_branch(const ins_insn *in);
 
 /* Summarize a whole cuobjdump listing. If listing is not NULL, it receives
  * the listing without the encoding comments. */
@@ -150,6 +155,38 @@ void ins_smem_describe(const meta_smem *a, strbuf *out);
  * ratio, or NULL if there is none. */
 const meta_smem *ins_smem_worst(const px_meta *m, int store);
 
+/* ---- instructions per byte (ipb.c) ------------------------------------- */
+
+/* What one block moves in one pass of its loop: rows x cols elements, read
+ * once and written once, by `threads` threads. */
+typedef struct {
+	unsigned rows, cols;    /* grid=linear: 1 x per_block */
+	unsigned elem_bits;     /* 8, 16, 32, 64 or 128 */
+	unsigned threads;       /* a block's, 1 to 1024 */
+} ins_tile;
+
+/* The static estimate: instructions x warps / bytes, every path counted once. */
+typedef struct {
+	int have;               /* 0: why says why there is no figure */
+	char why[128];
+	char source[128];       /* where the tile came from: "tile=128x64 of the metadata" */
+	ins_tile tile;
+	unsigned instructions;  /* the SASS instructions (ins_sass.total) */
+	unsigned warps;         /* ceil(threads / 32) */
+	uint64_t bytes;         /* 2 x rows x cols x elem_bits/8 */
+	double value;           /* instructions x warps / bytes */
+} ins_ipb;
+
+/* The figure from counts and a tile, a pure function: 0 and *out filled,
+ * or -1 with out->why (a zero dimension, 0 or more than 1024 threads, an
+ * element that is not whole bytes). */
+int ins_ipb_of(unsigned instructions, const ins_tile *t, ins_ipb *out);
+
+/* The tile of one pass from a ptxpose kernel's metadata: grid=tile its
+ * tile (the small-dimension family's kmax x N is a full tile: K = kmax),
+ * grid=linear 1 x per_block; `source` says which. */
+void ins_tile_of_meta(const px_meta *m, ins_tile *t, char *source, size_t n);
+
 /* ---- a whole file (report.c) ------------------------------------------- */
 
 typedef struct {
@@ -167,6 +204,7 @@ typedef struct {
 	ins_sass sass;
 	strbuf sass_text;       /* cuobjdump's output as it came */
 	strbuf listing;         /* the same without encodings */
+	ins_ipb ipb;            /* with have_sass: instructions per byte */
 } ins_report;
 
 /* What to inspect: a file, or a text in memory (a kernel built into the
@@ -174,6 +212,7 @@ typedef struct {
 typedef struct {
 	const char *path;
 	const char *ptx;  /* NULL: read path */
+	const ins_tile *tile;  /* for PTX without metadata (sass --tile ...); NULL: none */
 } ins_input;
 
 /* Read, assemble and (if tools->cuobjdump[0]) disassemble one PTX file or
@@ -181,6 +220,10 @@ typedef struct {
  * returns r->status. Missing metadata is not an error here: have_meta says. */
 int ins_inspect(const ins_tools *tools, const ins_input *in, const char *arch, ins_report *r);
 void ins_report_free(ins_report *r);
+
+/* r->ipb from r's SASS and its metadata's tile, else `given` (NULL: none,
+ * and the figure is n/a). Called by ins_inspect (ipb.c). */
+void ins_ipb_report(ins_report *r, const ins_tile *given);
 
 /* ins_inspect for each of in[0..n) into reps[0..n), up to `jobs` at a
  * time (batch.c). */
@@ -199,7 +242,7 @@ typedef struct {
 	char value[256];
 } ins_row;
 
-#define INS_MAX_ROWS (24 + META_MAX_SMEM)
+#define INS_MAX_ROWS (26 + META_MAX_SMEM)
 
 int ins_summary_rows(const ins_report *r, ins_row *rows, int max);
 

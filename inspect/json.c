@@ -130,6 +130,35 @@ static void sass_json(strbuf *out, const ins_sass *s)
 	kuint(out, "mem_instructions", s->mem);
 	kuint(out, "mem_predicated", s->mem_pred);
 	kuint(out, "instructions", s->total);
+	kuint(out, "non_mem_instructions", s->total - s->mem);
+	sb_addc(out, '}');
+}
+
+/* {"static":true,"value":0.23,"instructions":942,"warps":8,"bytes":32768,
+ *  "tile":"128x64","elem":16,"threads":256,"source":"..."}, or with
+ * "value":null and the "reason". */
+static void ipb_json(strbuf *out, const ins_ipb *x)
+{
+	ins_json_key(out, "instructions_per_byte");
+	sb_addc(out, '{');
+	ins_json_key(out, "static");
+	sb_add(out, "true");
+	ins_json_key(out, "value");
+	if (!x->have) {
+		sb_add(out, "null");
+		kstr(out, "reason", x->why);
+		sb_addc(out, '}');
+		return;
+	}
+	sb_printf(out, "%.6g", x->value);
+	kuint(out, "instructions", x->instructions);
+	kuint(out, "warps", x->warps);
+	kuint(out, "bytes", x->bytes);
+	ins_json_key(out, "tile");
+	sb_printf(out, "\"%ux%u\"", x->tile.rows, x->tile.cols);
+	kuint(out, "elem", x->tile.elem_bits);
+	kuint(out, "threads", x->tile.threads);
+	kstr(out, "source", x->source);
 	sb_addc(out, '}');
 }
 
@@ -153,10 +182,13 @@ void ins_json_report(const ins_report *r, strbuf *out)
 	} else {
 		sb_add(out, "null");
 	}
-	if (r->have_sass)
+	if (r->have_sass) {
 		sass_json(out, &r->sass);
-	else {
+		ipb_json(out, &r->ipb);
+	} else {
 		ins_json_key(out, "sass");
+		sb_add(out, "null");
+		ins_json_key(out, "instructions_per_byte");
 		sb_add(out, "null");
 	}
 	sb_addc(out, '}');

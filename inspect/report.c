@@ -42,6 +42,7 @@ int ins_inspect(const ins_tools *tools, const ins_input *in, const char *arch, i
 			return finish(r, st);
 		ins_sass_parse(sb_str(&r->sass_text), &r->sass, &r->listing);
 		r->have_sass = 1;
+		ins_ipb_report(r, in->tile);
 	}
 	return finish(r, INS_OK);
 }

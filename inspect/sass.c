@@ -124,6 +124,19 @@ int ins_sass_line(const char *line, ins_insn *out)
 	return 1;
 }
 
+int ins_insn_is_self_branch(const ins_insn *in)
+{
+	if (strcmp(in->opcode, "BRA") || (in->guard[0] && strcmp(in->guard, "@PT")))
+		return 0;
+	const char *t = skip_blank(in->text + strlen("BRA"));
+	char *end;
+	if (strncmp(t, "0x", 2) || !isxdigit((unsigned char)t[2]))
+		return 0;
+	unsigned long target = strtoul(t + 2, &end, 16);
+	t = skip_blank(end);
+	return target == in->addr && (*t == ';' || !*t);
+}
+
 unsigned ins_sass_count(const ins_sass *s, enum ins_class c)
 {
 	unsigned n = 0;
@@ -149,7 +162,7 @@ void ins_sass_parse(const char *text, ins_sass *s, strbuf *listing)
 		}
 		if (ins_sass_line(line, &in)) {
 			s->count[in.cls][in.width]++;
-			if (in.cls != INS_C_NOP)
+			if (in.cls != INS_C_NOP && !ins_insn_is_self_branch(&in))
 				s->total++;
 			if (is_memory(in.cls)) {
 				s->mem++;

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define LABEL_W 16
+#define LABEL_W 21  /* "instructions per byte" */
 
 /* "LDG.E" for global and generic accesses (SASS writes the .E), "LDS"
  * for the others; then the width unless it is 32 bits. */
@@ -123,6 +123,19 @@ static void res_rows(rowset *rs, const ins_report *r)
 		rowf(rs, "constant", "not reported by ptxas for %s", r->arch);
 }
 
+/* Instructions per byte: the figure and its terms, then where the bytes come from. */
+static void ipb_rows(rowset *rs, const ins_ipb *x)
+{
+	if (!x->have) {
+		rowf(rs, "instructions per byte", "n/a (%s)", x->why);
+		return;
+	}
+	rowf(rs, "instructions per byte", "%.3f static, every path counted once: %u instructions x %u warps / %llu bytes",
+	     x->value, x->instructions, x->warps, (unsigned long long)x->bytes);
+	rowf(rs, "", "%llu = 2 (read + written) x %ux%u x %u-byte elements; from %s", (unsigned long long)x->bytes,
+	     x->tile.rows, x->tile.cols, x->tile.elem_bits / 8, x->source);
+}
+
 static void sass_rows(rowset *rs, const ins_report *r)
 {
 	const ins_sass *s = &r->sass;
@@ -136,11 +149,14 @@ static void sass_rows(rowset *rs, const ins_report *r)
 	if (!r->have_sass) {
 		rowf(rs, "predicated", "-");
 		rowf(rs, "instructions", "-");
+		rowf(rs, "instructions per byte", "-");
 		return;
 	}
 	rowf(rs, "predicated", "%u of %u memory instructions (%u%%)", s->mem_pred, s->mem,
 	     s->mem ? (unsigned)((s->mem_pred * 100ull + s->mem / 2) / s->mem) : 0);
-	rowf(rs, "instructions", "%u (NOP excluded)", s->total);
+	rowf(rs, "instructions", "%u: %u memory, %u other (ALU, control); NOPs and the closing BRA excluded", s->total,
+	     s->mem, s->total - s->mem);
+	ipb_rows(rs, &r->ipb);
 }
 
 static void bank_rows(rowset *rs, const ins_report *r)

@@ -3,7 +3,10 @@
 # summary (text and JSON); no file uses local memory (LDL/STL) or generic
 # LD/ST; files with 16-byte accesses (vec x elem = 128 bits: vec=4 of
 # 32-bit, vec=2 of 64-bit elements) have 128-bit global loads AND stores;
-# files with shared memory have shared loads, shared stores and a barrier.
+# files with shared memory have shared loads, shared stores and a barrier;
+# every file has instructions per byte, the arithmetic of its metadata's tile
+# (grid=linear: per_block elements), and narrow_b16's agrees with a count by
+# hand of its raw SASS.
 # Needs cuobjdump: the README's set-up installs it (pip, into .deps/).
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib/tap.sh
@@ -38,6 +41,19 @@ for path in sys.argv[1:]:
     if m.get("smem", "none") != "none":
         say(sum(s["lds"].values()) > 0 and sum(s["sts"].values()) > 0 and s["bar"] > 0,
             "shared memory: LDS, STS and BAR present")
+    # instructions per byte: instructions x warps / (2 x the tile's bytes), here from the metadata
+    x = r.get("instructions_per_byte") or {}
+    rows, cols = (1, int(m["per_block"])) if m.get("grid") == "linear" else map(int, str(m.get("tile", "0x0")).split("x"))
+    threads = 1
+    for d in str(m.get("block", "0")).split("x"):
+        threads *= int(d)
+    warps, nbytes = (threads + 31) // 32, 2 * rows * cols * elem // 8
+    want = s.get("instructions", 0) * warps / nbytes if nbytes else -1
+    say(x.get("static") is True and x.get("value") is not None and abs(x["value"] - want) <= 1e-5 * want and
+        x.get("instructions") == s.get("instructions") and x.get("warps") == warps and x.get("bytes") == nbytes and
+        s.get("non_mem_instructions", -1) + s.get("mem_instructions", 0) == s.get("instructions"),
+        "instructions per byte %s = %d instructions x %d warps / %d bytes (%dx%d x %d bits x 2)" %
+        (x.get("value"), s.get("instructions", 0), warps, nbytes, rows, cols, elem))
     for good, what in out:
         print("%s %s: %s" % ("ok" if good else "not ok", f, what))
     if not all(good for good, _ in out):
@@ -74,6 +90,35 @@ while IFS= read -r line; do
 	*) echo "$line" ;;
 	esac
 done <"$tmp/res"
+
+# narrow_b16's figure by hand from the raw SASS: every instruction line but the
+# NOPs and the unguarded BRA to its own address, x 8 warps (32x8 threads) / 32768
+# bytes (2 x 128 x 64 x 2 bytes); the summary prints it to 3 places.
+f=ptx/narrow_b16.ptx
+if "$PX" sass --raw "$f" >"$tmp/raw" 2>"$tmp/err"; then
+	hand=$(python3 -c '
+import re, sys
+n = 0
+for line in open(sys.argv[1]):
+    m = re.match(r"\s*/\*([0-9a-f]+)\*/\s+(@\S+\s+)?([A-Z][A-Z0-9.]*)\s*([^;]*);", line)
+    if not m or m.group(3) == "NOP":
+        continue
+    if m.group(3) == "BRA" and not m.group(2) and m.group(4).strip() == "0x%x" % int(m.group(1), 16):
+        continue
+    n += 1
+print("%d %.3f" % (n, n * 8 / 32768))
+' "$tmp/raw")
+	if grep -q "^instructions  *${hand% *}: " "$tmp/raw" &&
+	   grep -q "^instructions per byte  *${hand#* } static, every path counted once: ${hand% *} instructions x 8 warps / 32768 bytes$" "$tmp/raw"; then
+		ok "$f: instructions per byte by hand from its SASS: ${hand% *} instructions x 8 warps / 32768 bytes = ${hand#* }"
+	else
+		nok "$f: instructions per byte by hand from its SASS: ${hand% *} instructions x 8 warps / 32768 bytes = ${hand#* }"
+		grep '^instructions' "$tmp/raw" | diag
+	fi
+else
+	nok "$f: ptxpose sass --raw"
+	diag <"$tmp/err"
+fi
 
 # The text form of one vectorized file: the listing and the summary agree.
 vecf=

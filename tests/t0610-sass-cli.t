@@ -1,8 +1,9 @@
 #!/bin/sh
 # t0610-sass-cli: `ptxpose sass` as a command: the missing-tool message,
 # --diff, --json, exit codes for a bad --arch, a missing file and PTX that
-# does not assemble, variant names, file names with spaces, and --help
-# documenting every field the summary prints.
+# does not assemble, variant names, file names with spaces, instructions per
+# byte for PTX without metadata (--tile --elem --threads, their bad values,
+# n/a without them), and --help documenting every field the summary prints.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib/tap.sh
 
@@ -95,6 +96,38 @@ check "--diff --json: exit 1, they differ" 1 "$PX" sass --diff --json "$a" "$b"
 python3 -c 'import json,sys; r=json.load(sys.stdin); assert r["a"]["file"].endswith("cute_swizzle_b32.ptx") and r["b"]["ok"]' <"$tmp/out" 2>"$tmp/err" &&
 	ok "--diff --json is {\"a\": ..., \"b\": ...}" || { nok "--diff --json is {\"a\": ..., \"b\": ...}"; diag <"$tmp/err"; }
 
+# Instructions per byte of PTX without metadata: n/a, or the flags' tile.
+grep -v '^// ptxpose' "$b" >"$tmp/bare.ptx"
+check "PTX without metadata" 0 "$PX" sass --summary "$tmp/bare.ptx"
+grep -qx 'instructions per byte  *n/a (no tile: use --tile --elem --threads)' "$tmp/out" &&
+	ok "... instructions per byte: n/a, saying which flags give the tile" || { nok "... n/a"; diag <"$tmp/out"; }
+check "... --json" 0 "$PX" sass --json "$tmp/bare.ptx"
+python3 -c 'import json,sys; x=json.load(sys.stdin)["instructions_per_byte"]; assert x["static"] and x["value"] is None and x["reason"].startswith("no tile"), x' \
+	<"$tmp/out" 2>"$tmp/err" && ok "... value null and the reason" || { nok "... value null and the reason"; diag <"$tmp/err"; }
+check "... --tile 64x64 --elem 32 --threads 256 (the metadata's)" 0 "$PX" sass --json --tile 64x64 --elem=32 --threads 256 "$tmp/bare.ptx"
+mv "$tmp/out" "$tmp/bare.json"
+check "... and the file with its metadata, flags ignored" 0 "$PX" sass --json --tile 8x8 --elem 8 --threads 32 "$b"
+if python3 -c '
+import json, sys
+x, y = (json.load(open(f))["instructions_per_byte"] for f in sys.argv[1:])
+assert x["value"] == y["value"] > 0 and x["bytes"] == y["bytes"] == 2 * 64 * 64 * 4 and x["warps"] == 8, (x, y)
+assert x["source"] == "--tile 64x64 --elem 32 --threads 256" and y["source"] == "tile=64x64 of the metadata", (x, y)
+' "$tmp/bare.json" "$tmp/out" 2>"$tmp/err"; then ok "... the same figure from the flags as from the metadata, each naming its source"
+else nok "... the same figure from the flags as from the metadata"; diag <"$tmp/err"; fi
+check "--diff of the two, the flags for the bare one: exit 1 (metadata differs)" 1 "$PX" sass --diff --tile 64x64 --elem 32 --threads 256 "$b" "$tmp/bare.ptx"
+grep -q '^  instructions per byte  *[0-9.]* static, every path counted once: .* | [0-9.]* static' "$tmp/out" &&
+	ok "... instructions per byte: the same line on both sides" || { nok "... the same figure on both sides"; diag <"$tmp/out"; }
+for bad in "--tile 64 --elem 32 --threads 256:--tile: expected ROWSxCOLS" "--tile 0x64 --elem 32 --threads 256:--tile rows: expected an integer from 1" \
+	"--tile 64x1048577 --elem 32 --threads 256:--tile cols: expected an integer from 1 to 1048576" \
+	"--tile 64x64 --elem 12 --threads 256:--elem: '12' is not an element width" \
+	"--tile 64x64 --elem 32 --threads 0:--threads: expected an integer from 1 to 1024" \
+	"--tile 64x64 --elem 32 --threads 1025:--threads: expected an integer from 1 to 1024" \
+	"--tile 64x64 --elem 32:--tile, --elem and --threads go together.*--threads missing" \
+	"--tile 64x64 --tile 32x32 --elem 32 --threads 256:--tile given twice"; do
+	check "sass ${bad%%:*}: exit 2" 2 "$PX" sass ${bad%%:*} "$tmp/bare.ptx"
+	one_line "... one line: ${bad#*:}" "${bad#*:}"
+done
+
 # The text: the listing (no encodings) before the summary; --help documents every field.
 check "sass FILE" 0 "$PX" sass "$b"
 if grep -q 'Function : cute_vec_swizzle_b32' "$tmp/out" && grep -q '^ *\/\*0000\*\/ ' "$tmp/out" && ! grep -q '/\* 0x' "$tmp/out"; then
@@ -104,14 +137,17 @@ else
 fi
 check "sass --raw FILE" 0 "$PX" sass --raw "$b"
 grep -q '/\* 0x' "$tmp/out" && ok "--raw keeps cuobjdump's encodings" || nok "--raw keeps cuobjdump's encodings"
-cut -c1-16 "$tmp/sass_summary" | sed 's/ *$//' | grep . | sort -u >"$tmp/labels"
+cut -c1-21 "$tmp/sass_summary" | sed 's/ *$//' | grep . | sort -u >"$tmp/labels"
 check "sass --help" 0 "$PX" sass --help
 missing=
 while read -r label; do
-	grep -q "^  $label  " "$tmp/out" || missing="$missing '$label'"
+	grep -q "^  $label\( \|$\)" "$tmp/out" || missing="$missing '$label'"
 done <"$tmp/labels"
-if [ -z "$missing" ] && [ "$(wc -l <"$tmp/labels")" -ge 18 ]; then ok "--help documents every summary field ($(wc -l <"$tmp/labels"))"
+if [ -z "$missing" ] && [ "$(wc -l <"$tmp/labels")" -ge 19 ]; then ok "--help documents every summary field ($(wc -l <"$tmp/labels"))"
 else nok "--help documents every summary field: not$missing"; fi
+grep -q -- '--tile RxC --elem BITS --threads N' "$tmp/out" && grep -q 'a STATIC estimate' "$tmp/out" &&
+	grep -q 'Every path is' "$tmp/out" && grep -q 'bounds from above' "$tmp/out" &&
+	ok "--help says what instructions per byte is, and its flags" || nok "--help says what instructions per byte is"
 grep -q 'exits 0 when the summaries are the same' "$tmp/out" && grep -q '1 --diff: the summaries differ' "$tmp/out" &&
 	ok "--help documents --diff's exit status" || nok "--help documents --diff's exit status"
 finish
