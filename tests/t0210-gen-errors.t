@@ -15,7 +15,7 @@ expect() {
 		r=1; echo "# exit $rc (want $code), stderr:"; sed 's/^/#   /' "$tmp/err"; fi
 	return $r
 }
-echo "1..14"
+echo "1..15"
 mkdir "$tmp/o"
 printf 'local x = \nptx.write("a.ptx", ptx.transpose{name="a"})\nptx.write(' >"$tmp/syntax.lua"
 expect 6 'syntax.lua:3:' -- $px gen --out "$tmp/o" "$tmp/syntax.lua"; t $? "syntax error: exit 6, file:line"
@@ -29,6 +29,8 @@ printf 'ptx.transpose{name="d", elem=64, vec=4}\n' >"$tmp/vec.lua"
 expect 6 'widest is 16 bytes' -- $px gen --out "$tmp/o" "$tmp/vec.lua"; t $? "32-byte vector refused with the reason"
 printf 'ptx.transpose{name="e", smem="lots"}\n' >"$tmp/smem.lua"
 expect 6 "smem must be one of none, plain, padded, swizzle" -- $px gen --out "$tmp/o" "$tmp/smem.lua"; t $? "bad option lists the choices"
+printf 'ptx.transpose{name="w", elem=32, tile={64, 64}, threads={32, 8}, vec=4, smem="swizzle", wide_realign=true}\n' >"$tmp/wide.lua"
+expect 6 'wide_realign: applies to 1- and 2-byte elements' -- $px gen --out "$tmp/o" "$tmp/wide.lua"; t $? "wide_realign on 4-byte elements is refused with the reason"
 expect 3 'missing.lua: cannot read: No such file or directory' -- $px gen --out "$tmp/o" "$tmp/missing.lua"; t $? "missing script: exit 3"
 expect 2 "unknown flag '--bogus'" -- $px gen --bogus x.lua; t $? "unknown flag: exit 2"
 printf 'ptx.write("mine.ptx", ptx.transpose{name="m"})\n' >"$tmp/mine.lua"
