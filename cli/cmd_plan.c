@@ -301,7 +301,7 @@ static int plan_one(const plan_ctx *x, const kreg *r, const model_problem *p, pl
 		return EXIT_INPUT;
 	}
 	for (int i = 0; i < res.n; i++)
-		out->c[i] = (plan_cand){kreg_get(r, res.c[i].index), res.c[i].f, res.c[i].e};
+		out->c[i] = (plan_cand){kreg_get(r, res.c[i].index), res.c[i].f, res.c[i].e, res.c[i].beyond};
 	out->n = res.n;
 	out->unsure = res.unsure;
 	if ((out->copy = model_problem_is_copy(p, out->copy_why, sizeof out->copy_why))) {

@@ -13,6 +13,7 @@ typedef struct {
 	const kreg_kernel *k;        /* k->source: "built in", "PTXPOSE_PTX: a.ptx" or a path */
 	model_features f;
 	model_estimate e;
+	int beyond;                  /* a small-dimension kernel past its K range: ranked last (lib/pick.h) */
 } plan_cand;
 
 typedef struct {

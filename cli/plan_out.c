@@ -110,8 +110,9 @@ void plan_print_text(FILE *f, const plan_ctx *x, const plan_result *r)
 		snprintf(paths, sizeof paths, "%.0f/%.0f/%.0f/%.0f%%", 100 * c->f.path_bytes[0] / tot,
 			 100 * c->f.path_bytes[1] / tot, 100 * c->f.path_bytes[2] / tot, 100 * c->f.path_bytes[3] / tot);
 		top_costs(&c->e, costs, sizeof costs);
-		fprintf(f, "%4d  %-24s %10.2f %8.3f %5u %8.2f %4.0f%%  %-18s %s\n", i + 1, c->k->mk.name, c->e.us,
-			c->e.us / w->e.us, c->f.occ, c->f.waves, 100 * c->f.l2_hit, paths, costs);
+		fprintf(f, "%4d  %-24s %10.2f %8.3f %5u %8.2f %4.0f%%  %-18s %s%s\n", i + 1, c->k->mk.name, c->e.us,
+			c->e.us / w->e.us, c->f.occ, c->f.waves, 100 * c->f.l2_hit, paths, costs,
+			c->beyond ? " (K past its range: last)" : "");
 	}
 	if (x->features) {
 		fputc('\n', f);
@@ -215,6 +216,8 @@ void plan_json_case(strbuf *o, const plan_ctx *x, const plan_result *r)
 		jstr(o, "kernel", c->k->mk.name), sb_addc(o, ',');
 		jstr(o, "file", c->k->source), sb_addc(o, ',');
 		jnum(o, "us", c->e.us), sb_addc(o, ',');
+		if (c->beyond)
+			sb_add(o, "\"beyond_range\":true,");
 		sb_printf(o, "\"grid\":[%u,%u,%u],\"block\":[%u,%u,%u],\"contrib\":{", c->f.grid[0], c->f.grid[1],
 			  c->f.grid[2], c->k->meta.block[0], c->k->meta.block[1], c->k->meta.block[2]);
 		for (int k = 0; k < MF_N; k++) {

@@ -3,6 +3,16 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+static int skinny_beyond(const model_kernel *k, const model_problem *p)
+{
+	if (!strcmp(k->family, "skinny_tall"))
+		return p->cols > (uint64_t)PICK_SKINNY_RANGE * k->tn;
+	if (!strcmp(k->family, "skinny_wide"))
+		return p->rows > (uint64_t)PICK_SKINNY_RANGE * k->tm;
+	return 0;
+}
 
 px_status pick_rank(const kreg *r, const model_device *d, const model_params *params, const model_problem *p,
 		    pick_result *out, char *err, size_t errlen)
@@ -23,9 +33,19 @@ px_status pick_rank(const kreg *r, const model_device *d, const model_params *pa
 		c[m].index = i;
 		model_features_of(d, &k->mk, p, params, &c[m].f);
 		model_estimate_of(params, &k->mk, &c[m].f, &c[m].e);
+		c[m].beyond = skinny_beyond(&k->mk, p);
 		us[m] = c[m].e.us;
 		m++;
 	}
+	int inside = 0;
+	double top = 0;
+	for (int i = 0; i < m; i++) {
+		inside += !c[i].beyond;
+		top = us[i] > top ? us[i] : top;
+	}
+	for (int i = 0; i < m && inside; i++)
+		if (c[i].beyond)
+			us[i] += 2 * top + 1; /* after every other kernel, in their own order */
 	if (!st && !m) {
 		snprintf(err, errlen, "no kernel for %u-bit elements among the %d given", 8 * p->es, n);
 		st = PX_EUNAVAIL;

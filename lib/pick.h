@@ -8,10 +8,13 @@
 #include "lib/kreg.h"
 #include "lib/model.h"
 
+#define PICK_SKINNY_RANGE 8
+
 typedef struct {
 	int index;              /* in the registry */
 	model_features f;
 	model_estimate e;
+	int beyond;             /* a small-dimension kernel on a K past its range: ranked after the rest */
 } pick_cand;
 
 typedef struct {
@@ -21,6 +24,13 @@ typedef struct {
 } pick_result;
 
 /* Rank the kernels of r for problem p (model_problem_check'ed) on device d.
+ * Kernels of the small-dimension family (family=skinny_wide, skinny_tall)
+ * on a problem whose K (rows, cols) exceeds PICK_SKINNY_RANGE times their
+ * kmax (the tile's short side) come after every other kernel, whatever
+ * their estimate: there their tiles read or write kmax-element segments,
+ * which the model does not price (2048x2048 f32 on an H100: skinny_tall_k4
+ * predicted best, measured at 40% of the copy). Unless no other kernel of
+ * the width is there.
  * PX_EUNAVAIL when r has no kernel of the width ("no kernel for 8-bit
  * elements among the 3 given"), PX_ENOMEM. */
 px_status pick_rank(const kreg *r, const model_device *d, const model_params *params, const model_problem *p,

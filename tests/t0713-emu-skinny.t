@@ -24,12 +24,6 @@ wide=$(grep -l '^// ptxpose skinny=wide ' ptx/*.ptx)
 tall=$(grep -l '^// ptxpose skinny=tall ' ptx/*.ptx)
 [ -n "$wide" ] && [ -n "$tall" ] && ok "wide and tall skinny_* kernels in ptx/" ||
 	{ nok "no wide or no tall skinny_* kernel in ptx/ (they are committed: regenerate with ninja ptx)"; finish; }
-$PX check --emulate --shapes "$SHAPES,$WIDE" $wide >"$tmp/tap" 2>"$tmp/err"
-rc=$?
-passthrough "$tmp/tap"
-[ $rc -eq 0 ] && ok "wide: exit 0" || { nok "wide: exit $rc"; diag <"$tmp/err"; }
-$PX check --emulate --shapes "$SHAPES,$TALL" $tall >"$tmp/tap" 2>"$tmp/err"
-rc=$?
-passthrough "$tmp/tap"
-[ $rc -eq 0 ] && ok "tall: exit 0" || { nok "tall: exit $rc"; diag <"$tmp/err"; }
+tap_run "wide" $PX check --emulate --shapes "$SHAPES,$WIDE" $wide
+tap_run "tall" $PX check --emulate --shapes "$SHAPES,$TALL" $tall
 finish

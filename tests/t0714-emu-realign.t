@@ -20,10 +20,7 @@ set -- ptx/narrow_tall_b8.ptx ptx/narrow_tall_b16.ptx
 grep -q 'shifted into place by the row' "$1" && grep -q 'wide_realign=1' "$2" &&
 	ok "narrow_tall_* carry the whole-granule realignment" ||
 	nok "narrow_tall_* lack the whole-granule realignment (regenerate ptx/)"
-$PX check --emulate --shapes "$TALL" "$@" >"$tmp/tap" 2>"$tmp/err"
-rc=$?
-passthrough "$tmp/tap"
-[ $rc -eq 0 ] && ok "narrow_tall_*: exit 0" || { nok "narrow_tall_*: exit $rc"; diag <"$tmp/err"; }
+tap_run "narrow_tall_*" $PX check --emulate --shapes "$TALL" "$@"
 cat >"$tmp/wide.lua" <<'LUA'
 for _, c in ipairs{ {16, 8, 128, 64}, {8, 16, 64, 128}, {8, 8, 128, 64} } do
   local name = string.format("wide_b%d_v%d", c[1], c[2])
@@ -33,15 +30,9 @@ end
 LUA
 $PX gen --out "$tmp/k" "$tmp/wide.lua" >"$tmp/out" 2>"$tmp/err" &&
 	ok "gen: 16- and 8-byte granule variants" || { nok "gen: variants"; diag <"$tmp/err"; }
-$PX check --emulate --shapes "$SHORT" "$tmp"/k/*.ptx >"$tmp/tap" 2>"$tmp/err"
-rc=$?
-passthrough "$tmp/tap"
-[ $rc -eq 0 ] && ok "16- and 8-byte granules: exit 0" || { nok "granule variants: exit $rc"; diag <"$tmp/err"; }
+tap_run "16- and 8-byte granules" $PX check --emulate --shapes "$SHORT" "$tmp"/k/*.ptx
 vec=$(grep -l 'edge tile, aligned: one predicated vector' ptx/*.ptx)
 [ "$(echo "$vec" | wc -w)" -ge 15 ] && ok "the vector kernels have the vector edge path" ||
 	nok "vector edge path in $(echo "$vec" | wc -w) files, want 15 or more"
-$PX check --emulate --shapes "$EDGE" $vec >"$tmp/tap" 2>"$tmp/err"
-rc=$?
-passthrough "$tmp/tap"
-[ $rc -eq 0 ] && ok "vector edges: exit 0" || { nok "vector edges: exit $rc"; diag <"$tmp/err"; }
+tap_run "vector edges" $PX check --emulate --shapes "$EDGE" $vec
 finish

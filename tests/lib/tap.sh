@@ -14,6 +14,8 @@
 #                             need_sass_tools leaves FILE's summary in
 #                             $tmp/sass_summary and the tools used (-v) in
 #                             $tmp/sass_tools, for tests to reuse
+#   tap_run DESC CMD...       run CMD, which prints TAP: its lines numbered into
+#                             ours, then ok when it exits 0 (its stderr as #)
 #   finish                    print the plan and exit 1 if anything failed
 PX=${PTXPOSE:-build/asan/ptxpose}
 n=0
@@ -84,4 +86,13 @@ need_sass_tools() {
 	cp "$tmp/sass_tools" "$tmp/err"
 	nok "ptxas or cuobjdump missing: $(grep -v '^ptxas: \|^cuobjdump: ' "$tmp/err" | head -1) -- run the README's set-up command (./build.sh test), which installs nvidia-cuda-cuobjdump into .deps/"
 	finish
+}
+
+tap_run() {
+	desc=$1
+	shift
+	"$@" >"$tmp/tap" 2>"$tmp/err"
+	rc=$?
+	passthrough "$tmp/tap"
+	if [ "$rc" -eq 0 ]; then ok "$desc: exit 0"; else nok "$desc: exit $rc"; diag <"$tmp/err"; fi
 }
