@@ -14,11 +14,14 @@ PX=build/ptxpose
 # 68x5 reach it in the tall tiles (128 rows) whose threads start on rows 0-7,
 # 16x68 in the packed 8- and 16-bit blocks (16 or 8 rows each); 144x160 gives
 # the 128x128 tiles an interior (vector) tile whose stores can be swapped;
-# the padded leading dimensions take their vector paths.
+# the padded leading dimensions take their vector paths. 4x68 puts a
+# vector kernel's first row predicate (a thread's first row, 0 to 14) on
+# the matrix's end in the edge path with whole vectors (an even row count);
+# 272x80 gives the 256-row tiles (narrow_tall_*) an interior vector tile.
 # 3x9000 (wide) and 9000x3 (tall) give the small-dimension kernels, in the
 # direction each is made for, interior stages; the other way round they
 # would emulate 9000 mostly idle blocks (t0713 covers that path).
-SHAPES="67x129,36x68,5x68,68x5,16x68,144x160,67x129:ld_in=132:ld_out=72"
+SHAPES="67x129,36x68,5x68,4x68,68x5,16x68,144x160,272x80,67x129:ld_in=132:ld_out=72"
 shapes_for() {
 	if grep -q '^// ptxpose skinny=wide ' "$1"; then echo "$SHAPES,3x9000"
 	elif grep -q '^// ptxpose skinny=tall ' "$1"; then echo "$SHAPES,9000x3"

@@ -48,15 +48,17 @@ grep -q '^# cache: .*plan-.*\.bin: ignored: not a regular file' "$tmp/err" && ok
 # a candidate that links but cannot be prepared (its entry is not found) is
 # skipped, and the others are timed
 sed 's/cute_naive_write_b32/%cnw_b32/g' ptx/cute_naive_write_b32.ptx >"$tmp/pct.ptx"
+# (a budget that every candidate fits in, so that a loaded machine does not
+# stop the measuring before the broken candidate's turn)
 PTXPOSE_CACHE=off PTXPOSE_PTX="$tmp/pct.ptx" check "plan --measure, a candidate whose entry is missing: exit 0" 0 \
-	$PX plan --measure --elem 32 --rows 3000 --cols 3001
+	$PX plan --measure --elem 32 --rows 3000 --cols 3001 --budget-ms 60000
 grep -q '^ *[0-9]*  %cnw_b32 .*(it could not be prepared)$' "$tmp/out" && grep -q '^choice: [a-z]' "$tmp/out" &&
 	! grep -q -- '-1.00 us measured' "$tmp/out" && ok "... skipped with the reason, another chosen" || { nok "... unprepared"; diag <"$tmp/out"; }
 # a candidate whose launch the driver refuses (out of resources) is skipped
 # too; the others are timed
 { cat ptx/cute_naive_write_b32.ptx; echo '// fakecuda: refuse'; } >"$tmp/refused.ptx"
 PTXPOSE_CACHE=off PTXPOSE_PTX="$tmp/refused.ptx" check "plan --measure, a candidate whose launch is refused: exit 0" 0 \
-	$PX plan --measure $P
+	$PX plan --measure $P --budget-ms 60000
 grep -q '^ *[0-9]*  cute_naive_write_b32 .*(its launch failed)$' "$tmp/out" && grep -q '^choice: [a-z]' "$tmp/out" &&
 	! grep -q '^choice: cute_naive_write_b32 ' "$tmp/out" && ok "... skipped with the reason, another chosen" ||
 	{ nok "... refused launch"; diag <"$tmp/out"; }
