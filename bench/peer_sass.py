@@ -50,15 +50,21 @@ def main():
     if a.out:
         os.makedirs(a.out, exist_ok=True)
         stem = os.path.join(a.out, f'triton-{shape}-{dt}-{bm}x{bn}w{w}')
-        with open(stem + '.ptx', 'w') as f:
-            f.write(k.asm['ptx'])
-        with open(stem + '.cubin', 'wb') as f:
+        cubin = stem + '.cubin.tmp'
+        with open(cubin, 'wb') as f:
             f.write(k.asm['cubin'])
-        sass = subprocess.run(['cuobjdump', '-sass', stem + '.cubin'], capture_output=True, text=True)
-        with open(stem + '.sass', 'w') as f:
-            f.write(sass.stdout or sass.stderr)
+        sass = subprocess.run(['cuobjdump', '-sass', cubin], capture_output=True, text=True)
+        if sass.returncode != 0 or not sass.stdout:
+            os.unlink(cubin)
+            first = (sass.stderr or 'no output').strip().splitlines()
+            sys.exit(f'peer_sass: cuobjdump -sass failed (exit {sass.returncode}): {first[0] if first else ""}')
+        # all three or none: each written whole under a temporary name, then renamed
+        for ext, text in (('.ptx', k.asm['ptx']), ('.sass', sass.stdout)):
+            with open(stem + ext + '.tmp', 'w') as f:
+                f.write(text)
+        for ext in ('.ptx', '.cubin', '.sass'):
+            os.replace(stem + ext + '.tmp', stem + ext)
         print(f'peer_sass: {stem}.{{ptx,cubin,sass}}; registers {k.n_regs}, shared {k.metadata.shared} B')
-
 
 if __name__ == '__main__':
     main()

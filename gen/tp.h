@@ -25,7 +25,7 @@ typedef struct {
 	unsigned swizzle_mask;/* 0 = derived; a test-only override otherwise */
 	int ld_nc;            /* loads through the non-coherent path, no L1 allocation */
 	int st_cs;            /* streaming stores (.cs: evict first) */
-	int wide_realign;     /* 1- and 2-byte elements on rows off alignment: realign whole granules (gen/tp_packed.c) */
+	int wide_realign;     /* 1- and 2-byte elements on rows off alignment: realign whole granules (gen/tp_realign.c) */
 	unsigned group;       /* 0: tiles in launch order; G: G tile columns at a time, top to bottom */
 	unsigned max_regs;    /* 0: ptxas decides; else .maxnreg (registers a thread) */
 	enum tp_skinny skinny;/* the small-dimension family (gen/tp_skinny.c): K x N (wide) or N x K (tall) */

@@ -110,9 +110,9 @@ static void emit_fast_test(em *e)
 	ptxb_op(b, NULL, "add.u32", "%s, %s, %u", lim, e->c0, e->p->tn);
 	ptxb_op(b, NULL, "setp.le.and.u32", "%s, %s, %s, %s", e->interior, lim, e->cols, e->interior);
 	if (g->es < 4) {
-		/* realigned loads read up to 3 bytes (wide_realign: a granule less
-		 * one) before and after a row: keep
-		 * them off the first and last tile rows */
+		/* realigned loads read up to 3 bytes before a row and 4 after it
+		 * (wide_realign: a granule less one before, a granule after):
+		 * keep them off the first and last tile rows */
 		e->not_last = ptxb_reg(b, "pred", "neither the first nor the last tile row", "inner");
 		ptxb_op(b, NULL, "add.u32", "%s, %s, %u", lim, e->r0, e->p->tm);
 		ptxb_op(b, NULL, "setp.lt.u32", "%s, %s, %s", e->not_last, lim, e->rows);

@@ -17,8 +17,10 @@
  * granule the d bytes before the first aligned address; both take a branch
  * of their own, so that the other lanes issue none of it.
  *
- * Like the word-wise loads, the loads read up to A - 1 bytes before and
- * after a row: the caller keeps them off a matrix's first and last tile rows. */
+ * Like the word-wise loads, the loads read outside a row: up to A - 1 bytes
+ * before it and up to A bytes after it (the next granule is read whole, even
+ * where a row's offset is 0 and it goes unused): the caller keeps them off a
+ * matrix's first and last tile rows. */
 #include <stdio.h>
 
 #include "gen/tp_int.h"

@@ -8,14 +8,20 @@
 # 16-byte granules (halves vec 8, bytes vec 16), whose shift takes two selp
 # levels and whose row head has a two-word piece. The vector edge path runs
 # on edge tiles of aligned matrices that end on a vector boundary: 208x144
-# and the like, for every kernel with vectors.
+# and the like, for every kernel with vectors, and on matrices where only
+# one side's extent is a multiple of the vector.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib/tap.sh
 PX=build/ptxpose
 need_ptxpose
 TALL="800x301,800x301:offset=1,801x299:ld_in=303:ld_out=805:offset=3,780x150:batch=2:stride_in=120000:stride_out=120011:offset=5"
+# rows a multiple of the tile's: the last tile row is interior, and must not realign its loads
+TALL="$TALL,768x301:offset=1,768x256:offset=3,768x301:ld_out=777:offset=1"
 SHORT="400x301,400x301:offset=1,401x299:ld_in=303:ld_out=405:offset=3,390x150:batch=2:stride_in=60000:stride_out=60011:offset=7"
+SHORT="$SHORT,384x301:offset=1,384x128:offset=3"
+# one side's extent a multiple of the vector, the other's not, pitches aligned
 EDGE="208x144,200x136,200x137,137x200,416x288:ld_in=304:ld_out=432,208x144:batch=2:stride_in=30000:stride_out=30016"
+EDGE="$EDGE,203x144:ld_out=208,208x141:ld_in=144"
 set -- ptx/narrow_tall_b8.ptx ptx/narrow_tall_b16.ptx
 grep -q 'shifted into place by the row' "$1" && grep -q 'wide_realign=1' "$2" &&
 	ok "narrow_tall_* carry the whole-granule realignment" ||
