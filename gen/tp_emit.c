@@ -262,6 +262,19 @@ static void elem_access(em *e, const gside *s, unsigned k, unsigned i, unsigned 
 }
 
 
+/* Block k's row j (load) or column j (store) as one vector access at
+ * address a, under guard (NULL: none). */
+static void vector_access(em *e, const gside *s, unsigned k, unsigned j, const char *a, const char *guard)
+{
+	char op[64], regs[160];
+	tp_unit_op(op, sizeof op, s->store ? e->stop : e->ldop, e->na, e->ut);
+	tp_unit_list(regs, sizeof regs, e, k, !s->store, j);
+	if (s->store)
+		ptxb_op(e->b, guard, op, "%s, %s", a, regs);
+	else
+		ptxb_op(e->b, guard, op, "%s, %s", regs, a);
+}
+
 /* The accesses of one side: whole vectors (aligned interior tiles),
  * unpredicated elements (misaligned interior tiles), or predicated elements
  * (edge tiles). */
@@ -269,7 +282,7 @@ static void emit_gaccess(em *e, const gside *s, int mode)
 {
 	ptxb *b = e->b;
 	const tp_geom *g = e->g;
-	char op[64], a[64], regs[160];
+	char a[64];
 	const char *rok = NULL;
 	for (unsigned k = 0; k < g->k; k++)
 		for (unsigned j = 0; j < g->v; j++) {
@@ -277,12 +290,7 @@ static void emit_gaccess(em *e, const gside *s, int mode)
 			tp_gaccess(e, s, k, j, &mrow, &ncol);
 			tp_addr(a, sizeof a, s->row[mrow], ncol * g->es);
 			if (mode == ACC_VECTOR) {
-				tp_unit_op(op, sizeof op, s->store ? e->stop : e->ldop, e->na, e->ut);
-				tp_unit_list(regs, sizeof regs, e, k, !s->store, j);
-				if (s->store)
-					ptxb_op(b, NULL, op, "%s, %s", a, regs);
-				else
-					ptxb_op(b, NULL, op, "%s, %s", regs, a);
+				vector_access(e, s, k, j, a, NULL);
 				continue;
 			}
 			if (mode == ACC_EDGE || mode == ACC_EDGE_VECTOR) {
@@ -298,12 +306,7 @@ static void emit_gaccess(em *e, const gside *s, int mode)
 			if (mode == ACC_EDGE_VECTOR) {
 				/* the matrix ends on a vector boundary: a vector is all in or all out */
 				ptxb_op(b, NULL, "setp.gt.and.s32", "%s, %s, %u, %s", e->pe, s->cols_left, ncol, rok);
-				tp_unit_op(op, sizeof op, s->store ? e->stop : e->ldop, e->na, e->ut);
-				tp_unit_list(regs, sizeof regs, e, k, !s->store, j);
-				if (s->store)
-					ptxb_op(b, e->pe, op, "%s, %s", a, regs);
-				else
-					ptxb_op(b, e->pe, op, "%s, %s", regs, a);
+				vector_access(e, s, k, j, a, e->pe);
 				continue;
 			}
 			for (unsigned c = 0; c < g->v; c++) {

@@ -89,6 +89,8 @@ int tp_realign_loads(const em *e);
 int tp_realign_stores(const em *e);
 void tp_emit_realign_loads(em *e, const gside *s);
 void tp_emit_realign_stores(em *e, const gside *s);
+void tp_prmt_selector(ptxb *b, const char *sel, const char *off);
+void tp_row_gap(ptxb *b, const char *d, const char *row, unsigned A);
 void tp_next_granule(em *e, const char *tag, const char *a0, const char *rb0, const char *nb,
 		     unsigned da, unsigned db, unsigned c, const char *sa);
 

@@ -58,9 +58,20 @@ int tp_realign_stores(const em *e)
 }
 
 /* prmt selector taking bytes off..off+3 of {hi:lo}: 0x3210 + off*0x1111. */
-static void selector(ptxb *b, const char *sel, const char *off)
+void tp_prmt_selector(ptxb *b, const char *sel, const char *off)
 {
 	ptxb_op(b, NULL, "mad.lo.u32", "%s, %s, 0x1111, 0x3210", sel, off);
+}
+
+/* d = (A - (row & (A-1))) & (A-1): the bytes from a row's start to its
+ * first A-aligned address (A a power of two). */
+void tp_row_gap(ptxb *b, const char *d, const char *row, unsigned A)
+{
+	ptxb_op(b, NULL, "cvt.u32.u64", "%s, %s", d, row);
+	ptxb_op(b, NULL, "and.b32", "%s, %s, %u", d, d, A - 1);
+	ptxb_op(b, NULL, "xor.b32", "%s, %s, %u", d, d, A - 1);
+	ptxb_op(b, NULL, "add.u32", "%s, %s, 1", d, d);
+	ptxb_op(b, NULL, "and.b32", "%s, %s, %u", d, d, A - 1);
 }
 
 void tp_emit_realign_loads(em *e, const gside *s)
@@ -84,7 +95,7 @@ void tp_emit_realign_loads(em *e, const gside *s)
 				base[mrow] = ptxb_reg(b, "b64", NULL, "rl_base%u", mrow);
 				ptxb_op(b, NULL, "cvt.u32.u64", "%s, %s", lo, s->row[mrow]);
 				ptxb_op(b, NULL, "and.b32", "%s, %s, 3", lo, lo);
-				selector(b, sel[mrow], lo);
+				tp_prmt_selector(b, sel[mrow], lo);
 				ptxb_op(b, NULL, "and.b64", "%s, %s, 0xfffffffffffffffc", base[mrow], s->row[mrow]);
 			}
 			for (unsigned i = 0; i <= e->na; i++)
@@ -139,13 +150,8 @@ void tp_emit_realign_stores(em *e, const gside *s)
 			unsigned mrow, ncol;
 			tp_gaccess(e, s, k, c, &mrow, &ncol);
 			const char *row = s->row[mrow];
-			/* d = (4 - (row & 3)) & 3 */
-			ptxb_op(b, NULL, "cvt.u32.u64", "%s, %s", d, row);
-			ptxb_op(b, NULL, "and.b32", "%s, %s, 3", d, d);
-			ptxb_op(b, NULL, "xor.b32", "%s, %s, 3", d, d);
-			ptxb_op(b, NULL, "add.u32", "%s, %s, 1", d, d);
-			ptxb_op(b, NULL, "and.b32", "%s, %s, 3", d, d);
-			selector(b, sel, d);
+			tp_row_gap(b, d, row, 4);
+			tp_prmt_selector(b, sel, d);
 			ptxb_op(b, NULL, "cvt.u64.u32", "%s, %s", d64, d);
 			ptxb_op(b, NULL, "add.u64", "%s, %s, %s", ws, row, d64);
 			ptxb_op(b, NULL, "setp.ne.u32", "%s, %s, 0", dnz, d);

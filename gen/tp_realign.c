@@ -50,7 +50,7 @@ static void offset_parts(em *e, const char *off, const char *sel, const char *p4
 {
 	ptxb *b = e->b;
 	ptxb_op(b, NULL, "and.b32", "%s, %s, 3", tmp, off);
-	ptxb_op(b, NULL, "mad.lo.u32", "%s, %s, 0x1111, 0x3210", sel, tmp);
+	tp_prmt_selector(b, sel, tmp);
 	ptxb_op(b, NULL, "and.b32", "%s, %s, 4", tmp, off);
 	ptxb_op(b, NULL, "setp.ne.u32", "%s, %s, 0", p4, tmp);
 	if (e->na == 4) {
@@ -166,7 +166,7 @@ static void emit_head(em *e, const wregs *r, const char *row, unsigned col, cons
 		ptxb_op(b, NULL, "add.u64", "%s, %s, %s", at, row, o64);
 		tp_addr(a, sizeof a, at, col);
 		ptxb_op(b, NULL, "and.b32", "%s, %s, 3", sl, o);
-		ptxb_op(b, NULL, "mad.lo.u32", "%s, %s, 0x1111, 0x3210", sl, sl);
+		tp_prmt_selector(b, sl, sl);
 		if (piece < 8) { /* o < 4: bytes o .. o + piece - 1 lie in words 0 and 1 */
 			ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, %s", v[0], r->w[0], r->w[1], sl);
 			ptxb_op(b, p, piece == 1 ? "st.global.b8" : piece == 2 ? "st.global.b16" : "st.global.b32",
@@ -221,12 +221,7 @@ void tp_emit_wide_stores(em *e, const gside *s)
 			tp_gaccess(e, s, k, c, &mrow, &ncol);
 			const char *row = s->row[mrow];
 			unsigned col = ncol * g->es;
-			/* d = (A - (row & (A-1))) & (A-1) */
-			ptxb_op(b, NULL, "cvt.u32.u64", "%s, %s", r.off, row);
-			ptxb_op(b, NULL, "and.b32", "%s, %s, %u", r.off, r.off, A - 1);
-			ptxb_op(b, NULL, "xor.b32", "%s, %s, %u", r.off, r.off, A - 1);
-			ptxb_op(b, NULL, "add.u32", "%s, %s, 1", r.off, r.off);
-			ptxb_op(b, NULL, "and.b32", "%s, %s, %u", r.off, r.off, A - 1);
+			tp_row_gap(b, r.off, row, A);
 			offset_parts(e, r.off, r.sel, r.p4, r.p8, r.tmp);
 			shift_words(e, r.w, r.s, r.p4, r.p8, r.t);
 			for (unsigned u = 0; u < na; u++)
