@@ -32,6 +32,11 @@ const char *tp_smem_name(enum tp_smem s)
 
 static int pow2(unsigned x) { return x && !(x & (x - 1)); }
 
+unsigned tp_row_step(const tp_params *p)
+{
+	return p->shear ? p->tm - p->shear / (p->elem / 8) : p->tm;
+}
+
 #define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
 
 static int valid_name(const char *s)
@@ -68,7 +73,8 @@ int tp_validate(const tp_params *p, char *err, size_t errlen)
 	if (p->smem == TP_SMEM_RUNS)
 		FAIL("smem: runs is the skinny kernels' own layout");
 	if (p->linear) {
-		if (p->vec != 1 || p->smem != TP_SMEM_NONE || p->ty != 1 || p->ld_nc || p->st_cs || p->wide_realign)
+		if (p->vec != 1 || p->smem != TP_SMEM_NONE || p->ty != 1 || p->ld_nc || p->st_cs || p->wide_realign ||
+		    p->shear)
 			FAIL("grid: the linear (1-D) kernel takes vec=1, smem=none, no hints and threads={N, 1}");
 		return 0;
 	}
@@ -92,6 +98,13 @@ int tp_validate(const tp_params *p, char *err, size_t errlen)
 	if (p->wide_realign && (es >= 4 || p->vec * es < 8 || p->smem == TP_SMEM_NONE || p->major_in))
 		FAIL("wide_realign: applies to 1- and 2-byte elements in accesses of 8 or 16 bytes,"
 		     " through shared memory laid out by output rows");
+	if (p->shear && !p->wide_realign)
+		FAIL("shear: needs wide_realign");
+	if (p->shear && (!pow2(p->shear) || p->shear < p->vec * es || p->shear > 128))
+		FAIL("shear: %u must be a power of two from the access's %u bytes to 128", p->shear, p->vec * es);
+	if (p->shear && (p->tm * es % p->shear || 2 * (p->shear / es) > p->tm))
+		FAIL("shear: %u bytes is %u rows; the tile's %u rows must hold twice as many, and a whole number",
+		     p->shear, p->shear / es, p->tm);
 	if (p->smem == TP_SMEM_NONE && p->major_in)
 		FAIL("major: applies only to kernels with shared memory");
 	if (p->smem != TP_SMEM_NONE && p->coalesce_write)
@@ -164,6 +177,8 @@ static void header(const tp_params *p, const tp_geom *g, const bank_report *br, 
 		sb_printf(h, " max_regs=%u", p->max_regs);
 	if (p->wide_realign)
 		sb_printf(h, " wide_realign=1");
+	if (p->shear)
+		sb_printf(h, " shear=%u row_step=%u", p->shear, tp_row_step(p));
 	sb_addc(h, '\n');
 	for (int i = 0; i < br->n; i++)
 		sb_printf(h, "// ptxpose-smem id=%s op=%s bytes=%u wavefronts=%u ideal=%u requests=%u total=%u\n",

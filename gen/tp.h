@@ -26,6 +26,9 @@ typedef struct {
 	int ld_nc;            /* loads through the non-coherent path, no L1 allocation */
 	int st_cs;            /* streaming stores (.cs: evict first) */
 	int wide_realign;     /* 1- and 2-byte elements on rows off alignment: realign whole granules (gen/tp_realign.c) */
+	unsigned shear;       /* 0, or bytes: with wide_realign, interior tiles off alignment write each output row
+			       * in windows aligned to this many bytes, and tiles step by tm - shear/elem rows
+			       * (gen/tp_shear.c) */
 	unsigned group;       /* 0: tiles in launch order; G: G tile columns at a time, top to bottom */
 	unsigned max_regs;    /* 0: ptxas decides; else .maxnreg (registers a thread) */
 	enum tp_skinny skinny;/* the small-dimension family (gen/tp_skinny.c): K x N (wide) or N x K (tall) */
@@ -44,5 +47,9 @@ int tp_validate(const tp_params *p, char *err, size_t errlen);
 int tp_generate(const tp_params *p, strbuf *out, char *err, size_t errlen);
 
 const char *tp_smem_name(enum tp_smem s);
+
+/* Input rows between a tile row and the next: tm, or tm less the rows of
+ * one shear window. */
+unsigned tp_row_step(const tp_params *p);
 
 #endif

@@ -219,7 +219,7 @@ static const char *elem_unit(const em *e, unsigned k, unsigned i, unsigned c, in
 {
 	unsigned es = e->g->es;
 	*bit = 0;
-	if (es >= 4) /* one unit per element; 16-byte ones are a pair, see elem_access */
+	if (es >= 4) /* one unit per element; 16-byte ones are a pair, see tp_elem_access */
 		return e->xr[k][i][es == 16 ? 0 : c];
 	if (store) { /* output row c holds elements i packed */
 		*bit = (i % e->epw) * 8 * es;
@@ -230,7 +230,7 @@ static const char *elem_unit(const em *e, unsigned k, unsigned i, unsigned c, in
 }
 
 /* One element access: predicated by `guard` (the edge path) or not. */
-static void elem_access(em *e, const gside *s, unsigned k, unsigned i, unsigned c, const char *a,
+void tp_elem_access(em *e, const gside *s, unsigned k, unsigned i, unsigned c, const char *a,
 			const char *guard)
 {
 	ptxb *b = e->b;
@@ -317,9 +317,9 @@ static void emit_gaccess(em *e, const gside *s, int mode)
 				const char *guard = mode == ACC_EDGE ? e->pe : NULL;
 				/* load: element (j, c); store: output row j, element c = input row c */
 				if (s->store)
-					elem_access(e, s, k, c, j, a, guard);
+					tp_elem_access(e, s, k, c, j, a, guard);
 				else
-					elem_access(e, s, k, j, c, a, guard);
+					tp_elem_access(e, s, k, j, c, a, guard);
 			}
 		}
 }
@@ -452,7 +452,9 @@ static void emit_paths(em *e, const gside *s, const char *notfast, const char *t
 		ptxb_note(b, "interior tile, rows not aligned for vectors");
 		ptxb_op(b, notint, "bra.uni", "%s", l_edge);
 		if (s->store && tp_realign_stores(e)) {
-			if (tp_wide_realign(e))
+			if (e->p->shear)
+				tp_emit_sheared_stores(e, s);
+			else if (tp_wide_realign(e))
 				tp_emit_wide_stores(e, s);
 			else
 				tp_emit_realign_stores(e, s);

@@ -94,9 +94,26 @@ void tp_row_gap(ptxb *b, const char *d, const char *row, unsigned A);
 void tp_next_granule(em *e, const char *tag, const char *a0, const char *rb0, const char *nb,
 		     unsigned da, unsigned db, unsigned c, const char *sa);
 
-/* tp_realign.c: the same with whole granules (wide_realign). */
+/* tp_realign.c: the same with whole granules (wide_realign). A pair of
+ * granules and what shifts it: tp_wide_declare names the registers (w: the
+ * pair, off: the shift in bytes, 0 .. A-1); tp_wide_shift writes bytes off
+ * .. off + A - 1 of the pair into dst[0 .. na). */
+typedef struct {
+	const char *w[8], *t[6], *s[5], *tmp, *off, *sel, *p4, *p8;
+} tp_wregs;
 int tp_wide_realign(const em *e);
+void tp_wide_declare(em *e, tp_wregs *r, const char *tag);
+void tp_wide_shift(em *e, const tp_wregs *r, const char *const *dst);
 void tp_emit_wide_loads(em *e, const gside *s);
 void tp_emit_wide_stores(em *e, const gside *s);
+
+/* tp_shear.c: the stores of a sheared kernel (shear): windows aligned to
+ * the shear, the head of a matrix's rows on its first tile row. */
+void tp_emit_sheared_stores(em *e, const gside *s);
+
+/* tp_emit.c: element (i, c) of block k as one access at address a (a load
+ * into the input row i, or a store from output row c), under guard. */
+void tp_elem_access(em *e, const gside *s, unsigned k, unsigned i, unsigned c, const char *a,
+		    const char *guard);
 
 #endif

@@ -29,8 +29,8 @@ int tp_wide_realign(const em *e) { return e->p->wide_realign; }
 
 /* S[0..na] = W[q .. q + na] for q = (off >> 2) in 0 .. na - 1, by a selp tree
  * over the bits of q (p4: bit 2 of off; p8: bit 3). */
-static void shift_words(em *e, const char *const *w, const char **s, const char *p4, const char *p8,
-			const char **t)
+static void shift_words(em *e, const char *const *w, const char *const *s, const char *p4, const char *p8,
+			const char *const *t)
 {
 	ptxb *b = e->b;
 	unsigned na = e->na;
@@ -59,11 +59,7 @@ static void offset_parts(em *e, const char *off, const char *sel, const char *p4
 	}
 }
 
-typedef struct {
-	const char *w[8], *t[6], *s[5], *tmp, *off, *sel, *p4, *p8;
-} wregs;
-
-static void declare(em *e, wregs *r, const char *tag)
+void tp_wide_declare(em *e, tp_wregs *r, const char *tag)
 {
 	ptxb *b = e->b;
 	for (unsigned i = 0; i < 2 * e->na; i++)
@@ -80,13 +76,21 @@ static void declare(em *e, wregs *r, const char *tag)
 	r->p8 = e->na == 4 ? ptxb_reg(b, "pred", "shift by two words", "%s_p8", tag) : NULL;
 }
 
+void tp_wide_shift(em *e, const tp_wregs *r, const char *const *dst)
+{
+	offset_parts(e, r->off, r->sel, r->p4, r->p8, r->tmp);
+	shift_words(e, r->w, r->s, r->p4, r->p8, r->t);
+	for (unsigned u = 0; u < e->na; u++)
+		ptxb_op(e->b, NULL, "prmt.b32", "%s, %s, %s, %s", dst[u], r->s[u], r->s[u + 1], r->sel);
+}
+
 void tp_emit_wide_loads(em *e, const gside *s)
 {
 	ptxb *b = e->b;
 	const tp_geom *g = e->g;
 	unsigned A = g->gbytes, na = e->na;
-	wregs r;
-	declare(e, &r, "wl");
+	tp_wregs r;
+	tp_wide_declare(e, &r, "wl");
 	const char *base = ptxb_reg(b, "b64", "the row's address rounded down to a granule", "wl_base");
 	ptxb_note(b, "aligned granules, shifted into place by the row's offset in its granule");
 	char op[48], a[64], list[160];
@@ -98,7 +102,6 @@ void tp_emit_wide_loads(em *e, const gside *s)
 			const char *row = s->row[mrow];
 			ptxb_op(b, NULL, "cvt.u32.u64", "%s, %s", r.off, row);
 			ptxb_op(b, NULL, "and.b32", "%s, %s, %u", r.off, r.off, A - 1);
-			offset_parts(e, r.off, r.sel, r.p4, r.p8, r.tmp);
 			ptxb_op(b, NULL, "and.b64", "%s, %s, %lld", base, row, -(long long)A);
 			for (unsigned h = 0; h < 2; h++) {
 				int n = 0;
@@ -108,15 +111,13 @@ void tp_emit_wide_loads(em *e, const gside *s)
 				tp_addr(a, sizeof a, base, ncol * g->es + h * A);
 				ptxb_op(b, NULL, op, "{%s}, %s", list, a);
 			}
-			shift_words(e, r.w, r.s, r.p4, r.p8, r.t);
-			for (unsigned u = 0; u < na; u++)
-				ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, %s", e->xr[k][j][u], r.s[u], r.s[u + 1], r.sel);
+			tp_wide_shift(e, &r, e->xr[k][j]);
 		}
 }
 
 /* The part of a window inside the tile row when its window runs past it:
  * lim = A - d bytes (1 .. A-1), whole words first, then bytes. */
-static void store_tail(em *e, const wregs *r, const char *ws, unsigned col, const char *lim,
+static void store_tail(em *e, const tp_wregs *r, const char *ws, unsigned col, const char *lim,
 		       const char *p)
 {
 	ptxb *b = e->b;
@@ -138,7 +139,7 @@ static void store_tail(em *e, const wregs *r, const char *ws, unsigned col, cons
  * d-1 of the thread's granule: as at most four aligned pieces (a byte, a
  * half, a word, two words), each a store of its own, so that the head costs
  * the memory system at most four requests instead of d. */
-static void emit_head(em *e, const wregs *r, const char *row, unsigned col, const char *p)
+static void emit_head(em *e, const tp_wregs *r, const char *row, unsigned col, const char *p)
 {
 	ptxb *b = e->b;
 	unsigned A = e->g->gbytes;
@@ -190,8 +191,8 @@ void tp_emit_wide_stores(em *e, const gside *s)
 	const tp_geom *g = e->g;
 	const tp_map *m = &g->wr;
 	unsigned A = g->gbytes, na = e->na;
-	wregs r;
-	declare(e, &r, "ws");
+	tp_wregs r;
+	tp_wide_declare(e, &r, "ws");
 	/* the shared-load phase's block registers (emit_smem, tag "sl") */
 	const char *a0 = ptxb_find(b, "sl_bcol"), *rb0 = ptxb_find(b, "sl_brow");
 	const char *strb = ptxb_find(b, "st_brow");
@@ -222,10 +223,7 @@ void tp_emit_wide_stores(em *e, const gside *s)
 			const char *row = s->row[mrow];
 			unsigned col = ncol * g->es;
 			tp_row_gap(b, r.off, row, A);
-			offset_parts(e, r.off, r.sel, r.p4, r.p8, r.tmp);
-			shift_words(e, r.w, r.s, r.p4, r.p8, r.t);
-			for (unsigned u = 0; u < na; u++)
-				ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, %s", r.s[u], r.s[u], r.s[u + 1], r.sel);
+			tp_wide_shift(e, &r, r.s);
 			ptxb_op(b, NULL, "cvt.u64.u32", "%s, %s", d64, r.off);
 			ptxb_op(b, NULL, "add.u64", "%s, %s, %s", ws, row, d64);
 			ptxb_op(b, NULL, "setp.ne.u32", "%s, %s, 0", p, r.off);

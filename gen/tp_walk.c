@@ -116,8 +116,12 @@ void tp_walk_begin(em *e)
 	ptxb_op(b, NULL, "mov.u32", "%s, %%nctaid.x", w.gx);
 	ptxb_op(b, NULL, "mov.u32", "%s, %%nctaid.y", w.gy);
 	ptxb_op(b, NULL, "mov.u32", "%s, %%nctaid.z", w.gz);
-	ptxb_op(b, NULL, "add.u32", "%s, %s, %u", w.ntr, e->rows, p->tm - 1);
-	ptxb_op(b, NULL, "shr.u32", "%s, %s, %u", w.ntr, w.ntr, tp_lg2(p->tm));
+	unsigned step = tp_row_step(p);
+	ptxb_op(b, NULL, "add.u32", "%s, %s, %u", w.ntr, e->rows, step - 1);
+	if (step == p->tm)
+		ptxb_op(b, NULL, "shr.u32", "%s, %s, %u", w.ntr, w.ntr, tp_lg2(p->tm));
+	else /* a sheared kernel's tiles overlap: tile rows start step rows apart */
+		ptxb_op(b, NULL, "div.u32", "%s, %s, %u", w.ntr, w.ntr, step);
 	ptxb_op(b, NULL, "add.u32", "%s, %s, %u", w.ntc, e->cols, p->tn - 1);
 	ptxb_op(b, NULL, "shr.u32", "%s, %s, %u", w.ntc, w.ntc, tp_lg2(p->tn));
 	if (g->v > 1) {
@@ -138,7 +142,10 @@ void tp_walk_begin(em *e)
 	ptxb_op(b, w.more, "bra.uni", "DONE");
 	emit_matrix(e);
 	ptxb_label(b, "ROW");
-	ptxb_op(b, NULL, "shl.b32", "%s, %s, %u", e->r0, w.tr, tp_lg2(p->tm));
+	if (tp_row_step(p) == p->tm)
+		ptxb_op(b, NULL, "shl.b32", "%s, %s, %u", e->r0, w.tr, tp_lg2(p->tm));
+	else
+		ptxb_op(b, NULL, "mul.lo.u32", "%s, %s, %u", e->r0, w.tr, tp_row_step(p));
 	if (e->on_row)
 		e->on_row(e);
 	ptxb_op(b, NULL, "mov.u32", "%s, %s", w.tc, w.fc);

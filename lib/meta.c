@@ -204,6 +204,15 @@ int meta_parse(const char *ptx, px_meta *m, char *err, size_t errlen)
 		}
 		m->tile_rows = d[0];
 		m->tile_cols = d[1];
+		m->row_step = d[0];
+		if ((v = meta_get(m, "row_step"))) {
+			if (parse_uint(v, m->tile_rows, &u) || u == 0) {
+				snprintf(err, errlen, "metadata: row_step must be 1 to the tile's %u rows, got '%s'",
+					 m->tile_rows, v);
+				return -1;
+			}
+			m->row_step = (unsigned)u;
+		}
 	} else if (!strcmp(v, "linear")) {
 		m->grid = META_GRID_LINEAR;
 		if (!(v = meta_get(m, "per_block")) || parse_uint(v, 1u << 30, &u) || u == 0) {
@@ -268,7 +277,7 @@ int meta_grid_dims(const px_meta *m, uint64_t rows, uint64_t cols, uint64_t batc
 	}
 	if (m->grid == META_GRID_TILE) {
 		g[0] = (cols + m->tile_cols - 1) / m->tile_cols;
-		g[1] = (rows + m->tile_rows - 1) / m->tile_rows;
+		g[1] = (rows + m->row_step - 1) / m->row_step;
 	} else {
 		g[0] = (rows * cols + m->per_block - 1) / m->per_block; /* rows*cols < 2^62 */
 		g[1] = 1;

@@ -28,6 +28,7 @@ typedef struct {
 	enum meta_grid grid;
 	unsigned block[3];
 	unsigned tile_rows, tile_cols;  /* grid=tile */
+	unsigned row_step;              /* grid=tile: rows between tile rows (tile_rows unless sheared) */
 	uint64_t per_block;             /* grid=linear */
 	unsigned dyn_smem;
 	/* every key=value in file order, for display */

@@ -117,6 +117,22 @@ local narrow_tall = {
 }
 for _, elem in ipairs{8, 16} do emit(narrow_tall[elem], elem) end
 
+-- Sheared kernels (issue 13, bench/TUNING.md rounds 10-11): on tiles off
+-- alignment each output row goes out in windows aligned to `shear` bytes,
+-- and tile rows start tm - shear/elem rows apart (they overlap by that
+-- much), so that no sector inside an output row is written by two blocks
+-- (gen/tp_shear.c). An H100 moved 8191x8193 halves at 92% of the copy this
+-- way, against 83% for narrow_tall_b16; on matrices of a few thousand rows
+-- or fewer the overlap and the larger grid cost more than they save, and the
+-- plan keeps the unsheared kernels there.
+local narrow_shear = {
+  [8] = { name = "narrow_shear", tile = {256, 64}, threads = {32, 8}, vec = 8, smem = "swizzle", group = 8,
+          wide_realign = true, shear = 16 },
+  [16] = { name = "narrow_shear", tile = {128, 64}, threads = {32, 8}, vec = 4, smem = "swizzle", group = 8,
+           wide_realign = true, shear = 16 },
+}
+for _, elem in ipairs{8, 16} do emit(narrow_shear[elem], elem) end
+
 -- The 1-D naive kernel for the widths the seed set lacks: for matrices of a
 -- few kilobytes the launch is the cost, and this kernel does least besides.
 for _, elem in ipairs{8, 16, 128} do emit(variants[1], elem) end
