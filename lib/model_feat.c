@@ -143,12 +143,27 @@ static void tile_paths(const model_kernel *k, const model_problem *p, model_feat
 	uint64_t tr = cdiv(ir, k->tm), re = tr > 1 ? tr - 1 - (ir == R) : 0;
 	double slow = 1 - f->fast_share, re_share = tr ? (double)re / (double)tr : 0;
 	double ld_re = k->realign_ld ? rd * re_share : 0, st_re = k->realign_st ? wr : 0;
-	f->path_bytes[MODEL_REALIGN] = slow * (ld_re + st_re);
-	f->path_bytes[MODEL_ELEM] = slow * (rd - ld_re + wr - st_re);
+	double ov = 1, wr_slow = wr;
+	if (k->step < k->tm) {
+		/* sheared (gen/tp_shear.c): tile rows overlap, tm rows read and
+		 * (aligned or edge tiles) written every step rows; off alignment
+		 * each output row's interior goes out in aligned windows, whole
+		 * sectors but for its two ends */
+		ov = (double)k->tm / k->step;
+		tr = ir >= k->tm ? (ir - k->tm) / k->step + 1 : 0;
+		re = tr > 1 ? tr - 1 - (ir == R) : 0;
+		re_share = tr ? (double)re / (double)tr : 0;
+		ld_re = k->realign_ld ? rd * re_share : 0;
+		wr_slow = 32.0 * (double)(cdiv(ir * k->es, 32) + 1) * (double)ic * (double)B;
+		st_re = k->realign_st ? wr_slow : 0;
+		f->path_bytes[MODEL_VEC] *= ov;
+	}
+	f->path_bytes[MODEL_REALIGN] = slow * (ld_re * ov + st_re);
+	f->path_bytes[MODEL_ELEM] = slow * ((rd - ld_re) * ov + wr_slow - st_re);
 	region(&in, &out, k, 0, ir, ic, C - ic, &rd, &wr);
 	region(&in, &out, k, ir, R - ir, 0, C, &rd2, &wr2);
-	f->path_bytes[MODEL_EDGE] = scale * (rd + wr + rd2 + wr2);
-	f->tiles = (double)cdiv(R, k->tm) * (double)cdiv(C, k->tn) * (double)B;
+	f->path_bytes[MODEL_EDGE] = scale * (rd + wr + rd2 + wr2) * ov;
+	f->tiles = (double)cdiv(R, k->step) * (double)cdiv(C, k->tn) * (double)B;
 	f->interior = (double)tr * (double)cdiv(ic, k->tn) * (double)B;
 	f->edge = f->tiles - f->interior;
 	f->slots = f->edge * k->tm * k->tn;
@@ -182,7 +197,7 @@ static void launch_grid(const model_kernel *k, const model_problem *p, model_fea
 		gx = gx < 0x7fffffff ? gx : 0x7fffffff;
 	} else {
 		gx = cdiv(p->cols, k->tn);
-		gy = cdiv(p->rows, k->tm);
+		gy = cdiv(p->rows, k->step);
 		gy = gy < 65535 ? gy : 65535;
 	}
 	f->grid[0] = (unsigned)gx, f->grid[1] = (unsigned)gy, f->grid[2] = (unsigned)gz;

@@ -15,7 +15,7 @@ expect() {
 		r=1; echo "# exit $rc (want $code), stderr:"; sed 's/^/#   /' "$tmp/err"; fi
 	return $r
 }
-echo "1..15"
+echo "1..19"
 mkdir "$tmp/o"
 printf 'local x = \nptx.write("a.ptx", ptx.transpose{name="a"})\nptx.write(' >"$tmp/syntax.lua"
 expect 6 'syntax.lua:3:' -- $px gen --out "$tmp/o" "$tmp/syntax.lua"; t $? "syntax error: exit 6, file:line"
@@ -31,6 +31,18 @@ printf 'ptx.transpose{name="e", smem="lots"}\n' >"$tmp/smem.lua"
 expect 6 "smem must be one of none, plain, padded, swizzle" -- $px gen --out "$tmp/o" "$tmp/smem.lua"; t $? "bad option lists the choices"
 printf 'ptx.transpose{name="w", elem=32, tile={64, 64}, threads={32, 8}, vec=4, smem="swizzle", wide_realign=true}\n' >"$tmp/wide.lua"
 expect 6 'wide_realign: applies to 1- and 2-byte elements' -- $px gen --out "$tmp/o" "$tmp/wide.lua"; t $? "wide_realign on 4-byte elements is refused with the reason"
+W='name="s", elem=16, tile={128, 64}, threads={32, 8}, vec=4, smem="swizzle"'
+printf 'ptx.transpose{%s, shear=16}\n' "$W" >"$tmp/shear1.lua"
+expect 6 'shear: needs wide_realign' -- $px gen --out "$tmp/o" "$tmp/shear1.lua"; t $? "shear without wide_realign is refused"
+printf 'ptx.transpose{%s, wide_realign=true, shear=24}\n' "$W" >"$tmp/shear2.lua"
+expect 6 "shear: 24 must be a power of two from the access's 8 bytes to 128" -- $px gen --out "$tmp/o" "$tmp/shear2.lua"
+t $? "a shear that is not a power of two is refused with the range"
+printf 'ptx.transpose{%s, wide_realign=true, shear=4}\n' "$W" >"$tmp/shear3.lua"
+expect 6 "shear: 4 must be a power of two from the access's 8 bytes" -- $px gen --out "$tmp/o" "$tmp/shear3.lua"
+t $? "a shear narrower than the access is refused"
+printf 'ptx.transpose{name="s", elem=8, tile={128, 128}, threads={32, 8}, vec=8, smem="swizzle", wide_realign=true, shear=128}\n' >"$tmp/shear4.lua"
+expect 6 "shear: 128 bytes is 128 rows; the tile's 128 rows must hold twice as many" -- $px gen --out "$tmp/o" "$tmp/shear4.lua"
+t $? "a shear of half the tile or more is refused"
 expect 3 'missing.lua: cannot read: No such file or directory' -- $px gen --out "$tmp/o" "$tmp/missing.lua"; t $? "missing script: exit 3"
 expect 2 "unknown flag '--bogus'" -- $px gen --bogus x.lua; t $? "unknown flag: exit 2"
 printf 'ptx.write("mine.ptx", ptx.transpose{name="m"})\n' >"$tmp/mine.lua"

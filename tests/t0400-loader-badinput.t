@@ -18,6 +18,8 @@ sed 's/^\.visible \.entry k(/.visible .entry other(/' "$tmp/k32.ptx" >"$tmp/noen
 { cat "$tmp/k32.ptx"; printf '.reqntid 32, 4, 1\n'; } >"$tmp/reqntid.ptx"
 sed 's/ abi=2//' "$tmp/k32.ptx" >"$tmp/abi1.ptx"
 sed 's/ abi=2/ abi=3/' "$tmp/k32.ptx" >"$tmp/abi3.ptx"
+sed 's/ block=32x8$/ block=32x8 row_step=0/' "$tmp/k32.ptx" >"$tmp/step0.ptx"
+sed 's/ block=32x8$/ block=32x8 row_step=33/' "$tmp/k32.ptx" >"$tmp/step33.ptx"
 nodrv="$tmp/none/libcuda.so.1"
 
 for px in build/ptxpose build/asan/ptxpose; do
@@ -50,6 +52,10 @@ for px in build/ptxpose build/asan/ptxpose; do
 	one_line "... one line: too large" "too large: .* of host memory needed, more than half of the .* available on this machine"
 	check "$px: a file of kernel ABI 1 (no abi=2): exit 3" 3 $PX run "$tmp/abi1.ptx" --rows 4 --cols 4
 	one_line "... one line: regenerate it" "ptxpose run: .*abi1.ptx: kernel ABI 1; regenerate it with ptxpose gen$"
+	for st in 0 33; do
+		check "$px: row_step=$st (tile 32 rows): exit 3" 3 $PX run "$tmp/step$st.ptx" --rows 4 --cols 4 --emulate
+		one_line "... one line naming row_step" "step$st.ptx: metadata: row_step must be 1 to the tile's 32 rows, got '$st'"
+	done
 	check "$px: abi=3: exit 3" 3 $PX run "$tmp/abi3.ptx" --rows 4 --cols 4 --emulate
 	one_line "... one line" "abi3.ptx: kernel ABI 3 is not one this ptxpose launches (ABI 2)"
 	PTXPOSE_LIBCUDA=$nodrv check "$px: 131072 tile rows (4194304x3): no grid limit, on to the driver (exit 4)" 4 \

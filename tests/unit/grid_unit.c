@@ -55,6 +55,10 @@ static void test_tile_grid(void)
 	ok(!dims(&m, 8, 2147483648ull, 1, 0, 0, 0), "... nor for 2^31 columns");
 	m = meta_of("// ptxpose kernel=k abi=2 elem=8 grid=tile tile=256x1 block=32x8\n");
 	ok(dims(&m, 2147483647, 2147483647, 1, 2147483647, 65535, 1), "a tile of one column: 2^31-1 blocks along x");
+	m = meta_of("// ptxpose kernel=k abi=2 elem=8 grid=tile tile=256x64 block=32x8 row_step=240\n");
+	ok(dims(&m, 8191, 8193, 1, 129, 35, 1), "sheared (row_step=240): ceil(8191/240) tile rows");
+	ok(dims(&m, 240, 64, 1, 1, 1, 1), "... one step of rows: one block");
+	ok(dims(&m, 241, 64, 1, 1, 2, 1), "... one row more: two");
 }
 
 static void test_linear_grid(void)
