@@ -126,7 +126,7 @@ static int option_field(lua_State *L, const char *key, const char *const names[]
 }
 
 static const char *const known_keys[] = {
-	"coalesce", "elem", "grid", "group", "kw", "ld_nc", "major", "max_regs", "name", "skinny", "smem", "st_cs",
+	"coalesce", "dyn_smem", "elem", "grid", "group", "kw", "ld_nc", "major", "max_regs", "name", "skinny", "smem", "st_cs",
 	"shear", "stages", "swizzle_mask", "threads", "tile", "vec", "wide_realign", NULL,
 };
 
@@ -181,6 +181,7 @@ static int l_transpose(lua_State *L)
 	p.st_cs = bool_field(L, "st_cs");
 	p.wide_realign = bool_field(L, "wide_realign");
 	p.shear = (unsigned)int_field(L, "shear", 0, 0, 1024);
+	p.dyn_smem = bool_field(L, "dyn_smem");
 	p.max_regs = (unsigned)int_field(L, "max_regs", 0, 0, 255);
 	p.skinny = (enum tp_skinny)option_field(L, "skinny", skinny_names, TP_SKINNY_NONE);
 	p.kw = (unsigned)int_field(L, "kw", 0, 0, 32);

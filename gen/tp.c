@@ -10,6 +10,7 @@
 #include "gen/tp_geom.h"
 
 #define STATIC_SMEM_LIMIT 49152
+#define DYN_SMEM_LIMIT 232448 /* sm_90's opt-in limit a block */
 #define MAX_BYTES_PER_THREAD 256
 
 void tp_defaults(tp_params *p)
@@ -74,7 +75,7 @@ int tp_validate(const tp_params *p, char *err, size_t errlen)
 		FAIL("smem: runs is the skinny kernels' own layout");
 	if (p->linear) {
 		if (p->vec != 1 || p->smem != TP_SMEM_NONE || p->ty != 1 || p->ld_nc || p->st_cs || p->wide_realign ||
-		    p->shear)
+		    p->shear || p->dyn_smem)
 			FAIL("grid: the linear (1-D) kernel takes vec=1, smem=none, no hints and threads={N, 1}");
 		return 0;
 	}
@@ -109,12 +110,15 @@ int tp_validate(const tp_params *p, char *err, size_t errlen)
 		FAIL("major: applies only to kernels with shared memory");
 	if (p->smem != TP_SMEM_NONE && p->coalesce_write)
 		FAIL("coalesce: applies only to smem=none (shared-memory kernels coalesce both sides)");
+	if (p->dyn_smem && p->smem == TP_SMEM_NONE)
+		FAIL("dyn_smem: applies only to kernels with shared memory");
 	tp_geom g;
 	tp_geom_init(&g, p);
 	if (p->smem != TP_SMEM_NONE) {
-		if (g.smem_bytes > STATIC_SMEM_LIMIT)
-			FAIL("tile: %ux%u needs %u bytes of shared memory, over the %u-byte static limit",
-			     p->tm, p->tn, g.smem_bytes, STATIC_SMEM_LIMIT);
+		unsigned lim = p->dyn_smem ? DYN_SMEM_LIMIT : STATIC_SMEM_LIMIT;
+		if (g.smem_bytes > lim)
+			FAIL("tile: %ux%u needs %u bytes of shared memory, over the %u-byte %s limit", p->tm, p->tn,
+			     g.smem_bytes, lim, p->dyn_smem ? "dynamic (sm_90 opt-in)" : "static");
 		if (p->smem == TP_SMEM_SWIZZLE && g.sgran < 2)
 			FAIL("smem: a swizzle needs at least 2 granules per shared row, the tile gives %u", g.sgran);
 		if (p->swizzle_mask && (p->smem != TP_SMEM_SWIZZLE || !pow2(p->swizzle_mask + 1) ||
@@ -163,8 +167,8 @@ static void header(const tp_params *p, const tp_geom *g, const bank_report *br, 
 	if (p->smem == TP_SMEM_NONE)
 		sb_printf(h, " coalesce=%s", p->coalesce_write ? "write" : "read");
 	else
-		sb_printf(h, " major=%s smem_bytes=%u pitch=%u swizzle=%u", p->major_in ? "in" : "out",
-			  g->smem_bytes, g->pitch * g->gbytes, g->swz);
+		sb_printf(h, " major=%s %s=%u pitch=%u swizzle=%u", p->major_in ? "in" : "out",
+			  p->dyn_smem ? "dyn_smem" : "smem_bytes", g->smem_bytes, g->pitch * g->gbytes, g->swz);
 	if (g->swz_shr || g->swz_shl)
 		sb_printf(h, " swizzle_shr=%u swizzle_shl=%u", g->swz_shr, g->swz_shl);
 	sb_printf(h, " per_thread=%u", g->k * g->v * g->v);

@@ -29,6 +29,7 @@ typedef struct {
 	unsigned shear;       /* 0, or bytes: with wide_realign, interior tiles off alignment write each output row
 			       * in windows aligned to this many bytes, and tiles step by tm - shear/elem rows
 			       * (gen/tp_shear.c) */
+	int dyn_smem;         /* the shared tile in dynamic shared memory (up to 227 KB, opted in at launch) */
 	unsigned group;       /* 0: tiles in launch order; G: G tile columns at a time, top to bottom */
 	unsigned max_regs;    /* 0: ptxas decides; else .maxnreg (registers a thread) */
 	enum tp_skinny skinny;/* the small-dimension family (gen/tp_skinny.c): K x N (wide) or N x K (tall) */

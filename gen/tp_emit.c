@@ -407,7 +407,10 @@ static void emit_shared(em *e)
 		    g->pitch * g->gbytes,
 		    p->smem == TP_SMEM_SWIZZLE ? ", granule column XOR (row & swizzle)" :
 		    p->smem == TP_SMEM_PADDED ? " (one granule of padding per row)" : "");
-	ptxb_global(b, ".shared .align 16 .b8 tile_smem[%u];", g->smem_bytes);
+	if (p->dyn_smem)
+		ptxb_global(b, ".extern .shared .align 16 .b8 tile_smem[]; // %u bytes, dyn_smem", g->smem_bytes);
+	else
+		ptxb_global(b, ".shared .align 16 .b8 tile_smem[%u];", g->smem_bytes);
 	const char *sbase = ptxb_reg(b, "b32", "shared tile base", "smem");
 	ptxb_group(b, "Into shared memory by %s rows (%s), a barrier, and out along the other axis.",
 		   p->major_in ? "input" : "output", tp_smem_name(p->smem));

@@ -83,8 +83,8 @@ static unsigned smem_bytes(const sk *s) { return (s->CH + 2) * s->RB; }
 int tp_skinny_validate(const tp_params *p, char *err, size_t errlen)
 {
 	if (p->smem != TP_SMEM_NONE || p->major_in || p->coalesce_write || p->linear || p->group || p->swizzle_mask ||
-	    p->ld_nc || p->st_cs || p->wide_realign || p->shear)
-		FAIL("skinny: a skinny kernel takes no smem, major, coalesce, grid, group, swizzle_mask, wide_realign, shear or hints"
+	    p->ld_nc || p->st_cs || p->wide_realign || p->shear || p->dyn_smem)
+		FAIL("skinny: a skinny kernel takes no smem, major, coalesce, grid, group, swizzle_mask, wide_realign, shear, dyn_smem or hints"
 		     " (it stages its runs in shared memory its own way)");
 	unsigned es = p->elem / 8;
 	if (p->vec != 1 && p->vec * es != 16)

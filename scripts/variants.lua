@@ -62,6 +62,11 @@ local fast = {
   [8] = {
     { name = "fast", tile = {128, 128}, threads = {32, 2}, vec = 16, smem = "swizzle", group = 8, max_regs = 160 },
     { name = "fast_v8", tile = {128, 128}, threads = {32, 8}, vec = 8, smem = "swizzle", max_regs = 64 },
+    -- 64 KB tiles in dynamic shared memory (issue 13, TUNING.md round 12):
+    -- 256-byte output rows; +2-3 points of the copy at 16384^2, 65536x4096
+    -- and 4096x65536 on an H100, -2 at 8192^2 (fewer blocks)
+    { name = "fast_t256x256", tile = {256, 256}, threads = {32, 16}, vec = 8, smem = "swizzle", group = 8,
+      dyn_smem = true },
   },
   [16] = {
     { name = "fast", tile = {128, 128}, threads = {32, 8}, vec = 4, smem = "swizzle", group = 8 },
