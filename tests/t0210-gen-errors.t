@@ -15,7 +15,7 @@ expect() {
 		r=1; echo "# exit $rc (want $code), stderr:"; sed 's/^/#   /' "$tmp/err"; fi
 	return $r
 }
-echo "1..19"
+echo "1..21"
 mkdir "$tmp/o"
 printf 'local x = \nptx.write("a.ptx", ptx.transpose{name="a"})\nptx.write(' >"$tmp/syntax.lua"
 expect 6 'syntax.lua:3:' -- $px gen --out "$tmp/o" "$tmp/syntax.lua"; t $? "syntax error: exit 6, file:line"
@@ -43,6 +43,11 @@ t $? "a shear narrower than the access is refused"
 printf 'ptx.transpose{name="s", elem=8, tile={128, 128}, threads={32, 8}, vec=8, smem="swizzle", wide_realign=true, shear=128}\n' >"$tmp/shear4.lua"
 expect 6 "shear: 128 bytes is 128 rows; the tile's 128 rows must hold twice as many" -- $px gen --out "$tmp/o" "$tmp/shear4.lua"
 t $? "a shear of half the tile or more is refused"
+printf 'ptx.transpose{name="d", elem=8, tile={256, 256}, threads={32, 16}, vec=8, smem="none", dyn_smem=true}\n' >"$tmp/dyn1.lua"
+expect 6 'dyn_smem: applies only to kernels with shared memory' -- $px gen --out "$tmp/o" "$tmp/dyn1.lua"; t $? "dyn_smem without shared memory is refused"
+printf 'ptx.transpose{name="d", elem=8, tile={256, 256}, threads={32, 16}, vec=8, smem="swizzle"}\n' >"$tmp/dyn2.lua"
+expect 6 'needs 65536 bytes of shared memory, over the 49152-byte static limit' -- $px gen --out "$tmp/o" "$tmp/dyn2.lua"
+t $? "a 64 KB tile without dyn_smem is refused, naming the static limit"
 expect 3 'missing.lua: cannot read: No such file or directory' -- $px gen --out "$tmp/o" "$tmp/missing.lua"; t $? "missing script: exit 3"
 expect 2 "unknown flag '--bogus'" -- $px gen --bogus x.lua; t $? "unknown flag: exit 2"
 printf 'ptx.write("mine.ptx", ptx.transpose{name="m"})\n' >"$tmp/mine.lua"
