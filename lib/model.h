@@ -108,7 +108,6 @@ typedef struct {
 	int linear;                  /* grid=linear: one element per thread */
 	unsigned tm, tn;             /* grid=tile: the tile */
 	unsigned step;               /* grid=tile: rows between tile rows (tm, or less for a sheared kernel) */
-	unsigned shear;              /* a sheared kernel's window alignment in bytes (gen/tp_shear.c), or 0 */
 	uint64_t per_block;          /* grid=linear */
 	unsigned threads;
 	unsigned fast_align;         /* bytes: pointers and row pitches this aligned take the vector path; 0: none */

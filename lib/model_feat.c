@@ -132,6 +132,15 @@ static void tile_paths(const model_kernel *k, const model_problem *p, model_feat
 	/* interior rows and columns: the full tiles, or everything where the
 	 * kernel takes partial tiles on its interior path (edge=) */
 	uint64_t ir = k->edge_rows ? R / k->tm * k->tm : R, ic = k->edge_cols ? C / k->tn * k->tn : C;
+	/* interior tile rows; a sheared kernel's (gen/tp_shear.c) start every
+	 * step rows, each tm rows long, so the interior ends at the last of
+	 * them that fits */
+	int sheared = k->step < k->tm;
+	uint64_t tr = cdiv(ir, k->tm);
+	if (sheared && k->edge_rows) {
+		tr = R >= k->tm ? (R - k->tm) / k->step + 1 : 0;
+		ir = tr ? (tr - 1) * k->step + k->tm : 0;
+	}
 	double scale = (double)B / (double)in.nmat;
 	double rd, wr, rd2, wr2;
 	region(&in, &out, k, 0, ir, 0, ic, &rd, &wr);
@@ -139,21 +148,19 @@ static void tile_paths(const model_kernel *k, const model_problem *p, model_feat
 	f->fast_share = fast_share(k, p);
 	f->path_bytes[MODEL_VEC] = f->fast_share * (rd + wr);
 	/* misaligned interior tiles: realigned words except on the first and
-	 * last tile rows (their loads would read past the matrix) */
-	uint64_t tr = cdiv(ir, k->tm), re = tr > 1 ? tr - 1 - (ir == R) : 0;
+	 * last tile rows (their loads would read past the matrix): the last
+	 * interior one when it ends on the matrix's last row */
+	int last_ends = sheared ? tr && (tr - 1) * k->step + k->tm == R : ir == R;
+	uint64_t re = tr > 1 ? tr - 1 - (uint64_t)last_ends : 0;
 	double slow = 1 - f->fast_share, re_share = tr ? (double)re / (double)tr : 0;
 	double ld_re = k->realign_ld ? rd * re_share : 0, st_re = k->realign_st ? wr : 0;
 	double ov = 1, wr_slow = wr;
-	if (k->step < k->tm) {
-		/* sheared (gen/tp_shear.c): tile rows overlap, tm rows read and
-		 * (aligned or edge tiles) written every step rows; off alignment
-		 * each output row's interior goes out in aligned windows, whole
-		 * sectors but for its two ends */
-		ov = (double)k->tm / k->step;
-		tr = ir >= k->tm ? (ir - k->tm) / k->step + 1 : 0;
-		re = tr > 1 ? tr - 1 - (ir == R) : 0;
-		re_share = tr ? (double)re / (double)tr : 0;
-		ld_re = k->realign_ld ? rd * re_share : 0;
+	if (sheared && ir) {
+		/* tile rows overlap: tm rows read and (aligned or edge tiles)
+		 * written every step rows; off alignment each output row's
+		 * interior goes out in aligned windows, whole sectors but for its
+		 * two ends */
+		ov = (double)tr * k->tm / (double)ir;
 		wr_slow = 32.0 * (double)(cdiv(ir * k->es, 32) + 1) * (double)ic * (double)B;
 		st_re = k->realign_st ? wr_slow : 0;
 		f->path_bytes[MODEL_VEC] *= ov;

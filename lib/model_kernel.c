@@ -97,10 +97,6 @@ int model_kernel_init(model_kernel *k, const px_meta *m, unsigned regs, char *er
 	if (opt_key(m, "inflight", 1u << 24, 0, &inflight))
 		FAIL("%s: inflight=%s is not a byte count", m->kernel, meta_get(m, "inflight"));
 	k->inflight = inflight;
-	uint64_t shear;
-	if (opt_key(m, "shear", 1024, 0, &shear) || (shear & (shear - 1)))
-		FAIL("%s: shear=%s is not a power of two (bytes)", m->kernel, meta_get(m, "shear"));
-	k->shear = (unsigned)shear;
 	uint64_t tile_bytes = k->linear ? k->per_block * k->es : (uint64_t)k->tm * k->tn * k->es;
 	/* a warp request moves 32 accesses of `bytes`; the line gives the
 	 * wavefronts of its worst request */

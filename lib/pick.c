@@ -30,6 +30,9 @@ px_status pick_rank(const kreg *r, const model_device *d, const model_params *pa
 		const kreg_kernel *k = kreg_get(r, i);
 		if (k->mk.es != p->es)
 			continue;
+		/* a tile larger than the device's shared memory cannot launch */
+		if (k->mk.smem_block && (uint64_t)k->mk.smem_block + d->smem_reserved > d->smem_per_sm)
+			continue;
 		c[m].index = i;
 		model_features_of(d, &k->mk, p, params, &c[m].f);
 		model_estimate_of(params, &k->mk, &c[m].f, &c[m].e);

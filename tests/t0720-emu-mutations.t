@@ -20,11 +20,13 @@ PX=build/ptxpose
 # 272x80 gives the 256-row tiles (narrow_tall_*) an interior vector tile.
 # 3x9000 (wide) and 9000x3 (tall) give the small-dimension kernels, in the
 # direction each is made for, interior stages; the other way round they
-# would emulate 9000 mostly idle blocks (t0713 covers that path).
+# would emulate 9000 mostly idle blocks (t0713 covers that path). 264x264
+# gives the 256x256 tiles (fast_t256x256_b8) an interior vector tile.
 SHAPES="67x129,36x68,5x68,4x68,68x5,16x68,144x160,272x80,67x129:ld_in=132:ld_out=72"
 shapes_for() {
 	if grep -q '^// ptxpose skinny=wide ' "$1"; then echo "$SHAPES,3x9000"
 	elif grep -q '^// ptxpose skinny=tall ' "$1"; then echo "$SHAPES,9000x3"
+	elif grep -q '^// ptxpose .* tile=256x256 ' "$1"; then echo "$SHAPES,264x264"
 	else echo "$SHAPES"; fi
 }
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT

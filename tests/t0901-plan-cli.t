@@ -62,6 +62,13 @@ nk=$(ls ptx/*_b8.ptx | wc -l)
 grep -q '^choice: .*(built in)$' "$tmp/out" && ok "... the library's built-in kernels, with no files given" ||
 	{ nok "... built in"; diag <"$tmp/out"; }
 # the identity on memory: a copy, and why
+# a tile larger than the device's shared memory is no candidate (64 KB of
+# fast_t256x256_b8 and the per-block reserve do not fit in 64 KB an SM)
+check "a plan on a device of 65536 B shared memory an SM: exit 0" 0 $PX plan --elem 8 --rows 16384 --cols 16384 --smem-per-sm 65536
+grep -q 'fast_t256x256_b8' "$tmp/out" && { nok "... still ranks the 64 KB tile"; diag <"$tmp/out"; } ||
+	ok "... leaves out the 64 KB tile that cannot launch there"
+check "... 233472 B an SM: exit 0" 0 $PX plan --elem 8 --rows 16384 --cols 16384 --smem-per-sm 233472
+grep -q 'fast_t256x256_b8' "$tmp/out" && ok "... ranks it" || { nok "... does not rank it"; diag <"$tmp/out"; }
 check "one row, ld_out 1: exit 0" 0 $PX plan --elem 32 --rows 1 --cols 100000
 grep -q '^choice: copy  [0-9.]* us predicted  cuMemcpyDtoDAsync of 400000 bytes, no kernel$' "$tmp/out" &&
 	grep -q '^why: the transpose is the identity on memory (one row and ld_out 1: out\[k\] = in\[k\] for all 100000 elements)' "$tmp/out" &&

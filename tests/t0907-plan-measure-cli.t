@@ -15,6 +15,7 @@ grep -q '^measured: [0-9]* of [0-9]* candidates timed in [0-9.]* ms (budget 200 
 	grep -q '^choice: [a-z0-9_]*  [0-9.]* us measured  ([0-9.]* us predicted)  grid ' "$tmp/out" &&
 	grep -q '^why: the fastest measured' "$tmp/out" && ok "... what was timed, the choice, why" || { nok "... text"; diag <"$tmp/out"; }
 rows=$(grep -c '^ *[0-9][0-9]*  [a-z]' "$tmp/out")
+ncand=$(sed -n 's/^measured: [0-9]* of \([0-9]*\) candidates.*/\1/p' "$tmp/out")
 [ "$rows" -ge 2 ] && ok "... a row per candidate ($rows)" || { nok "... rows"; diag <"$tmp/out"; }
 choice=$(sed -n 's/^choice: \([a-z0-9_]*\) .*/\1/p' "$tmp/out")
 check "... again: exit 0" 0 $PX plan --measure $P --json
@@ -38,10 +39,10 @@ grep -q '^# cache: .*plan-.*\.bin: ignored: truncated' "$tmp/err" && grep -q '^m
 # does not hang the plan
 export PTXPOSE_CACHE="$tmp/cache2"
 check "plan --measure --budget-ms 1: exit 0" 0 $PX plan --measure $P --budget-ms 1
-grep -q '^measured: [0-9] of 12 candidates timed' "$tmp/out" && ok "... not every candidate timed" || { nok "... budget"; diag <"$tmp/out"; }
+grep -q "^measured: [0-9] of $ncand candidates timed" "$tmp/out" && ok "... not every candidate timed ($ncand candidates)" || { nok "... budget"; diag <"$tmp/out"; }
 check "plan --measure -v, 200 ms given: exit 0" 0 $PX plan --measure $P -v
-grep -q '^# cache: a measured plan for .* ignored: [0-9] of 12 candidates were timed within 1 ms, and 200 ms are given now; measuring again$' "$tmp/err" &&
-	grep -q '^measured: 12 of 12 candidates timed' "$tmp/out" && ok "... measured again, every candidate" || { nok "... starved entry"; diag <"$tmp/err"; diag <"$tmp/out"; }
+grep -q "^# cache: a measured plan for .* ignored: [0-9] of $ncand candidates were timed within 1 ms, and 200 ms are given now; measuring again\$" "$tmp/err" &&
+	grep -q "^measured: $ncand of $ncand candidates timed" "$tmp/out" && ok "... measured again, every candidate" || { nok "... starved entry"; diag <"$tmp/err"; diag <"$tmp/out"; }
 entry=$(ls "$tmp/cache2"/plan-*.bin) && rm -f "$entry" && mkfifo "$entry"
 check "plan --measure -v, a FIFO at the entry's path: exit 0 (no hang)" 0 timeout 20 $PX plan --measure $P -v
 grep -q '^# cache: .*plan-.*\.bin: ignored: not a regular file' "$tmp/err" && ok "... noted under -v" || { nok "... FIFO"; diag <"$tmp/err"; }
