@@ -1,6 +1,7 @@
 /* list_out: `ptxpose list`'s table, CSV and JSON from the reports (list.h). */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/list.h"
@@ -67,7 +68,9 @@ void list_fill_row(const ins_report *r, list_row *row)
 	}
 	const ins_res *x = &r->res;
 	set(row, C_REGS, "%u", x->registers);
-	set(row, C_SMEMB, "%u", x->smem_bytes);
+	/* static (ptxas) plus the dynamic bytes the launch passes (dyn_smem=) */
+	const char *dyn = meta_or(r, "dyn_smem", "0");
+	set(row, C_SMEMB, "%llu", (unsigned long long)x->smem_bytes + strtoull(dyn, NULL, 10));
 	set(row, C_SPILL, "%u/%u", x->spill_store_bytes + x->spill_load_bytes, x->stack_bytes);
 	set(row, C_LDG, "%s", !r->have_sass ? "-" : r->sass.count[INS_C_LDG][INS_W128] ? "yes" : "no");
 	set(row, C_STG, "%s", !r->have_sass ? "-" : r->sass.count[INS_C_STG][INS_W128] ? "yes" : "no");

@@ -28,6 +28,12 @@ else
 	nok "--no-sass leaves LDG128/STG128 as -"; diag <"$tmp/out"
 fi
 
+check "list --no-sass: a tile in dynamic shared memory" 0 "$PX" list --no-sass ptx/fast_t256x256_b8.ptx
+if awk 'NR == 2 && $8 == 65536 { found = 1 } END { exit !found }' "$tmp/out"; then
+	ok "... smem B counts the dynamic bytes (65536)"
+else
+	nok "... smem B counts the dynamic bytes"; diag <"$tmp/out"
+fi
 check "list --no-sass --csv FILE FILE" 0 "$PX" list --no-sass --csv "$1" "$2"
 if [ "$(wc -l <"$tmp/out")" -eq 3 ] && head -1 "$tmp/out" | grep -q '^file,name,kernel,elem,tile,' &&
    [ "$(awk -F, '{ print NF }' "$tmp/out" | sort -u)" = 24 ]; then
