@@ -4,8 +4,9 @@
 -- inside an output row is written by two blocks. Round 9's best shapes with
 -- Q = 32 (a sector) and some with Q = 64 or 16, against round 9's kernels.
 --   ptxpose gen --out build/tune bench/results/tuning/round10.lua
+local round = 10
 local function c(elem, tm, tn, vec, threads, shear)
-  local name = string.format("r10_b%d_t%dx%d_v%d_%d_q%d", elem, tm, tn, vec, threads, shear)
+  local name = string.format("r%d_b%d_t%dx%d_v%d_%d_q%d", round, elem, tm, tn, vec, threads, shear)
   ptx.write(name .. ".ptx", ptx.transpose{ name = name, elem = elem, tile = {tm, tn},
     threads = {32, threads // 32}, vec = vec, smem = "swizzle", group = 8, wide_realign = true,
     shear = shear })
@@ -19,14 +20,9 @@ c(8, 128, 64, 8, 128, 32)
 -- Round 11: around round 10's winners (halves 256x64 with 16-byte granules
 -- and 128x64 with 8-byte ones, Q = 32; bytes 256x64 with 8-byte granules,
 -- Q = 16).
-local function d(elem, tm, tn, vec, threads, shear)
-  local name = string.format("r11_b%d_t%dx%d_v%d_%d_q%d", elem, tm, tn, vec, threads, shear)
-  ptx.write(name .. ".ptx", ptx.transpose{ name = name, elem = elem, tile = {tm, tn},
-    threads = {32, threads // 32}, vec = vec, smem = "swizzle", group = 8, wide_realign = true,
-    shear = shear })
-end
-d(16, 256, 64, 8, 256, 16); d(16, 256, 64, 8, 256, 64); d(16, 128, 64, 8, 128, 32)
-d(16, 128, 64, 8, 128, 16); d(16, 128, 128, 8, 256, 32)
-d(16, 128, 64, 4, 256, 16)
-d(8, 256, 64, 8, 256, 8); d(8, 256, 128, 8, 256, 16); d(8, 256, 32, 8, 128, 16)
-d(8, 128, 64, 8, 128, 16); d(8, 128, 128, 8, 256, 16)
+round = 11
+c(16, 256, 64, 8, 256, 16); c(16, 256, 64, 8, 256, 64); c(16, 128, 64, 8, 128, 32)
+c(16, 128, 64, 8, 128, 16); c(16, 128, 128, 8, 256, 32)
+c(16, 128, 64, 4, 256, 16)
+c(8, 256, 64, 8, 256, 8); c(8, 256, 128, 8, 256, 16); c(8, 256, 32, 8, 128, 16)
+c(8, 128, 64, 8, 128, 16); c(8, 128, 128, 8, 256, 16)
