@@ -380,7 +380,7 @@ static void emit_smem(em *e, const char *sbase, int load)
 	for (unsigned k = 0; k < g->k; k++)
 		for (unsigned s = 0; s < g->v; s++) {
 			unsigned da = p->major_in ? m->dr[k] : m->dc[k], db = p->major_in ? m->dc[k] : m->dr[k];
-			unsigned cr = g->permute ? s * (g->srows / g->v) + da : da * g->v + s;
+			unsigned cr = tp_srow(g, da * g->v + s);
 			sa[k][s] = ptxb_reg(b, "b32", NULL, "%s_addr%u_%u", tag, k, s);
 			tp_smem_addr(e, tag, a0, b0, cr, db, sa[k][s]);
 		}

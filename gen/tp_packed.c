@@ -113,7 +113,7 @@ void tp_next_granule(em *e, const char *tag, const char *a0, const char *rb0, co
 {
 	ptxb *b = e->b;
 	const tp_geom *g = e->g;
-	unsigned cr = g->permute ? c * (g->srows / g->v) + da : da * g->v + c;
+	unsigned cr = tp_srow(g, da * g->v + c);
 	ptxb_op(b, NULL, "add.u32", "%s, %s, %u", nb, rb0, db + 1);
 	ptxb_op(b, NULL, "min.u32", "%s, %s, %u", nb, nb, g->sgran - 1);
 	tp_smem_addr(e, tag, a0, nb, cr, 0, sa);

@@ -59,12 +59,11 @@ void tp_emit_sheared_stores(em *e, const gside *s)
 	tp_unit_op(sop, sizeof sop, "ld.shared", na, "b32");
 	for (unsigned k = 0; k < g->k; k++) {
 		unsigned da = m->dc[k], db = m->dr[k];
-		unsigned cr = g->permute ? 0 : da * g->v;
 		for (unsigned c = 0; c < g->v; c++) {
 			unsigned mrow, ncol;
 			tp_gaccess(e, s, k, c, &mrow, &ncol);
 			const char *row = s->row[mrow];
-			unsigned col = ncol * g->es, srow = g->permute ? c * (g->srows / g->v) + da : cr + c;
+			unsigned col = ncol * g->es, srow = tp_srow(g, da * g->v + c);
 			/* the thread's address is the tile row's start + (strb + db) * A */
 			ptxb_op(b, NULL, "cvt.u32.u64", "%s, %s", gap, row);
 			ptxb_op(b, NULL, "sub.u32", "%s, %s, %s", gap, mine, gap);
