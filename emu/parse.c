@@ -372,8 +372,10 @@ static int parse_entry(emu_parser *P)
 				s->has_reqntid = 1;
 			else
 				s->has_maxntid = 1;
-		} else if ((emu_is_word(P->t, ".minnctapersm") || emu_is_word(P->t, ".maxnreg")) &&
-			   P->t[1].kind == EMU_T_NUM) {
+		} else if (emu_is_word(P->t, ".minnctapersm") || emu_is_word(P->t, ".maxnreg")) {
+			if (P->t[1].kind != EMU_T_NUM || !P->t[1].num || P->t[1].num > UINT32_MAX)
+				return emu_perr(P, P->t + 1, "%.*s needs a count from 1 to %u: '%.*s' is out of range",
+						P->t->len, P->t->s, UINT32_MAX, P->t[1].len, P->t[1].s);
 			P->t += 2;
 		} else {
 			return emu_perr(P, P->t, "unsupported entry directive '%.*s'", P->t->len, P->t->s);

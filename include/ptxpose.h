@@ -44,13 +44,20 @@
  *     several threads at once on one handle (the caches take the handle's
  *     lock; a kernel is JIT-linked once however many threads ask for it).
  *   - ptxpose_set_log: before the handle is shared; the callback may then be
- *     called from any thread that uses the handle.
+ *     called from any thread that uses the handle, on that thread, before
+ *     the call that logs returns and with no lock of the library held: it
+ *     may call any ptxpose function, on the same handle too (even destroy
+ *     it: the call that logged then touches it no more). The calling
+ *     thread's ptxpose_last_error is the same after the callbacks as before.
  *   - ptxpose_plan_destroy and ptxpose_destroy: when no other thread uses the
  *     plan (or the handle and its plans); destroying what another thread is
- *     using is the caller's error. A plan or handle used after it was
- *     destroyed gets PTXPOSE_ERR_STALE where that can be detected (a
- *     best effort: the last 64 destroyed objects are kept, marked dead);
- *     beyond that, the behaviour is undefined.
+ *     using at that moment is the caller's error (undefined).
+ *   - A handle or plan is an id, not an address. Once destroyed (a plan
+ *     also when its handle is), every later use of it gets
+ *     PTXPOSE_ERR_STALE, however many handles and plans were made and
+ *     destroyed since: ids are never reused. A value that never was a
+ *     handle, or a plan given for a handle (and the reverse), gets
+ *     PTXPOSE_ERR_INVALID. Neither is ever dereferenced.
  *   - ptxpose_last_error: per thread.
  *   - ptxpose_create, ptxpose_driver_symbol, ptxpose_status_string: any time,
  *     from any thread (the driver is opened once per process).
@@ -100,7 +107,7 @@ typedef enum {
 	PTXPOSE_ERR_NO_MEMORY = 9,   /* host or device memory ran out */
 	PTXPOSE_ERR_NO_KERNEL = 10,  /* no kernel for this element width, or none of that name */
 	PTXPOSE_ERR_BAD_PTX = 11,    /* PTX without ptxpose metadata, kernel ABI 1, a bad $PTXPOSE_PTX file */
-	PTXPOSE_ERR_STALE = 12,      /* a destroyed handle or plan (where detectable) */
+	PTXPOSE_ERR_STALE = 12,      /* a destroyed handle or plan (always detected) */
 	PTXPOSE_ERR_UNSUPPORTED = 13 /* something this version does not do */
 } ptxpose_status;
 
@@ -130,8 +137,8 @@ typedef struct CUstream_st *ptxpose_stream;
  * process) takes it without timing (from_cache 1): $PTXPOSE_CACHE (a folder,
  * or "off"), else $XDG_CACHE_HOME/ptxpose, else ~/.cache/ptxpose;
  * PTXPOSE_NO_CACHE (ptxpose_create) leaves it alone. A bad or unusable cache
- * never fails a plan: it is noted through the log callback
- * (PTXPOSE_LOG_NOTE) and measured again. Scratch memory that cannot be had
+ * (a $PTXPOSE_CACHE too long for a path included) never fails a plan: it is
+ * noted through the log callback (PTXPOSE_LOG_NOTE) and measured again. Scratch memory that cannot be had
  * gives the heuristic plan, with a note. A copy (PTXPOSE_COPY) is not
  * measured. */
 enum {
@@ -192,7 +199,8 @@ PTXPOSE_API ptxpose_status ptxpose_plan_destroy(ptxpose_plan plan);
  * plan's matrices; they are checked for alignment, not for size. Out of
  * place: the spans of in and out (every matrix's rows * ld elements, batch
  * strides included) must not share a byte, or PTXPOSE_ERR_INVALID, even
- * where strided views would touch no common element. */
+ * where strided views would touch no common element; a span that runs past
+ * the end of the address space (2^64) is PTXPOSE_ERR_INVALID too. */
 PTXPOSE_API ptxpose_status ptxpose_execute(ptxpose_plan plan, const void *in, void *out, ptxpose_stream stream);
 
 /* Plan (through the handle's plan cache: the first call for a problem plans,

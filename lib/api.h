@@ -6,7 +6,9 @@
  *   jit_lock           the modules linked so far (one JIT a kernel)
  *   plan_lock          the user's live plans and ptxpose_transpose's cache
  *   disk_lock          opening the on-disk plan cache (once, for the first measured plan)
- * ptxpose_execute takes none: a plan is immutable once made. */
+ * ptxpose_execute takes none: a plan is immutable once made, and its id is
+ * looked up without a lock (api_live.c). No callback is called under a lock
+ * (api_log.c). */
 #ifndef LIB_API_H
 #define LIB_API_H
 
@@ -18,15 +20,11 @@
 #include "lib/kreg.h"
 #include "lib/model.h"
 
-#define API_HANDLE_MAGIC 0x70786831u /* "pxh1" */
-#define API_PLAN_MAGIC 0x70787031u   /* "pxp1" */
-#define API_DEAD 0x64656164u         /* "dead": destroyed, kept a while to be told apart */
-
 typedef struct api_cache api_cache;
 struct cache;
 
 struct ptxpose_handle_s {
-	uint32_t magic;
+	uintptr_t id;              /* what the caller holds (api_live.c) */
 	unsigned flags;
 	cu_ctx *cu;
 	model_device dev;
@@ -69,7 +67,7 @@ typedef struct {
 } api_report;
 
 struct ptxpose_plan_s {
-	uint32_t magic;
+	uintptr_t id;              /* what the caller holds; 0 for a plan of the handle's cache */
 	int cached;                /* made by ptxpose_transpose: the handle's cache owns it */
 	ptxpose_handle h;
 	struct ptxpose_plan_s *prev, *next;
@@ -94,16 +92,31 @@ ptxpose_status api_fail(ptxpose_status st, const char *fmt, ...) __attribute__((
 /* The public status of an internal one, msg as the last error. */
 ptxpose_status api_fail_px(px_status st, const char *msg);
 
-/* PTXPOSE_OK for a live handle or plan; else INVALID (NULL, not one) or STALE. */
-ptxpose_status api_check_handle(ptxpose_handle h);
-ptxpose_status api_check_plan(ptxpose_plan p);
-/* ... and an out argument that must not be NULL, named in the message. */
-ptxpose_status api_check_handle_arg(ptxpose_handle h, const void *arg, const char *name);
-ptxpose_status api_check_plan_arg(ptxpose_plan p, const void *arg, const char *name);
+/* ... and an out argument that must not be NULL, named in the message
+ * (api_check_handle and api_check_plan, in api_live.c, below). */
+ptxpose_status api_check_handle_arg(ptxpose_handle *h, const void *arg, const char *name);
+ptxpose_status api_check_plan_arg(ptxpose_plan *p, const void *arg, const char *name);
 
-/* Mark obj dead and keep it a while (so that a use after destroy reads
- * API_DEAD rather than freed memory); frees what was buried 64 objects ago. */
-void api_bury(uint32_t *magic_of_obj);
+/* ---- ids (api_live.c) ------------------------------------------------------- */
+
+/* The id a caller gets for a new handle (plan 0) or plan (plan 1), or 0
+ * when no more can live. */
+uintptr_t api_live_add(void *obj, int plan);
+/* The id is stale from now on, for good. */
+void api_live_drop(uintptr_t id);
+/* The caller's *h (an id) made the object it names: PTXPOSE_OK; else
+ * PTXPOSE_ERR_INVALID (NULL, never an id, the other kind) or
+ * PTXPOSE_ERR_STALE (destroyed), *h left as it was. Takes no lock. */
+ptxpose_status api_check_handle(ptxpose_handle *h);
+ptxpose_status api_check_plan(ptxpose_plan *p);
+
+/* ---- the log (api_log.c) -------------------------------------------------------- */
+
+/* Queue a note for the handle's log callback (when it takes `kind`)... */
+void api_note(ptxpose_handle h, unsigned kind, const char *text);
+/* ... and call the callbacks of this thread's queue: the last thing a
+ * public function that may note does, with no lock held. */
+void api_log_flush(void);
 
 /* ---- the handle's context and kernels (api_handle.c) ------------------------ */
 
@@ -114,9 +127,6 @@ void api_leave(ptxpose_handle h, int pushed);
 
 /* Kernel i of the registry linked in this handle (once, under jit_lock). */
 ptxpose_status api_kernel_fn(ptxpose_handle h, int i, CUfunction *fn);
-
-/* A note to the handle's log. */
-void api_note(ptxpose_handle h, unsigned kind, const char *text);
 
 /* ---- plans (api_plan.c) ----------------------------------------------------- */
 

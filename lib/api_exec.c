@@ -24,6 +24,11 @@ static ptxpose_status check_pointers(const ptxpose_plan p, const void *in, const
 		return api_fail(PTXPOSE_ERR_MISALIGNED, "%s %p is not aligned to %u bytes, as desc->%s promised",
 				a % p->need_in ? "in" : "out", a % p->need_in ? in : out,
 				a % p->need_in ? p->need_in : p->need_out, a % p->need_in ? "align_in" : "align_out");
+	/* a span that wraps the address space is no buffer (and would hide an overlap) */
+	int wi = p->in_bytes > UINTPTR_MAX - a;
+	if (wi || p->out_bytes > UINTPTR_MAX - b)
+		return api_fail(PTXPOSE_ERR_INVALID, "%s %p + %llu bytes wraps past the end of the address space",
+				wi ? "in" : "out", wi ? in : out, (unsigned long long)(wi ? p->in_bytes : p->out_bytes));
 	/* out of place: the two buffers must not share a byte */
 	if (a < b + p->out_bytes && b < a + p->in_bytes)
 		return api_fail(PTXPOSE_ERR_INVALID, "in and out overlap (in %p, %llu bytes; out %p, %llu bytes): "
@@ -85,34 +90,25 @@ static ptxpose_status execute(ptxpose_plan p, const void *in, void *out, ptxpose
 	return st;
 }
 
-ptxpose_status ptxpose_execute(ptxpose_plan plan, const void *in, void *out, ptxpose_stream stream)
+/* ptxpose_transpose's plan from the handle's cache (made and kept on a
+ * miss), executed. */
+static ptxpose_status plan_and_execute(ptxpose_handle h, const ptxpose_desc *desc, const model_problem *p,
+				       const void *in, void *out, ptxpose_stream stream)
 {
-	ptxpose_status st = api_check_plan(plan);
-	return st ? st : execute(plan, in, out, stream);
-}
-
-ptxpose_status ptxpose_transpose(ptxpose_handle h, const ptxpose_desc *desc, const void *in, void *out,
-				 ptxpose_stream stream)
-{
-	ptxpose_status st = api_check_handle(h);
-	model_problem p;
-	if (!st && (!in || !out))
-		st = api_fail(PTXPOSE_ERR_INVALID, "%s is NULL", in ? "out" : "in");
-	if (st || (st = api_problem(desc, in, out, &p)))
-		return st;
+	ptxpose_status st;
 	const char *kernel = desc->kernel;
 	unsigned mode = desc->mode;
 	pthread_mutex_lock(&h->plan_lock);
-	ptxpose_plan plan = api_cache_get(h->cache, &p, kernel, mode);
+	ptxpose_plan plan = api_cache_get(h->cache, p, kernel, mode);
 	pthread_mutex_unlock(&h->plan_lock);
 	if (!plan) {
 		ptxpose_plan made;
-		if ((st = api_plan_make(h, desc, &p, &made)))
+		if ((st = api_plan_make(h, desc, p, &made)))
 			return st;
 		made->cached = 1;
 		pthread_mutex_lock(&h->plan_lock);
 		/* another thread may have made the same plan meanwhile: keep one */
-		if (!(plan = api_cache_get(h->cache, &p, kernel, mode)) && !api_cache_put(h->cache, &p, kernel, mode, made))
+		if (!(plan = api_cache_get(h->cache, p, kernel, mode)) && !api_cache_put(h->cache, p, kernel, mode, made))
 			plan = made, made = NULL;
 		pthread_mutex_unlock(&h->plan_lock);
 		if (!plan) { /* the cache is full: this call's own plan, then gone */
@@ -124,4 +120,24 @@ ptxpose_status ptxpose_transpose(ptxpose_handle h, const ptxpose_desc *desc, con
 			api_plan_free(made);
 	}
 	return execute(plan, in, out, stream);
+}
+
+ptxpose_status ptxpose_execute(ptxpose_plan plan, const void *in, void *out, ptxpose_stream stream)
+{
+	ptxpose_status st = api_check_plan(&plan);
+	return st ? st : execute(plan, in, out, stream);
+}
+
+ptxpose_status ptxpose_transpose(ptxpose_handle h, const ptxpose_desc *desc, const void *in, void *out,
+				 ptxpose_stream stream)
+{
+	ptxpose_status st = api_check_handle(&h);
+	model_problem p;
+	if (!st && (!in || !out))
+		st = api_fail(PTXPOSE_ERR_INVALID, "%s is NULL", in ? "out" : "in");
+	if (st || (st = api_problem(desc, in, out, &p)))
+		return st;
+	st = plan_and_execute(h, desc, &p, in, out, stream);
+	api_log_flush(); /* the last: a callback may even destroy h */
+	return st;
 }

@@ -15,12 +15,6 @@ static void note_line(void *ud, const char *line)
 	api_note(ud, PTXPOSE_LOG_NOTE, line);
 }
 
-void api_note(ptxpose_handle h, unsigned kind, const char *text)
-{
-	if (h->log_fn && (h->log_kinds & kind))
-		h->log_fn(h->log_user, kind, text);
-}
-
 /* The handle's kernels and registry: built-ins, then $PTXPOSE_PTX. */
 static ptxpose_status make_registry(ptxpose_handle h)
 {
@@ -45,7 +39,7 @@ static void free_jit(ptxpose_handle h)
 	h->njit = h->nold = 0;
 }
 
-/* Everything a handle holds; the struct itself is buried or freed by the caller. */
+/* Everything a handle holds; the struct itself is freed by the caller. */
 static void release(ptxpose_handle h)
 {
 	int pushed = 0;
@@ -86,7 +80,6 @@ ptxpose_status ptxpose_create(ptxpose_handle *out, unsigned flags)
 		free(h);
 		return api_fail(PTXPOSE_ERR_NO_MEMORY, "out of memory");
 	}
-	h->magic = API_HANDLE_MAGIC;
 	h->flags = flags;
 	h->notes = (px_log){note_line, h};
 	pthread_rwlock_init(&h->reg_lock, NULL);
@@ -96,6 +89,8 @@ ptxpose_status ptxpose_create(ptxpose_handle *out, unsigned flags)
 	char err[1024];
 	px_status pst = cu_attach(&h->cu, &h->notes, err, sizeof err);
 	ptxpose_status st = pst ? api_fail_px(pst, err) : make_registry(h);
+	if (!st && !(h->id = api_live_add(h, 0)))
+		st = api_fail(PTXPOSE_ERR_NO_MEMORY, "out of memory (too many handles and plans alive)");
 	if (st) {
 		release(h);
 		free(h);
@@ -103,23 +98,24 @@ ptxpose_status ptxpose_create(ptxpose_handle *out, unsigned flags)
 	}
 	pick_device(cu_info(h->cu), &h->dev);
 	h->params = model_params_builtin();
-	*out = h;
+	*out = (ptxpose_handle)h->id;
 	return PTXPOSE_OK;
 }
 
 ptxpose_status ptxpose_destroy(ptxpose_handle h)
 {
-	ptxpose_status st = api_check_handle(h);
+	ptxpose_status st = api_check_handle(&h);
 	if (st)
 		return st;
+	api_live_drop(h->id);
 	release(h);
-	api_bury(&h->magic);
+	free(h);
 	return PTXPOSE_OK;
 }
 
 ptxpose_status ptxpose_set_log(ptxpose_handle h, ptxpose_log_fn fn, void *user, unsigned kinds)
 {
-	ptxpose_status st = api_check_handle(h);
+	ptxpose_status st = api_check_handle(&h);
 	if (st)
 		return st;
 	unsigned all = PTXPOSE_LOG_NOTE | PTXPOSE_LOG_JIT_INFO | PTXPOSE_LOG_JIT_ERROR;
@@ -133,7 +129,7 @@ ptxpose_status ptxpose_set_log(ptxpose_handle h, ptxpose_log_fn fn, void *user, 
 
 ptxpose_status ptxpose_device_get(ptxpose_handle h, ptxpose_device_info *info)
 {
-	ptxpose_status st = api_check_handle_arg(h, info, "info");
+	ptxpose_status st = api_check_handle_arg(&h, info, "info");
 	if (st)
 		return st;
 	const cu_devinfo *d = cu_info(h->cu);

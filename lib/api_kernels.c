@@ -9,7 +9,7 @@
 
 ptxpose_status ptxpose_kernel_count(ptxpose_handle h, int *count)
 {
-	ptxpose_status st = api_check_handle_arg(h, count, "count");
+	ptxpose_status st = api_check_handle_arg(&h, count, "count");
 	if (st)
 		return st;
 	pthread_rwlock_rdlock(&h->reg_lock);
@@ -20,7 +20,7 @@ ptxpose_status ptxpose_kernel_count(ptxpose_handle h, int *count)
 
 ptxpose_status ptxpose_kernel_get(ptxpose_handle h, int index, ptxpose_kernel_info *info)
 {
-	ptxpose_status st = api_check_handle_arg(h, info, "info");
+	ptxpose_status st = api_check_handle_arg(&h, info, "info");
 	if (st)
 		return st;
 	pthread_rwlock_rdlock(&h->reg_lock);
@@ -51,7 +51,7 @@ ptxpose_status ptxpose_kernel_get(ptxpose_handle h, int index, ptxpose_kernel_in
 
 ptxpose_status ptxpose_register_ptx(ptxpose_handle h, const char *ptx, size_t len, int *index)
 {
-	ptxpose_status st = api_check_handle_arg(h, ptx, "ptx");
+	ptxpose_status st = api_check_handle_arg(&h, ptx, "ptx");
 	if (st)
 		return st;
 	if (len && ptx[len - 1] == '\0')

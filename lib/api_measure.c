@@ -337,5 +337,5 @@ ptxpose_status api_measure_choose(ptxpose_handle h, const ptxpose_desc *d, const
 
 const api_report *api_plan_report(ptxpose_plan p)
 {
-	return api_check_plan(p) ? NULL : p->report;
+	return api_check_plan(&p) ? NULL : p->report;
 }

@@ -159,7 +159,6 @@ ptxpose_status api_plan_make(ptxpose_handle h, const ptxpose_desc *d, const mode
 		api_plan_free(pl);
 		return st;
 	}
-	pl->magic = API_PLAN_MAGIC;
 	pl->h = h;
 	pl->f = h->cu->f;
 	pl->ctx = h->cu->ctx;
@@ -175,33 +174,39 @@ void api_plan_free(ptxpose_plan p)
 		free(p->report->c);
 	free(p->report);
 	p->report = NULL;
-	if (p->magic == API_PLAN_MAGIC)
-		api_bury(&p->magic);
-	else
-		free(p); /* never handed out */
+	if (p->id)
+		api_live_drop(p->id);
+	free(p);
 }
 
 ptxpose_status ptxpose_plan_create(ptxpose_handle h, ptxpose_plan *plan, const ptxpose_desc *desc)
 {
-	ptxpose_status st = api_check_handle_arg(h, plan, "the plan pointer");
+	ptxpose_status st = api_check_handle_arg(&h, plan, "the plan pointer");
 	if (st)
 		return st;
 	*plan = NULL;
 	model_problem p;
-	if ((st = api_problem(desc, NULL, NULL, &p)) || (st = api_plan_make(h, desc, &p, plan)))
-		return st;
-	ptxpose_plan pl = *plan;
-	pthread_mutex_lock(&h->plan_lock);
-	if ((pl->next = h->plans))
-		h->plans->prev = pl;
-	h->plans = pl;
-	pthread_mutex_unlock(&h->plan_lock);
-	return PTXPOSE_OK;
+	ptxpose_plan pl;
+	if (!(st = api_problem(desc, NULL, NULL, &p)) && !(st = api_plan_make(h, desc, &p, &pl))) {
+		if (!(pl->id = api_live_add(pl, 1))) {
+			api_plan_free(pl);
+			st = api_fail(PTXPOSE_ERR_NO_MEMORY, "out of memory (too many handles and plans alive)");
+		} else {
+			pthread_mutex_lock(&h->plan_lock);
+			if ((pl->next = h->plans))
+				h->plans->prev = pl;
+			h->plans = pl;
+			pthread_mutex_unlock(&h->plan_lock);
+			*plan = (ptxpose_plan)pl->id;
+		}
+	}
+	api_log_flush(); /* the last: a callback may even destroy h */
+	return st;
 }
 
 ptxpose_status ptxpose_plan_destroy(ptxpose_plan plan)
 {
-	ptxpose_status st = api_check_plan(plan);
+	ptxpose_status st = api_check_plan(&plan);
 	if (st)
 		return st;
 	if (plan->cached)
@@ -221,7 +226,7 @@ ptxpose_status ptxpose_plan_destroy(ptxpose_plan plan)
 
 ptxpose_status ptxpose_plan_get(ptxpose_plan plan, ptxpose_plan_info *info)
 {
-	ptxpose_status st = api_check_plan_arg(plan, info, "info");
+	ptxpose_status st = api_check_plan_arg(&plan, info, "info");
 	if (st)
 		return st;
 	*info = plan->info;

@@ -1,5 +1,5 @@
 /* api_status: status strings, the per-thread last error, the version, and
- * the graveyard that lets a use after destroy be told apart. */
+ * the checks of arguments. */
 #include "lib/api.h"
 
 #include <stdarg.h>
@@ -13,7 +13,7 @@ static const char *const status_text[] = {
 	[PTXPOSE_ERR_INVALID] = "PTXPOSE_ERR_INVALID: an invalid argument (NULL, a bad width or dimension, ld < cols)",
 	[PTXPOSE_ERR_MISALIGNED] = "PTXPOSE_ERR_MISALIGNED: a pointer not aligned for its element size or plan",
 	[PTXPOSE_ERR_OVERFLOW] = "PTXPOSE_ERR_OVERFLOW: sizes whose bytes overflow",
-	[PTXPOSE_ERR_NO_DRIVER] = "PTXPOSE_ERR_NO_DRIVER: no usable CUDA driver (libcuda.so.1)",
+	[PTXPOSE_ERR_NO_DRIVER] = "PTXPOSE_ERR_NO_DRIVER: no usable CUDA driver",
 	[PTXPOSE_ERR_NO_DEVICE] = "PTXPOSE_ERR_NO_DEVICE: no CUDA device",
 	[PTXPOSE_ERR_CONTEXT] = "PTXPOSE_ERR_CONTEXT: a stream of another CUDA context than the handle's",
 	[PTXPOSE_ERR_CUDA] = "PTXPOSE_ERR_CUDA: a CUDA driver call failed",
@@ -84,63 +84,21 @@ ptxpose_status api_fail_px(px_status st, const char *msg)
 	return api_fail(out, "%s", msg);
 }
 
-/* ---- live or dead ------------------------------------------------------------- */
-
-ptxpose_status api_check_handle(ptxpose_handle h)
-{
-	if (!h)
-		return api_fail(PTXPOSE_ERR_INVALID, "the handle is NULL");
-	if (h->magic == API_DEAD)
-		return api_fail(PTXPOSE_ERR_STALE, "the handle was destroyed");
-	if (h->magic != API_HANDLE_MAGIC)
-		return api_fail(PTXPOSE_ERR_INVALID, "not a ptxpose handle (%s)",
-				h->magic == API_PLAN_MAGIC ? "a plan" : "unknown memory");
-	return PTXPOSE_OK;
-}
-
-ptxpose_status api_check_plan(ptxpose_plan p)
-{
-	if (!p)
-		return api_fail(PTXPOSE_ERR_INVALID, "the plan is NULL");
-	if (p->magic == API_DEAD)
-		return api_fail(PTXPOSE_ERR_STALE, "the plan was destroyed");
-	if (p->magic != API_PLAN_MAGIC)
-		return api_fail(PTXPOSE_ERR_INVALID, "not a ptxpose plan (%s)",
-				p->magic == API_HANDLE_MAGIC ? "a handle" : "unknown memory");
-	return PTXPOSE_OK;
-}
+/* ---- arguments ----------------------------------------------------------------- */
 
 static ptxpose_status need(const void *arg, const char *name)
 {
 	return arg ? PTXPOSE_OK : api_fail(PTXPOSE_ERR_INVALID, "%s is NULL", name);
 }
 
-ptxpose_status api_check_handle_arg(ptxpose_handle h, const void *arg, const char *name)
+ptxpose_status api_check_handle_arg(ptxpose_handle *h, const void *arg, const char *name)
 {
 	ptxpose_status st = api_check_handle(h);
 	return st ? st : need(arg, name);
 }
 
-ptxpose_status api_check_plan_arg(ptxpose_plan p, const void *arg, const char *name)
+ptxpose_status api_check_plan_arg(ptxpose_plan *p, const void *arg, const char *name)
 {
 	ptxpose_status st = api_check_plan(p);
 	return st ? st : need(arg, name);
-}
-
-#define GRAVES 64
-
-static struct {
-	pthread_mutex_t mu;
-	void *obj[GRAVES];
-	unsigned next;
-} graveyard = {.mu = PTHREAD_MUTEX_INITIALIZER};
-
-void api_bury(uint32_t *magic)
-{
-	pthread_mutex_lock(&graveyard.mu);
-	*magic = API_DEAD;
-	unsigned at = graveyard.next++ % GRAVES;
-	free(graveyard.obj[at]);
-	graveyard.obj[at] = magic;
-	pthread_mutex_unlock(&graveyard.mu);
 }

@@ -40,7 +40,11 @@ static int from_env(cache *c, char *why, size_t n)
 	if (v && *v) {
 		if (!strcasecmp(v, "off"))
 			return -1;
-		return snprintf(c->dir, sizeof c->dir, "%s", v) < (int)sizeof c->dir ? 0 : -1;
+		if (snprintf(c->dir, sizeof c->dir, "%s", v) < (int)sizeof c->dir)
+			return 0;
+		snprintf(why, n, "PTXPOSE_CACHE is %zu bytes long, more than a cache folder's path may be (%zu)",
+			 strlen(v), sizeof c->dir - 1);
+		return -1;
 	}
 	const char *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
 	int len;

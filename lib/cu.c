@@ -82,8 +82,13 @@ static px_status load_driver(char *err, size_t errlen)
 	if (!lib || !*lib)
 		lib = CU_LIB;
 	if (!(drv.dl = dlopen(lib, RTLD_NOW | RTLD_LOCAL))) {
+		/* dlerror names the file: "libcuda.so.1: cannot open shared object file: ..." */
 		const char *why = dlerror();
-		snprintf(err, errlen, "no CUDA driver: %s not found (%s)", lib, why ? why : "dlopen failed");
+		size_t n = strlen(lib);
+		if (why && !strncmp(why, lib, n) && why[n] == ':')
+			snprintf(err, errlen, "no CUDA driver: %s", why);
+		else
+			snprintf(err, errlen, "no CUDA driver: %s: %s", lib, why ? why : "dlopen failed");
 		return PX_ENODRIVER;
 	}
 	/* libcuda.so.1 stays mapped for the process: its threads may outlive

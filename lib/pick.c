@@ -25,14 +25,18 @@ px_status pick_rank(const kreg *r, const model_device *d, const model_params *pa
 	out->n = 0;
 	out->c = NULL;
 	out->unsure = 0;
-	int m = 0;
+	int m = 0, wide = 0;
+	const kreg_kernel *big = NULL; /* the first of the width that does not fit */
 	for (int i = 0; !st && i < n; i++) {
 		const kreg_kernel *k = kreg_get(r, i);
 		if (k->mk.es != p->es)
 			continue;
+		wide++;
 		/* a tile larger than the device's shared memory cannot launch */
-		if (k->mk.smem_block && (uint64_t)k->mk.smem_block + d->smem_reserved > d->smem_per_sm)
+		if (k->mk.smem_block && (uint64_t)k->mk.smem_block + d->smem_reserved > d->smem_per_sm) {
+			big = big ? big : k;
 			continue;
+		}
 		c[m].index = i;
 		model_features_of(d, &k->mk, p, params, &c[m].f);
 		model_estimate_of(params, &k->mk, &c[m].f, &c[m].e);
@@ -49,10 +53,14 @@ px_status pick_rank(const kreg *r, const model_device *d, const model_params *pa
 	for (int i = 0; i < m && inside; i++)
 		if (c[i].beyond)
 			us[i] += 2 * top + 1; /* after every other kernel, in their own order */
-	if (!st && !m) {
+	if (!st && !m && big)
+		snprintf(err, errlen, "no kernel for %u-bit elements fits this device's shared memory: %s needs %u bytes a "
+				      "block (its tile and dyn_smem), more than the %u a block may have (%d of the %d "
+				      "kernels given are for %u-bit elements)", 8 * p->es, big->meta.kernel, big->mk.smem_block,
+			 d->smem_per_sm > d->smem_reserved ? d->smem_per_sm - d->smem_reserved : 0, wide, n, 8 * p->es);
+	else if (!st && !m)
 		snprintf(err, errlen, "no kernel for %u-bit elements among the %d given", 8 * p->es, n);
-		st = PX_EUNAVAIL;
-	}
+	st = !st && !m ? PX_EUNAVAIL : st;
 	if (!st && !(out->c = malloc((size_t)m * sizeof *out->c)))
 		st = PX_ENOMEM;
 	if (!st) {

@@ -102,7 +102,8 @@ for px in build/ptxpose build/asan/ptxpose; do
 	one_line "... one line" "one FILE.ptx at a time"
 	PTXPOSE_LIBCUDA=$nodrv check "$px: no CUDA driver: exit 4" 4 $PX run "$tmp/k32.ptx" --rows 4 --cols 4
 	head -1 "$tmp/err" >"$tmp/err1" && sed -n 2p "$tmp/err" >"$tmp/hint" && mv "$tmp/err1" "$tmp/err"
-	one_line "... one line naming libcuda.so.1" "ptxpose run: no CUDA driver: .*libcuda.so.1 not found"
+	one_line "... one line naming libcuda.so.1 once, and why" \
+		"^ptxpose run: no CUDA driver: [^ ]*libcuda.so.1: cannot open shared object file: No such file or directory$"
 	grep -qx '(no CUDA driver here: --emulate runs the kernel in the CPU emulator)' "$tmp/hint" && ok "... then the --emulate hint" || nok "... then the --emulate hint"
 	PTXPOSE_LIBCUDA=$nodrv check "$px: check without a driver: exit 4" 4 $PX check "$tmp/k32.ptx"
 	head -1 "$tmp/err" >"$tmp/err1" && sed -n 2p "$tmp/err" >"$tmp/hint" && mv "$tmp/err1" "$tmp/err"

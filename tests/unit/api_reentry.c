@@ -1,0 +1,253 @@
+/* The library called back from its own log callback, and used after
+ * destroy, on the fake driver (t0952: plainly, under ASan/UBSan and under
+ * ThreadSanitizer, within a time limit that fails a hang):
+ *   - a NOTE callback that plans, executes and destroys on the same handle
+ *     (the first JIT note is made under the handle's JIT lock), from one
+ *     thread and from several; one that destroys the handle itself;
+ *   - the thread's last error kept across the callbacks;
+ *   - plans and handles used after destroy, after 0, 62, 63 and 1000 other
+ *     problems and in several orders: PTXPOSE_ERR_STALE, never freed memory;
+ *   - ids that never were, or are of the other kind: PTXPOSE_ERR_INVALID;
+ *   - pointers whose spans wrap the address space: PTXPOSE_ERR_INVALID. */
+#include <cuda.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "include/ptxpose.h"
+#include "tests/unit/api_harness.h"
+#include "tests/unit/tap.h"
+
+#define THREADS 4
+
+static ptxpose_desc desc(uint32_t es, uint64_t rows, uint64_t cols, const char *kernel)
+{
+	ptxpose_desc d = PTXPOSE_DESC_INIT;
+	d.elem_bytes = es;
+	d.rows = rows;
+	d.cols = cols;
+	d.kernel = kernel;
+	return d;
+}
+
+static void expect(ptxpose_status st, ptxpose_status want, const char *part, const char *what)
+{
+	if (!ok(st == want, "%s: %s", what, ptxpose_status_string(want)))
+		printf("#   got %s: %s\n", ptxpose_status_string(st), ptxpose_last_error());
+	has_str(ptxpose_last_error(), part, "... and says why");
+}
+
+/* ---- callbacks that call back ------------------------------------------------ */
+
+typedef struct {
+	ptxpose_handle h;
+	atomic_int notes, inner_ok, inner_bad;
+	int destroy;              /* destroy h at the first note */
+	CUdeviceptr in, out;      /* 64 KB each */
+} reenter;
+
+static void on_note(void *user, unsigned kind, const char *text)
+{
+	reenter *r = user;
+	(void)kind, (void)text;
+	int n = atomic_fetch_add(&r->notes, 1);
+	if (r->destroy && !n)
+		atomic_fetch_add(ptxpose_destroy(r->h) ? &r->inner_bad : &r->inner_ok, 1);
+	if (r->destroy || n > 64)
+		return; /* enough: the inner calls' own notes end here */
+	/* a failing call (its last error must not leak out), then a plan of another
+	 * width (another kernel: another JIT, another note), executed, destroyed */
+	ptxpose_plan p = NULL;
+	ptxpose_desc bad = desc(3, 8, 8, NULL), d = desc(2, 40, 24, NULL);
+	int good = ptxpose_plan_create(r->h, &p, &bad) == PTXPOSE_ERR_INVALID && !ptxpose_plan_create(r->h, &p, &d) &&
+		   !ptxpose_execute(p, (void *)(uintptr_t)r->in, (void *)(uintptr_t)r->out, NULL) &&
+		   !ptxpose_transpose(r->h, &d, (void *)(uintptr_t)r->in, (void *)(uintptr_t)r->out, NULL) &&
+		   !ptxpose_plan_destroy(p);
+	atomic_fetch_add(good ? &r->inner_ok : &r->inner_bad, 1);
+}
+
+static void test_reentry(void)
+{
+	reenter r = {0};
+	ptxpose_plan p;
+	ptxpose_desc d = desc(4, 33, 65, NULL);
+	if (!ok(!ptxpose_create(&r.h, 0) && !cu.alloc(&r.in, 65536) && !cu.alloc(&r.out, 65536), "re-entry: a handle"))
+		return;
+	ok(!ptxpose_set_log(r.h, on_note, &r, PTXPOSE_LOG_NOTE), "... a NOTE callback that plans on the same handle");
+	ptxpose_plan_create(NULL, &p, &d); /* the last error the callbacks must leave alone */
+	char before[256];
+	snprintf(before, sizeof before, "%s", ptxpose_last_error());
+	ok(!ptxpose_plan_create(r.h, &p, &d), "... a plan whose JIT note calls back: no deadlock (%s)", ptxpose_last_error());
+	ok(r.notes > 0 && r.inner_ok > 0 && !r.inner_bad, "... %d notes, %d inner plans made and run, %d failed",
+	   (int)r.notes, (int)r.inner_ok, (int)r.inner_bad);
+	ok(!strcmp(ptxpose_last_error(), before), "... the caller's last error kept (%s)", ptxpose_last_error());
+	ok(!ptxpose_execute(p, (void *)(uintptr_t)r.in, (void *)(uintptr_t)r.out, NULL) && !ptxpose_plan_destroy(p),
+	   "... the outer plan executes");
+	ok(!ptxpose_destroy(r.h), "... the handle destroyed");
+
+	/* a callback that destroys the handle of the call that logs */
+	for (int via_transpose = 0; via_transpose < 2; via_transpose++) {
+		r.notes = r.inner_ok = r.inner_bad = 0;
+		r.destroy = 1;
+		ptxpose_status st;
+		if (ptxpose_create(&r.h, 0) || ptxpose_set_log(r.h, on_note, &r, PTXPOSE_LOG_NOTE))
+			continue;
+		p = NULL;
+		if (via_transpose)
+			st = ptxpose_transpose(r.h, &d, (void *)(uintptr_t)r.in, (void *)(uintptr_t)r.out, NULL);
+		else
+			st = ptxpose_plan_create(r.h, &p, &d);
+		ok(!st && r.inner_ok == 1, "a callback that destroys the handle, from %s: the call completes",
+		   via_transpose ? "transpose" : "plan_create");
+		expect(ptxpose_destroy(r.h), PTXPOSE_ERR_STALE, "destroyed", "... the handle is stale");
+		if (!via_transpose)
+			expect(ptxpose_execute(p, (void *)(uintptr_t)r.in, (void *)(uintptr_t)r.out, NULL), PTXPOSE_ERR_STALE,
+			       "destroyed", "... and the plan just made, gone with it");
+	}
+	cu.free_(r.in);
+	cu.free_(r.out);
+}
+
+/* Threads that plan kernels of their own (each JIT notes) on one handle
+ * whose callback plans, executes and destroys on it. */
+static void *reentry_thread(void *arg)
+{
+	void **a = arg;
+	reenter *r = a[0];
+	ptxpose_plan p = NULL;
+	static const char *const kernels[THREADS] = {"fast_b32", "narrow_b16", "fast_b8", "fast_b64"};
+	ptxpose_desc d = desc(0, 48, 80, kernels[(intptr_t)a[1]]);
+	ptxpose_kernel_info k;
+	int n = 0;
+	ptxpose_kernel_count(r->h, &n);
+	for (int i = 0; i < n; i++)
+		if (!ptxpose_kernel_get(r->h, i, &k) && !strcmp(k.name, d.kernel))
+			d.elem_bytes = k.elem_bytes;
+	a[2] = (void *)(intptr_t)(ptxpose_plan_create(r->h, &p, &d) ||
+				  ptxpose_execute(p, (void *)(uintptr_t)r->in, (void *)(uintptr_t)r->out, NULL) ||
+				  ptxpose_plan_destroy(p));
+	return NULL;
+}
+
+static void test_reentry_threads(void)
+{
+	reenter r = {0};
+	if (!ok(!ptxpose_create(&r.h, 0) && !cu.alloc(&r.in, 65536) && !cu.alloc(&r.out, 65536) &&
+		!ptxpose_set_log(r.h, on_note, &r, PTXPOSE_LOG_NOTE), "threads: a handle with a calling-back log"))
+		return;
+	pthread_t t[THREADS];
+	void *a[THREADS][3];
+	int bad = 0;
+	for (intptr_t i = 0; i < THREADS; i++) {
+		a[i][0] = &r, a[i][1] = (void *)i, a[i][2] = (void *)1;
+		bad |= pthread_create(&t[i], NULL, reentry_thread, a[i]);
+	}
+	for (int i = 0; i < THREADS && !bad; i++)
+		bad |= pthread_join(t[i], NULL) || a[i][2];
+	ok(!bad && r.inner_ok > 0 && !r.inner_bad, "... %d threads planned and ran, %d notes, %d inner plans, %d failed",
+	   THREADS, (int)r.notes, (int)r.inner_ok, (int)r.inner_bad);
+	ok(!ptxpose_destroy(r.h), "... destroyed");
+	cu.free_(r.in);
+	cu.free_(r.out);
+}
+
+/* ---- use after destroy --------------------------------------------------------- */
+
+/* A handle, a plan, `problems` distinct problems through ptxpose_transpose,
+ * then destroyed in `order`: the plan stale whatever happened between. */
+static void stale_after(int problems, int order, CUdeviceptr in, CUdeviceptr out)
+{
+	ptxpose_handle h, h2 = NULL;
+	ptxpose_plan p, p2 = NULL;
+	ptxpose_desc d = desc(4, 16, 16, NULL);
+	void *i = (void *)(uintptr_t)in, *o = (void *)(uintptr_t)out;
+	if (ptxpose_create(&h, 0) || ptxpose_plan_create(h, &p, &d)) {
+		ok(0, "stale: a handle and a plan (%s)", ptxpose_last_error());
+		return;
+	}
+	int bad = 0;
+	for (int k = 0; k < problems && !bad; k++) {
+		ptxpose_desc dk = desc(4, 1 + (uint64_t)k % 97, 2 + (uint64_t)k / 97, NULL);
+		bad = ptxpose_transpose(h, &dk, i, o, NULL) != PTXPOSE_OK;
+	}
+	const char *how[] = {"handle destroyed", "plan, then handle destroyed", "another handle's plans made after",
+			     "handle destroyed, the other handle's plan still runs"};
+	if (order == 1)
+		bad |= ptxpose_plan_destroy(p) != PTXPOSE_OK;
+	if (order >= 2)
+		bad |= ptxpose_create(&h2, 0) || ptxpose_plan_create(h2, &p2, &d);
+	bad |= ptxpose_destroy(h) != PTXPOSE_OK;
+	if (order == 2) /* the slots of the dead, taken again */
+		for (int k = 0; k < 200 && !bad; k++) {
+			ptxpose_plan q;
+			bad = ptxpose_plan_create(h2, &q, &d) || ptxpose_plan_destroy(q);
+		}
+	ok(!bad, "%d problems, %s", problems, how[order]);
+	expect(ptxpose_execute(p, i, o, NULL), PTXPOSE_ERR_STALE, "the plan was destroyed", "... execute the plan");
+	expect(ptxpose_plan_get(p, &(ptxpose_plan_info){0}), PTXPOSE_ERR_STALE, "destroyed", "... its info");
+	expect(ptxpose_plan_destroy(p), PTXPOSE_ERR_STALE, "destroyed", "... destroy it");
+	expect(ptxpose_transpose(h, &d, i, o, NULL), PTXPOSE_ERR_STALE, "the handle was destroyed", "... the handle");
+	if (h2) {
+		ok(order != 3 || !ptxpose_execute(p2, i, o, NULL), "... the other handle's plan runs");
+		ok(!ptxpose_destroy(h2), "... the other handle destroyed");
+		expect(ptxpose_execute(p2, i, o, NULL), PTXPOSE_ERR_STALE, "destroyed", "... its plan stale");
+	}
+}
+
+static void test_stale(void)
+{
+	CUdeviceptr in, out;
+	if (!ok(!cu.alloc(&in, 1 << 16) && !cu.alloc(&out, 1 << 16), "stale: buffers"))
+		return;
+#ifdef __SANITIZE_THREAD__
+	const int problems[] = {0, 62, 63}; /* 1000 takes ThreadSanitizer 8 s, and no thread */
+#else
+	const int problems[] = {0, 62, 63, 1000};
+#endif
+	for (size_t k = 0; k < sizeof problems / sizeof problems[0]; k++)
+		stale_after(problems[k], 0, in, out);
+	for (int order = 1; order < 4; order++)
+		stale_after(63, order, in, out);
+
+	ptxpose_handle h;
+	ptxpose_plan p;
+	ptxpose_desc d = desc(4, 16, 16, NULL);
+	if (ptxpose_create(&h, 0) || ptxpose_plan_create(h, &p, &d))
+		return;
+	int local = 0;
+	expect(ptxpose_execute((ptxpose_plan)&local, (void *)(uintptr_t)in, (void *)(uintptr_t)out, NULL),
+	       PTXPOSE_ERR_INVALID, "not a ptxpose plan", "an address that is no plan");
+	expect(ptxpose_destroy((ptxpose_handle)p), PTXPOSE_ERR_INVALID, "not a ptxpose handle (a plan)", "a plan for a handle");
+	expect(ptxpose_plan_destroy((ptxpose_plan)h), PTXPOSE_ERR_INVALID, "not a ptxpose plan (a handle)", "a handle for a plan");
+	expect(ptxpose_plan_get((ptxpose_plan)((uintptr_t)p + ((uintptr_t)1 << 40)), &(ptxpose_plan_info){0}),
+	       PTXPOSE_ERR_INVALID, "never", "a plan's id of a later generation");
+
+	/* ---- spans that wrap the address space ---- */
+	void *low = (void *)(uintptr_t)0x1000, *high = (void *)(UINTPTR_MAX - 0xfff); /* 16x16x4 = 1024 B fit below 2^64 */
+	ptxpose_desc big = desc(4, 64, 64, NULL);                                  /* 16 KB: past 2^64 from high */
+	ptxpose_plan pb;
+	ok(!ptxpose_plan_create(h, &pb, &big), "wrap: a plan of 16 KB a matrix");
+	expect(ptxpose_execute(pb, low, high, NULL), PTXPOSE_ERR_INVALID, "out 0x", "in near 0, out's span past 2^64");
+	has_str(ptxpose_last_error(), "wraps past the end of the address space", "... says it wraps");
+	expect(ptxpose_execute(pb, high, low, NULL), PTXPOSE_ERR_INVALID, "in 0x", "out near 0, in's span past 2^64");
+	expect(ptxpose_transpose(h, &big, low, high, NULL), PTXPOSE_ERR_INVALID, "wraps", "transpose: the same");
+	ptxpose_destroy(h);
+	cu.free_(in);
+	cu.free_(out);
+}
+
+int main(void)
+{
+	setenv("PTXPOSE_LIBCUDA", API_FAKE_DRIVER, 0);
+	ptxpose_handle h;
+	if (!ok(!ptxpose_create(&h, 0) && !api_driver(), "a handle and the driver (%s)", ptxpose_last_error()))
+		return tap_done();
+	test_reentry();
+	test_reentry_threads();
+	test_stale();
+	ptxpose_destroy(h);
+	return tap_done();
+}
