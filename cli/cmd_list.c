@@ -39,7 +39,8 @@ static const char help[] =
 	"               (st 32/1 = a 32-way conflict; st 4/4 = conflict-free)\n"
 	"\n"
 	"  --arch SM    target for ptxas (default sm_90)\n"
-	"  --no-sass    skip cuobjdump: no LDG128/STG128 columns\n"
+	"  --no-sass    skip cuobjdump: LDG128 and STG128 are -. Without cuobjdump\n"
+	"               list does the same, with a one-line note on stderr\n"
 	"  --csv        comma-separated values with a header, all numbers separate\n"
 	"  --json       one JSON array, an object a file: file, name, elem, tile (\"64x64\"\n"
 	"               or null), per_block, block, vec, smem, registers, smem_bytes\n"
@@ -52,7 +53,9 @@ static const char help[] =
 	"\n"
 	"Exit codes: 0 ok, 2 usage, 3 a file missing, unreadable or without ptxpose\n"
 	"metadata, 5 a file ptxas rejects (shown with its error after the table),\n"
-	"7 ptxas or cuobjdump missing (" INS_CUOBJDUMP_INSTALL ").\n";
+	"7 ptxas missing (cuobjdump: " INS_CUOBJDUMP_INSTALL "), or a tool\n"
+	"that failed, ran past $PTXPOSE_TOOL_TIMEOUT seconds (default 300) or printed\n"
+	"more than 64 MiB.\n";
 
 
 typedef struct {
@@ -234,9 +237,9 @@ int cmd_list(int argc, char **argv)
 	}
 	tools.cuobjdump[0] = '\0';
 	if (!o.no_sass && ins_find_cuobjdump(tools.cuobjdump, sizeof tools.cuobjdump, err, sizeof err)) {
-		cli_err("list", "%s (or run with --no-sass)", err);
-		rc = EXIT_TOOL;
-		goto done;
+		/* the table is still worth having: as --no-sass, with one note */
+		fprintf(stderr, "ptxpose list: note: %s; LDG128 and STG128 are left as - (--no-sass)\n", err);
+		tools.cuobjdump[0] = '\0';
 	}
 	if ((n = o.nfiles ? collect(&o, &paths) : library_kernels(&reg, &in)) < 0 ||
 	    !(rows = calloc((size_t)n + 1, sizeof *rows)) || !(reps = calloc((size_t)n + 1, sizeof *reps)) ||
