@@ -74,14 +74,19 @@ def _check_width(role, dtype, itemsize):
                           f'1, 2, 4, 8 or 16 bytes')
 
 
+_TORCH_NAMES: dict = {}  # torch.dtype: its name ("float32"), made once
+
+
 def _torch_view(role, x) -> View:
     if x.device.type != 'cuda':
         raise InvalidArgument(f'{role}: a host array (torch.Tensor on {x.device}): ptxpose needs CUDA device '
                               f'memory (.cuda() it first)')
     if x.is_conj() or x.is_neg():  # a lazy conjugate or negation: the memory holds the other values
         x = x.resolve_conj().resolve_neg()
+    dtype = _TORCH_NAMES.get(x.dtype)
+    if dtype is None:
+        dtype = _TORCH_NAMES[x.dtype] = str(x.dtype).replace('torch.', '')
     itemsize = x.element_size()
-    dtype = str(x.dtype).replace('torch.', '')
     _check_width(role, dtype, itemsize)
     return View(x, 'torch', x.data_ptr(), tuple(x.shape), tuple(x.stride()), itemsize, dtype, x.device.index)
 
@@ -187,6 +192,10 @@ class Matrix:
 def matrix(v: View, role: str) -> Matrix:
     """Batch, rows, cols and strides of a view, or an Error naming the shape or stride at fault."""
     shape, strides = v.shape, v.strides
+    if len(shape) == 2:  # the common case, quickly: rows of adjacent elements, ld >= cols
+        rows, cols = shape
+        if rows > 1 and cols > 1 and strides[1] == 1 and strides[0] >= cols:
+            return Matrix(1, rows, cols, strides[0], 0, ((rows - 1) * strides[0] + cols) * v.itemsize)
     if len(shape) < 2:
         raise InvalidArgument(f'{role}: {len(shape)}-d array of shape {shape}: a transpose needs at least 2 '
                               f'dimensions (it swaps the last two)')

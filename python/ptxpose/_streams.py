@@ -42,7 +42,9 @@ def handle(stream: Any) -> Optional[int]:
 def current(view) -> int:
     """The caller's current stream for this array (see the module's text)."""
     if view.kind == 'torch':
-        return sys.modules['torch'].cuda.current_stream(view.device).cuda_stream
+        torch = sys.modules['torch']
+        raw = getattr(torch._C, '_cuda_getCurrentRawStream', None)  # the handle, without a Stream object
+        return raw(view.device) if raw else torch.cuda.current_stream(view.device).cuda_stream
     if view.stream is not None:
         return int(view.stream)
     if view.kind == 'cupy':
