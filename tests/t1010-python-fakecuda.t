@@ -76,7 +76,12 @@ cu('cuStreamCreate', ctypes.byref(s), 1)
 
 def captured(call, x, y):
     cu('cuStreamBeginCapture_v2', s, 0)
-    call()
+    try:
+        call()
+    except ptxpose.Error as e:  # on another stream, the capture refuses it: say so, end it
+        print(f'# {e}')
+        cu('cuStreamEndCapture', s, ctypes.byref(g), check=False)
+        return False
     cu('cuStreamEndCapture', s, ctypes.byref(g))
     before = y.elements()
     cu('cuGraphInstantiateWithFlags', ctypes.byref(ge), g, 0)

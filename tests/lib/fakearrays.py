@@ -29,11 +29,13 @@ CU = {'cuInit': [ctypes.c_uint], 'cuDevicePrimaryCtxRetain': [ctypes.POINTER(VP)
       'cuMemsetD8_v2': [U64, ctypes.c_ubyte, ctypes.c_size_t], 'cuGraphInstantiateWithFlags': [ctypes.POINTER(VP), VP, ctypes.c_ulonglong], 'cuGraphLaunch': [VP, VP]}
 
 
-def cu(name, *args):
+def cu(name, *args, check=True):
+    """A driver call; a failure raises (check) or is returned."""
     p = VP()
     assert ptxpose._lib.load().ptxpose_driver_symbol(name.encode(), ctypes.byref(p)) == 0, name
     rc = ctypes.CFUNCTYPE(ctypes.c_int, *CU[name])(p.value)(*args)
-    assert rc == 0, f'{name}: {rc}'
+    assert rc == 0 or not check, f'{name}: {rc}'
+    return rc
 
 
 ctx = VP()
