@@ -9,6 +9,8 @@
 #                       (default /usr/local), staged under DESTDIR if set:
 #                       bin/ptxpose, lib/libptxpose.{a,so*}, include/ptxpose.h,
 #                       lib/pkgconfig/ptxpose.pc, share/doc/ptxpose/.
+#   ./build.sh wheel    build, then the Python wheel (python/wheelbuild.py) with
+#                       libptxpose.so inside, into build/wheel/.
 #   ./build.sh fuzz [SECONDS]
 #                       install clang and libFuzzer where missing, build the
 #                       fuzz targets (fuzz/fuzz_*.c) and run each for SECONDS
@@ -136,6 +138,10 @@ install)
 	build
 	sh build-aux/install.sh
 	;;
+wheel)
+	build
+	python3 python/wheelbuild.py --out build/wheel
+	;;
 test)
 	build
 	# in parallel, the slowest first once build/prove-state has their times
@@ -159,7 +165,7 @@ fuzz)
 	exit $failed
 	;;
 *)
-	echo "usage: ./build.sh [main|test|install|fuzz [SECONDS]]" >&2
+	echo "usage: ./build.sh [main|test|install|wheel|fuzz [SECONDS]]" >&2
 	exit 2
 	;;
 esac

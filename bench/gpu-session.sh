@@ -127,7 +127,7 @@ stage_tune() {
 # $OUT/peers.json (a case already there is kept, so a second call with the
 # same $OUT goes on where a first one stopped), then the plan's pick added by
 # bench/pick.py (no GPU; it runs the carried build/ptxpose). PEER_SETS names
-# the case sets (default: peers.py's, issue8 issue10 issue13); PEER_ARGS adds
+# the case sets (default: peers.py's, mixed extremes small-elements); PEER_ARGS adds
 # options (--replays 20 --target-ms 0.5, or --quick). Then, anywhere:
 # python3 bench/report.py --out bench/results $OUT/peers.json
 stage_peers() {

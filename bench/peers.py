@@ -5,21 +5,26 @@
 
 CASE is ROWSxCOLS:DTYPE[:batch=B][:ld_in=N][:ld_out=N][:offset=N][:stride_in=S][:stride_out=S],
 DTYPE one of u8 i8 f16 bf16 i16 f32 i32 f64 c64 i64 c128. With no case and no
---set, the default sets (issue8, issue10, issue13) run. Implementations:
+--set, the default sets (mixed, extremes, small-elements) run. Implementations:
   copy         the same bytes copied device to device (the floor)
   torch        y.copy_(x.transpose(-1, -2))
   cupy         y[...] = x.swapaxes(-1, -2)
   cublas_geam  cuBLAS geam through ctypes (4-, 8- and 16-byte elements, one matrix)
   triton       a tl.trans kernel, the best of a small sweep of tiles and warps
                (those that fit the device's shared memory)
-  ptxpose:K    every kernel of --ptx whose element width matches (kernel ABI v2)
+  ptxpose-heuristic, ptxpose-measured, ptxpose:K
+               ptxpose through its Python package (python/), as a user calls
+               it: a Plan for the case's buffers (the cost model's choice, a
+               measured plan, or kernel K by name), Plan.execute on the
+               harness's stream; K: every kernel of --ptx (given to the
+               library as $PTXPOSE_PTX), else every kernel built into it
 Method: K back-to-back calls captured in one CUDA graph, the graph replayed R
 times between CUDA events after a warm-up, the median replay / K (the copy:
 the faster of that and K back-to-back calls outside a graph). Every output is
 checked bit-exactly, with the rest of its buffer, before it is timed.
 See bench/README.md. Exit status: 0 all correct, 1 a result WRONG or an
-implementation failed, 2 usage, 3 a PTX file refused, 4 no torch or no GPU,
-5 the CUDA context was lost.
+implementation failed, 2 usage, 3 a PTX file refused or the ptxpose package
+cannot load its library, 4 no torch or no GPU, 5 the CUDA context was lost.
 """
 import argparse
 import glob
@@ -45,7 +50,8 @@ def parse_args(argv):
     ap.add_argument('--set', action='append', default=[], metavar='NAME',
                     help=f'a named case set (repeatable): {", ".join(peers_cases.SETS)}')
     ap.add_argument('--ptx', action='append', default=[], metavar='GLOB',
-                    help="ptxpose PTX files to time (repeatable; quote it: --ptx 'ptx/*.ptx')")
+                    help="ptxpose PTX files whose kernels are timed by name (repeatable; quote it: "
+                         "--ptx 'ptx/*.ptx'; default: every kernel built into the library)")
     ap.add_argument('--out', metavar='FILE', help='the results JSON (rewritten after every case)')
     ap.add_argument('--resume', action='store_true', help='keep the cases already in --out and run the rest')
     ap.add_argument('--replays', type=int, metavar='R', help='graph replays per figure (default 30, at least 15)')
@@ -56,7 +62,7 @@ def parse_args(argv):
     ap.add_argument('--no-peers', action='store_true',
                     help="time the copy and ptxpose's kernels only (sweeps that train the plan model)")
     ap.add_argument('--dry-run', action='store_true',
-                    help="print the cases, cuBLAS geam's call and each kernel launch; no GPU needed")
+                    help="print the cases, cuBLAS geam's call and the ptxpose plans; no GPU needed")
     ap.add_argument('--list-sets', action='store_true', help='print every named set and its cases')
     a = ap.parse_args(argv)
     if a.replays is None:
@@ -80,7 +86,8 @@ def method(a):
             f'the median replay / K; the copy is the faster of that and K back-to-back copies outside a graph; '
             f'an implementation whose capture is refused is timed as K back-to-back calls between two events '
             f'(said in its note); L2 warm; every output checked bit-exactly, padding included, after poisoning, '
-            f'before timing; GB/s counts bytes read + written')
+            f'before timing; GB/s counts bytes read + written; ptxpose timed through its Python package: '
+            f'Plan made once, Plan.execute(x, y, stream) captured like the others')
 
 
 def dry_run(cases, kernels):
@@ -94,12 +101,10 @@ def dry_run(cases, kernels):
             print(f'  cublas_geam: {name} {trans[ta]} {trans[tb]} m {m} n {n} lda {lda} ldb {ldb} ldc {ldc}')
         else:
             print(f'  cublas_geam: n/a ({why})')
-        for k in kernels:
-            if k.elem == c.elem_bits:
-                g = k.grid_dims(c.rows, c.cols, c.batch)
-                args = ' '.join(f'{t}:{v}' for t, v in peers_ptx.launch_args(0, 0, c)[2:])
-                print(f'  {k.name}: grid {g[0]}x{g[1]}x{g[2]} block {"x".join(map(str, k.block))} '
-                      f'smem {k.dyn_smem} args {args}')
+        names = [k.name for k in kernels if k.elem == c.elem_bits]
+        print(f"  ptxpose: Plan(x, y) heuristic and measured, then by name: "
+              f"{' '.join(names) if kernels else 'every kernel of the library for ' + str(c.elem_bits) + '-bit elements'}"
+              f" (the package plans and launches them)")
 
 
 def main(argv):

@@ -51,17 +51,24 @@ def setup_triton(env, case, buf):
             for label, fn in peers_triton.launchers(bits(buf.x), bits(buf.y), case, env.quick, limit)]
 
 
-def ptx_launcher(env, kernel, case, buf):
-    """One ptxpose kernel launched through CuPy from its metadata (kernel ABI v2)."""
-    import numpy as np
-    from peers_ptx import launch_args
-    conv = {'u64': np.uint64, 'u32': np.uint32}
-    args = tuple(conv[t](v) for t, v in launch_args(buf.x.data_ptr(), buf.y.data_ptr(), case))
-    grid = kernel.grid_dims(case.rows, case.cols, case.batch)
+PTXPOSE_PATH = ("the ptxpose package (python/): Plan(x, y[, mode=... | kernel=...]) made once, then "
+                "Plan.execute(x, y, stream) on the harness's stream, captured in its graph")
 
-    def fn():
-        kernel.fn(grid, kernel.block, args, shared_mem=kernel.dyn_smem)
-    return fn, f'grid {grid[0]}x{grid[1]}x{grid[2]} block {"x".join(map(str, kernel.block))}'
+
+def setup_ptxpose(env, case, buf, label, chosen, **plan_args):
+    """ptxpose through its Python package, as a user calls it: a Plan for the case's buffers
+    (the heuristic's, a measured one, or a kernel by name), executed on the harness's stream.
+    The kernel the plan chose goes into `chosen`."""
+    px = env.need('ptxpose')
+    plan = px.Plan(buf.x, buf.y, **plan_args)
+    i = plan.info
+    chosen['kernel'] = i.kernel
+    x, y, stream = buf.x, buf.y, env.stream
+    note = f'{i.kernel}: grid {"x".join(map(str, i.grid))} block {"x".join(map(str, i.block))}'
+    if plan_args.get('mode') == 'measure':
+        note += (f'; measured plan from the cache ({i.timed} timed then)' if i.from_cache else
+                 f'; measured plan: {i.timed} candidates timed in {i.measure_ms:.1f} ms')
+    return [(label, lambda: plan.execute(x, y, stream), note + '; through the ptxpose package')]
 
 
 PEERS = (('torch', setup_torch), ('cupy', setup_cupy), ('cublas_geam', setup_cublas_geam),

@@ -1,22 +1,16 @@
-"""ptxpose kernels for bench/peers.py: metadata, launch grid and arguments (kernel ABI v2).
+"""PTX files for bench/peers.py's --ptx: their ptxpose metadata, checked before anything runs.
 
-A generated file describes its launch in `// ptxpose key=value` lines
-(docs/DESIGN.md). This module reads them and computes, in plain Python, what
-the loader computes in C: the grid (as meta_grid_dims does) and the packed
-parameters. Only `bind` touches CuPy; the rest is tested without a GPU.
-
-Kernel ABI v2, parameters in order:
-    u64 in, u64 out, u32 rows, u32 cols, u32 ld_in, u32 ld_out, u32 batch,
-    u64 stride_in, u64 stride_out
-Grid: grid=tile tile=TMxTN: (ceil(cols/TN), min(ceil(rows/TM), 65535), min(batch, 65535));
-      grid=linear per_block=P: (min(ceil(rows*cols/P), 2^31-1), 1, min(batch, 65535)).
-Kernels loop over what a clamped grid leaves out, so every valid shape launches.
+The kernels are timed through the ptxpose package (python/): the files are
+given to the library as $PTXPOSE_PTX (added to its built-in kernels, or
+replacing those of the same name) and each is planned by name
+(`Plan(x, y, kernel=NAME)`), so the library computes the grid and the
+arguments and launches it, as it does for a user. This module only reads a
+file's `// ptxpose key=value` lines (docs/DESIGN.md), so that a file the
+library would refuse is named, with why, before the GPU is touched.
 """
 import os
 
 TAG = '// ptxpose '
-GRID_X_MAX = 2**31 - 1
-GRID_YZ_MAX = 65535
 
 
 class PtxError(ValueError):
@@ -52,7 +46,7 @@ def _dims(path, key, text, count):
 
 
 class PtxKernel:
-    """One generated kernel, checked against kernel ABI v2 on construction."""
+    """One generated kernel's metadata, checked against kernel ABI v2 on construction."""
 
     def __init__(self, path):
         m = read_meta(path)
@@ -80,32 +74,10 @@ class PtxKernel:
         if not m.get('dyn_smem', '0').isdigit():
             raise PtxError(f"{path}: metadata: dyn_smem must be a byte count, got '{m['dyn_smem']}'")
         self.dyn_smem = int(m.get('dyn_smem', '0'))
-        self.fn = None
 
     @property
     def label(self):
         return 'ptxpose:' + self.name
-
-    def grid_dims(self, rows, cols, batch):
-        """The launch grid for a shape, computed as the loader's meta_grid_dims does."""
-        gz = min(batch, GRID_YZ_MAX)
-        if self.grid == 'tile':
-            tm, tn = self.tile
-            return (-(-cols // tn), min(-(-rows // tm), GRID_YZ_MAX), gz)
-        return (min(-(-(rows * cols) // self.per_block), GRID_X_MAX), 1, gz)
-
-    def bind(self, cupy):
-        """Load the module (the driver JITs the PTX) and keep the function."""
-        self.fn = cupy.RawModule(path=self.path).get_function(self.name)
-        if self.dyn_smem > 48 * 1024:
-            self.fn.max_dynamic_shared_size_bytes = self.dyn_smem
-
-
-def launch_args(in_ptr, out_ptr, case):
-    """The kernel's parameters in ABI v2 order, as (type, value) pairs; pointers in bytes, the rest in elements."""
-    return (('u64', in_ptr), ('u64', out_ptr), ('u32', case.rows), ('u32', case.cols),
-            ('u32', case.ld_in), ('u32', case.ld_out), ('u32', case.batch),
-            ('u64', case.stride_in), ('u64', case.stride_out))
 
 
 def load(globs, glob_fn):
@@ -118,3 +90,8 @@ def load(globs, glob_fn):
             raise PtxError(f"--ptx '{g}': no file matches")
         paths.update(hit)
     return [PtxKernel(p) for p in sorted(paths, key=os.path.basename)]
+
+
+def ptx_path(kernels):
+    """The $PTXPOSE_PTX value that gives the library these files."""
+    return ':'.join(k.path for k in kernels)

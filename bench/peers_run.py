@@ -70,7 +70,9 @@ class Env:
     def __init__(self, quick, peers=True):
         self.quick, self.cublas, self.stream, self.mods, self.missing = quick, None, None, {}, {}
         self.peers = peers  # False: the copy and ptxpose's kernels only (model training sweeps)
-        for name in ('cupy', 'triton', 'numpy'):
+        self.kernel_errors = {}  # a kernel whose PTX did not link: its entry, for the other cases
+        sys.path.insert(0, os.path.join(ROOT, 'python'))  # the package of this tree, over this tree's build/
+        for name in ('cupy', 'triton', 'numpy', 'ptxpose'):
             try:
                 self.mods[name] = __import__(name)
             except Exception as e:
@@ -198,6 +200,7 @@ class CaseRun:
         return self.entry(ms, 'graph' if how == 'graph' else 'back-to-back', '; '.join([note] + problems + skipped))
 
     def measure(self, kernels):
+        """Every implementation on this case; `kernels`: the ptxpose kernel names per width."""
         import peers_impls
         rec = self.case.record()
         impls = rec['impls'] = {}
@@ -211,14 +214,20 @@ class CaseRun:
         env, case, buf = self.env, self.case, self.buf
         for name, setup in peers_impls.PEERS if env.peers else ():
             impls[name] = self.attempt(name, lambda: setup(env, case, buf))
-        for k in kernels:
-            if k.elem != case.elem_bits:
+        plans = [('ptxpose-heuristic', {}), ('ptxpose-measured', {'mode': 'measure'})]
+        plans += [(peers_model.KERNEL_PREFIX + k, {'kernel': k}) for k in kernels.get(case.eb, ())]
+        for label, args in plans:
+            if args.get('kernel') in env.kernel_errors:  # it did not link in an earlier case: said then
+                impls[label] = dict(env.kernel_errors[args['kernel']])
                 continue
-            if k.bind_error is not None:  # reported once, when it was loaded
-                impls[k.label] = {'status': 'n/a' if isinstance(k.bind_error, peers_impls.NotApplicable)
-                                  else 'error', 'note': str(k.bind_error)}
-            else:
-                impls[k.label] = self.attempt(k.label, lambda: [(k.label, *peers_impls.ptx_launcher(env, k, case, buf))])
+            chosen = {}
+            impls[label] = e = self.attempt(label, lambda: peers_impls.setup_ptxpose(env, case, buf, label, chosen,
+                                                                                    **args))
+            e['path'] = 'package'
+            if 'kernel' in args and e['status'] == 'error' and e['note'].startswith(('JitError', 'BadPtx')):
+                env.kernel_errors[args['kernel']] = {'status': 'error', 'note': e['note'], 'path': 'package'}
+            elif chosen and not label.startswith(peers_model.KERNEL_PREFIX):
+                e['kernel'] = chosen['kernel']
         peers_model.fill_derived(impls)
         return rec
 
@@ -241,23 +250,23 @@ def line(rec, seconds):
             + ' '.join(f'{n} {pct(n)}' for n in peers_model.PEERS) + f' | ptxpose {ptx} | {seconds:.1f} s')
 
 
-def bind_kernels(kernels, env):
-    """Load every kernel's module through CuPy; returns the count of failures, each printed
-    here once and kept in the kernel (bind_error) for the entries of its cases."""
-    from peers_impls import NotApplicable
-    failures = 0
-    for k in kernels:
-        k.bind_error = None
-        try:
-            k.bind(env.need('cupy'))
-        except NotApplicable as e:
-            k.bind_error = e
-        except Exception as e:
-            k.bind_error = RuntimeError(f'module load failed: {exc_line(e)}')
-            failures += 1
-            print(f'peers: {k.path}: module load failed: {exc_line(e)}', flush=True)
-            traceback.print_exception(e, file=sys.stderr)
-    return failures
+def ptxpose_kernels(env, files):
+    """The kernels timed by name, per element width in bytes: those of the --ptx files (given to
+    the library as $PTXPOSE_PTX, before its first handle), else every kernel built into the
+    library; and what the results say of the library. Raises the package's Error."""
+    import peers_impls
+    import peers_ptx
+    px = env.need('ptxpose')
+    if files:
+        os.environ['PTXPOSE_PTX'] = peers_ptx.ptx_path(files)
+    where = px.library_path()
+    info = {'version': px.version(), 'library': str(where), 'library_source': where.source,
+            'ptxpose_ptx': os.environ.get('PTXPOSE_PTX', ''), 'timed': peers_impls.PTXPOSE_PATH}
+    names = {}
+    for k in px.kernels():
+        if not files or k.name in {f.name for f in files}:
+            names.setdefault(k.elem_bytes, []).append(k.name)
+    return {eb: sorted(n) for eb, n in names.items()}, info
 
 
 def run(a, cases, kernels, old, torch, method, fmt):
@@ -279,14 +288,21 @@ def run(a, cases, kernels, old, torch, method, fmt):
         'format': fmt, 'device': dev, 'date': datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC'),
         'commit': commit, 'commit_source': source, 'method': method,
         'versions': {'python': platform.python_version(), 'torch': torch.__version__,
-                     **{n: getattr(m, '__version__', '?') for n, m in env.mods.items()}},
+                     **{n: getattr(m, '__version__', '?') for n, m in env.mods.items() if n != 'ptxpose'}},
         'args': {'replays': a.replays, 'target_ms': a.target_ms, 'max_calls': a.max_calls, 'quick': a.quick,
                  'no_peers': a.no_peers,
                  'ptx': a.ptx, 'sets': a.set},
         'cases': []}
     print(f"{dev['name']}, {dev['sms']} SMs, L2 {dev['l2_bytes']} bytes, driver {dev['driver']}; "
-          f"ptxpose {commit}; {len(cases)} cases, {len(kernels)} kernels", flush=True)
-    failures = bind_kernels(kernels, env)
+          f"ptxpose {commit}; {len(cases)} cases, {len(kernels)} --ptx files", flush=True)
+    try:
+        by_width, results['ptxpose'] = ptxpose_kernels(env, kernels)
+    except Exception as e:
+        print(f'peers.py: the ptxpose package cannot run: {exc_line(e)}', file=sys.stderr)
+        return 3
+    print(f"ptxpose {results['ptxpose']['version']}: {results['ptxpose']['library']} "
+          f"({results['ptxpose']['library_source']}), {sum(map(len, by_width.values()))} kernels by name", flush=True)
+    failures = 0
     done = {c['case']: c for c in results['cases']}
     timer = peers_gpu.Timer(env.mods.get('cupy'), a.replays, a.target_ms, a.max_calls)
     env.stream = timer.stream.cuda_stream
@@ -299,7 +315,7 @@ def run(a, cases, kernels, old, torch, method, fmt):
         t0 = time.time()
         try:
             one = CaseRun(torch, timer, env, case, a.seed + i)
-            rec = one.measure(kernels)
+            rec = one.measure(by_width)
             failures += one.failures
         except ContextLost as e:
             print(f'peers: CUDA context lost ({e}); stopping, the results so far are in {a.out}', flush=True)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # t0800-bench-report: the side-by-side harness and its report, without a GPU.
-# bench/peers.py: case specs and named sets, kernel ABI v2 launch arithmetic
-# (grid clamps, parameter order), refused PTX, one-line errors and exit codes,
+# bench/peers.py: case specs and named sets (and their old names), PTX
+# metadata and refused PTX (ptxpose itself is timed through its package), one-line errors and exit codes,
 # that it needs no torch until it measures, cuBLAS geam through ctypes (with a
 # stand-in for libcublas: the call's arguments, the handle, the library
 # search), and (with a stand-in for Triton where Triton is absent) the Triton
@@ -106,19 +106,22 @@ want = {f'{a}x{b}:{w}' for k in (1, 2, 3, 4, 7, 8, 16, 33, 64) for a, b in ((k, 
 ok(skinny == want, "set skinny is issue 10's K x N and N x K, every K and width", sorted(want ^ skinny)[:5])
 ok({x.name for x in pc.expand(['batched'], [])}
    == {'1024x1024:f32:batch=64', '64x128:f16:batch=4096', '3x3:f32:batch=1048576'}, "set batched is issue 10's three")
-i8 = {x.name for x in pc.expand(['issue8'], [])}
-ok(len(i8) == 51 and '32768x32768:u8' in i8 and '7x30000:c128' in i8, "set issue8 is the README's 51 cases")
-both = pc.expand(['issue8', 'issue13'], ['16384x16384:f32'])
+i8 = {x.name for x in pc.expand(['mixed'], [])}
+ok(len(i8) == 51 and '32768x32768:u8' in i8 and '7x30000:c128' in i8, "set mixed is the README's 51 cases")
+both = pc.expand(['mixed', 'small-elements'], ['16384x16384:f32'])
 dup = [x for x in both if x.name == '16384x16384:f32']
-ok(len(dup) == 1 and dup[0].sets == ['issue8', 'issue13', 'cli'], 'a case in two sets and on the command line runs once, all three noted',
+ok(len(dup) == 1 and dup[0].sets == ['mixed', 'small-elements', 'cli'], 'a case in two sets and on the command line runs once, all three noted',
    dup[0].sets if dup else 'missing')
+old = pc.expand(['issue8', 'issue10', 'issue13'], [])
+ok(len(old) == len(pc.expand(list(pc.DEFAULT_SETS), [])) and {s for x in old for s in x.sets} == set(pc.DEFAULT_SETS),
+   'the old names issue8, issue10, issue13 are aliases, recorded under the new names', {s for x in old for s in x.sets})
 try:
     pc.expand(['nosuch'], [])
     ok(False, 'an unknown set is refused')
 except pc.CaseError as e:
     ok("unknown set 'nosuch'" in str(e), 'an unknown set is refused', e)
 
-# ---- kernel ABI v2: metadata, grid, parameters -----------------------------
+# ---- --ptx files: kernel ABI v2 metadata -------------------------------------
 
 
 def ptx(name, meta):
@@ -132,26 +135,9 @@ def ptx(name, meta):
 tile = pp.PtxKernel(ptx('tile', 'kernel=t_b32 elem=32 grid=tile tile=32x64 block=32x8 abi=2 dyn_smem=65536'))
 ok((tile.block, tile.tile, tile.dyn_smem, tile.label) == ((32, 8, 1), (32, 64), 65536, 'ptxpose:t_b32'),
    'metadata: block (z filled in), tile, dynamic shared memory, label')
-grids = [((64, 128, 1), (2, 2, 1)), ((65, 129, 1), (3, 3, 1)),
-         ((65535 * 32, 3, 1), (1, 65535, 1)), ((65535 * 32 + 1, 3, 1), (1, 65535, 1)),
-         ((4194304, 3, 1), (1, 65535, 1)), ((3, 4194304, 1), (65536, 1, 1)),
-         ((3, 3, 65535), (1, 1, 65535)), ((3, 3, 1048576), (1, 1, 65535)),
-         ((2**31 - 1, 2**31 - 1, 2**31 - 1), (2**25, 65535, 65535))]
-for (r, co, b), want in grids:
-    got = tile.grid_dims(r, co, b)
-    ok(got == want, f'grid=tile 32x64: {r}x{co} batch {b} -> {want}', got)
 lin = pp.PtxKernel(ptx('lin', 'kernel=l_b8 elem=8 grid=linear per_block=1024 block=256 abi=2'))
-for (r, co, b), want in [((1000, 3, 1), (3, 1, 1)), ((2**20, 2**11, 7), (2**21, 1, 7)),
-                         ((2**31 - 1, 2**31 - 1, 70000), (2**31 - 1, 1, 65535))]:
-    got = lin.grid_dims(r, co, b)
-    ok(got == want, f'grid=linear per_block=1024: {r}x{co} batch {b} -> {want}', got)
-c = pc.parse_case('33x31:u8:batch=3:stride_in=1400:stride_out=1200:ld_in=40')
-ok(pp.launch_args(0x1000, 0x2000, c) == (('u64', 0x1000), ('u64', 0x2000), ('u32', 33), ('u32', 31), ('u32', 40),
-                                        ('u32', 33), ('u32', 3), ('u64', 1400), ('u64', 1200)),
-   'parameters in ABI v2 order: in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out')
-c = pc.parse_case('7x5:f64')
-ok(pp.launch_args(1, 2, c)[6:] == (('u32', 1), ('u64', 35), ('u64', 35)), 'one matrix: batch 1, packed strides')
-
+ok((lin.per_block, lin.elem, pp.ptx_path([tile, lin])) == (1024, 8, f'{tile.path}:{lin.path}'),
+   'grid=linear: per_block; the files as $PTXPOSE_PTX for the library')
 abi1 = ptx('old', 'kernel=o_b32 elem=32 grid=tile tile=32x32 block=32x8')
 for path, why in [(abi1, 'kernel ABI 1; regenerate it with ptxpose gen$'),
                   (ptx('abi3', 'kernel=x elem=32 grid=tile tile=32x32 block=32x8 abi=3'), 'kernel ABI 3;'),
@@ -169,7 +155,7 @@ for path, why in [(abi1, 'kernel ABI 1; regenerate it with ptxpose gen$'),
 
 # ---- peers.py as a command, without torch ----------------------------------
 rc, out, err = run('bench/peers.py', '--help')
-ok(rc == 0 and '--ptx GLOB' in out and 'issue10' in out, 'peers.py --help', err)
+ok(rc == 0 and '--ptx GLOB' in out and 'extremes' in out, 'peers.py --help', err)
 one_line_error('a bad case: one line, exit 2', ['bench/peers.py', '5x5:f32:ld_in=4'], 2, "ld_in 4 is less than cols 5")
 one_line_error('an unknown set: one line, exit 2', ['bench/peers.py', '--set', 'nosuch'], 2, "unknown set 'nosuch'")
 one_line_error('an unknown flag: one line, exit 2', ['bench/peers.py', '--bogus'], 2, 'unrecognized arguments: --bogus')
@@ -184,18 +170,19 @@ one_line_error('--resume from a file that is not results: exit 2',
                ['bench/peers.py', '--resume', '--out', tmp + '/old.json', '5x5:f32'], 2, 'is not a results file')
 rc, out, err = run('bench/peers.py', '--dry-run', '--ptx', tmp + '/tile.ptx', '--ptx', tmp + '/lin.ptx',
                    '4194304x3:f32', '3x3:f32:batch=1048576', '1000x3:u8')
+via = ' (the package plans and launches them)'
 ok(rc == 0 and out.splitlines() == [
     '4194304x3:f32  (cli; 100663296 bytes moved)',
     '  cublas_geam: cublasSgeam T N m 4194304 n 3 lda 3 ldb 4194304 ldc 4194304',
-    '  t_b32: grid 1x65535x1 block 32x8x1 smem 65536 args u32:4194304 u32:3 u32:3 u32:4194304 u32:1 u64:12582912 u64:12582912',
+    '  ptxpose: Plan(x, y) heuristic and measured, then by name: t_b32' + via,
     '3x3:f32:batch=1048576  (cli; 75497472 bytes moved)',
     '  cublas_geam: n/a (cuBLAS geam has no batched form)',
-    '  t_b32: grid 1x1x65535 block 32x8x1 smem 65536 args u32:3 u32:3 u32:3 u32:3 u32:1048576 u64:9 u64:9',
+    '  ptxpose: Plan(x, y) heuristic and measured, then by name: t_b32' + via,
     '1000x3:u8  (cli; 6000 bytes moved)',
     '  cublas_geam: n/a (cuBLAS has no geam for 1-byte elements)',
-    '  l_b8: grid 3x1x1 block 256x1x1 smem 0 args u32:1000 u32:3 u32:3 u32:1000 u32:1 u64:3000 u64:3000'],
+    '  ptxpose: Plan(x, y) heuristic and measured, then by name: l_b8' + via],
    "--dry-run: each case, cuBLAS geam's call (transposed A, m = rows, n = cols, lda = ld_in, ldb = ldc = ld_out) "
-   'and the launch of each kernel of its width, no GPU', out + err)
+   'and the ptxpose plans of its width, no GPU', out + err)
 probe = ("import sys; sys.path.insert(0, 'bench'); import peers; peers.main(['--dry-run', '--set', 'smoke']); "
          "bad = [m for m in ('torch', 'numpy', 'cupy', 'triton') if m in sys.modules]; print('imported:', bad)")
 rc, out, err = run('-c', probe)

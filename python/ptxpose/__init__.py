@@ -1,0 +1,28 @@
+"""ptxpose: out-of-place transposes of CUDA arrays through hand-scheduled PTX kernels.
+
+    import ptxpose
+    y = ptxpose.transpose(x)          # x: torch, CuPy, Numba, anything with
+                                      # __cuda_array_interface__ or __dlpack__
+    ptxpose.transpose(x, out=y, stream=s)
+    p = ptxpose.Plan(x, mode='measure'); p.execute(x, y); p.info
+
+Pure Python over the shared library libptxpose (ctypes; no compiled
+extension, no framework dependency). `library_path()` says which library was
+loaded. Errors are `ptxpose.Error` subclasses with the library's `status`
+and a one-line `message`. N-d permutations (`permute`) are not in the
+library yet, so not here either.
+"""
+from ._core import Device, Kernel, Plan, PlanInfo, device, kernels, library_path, transpose, version
+from ._errors import (BadPtx, ContextMismatch, CudaError, Error, InvalidArgument, JitError, LibraryNotFound,
+                      Misaligned, NoDevice, NoDriver, NoKernel, OutOfMemory, SizeOverflow, Stale, Unsupported)
+
+__all__ = ['transpose', 'Plan', 'PlanInfo', 'Kernel', 'Device', 'kernels', 'device', 'version', 'library_path',
+           'Error', 'LibraryNotFound', 'InvalidArgument', 'Misaligned', 'SizeOverflow', 'NoDriver', 'NoDevice',
+           'ContextMismatch', 'CudaError', 'JitError', 'OutOfMemory', 'NoKernel', 'BadPtx', 'Stale', 'Unsupported',
+           '__version__']
+
+
+def __getattr__(name: str) -> str:
+    if name == '__version__':  # the library's: the package is built from the same tree
+        return version().split()[0]
+    raise AttributeError(f"module 'ptxpose' has no attribute {name!r}")

@@ -1,0 +1,297 @@
+"""transpose(), Plan and the queries: the package's calls into the library."""
+from __future__ import annotations
+
+import ctypes
+import sys
+from dataclasses import dataclass
+from typing import Any, Dict, List, Optional, Tuple
+
+from . import _arrays, _handles, _lib, _streams
+from ._arrays import Matrix, View
+from ._errors import ContextMismatch, InvalidArgument, Unsupported
+
+MODES = {'heuristic': 0, 'measure': 1}
+PLANS_KEPT = 1024  # transpose()'s plans per device; past it they are dropped and made again
+
+
+@dataclass(frozen=True)
+class PlanInfo:
+    """What a plan chose (ptxpose_plan_info): `kernel` is a kernel's name or "copy"."""
+    kernel: str
+    kernel_index: int
+    grid: Tuple[int, int, int]
+    block: Tuple[int, int, int]
+    dyn_smem: int
+    predicted_us: float
+    measured_us: float
+    unsure: bool
+    candidates: int
+    from_cache: bool
+    timed: int
+    measure_ms: float
+
+
+@dataclass(frozen=True)
+class Kernel:
+    """One kernel the library holds (ptxpose_kernel_info)."""
+    name: str
+    elem_bytes: int
+    tile_rows: int
+    tile_cols: int
+    per_block: int
+    block: Tuple[int, int, int]
+    regs: int
+    source: str
+    meta: str
+    ptx: str
+
+
+@dataclass(frozen=True)
+class Device:
+    """The device of a handle (ptxpose_device_info)."""
+    name: str
+    ordinal: int
+    cc: Tuple[int, int]
+    sm_count: int
+    l2_bytes: int
+    driver_version: int
+
+
+def _s(b: Optional[bytes]) -> str:
+    return b.decode(errors='replace') if b else ''
+
+
+def _device_of(v: View, role: str) -> int:
+    """The array's device: as it says, else as the driver says of its pointer, else the
+    current context's (where a handle would be made)."""
+    if v.device is not None:
+        return v.device
+    d = _handles.pointer_device(v.ptr, role)
+    return _handles.current_device() if d is None else d
+
+
+class _Problem:
+    """A transpose of x into out, checked: the two views and matrices, and the desc's fields."""
+    __slots__ = ('x', 'out', 'mx', 'mo', 'device', 'empty')
+
+    def __init__(self, x: Any, out: Any, stream: Optional[int], plan_only: bool = False):
+        self.x = vx = _arrays.view(x, 'x', stream)
+        self.mx = mx = _arrays.matrix(vx, 'x')
+        _arrays.check_pointer(vx, 'x')
+        self.device = _device_of(vx, 'x')
+        want = vx.shape[:-2] + (mx.cols, mx.rows)
+        if out is None and plan_only:  # a Plan's C-contiguous result: its layout, no memory
+            vo = View(None, 'plan', 0, want, _arrays.contiguous(want), vx.itemsize, vx.dtype, self.device)
+        else:
+            vo = _arrays.view(_allocate(vx, want) if out is None else out, 'out', stream)
+        self.out = vo
+        if vo.shape != want:
+            raise InvalidArgument(f'out: shape {vo.shape}, but x of shape {vx.shape} transposes to {want}')
+        if vo.dtype != vx.dtype or vo.itemsize != vx.itemsize:
+            raise InvalidArgument(f'out: dtype {vo.dtype}, x is {vx.dtype}')
+        if vo.readonly:
+            raise InvalidArgument(f'out: a read-only array ({type(out).__name__})')
+        self.mo = mo = _arrays.matrix(vo, 'out')
+        _arrays.check_pointer(vo, 'out')
+        od = _device_of(vo, 'out') if vo.kind != 'plan' else self.device
+        if vo.kind != 'plan' and od != self.device:
+            raise InvalidArgument(f'out: on device {od}, x on device {self.device}')
+        self.empty = mx.span == 0
+        if not self.empty and vo.ptr and vx.ptr < vo.ptr + mo.span and vo.ptr < vx.ptr + mx.span:
+            raise InvalidArgument(f'x and out overlap: x spans {vx.ptr:#x}..{vx.ptr + mx.span:#x}, out '
+                                  f'{vo.ptr:#x}..{vo.ptr + mo.span:#x} (a transpose is out of place)')
+
+    def fields(self) -> Tuple[int, ...]:
+        mx, mo = self.mx, self.mo
+        return (self.x.itemsize, mx.rows, mx.cols, mx.ld, mo.ld, mx.batch, mx.bstride, mo.bstride)
+
+
+def _allocate(v: View, shape: Tuple[int, ...]) -> Any:
+    """A new C-contiguous array of the caller's kind for the result."""
+    x = v.obj
+    if v.kind == 'torch':
+        return x.new_empty(shape)
+    mod = sys.modules.get(type(x).__module__.partition('.')[0])
+    if v.kind == 'cupy':
+        with mod.cuda.Device(v.device):
+            return mod.empty(shape, dtype=x.dtype)
+    if v.kind == 'numba':
+        return mod.cuda.device_array(shape, dtype=x.dtype)
+    empty = getattr(mod, 'empty', None)
+    if v.kind == 'cai' and callable(empty) and hasattr(x, 'dtype'):
+        return empty(shape, dtype=x.dtype)
+    raise Unsupported(f'x: cannot make a result array like a {type(x).__module__}.{type(x).__name__} (its '
+                      f'module has no empty()): pass out=')
+
+
+def _desc(f: Tuple[int, ...], align_in: int, align_out: int, mode: int, kernel: Optional[bytes],
+          budget_ms: float) -> _lib.Desc:
+    d = _lib.Desc()
+    d.size = ctypes.sizeof(_lib.Desc)
+    (d.elem_bytes, d.rows, d.cols, d.ld_in, d.ld_out, d.batch, d.stride_in, d.stride_out) = f
+    d.align_in, d.align_out, d.mode, d.measure_budget_ms, d.kernel = align_in, align_out, mode, budget_ms, kernel
+    return d
+
+
+class Plan:
+    """An explicit plan: a transpose problem fixed once, executed as often as you like.
+
+        p = ptxpose.Plan(x)                      # the layout of x (and of a C-contiguous result)
+        p = ptxpose.Plan(x, out, mode='measure') # or of x into out; timed on the GPU
+        p = ptxpose.Plan(x, kernel='fast_b32')   # one kernel by name (ptxpose.kernels())
+        y = p.execute(x2, None, stream)          # any arrays of the same layout
+
+    `mode`: 'heuristic' (the cost model chooses; no GPU time) or 'measure' (the
+    plausible kernels timed on scratch buffers, or the on-disk cache's choice;
+    `measure_budget_ms`, 0 for the library's 200 ms). `align`: the byte
+    alignment promised for every pointer executed (default: that of the
+    example arrays, up to 256). `info` says what was chosen. A Plan is bound to
+    the device of its example array.
+    """
+
+    def __init__(self, x: Any, out: Any = None, *, mode: str = 'heuristic', kernel: Optional[str] = None,
+                 measure_budget_ms: float = 0.0, align: Optional[int] = None):
+        if mode not in MODES:
+            raise InvalidArgument(f"mode {mode!r}: 'heuristic' or 'measure'")
+        pb = _Problem(x, out, None, plan_only=True)
+        if pb.empty:
+            raise InvalidArgument(f'x: shape {pb.x.shape} has no element: nothing to plan')
+        self.device = pb.device
+        self._handle = _handles.get(self.device)
+        self._fields = pb.fields()
+        a_in = align or _arrays.alignment(pb.x.ptr)
+        a_out = align or (_arrays.alignment(pb.out.ptr) if pb.out.ptr else 256)
+        self._kernel = kernel.encode() if kernel is not None else None
+        d = _desc(self._fields, a_in, a_out, MODES[mode], self._kernel, float(measure_budget_ms))
+        self._ptr = ctypes.c_void_p()
+        _handles.check(_lib.load().ptxpose_plan_create(self._handle.ptr, ctypes.byref(self._ptr), ctypes.byref(d)))
+        self.desc: Dict[str, Any] = {k: getattr(d, k) for k in ('elem_bytes', 'rows', 'cols', 'ld_in', 'ld_out',
+                                                               'batch', 'stride_in', 'stride_out', 'align_in',
+                                                               'align_out')}
+        self.desc.update(mode=mode, kernel=kernel)
+        self.out_shape = pb.out.shape
+
+    @property
+    def info(self) -> PlanInfo:
+        """The chosen kernel, its launch and what choosing it cost."""
+        i = _lib.PlanInfo()
+        _handles.check(_lib.load().ptxpose_plan_get(self._ptr, ctypes.byref(i)))
+        return PlanInfo(_s(i.kernel), i.kernel_index, tuple(i.grid), tuple(i.block), i.dyn_smem, i.predicted_us,
+                        i.measured_us, bool(i.unsure), i.candidates, bool(i.from_cache), i.timed, i.measure_ms)
+
+    def execute(self, x: Any, out: Any = None, stream: Any = None) -> Any:
+        """Enqueue the transpose of x into out (None: a new array of x's kind) on `stream`
+        (None: the caller's current stream) and return out; no synchronization. x and out
+        must have the plan's layout."""
+        s = _streams.handle(stream)
+        pb = _Problem(x, out, s)
+        if pb.fields() != self._fields:
+            raise InvalidArgument(f'x and out do not have the layout of this plan: (elem_bytes, rows, cols, ld_in, '
+                                  f'ld_out, batch, stride_in, stride_out) {pb.fields()}, the plan '
+                                  f'{self._fields}')
+        if pb.device != self.device:
+            raise ContextMismatch(f'x: on device {pb.device}, the plan on device {self.device}')
+        if s is None:
+            s = _streams.current(pb.x)
+        _handles.check(_lib.load().ptxpose_execute(self._ptr, pb.x.ptr, pb.out.ptr, s))
+        return pb.out.obj
+
+    def close(self) -> None:
+        """Destroy the library's plan now (else when the Plan is collected)."""
+        p, self._ptr = getattr(self, '_ptr', None), None
+        if p is not None and p.value and _lib._lib is not None:
+            _lib._lib.ptxpose_plan_destroy(p)
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def __enter__(self) -> 'Plan':
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f'<ptxpose.Plan {self.desc} on device {self.device}>'
+
+
+def transpose(x: Any, out: Any = None, *, stream: Any = None) -> Any:
+    """Swap the last two dimensions of a CUDA array: out[..., j, i] = x[..., i, j].
+
+    x: a torch tensor, CuPy or Numba array, or any object with __cuda_array_interface__ (v2, v3)
+    or __dlpack__; its strides, dtype (1, 2, 4, 8 or 16-byte elements) and pointer alignment are
+    honoured, and its leading dimensions are a batch. out: None (a new C-contiguous array of x's
+    kind) or an array of shape x.shape[:-2] + (cols, rows) and x's dtype, on x's device, not
+    overlapping x. stream: None (the caller's current stream), an int handle or a stream object.
+    Returns out. Asynchronous: no synchronization, so it can be captured in a CUDA graph (plan a
+    problem once outside the capture: the first call for a problem makes its plan).
+    """
+    s = _streams.handle(stream)
+    pb = _Problem(x, out, s)
+    if pb.empty:
+        return pb.out.obj
+    h = _handles.get(pb.device)
+    key = pb.fields() + (_arrays.alignment(pb.x.ptr), _arrays.alignment(pb.out.ptr))
+    plan = h.plans.get(key)
+    lib = _lib.load()
+    if plan is None:
+        if len(h.plans) >= PLANS_KEPT:
+            h.plans.clear()
+        plan = ctypes.c_void_p()
+        d = _desc(key[:8], key[8], key[9], 0, None, 0.0)
+        _handles.check(lib.ptxpose_plan_create(h.ptr, ctypes.byref(plan), ctypes.byref(d)))
+        h.plans[key] = _Owned(plan)
+    else:
+        plan = plan.ptr
+    if s is None:
+        s = _streams.current(pb.x)
+    _handles.check(lib.ptxpose_execute(plan, pb.x.ptr, pb.out.ptr, s))
+    return pb.out.obj
+
+
+class _Owned:
+    """A library plan that transpose() keeps; destroyed with its entry."""
+    __slots__ = ('ptr',)
+
+    def __init__(self, ptr: ctypes.c_void_p):
+        self.ptr = ptr
+
+    def __del__(self) -> None:
+        if _lib._lib is not None and self.ptr.value:
+            _lib._lib.ptxpose_plan_destroy(self.ptr)
+
+
+def kernels(device: Optional[int] = None) -> List[Kernel]:
+    """Every kernel the library holds (built in, and any $PTXPOSE_PTX adds)."""
+    h, lib = _handles.get(device), _lib.load()
+    n = ctypes.c_int()
+    _handles.check(lib.ptxpose_kernel_count(h.ptr, ctypes.byref(n)))
+    out = []
+    for i in range(n.value):
+        k = _lib.KernelInfo()
+        _handles.check(lib.ptxpose_kernel_get(h.ptr, i, ctypes.byref(k)))
+        out.append(Kernel(_s(k.name), k.elem_bytes, k.tile_rows, k.tile_cols, k.per_block, tuple(k.block), k.regs,
+                          _s(k.source), _s(k.meta), _s(k.ptx)))
+    return out
+
+
+def device(device: Optional[int] = None) -> Device:
+    """The device (None: the current context's, else 0) as the library sees it."""
+    h, lib = _handles.get(device), _lib.load()
+    i = _lib.DeviceInfo()
+    _handles.check(lib.ptxpose_device_get(h.ptr, ctypes.byref(i)))
+    return Device(_s(i.name), i.ordinal, (i.cc_major, i.cc_minor), i.sm_count, i.l2_bytes, i.driver_version)
+
+
+def version() -> str:
+    """The library's version and commit: "0.3.0 (commit 1a2b3c4)"."""
+    return _s(_lib.load().ptxpose_version())
+
+
+def library_path() -> _lib.Located:
+    """The path of the libptxpose loaded (a str) and, in `.source`, how it was found:
+    "bundled", "$PTXPOSE_LIB", "installed prefix", "dynamic loader" or "build folder"."""
+    return _lib.where()
