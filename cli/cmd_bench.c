@@ -67,7 +67,8 @@ typedef struct {
 	size_t ncases;
 	px_row *rows;
 	size_t nrows;
-	size_t timed;       /* cases whose copy was timed */
+	size_t timed;       /* kernels (of the files) verified and timed: the
+			     * copy and cuBLAS alone are no result */
 	int unsaved;        /* the last write of the tables failed */
 	px_report_head head;
 	int code;
@@ -86,8 +87,9 @@ static void usage(FILE *f)
 "(cuMemcpyDtoD of batch*rows*cols*elem bytes) and cuBLAS geam (32-, 64-, 128-bit;\n"
 		"batches of one) the same way in the same run. Progress on stderr; the table on\n"
 		"stdout and in DIR/bench.md and DIR/bench.csv, both rewritten together (both or\n"
-		"neither) after every case once one has timed something; a run that times nothing\n"
-		"leaves them as they were. Shapes that do not fit in this device's or this\n"
+		"neither) after every case once a kernel has been timed; a run that times no\n"
+		"kernel (all skipped, failed or wrong: the copy and cuBLAS do not count) leaves\n"
+		"them as they were. Shapes that do not fit in this device's or this\n"
 		"machine's memory are skipped with a note.\n"
 		"Every input (flags, shapes, every file and its metadata, DIR) is checked before\n"
 		"anything runs: one bad input stops the bench with nothing written.\n"
@@ -115,7 +117,7 @@ static void usage(FILE *f)
 		"  --no-cublas     leave out the cublas_geam rows\n"
 		"  -v              driver, JIT and timing details on stderr\n"
 		"\n"
-		"Exit: 0 all verified, 1 some result wrong, 2 usage (or nothing could be timed), 3\n"
+		"Exit: 0 all verified, 1 some result wrong, 2 usage (or every case skipped), 3\n"
 		"input (missing file, no metadata, cannot write DIR), 4 no CUDA driver or device, 5\n"
 		"CUDA or JIT error.\n"
 		"With several kinds of failure, the first that is not 1 wins.\n");
@@ -277,6 +279,7 @@ static void bench_variants(bench *b, const px_shape *s, double copy_us, const ch
 		px_op op = px_op_plan(plan, v->f.meta.kernel);
 		st = bench_op(b, &op, s, copy_us);
 		ptxpose_plan_destroy(plan);
+		b->timed += st == PX_OK;
 		if (st == PX_ECUDA && recover(b, s))
 			return;
 	}
@@ -322,7 +325,6 @@ static void bench_case(bench *b, px_shape s, int ci, int ncases)
 	r->us = t.median_us;
 	r->gbps = px_gbps(&s, t.median_us);
 	r->pct_copy = 100;
-	b->timed++;
 	bench_variants(b, &s, t.median_us, tag);
 }
 
@@ -411,8 +413,9 @@ static void bench_free(bench *b, bench_opts *o)
 		free(o->files);
 }
 
-/* Rewrite the tables once a case has timed something: a run that times
- * nothing (every case skipped or failed) leaves the old tables alone. */
+/* Rewrite the tables once a kernel has been timed: a run that times none
+ * (every case skipped, every kernel failed or wrong; the copy and cuBLAS
+ * timed alone) leaves the old tables alone. */
 static void save(bench *b)
 {
 	char err[1024];
@@ -481,8 +484,9 @@ int cmd_bench(int argc, char **argv)
 		sb_free(&dir);
 	} else if (!b.timed) {
 		cli_err(CMD, "nothing was timed (every case was skipped or failed); %s/bench.md and bench.csv are "
-			"left as they were", o.out_dir);
-		note_code(&b, EXIT_USAGE);
+			"left as they were (the copy and cuBLAS alone are no result)", o.out_dir);
+		if (!b.code) /* a failure's own code says more */
+			note_code(&b, EXIT_USAGE);
 	}
 	code = b.code;
 out:

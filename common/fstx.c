@@ -64,6 +64,7 @@ void fstx_set_fault(fstx *t, fs_fault_fn fn, void *ud)
 }
 
 int fstx_count(const fstx *t) { return t->n; }
+const char *fstx_base(const fstx *t, int i) { return t->f[i].name; }
 const char *fstx_path(const fstx *t, int i) { return t->f[i].path; }
 const char *fstx_data(const fstx *t, int i, size_t *len)
 {

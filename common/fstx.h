@@ -40,6 +40,8 @@ int fstx_add(fstx *t, const char *name, size_t namelen, const char *data, size_t
 
 /* The queued files in name order: i from 0 to fstx_count() - 1. */
 int fstx_count(const fstx *t);
+/* The name of file i, as checked ("./" dropped). */
+const char *fstx_base(const fstx *t, int i);
 /* The path of file i: "folder/name". */
 const char *fstx_path(const fstx *t, int i);
 /* Its bytes, as queued. */

@@ -269,46 +269,173 @@ static int open_ptx(lua_State *L)
 }
 
 /* Hand the files to the caller's sink, in name order. */
-static int to_sink(const lptx_ctx *c, strbuf *report, strbuf *err)
+static int to_sink(const lptx_opts *o, const fstx *tx, strbuf *report, strbuf *err)
 {
-	for (int i = 0; i < fstx_count(c->tx); i++) {
+	for (int i = 0; i < fstx_count(tx); i++) {
 		size_t len;
-		const char *data = fstx_data(c->tx, i, &len);
-		if (c->o->sink(c->o->sink_ud, fstx_path(c->tx, i), data, len)) {
-			sb_printf(err, "cannot write %s", fstx_path(c->tx, i));
+		const char *data = fstx_data(tx, i, &len);
+		if (o->sink(o->sink_ud, fstx_path(tx, i), data, len)) {
+			sb_printf(err, "cannot write %s", fstx_path(tx, i));
 			return LPTX_IO;
 		}
-		sb_printf(report, "wrote %s\n", fstx_path(c->tx, i));
+		sb_printf(report, "wrote %s\n", fstx_path(tx, i));
 	}
 	return LPTX_OK;
+}
+
+/* One run's script and options, for the process that runs it. */
+typedef struct {
+	const char *name, *text;
+	size_t len;
+	const lptx_opts *o;
+} lptx_job;
+
+/* The result of a run as bytes, from the process that ran the script to
+ * the one that writes: the code, the message, then each file's name and
+ * bytes, every field a length and its bytes. */
+static void put(strbuf *out, const char *s, size_t n)
+{
+	sb_addn(out, (const char *)&n, sizeof n);
+	sb_addn(out, s, n);
+}
+
+static void put_int(strbuf *out, int v)
+{
+	char s[16];
+	put(out, s, (size_t)snprintf(s, sizeof s, "%d", v));
+}
+
+/* The next field of in, or NULL when in is cut short. */
+static const char *get(const char **in, const char *end, size_t *n)
+{
+	if ((size_t)(end - *in) < sizeof *n)
+		return NULL;
+	memcpy(n, *in, sizeof *n);
+	*in += sizeof *n;
+	if (*n > (size_t)(end - *in))
+		return NULL;
+	const char *s = *in;
+	*in += *n;
+	return s;
+}
+
+static int get_int(const char **in, const char *end, int *v)
+{
+	size_t n;
+	const char *s = get(in, end, &n);
+	char buf[16];
+	if (!s || !n || n >= sizeof buf)
+		return -1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	*v = atoi(buf);
+	return 0;
+}
+
+/* Run the script here, under the sandbox's limits; its result into out. */
+static void run_script(void *ud, volatile int *line, strbuf *out)
+{
+	const lptx_job *j = ud;
+	const lptx_opts *o = j->o;
+	lptx_ctx c = {.o = o, .tx = fstx_new(o->outdir)};
+	size_t k = 0;
+	for (; j->name[k] && k + 1 < sizeof c.script; k++) /* the header is a comment line: no control characters */
+		c.script[k] = (unsigned char)j->name[k] < 0x20 || j->name[k] == 0x7f ? '?' : j->name[k];
+	c.script[k] = '\0';
+	lsbx_limits lim = o->limits;
+	lim.line = line;
+	lsbx *b = lsbx_new(&lim);
+	strbuf err;
+	sb_init(&err);
+	int rc = LPTX_OK;
+	if (!c.tx || !b) {
+		sb_add(&err, "out of memory");
+		rc = LPTX_IO;
+	} else if (lsbx_run(b, open_ptx, &c, j->name, j->text, j->len, o->verbose, &err)) {
+		rc = LPTX_SCRIPT;
+	}
+	put_int(out, rc);
+	put(out, sb_str(&err), err.len);
+	put_int(out, rc == LPTX_OK ? fstx_count(c.tx) : 0);
+	for (int i = 0; rc == LPTX_OK && i < fstx_count(c.tx); i++) {
+		size_t len;
+		const char *data = fstx_data(c.tx, i, &len);
+		put(out, fstx_base(c.tx, i), strlen(fstx_base(c.tx, i)));
+		put(out, data, len);
+	}
+	lsbx_free(b); /* the texts fstx points at live in the state */
+	fstx_free(c.tx);
+	sb_free(&c.buf);
+	sb_free(&err);
+}
+
+/* Read a run's result (run_script's out), then write its files. */
+static int finish(const strbuf *res, const lptx_opts *o, strbuf *report, strbuf *err)
+{
+	const char *in = sb_str(res), *end = in + res->len, *msg;
+	size_t n;
+	int rc, count;
+	if (get_int(&in, end, &rc) || !(msg = get(&in, end, &n)) || get_int(&in, end, &count)) {
+		sb_add(err, res->oom ? "out of memory" : "the script's process handed back a damaged result");
+		return LPTX_IO;
+	}
+	if (rc != LPTX_OK) {
+		sb_addn(err, msg, n);
+		return rc;
+	}
+	fstx *tx = fstx_new(o->outdir);
+	rc = tx ? LPTX_OK : LPTX_IO;
+	for (int i = 0; rc == LPTX_OK && i < count; i++) {
+		size_t nlen, dlen;
+		const char *name = get(&in, end, &nlen), *data = name ? get(&in, end, &dlen) : NULL;
+		if (!data) {
+			sb_add(err, "the script's process handed back a damaged result");
+			rc = LPTX_IO;
+		} else if (fstx_add(tx, name, nlen, data, dlen, err)) {
+			rc = LPTX_IO;
+		}
+	}
+	if (!tx)
+		sb_add(err, "out of memory");
+	else if (rc != LPTX_OK)
+		;
+	else if (o->sink)
+		rc = to_sink(o, tx, report, err);
+	else if (fstx_commit(tx, err))
+		rc = LPTX_IO;
+	else
+		for (int i = 0; i < fstx_count(tx); i++)
+			sb_printf(report, "%s %s\n", fstx_changed(tx, i) ? "wrote" : "unchanged", fstx_path(tx, i));
+	fstx_free(tx);
+	return rc;
 }
 
 int lptx_run_text(const char *name, const char *text, size_t len, const lptx_opts *o, strbuf *report,
 		  strbuf *err)
 {
-	lptx_ctx c = {.o = o, .tx = fstx_new(o->outdir)};
-	size_t k = 0;
-	for (; name[k] && k + 1 < sizeof c.script; k++) /* the header is a comment line: no control characters */
-		c.script[k] = (unsigned char)name[k] < 0x20 || name[k] == 0x7f ? '?' : name[k];
-	c.script[k] = '\0';
-	lsbx *b = lsbx_new(&o->limits);
-	int rc = LPTX_OK;
-	if (!c.tx || !b) {
-		sb_add(err, "out of memory");
-		rc = LPTX_IO;
-	} else if (lsbx_run(b, open_ptx, &c, name, text, len, o->verbose, err)) {
+	lptx_job j = {.name = name, .text = text, .len = len, .o = o};
+	strbuf res;
+	sb_init(&res);
+	int rc = 0, line = 0;
+	if (o->in_process)
+		run_script(&j, NULL, &res);
+	else
+		rc = lsbx_fork(o->limits.time_ms ? o->limits.time_ms : LSBX_TIME_DEFAULT, run_script, &j, &res, &line, err);
+	if (rc == LSBX_FORK_LATE) {
+		strbuf m;
+		sb_init(&m);
+		if (line > 0)
+			sb_printf(&m, "%s:%d: ", name, line);
+		else
+			sb_printf(&m, "%s: ", name);
+		sb_printf(&m, LSBX_TIME_FMT, (o->limits.time_ms ? o->limits.time_ms : LSBX_TIME_DEFAULT) / 1000.0);
+		sb_add_esc(err, sb_str(&m), m.len, NULL);
+		sb_free(&m);
 		rc = LPTX_SCRIPT;
-	} else if (o->sink) {
-		rc = to_sink(&c, report, err);
-	} else if (fstx_commit(c.tx, err)) {
-		rc = LPTX_IO;
 	} else {
-		for (int i = 0; i < fstx_count(c.tx); i++)
-			sb_printf(report, "%s %s\n", fstx_changed(c.tx, i) ? "wrote" : "unchanged", fstx_path(c.tx, i));
+		rc = rc ? LPTX_IO : finish(&res, o, report, err);
 	}
-	lsbx_free(b); /* the texts fstx points at live in the state */
-	fstx_free(c.tx);
-	sb_free(&c.buf);
+	sb_free(&res);
 	return rc;
 }
 

@@ -3,7 +3,9 @@
  * A script runs in the sandbox of gen/lsbx.h. The files it writes with
  * ptx.write are checked at the call (plain file names only) and held in
  * memory; only once the whole script has succeeded are they written, as
- * one transaction (common/fstx.h): all of them or none. */
+ * one transaction (common/fstx.h): all of them or none. The script runs in
+ * a child process (lsbx_fork) that is killed at the time limit whatever it
+ * is doing; the files are written by the parent. */
 #ifndef GEN_LPTX_H
 #define GEN_LPTX_H
 
@@ -25,6 +27,9 @@ typedef struct {
 	lsbx_limits limits;   /* memory and time; zeros: the defaults */
 	lptx_sink sink;       /* optional: files go here, and outdir is not read */
 	void *sink_ud;
+	int in_process;       /* run the script in this process (a fuzzer sees its
+			       * coverage) under the sandbox's own limits only; by
+			       * default it runs in a child killed at the time limit */
 } lptx_opts;
 
 enum { LPTX_OK = 0, LPTX_SCRIPT = 1, LPTX_IO = 2 };

@@ -17,6 +17,7 @@ struct lsbx {
 	unsigned time_ms;
 	struct timespec deadline;
 	int stopped;         /* past the deadline: every instruction raises */
+	volatile int *line;  /* lsbx_limits.line */
 	const char *name;    /* the script, for messages */
 };
 
@@ -48,6 +49,7 @@ lsbx *lsbx_new(const lsbx_limits *lim)
 		return NULL;
 	b->cap = lim && lim->mem_bytes ? lim->mem_bytes : LSBX_MEM_DEFAULT;
 	b->time_ms = lim && lim->time_ms ? lim->time_ms : LSBX_TIME_DEFAULT;
+	b->line = lim ? lim->line : NULL;
 	if (!(b->L = lua_newstate(alloc, b))) {
 		free(b);
 		return NULL;
@@ -88,20 +90,38 @@ static int past(const struct timespec *t)
 	return now.tv_sec > t->tv_sec || (now.tv_sec == t->tv_sec && now.tv_nsec >= t->tv_nsec);
 }
 
-static void hook(lua_State *L, lua_Debug *ar)
+size_t lsbx_mem_limit(lua_State *L) { return of(L)->cap; }
+unsigned lsbx_time_limit(lua_State *L) { return of(L)->time_ms; }
+int lsbx_stopped(lua_State *L) { return of(L)->stopped; }
+
+/* Raise the time limit's error at L's line; from now on every instruction
+ * raises it too. */
+static void over(lsbx *b, lua_State *L)
 {
-	lsbx *b = of(L);
-	(void)ar;
-	if (!b->stopped && !past(&b->deadline))
-		return;
 	stop(b, L);
 	strbuf m;
 	sb_init(&m);
 	where(L, b->name, &m);
-	sb_printf(&m, "time limit of %g s reached (an endless loop?)", b->time_ms / 1000.0);
+	sb_printf(&m, LSBX_TIME_FMT, b->time_ms / 1000.0);
 	lua_pushstring(L, sb_str(&m));
 	sb_free(&m);
 	lua_error(L);
+}
+
+static void hook(lua_State *L, lua_Debug *ar)
+{
+	lsbx *b = of(L);
+	if (b->line && !b->stopped && lua_getinfo(L, "l", ar) && ar->currentline > 0)
+		*b->line = ar->currentline;
+	if (b->stopped || past(&b->deadline))
+		over(b, L);
+}
+
+void lsbx_check_time(lua_State *L)
+{
+	lsbx *b = of(L);
+	if (b->stopped || (b->deadline.tv_sec && past(&b->deadline)))
+		over(b, L);
 }
 
 static void stop(lsbx *b, lua_State *L)
@@ -118,6 +138,26 @@ static void set_deadline(lsbx *b)
 	d->tv_nsec += (long)(b->time_ms % 1000) * 1000000L;
 	if (d->tv_nsec >= 1000000000L)
 		d->tv_sec++, d->tv_nsec -= 1000000000L;
+}
+
+static void mem_text(const lsbx *b, strbuf *sb)
+{
+	if (b->mem_hit)
+		sb_printf(sb, "memory limit of %zu MiB reached", b->cap >> 20);
+	else
+		sb_add(sb, "out of memory");
+}
+
+int lsbx_memory_error(lua_State *L)
+{
+	lsbx *b = of(L);
+	strbuf m;
+	sb_init(&m);
+	where(L, b->name, &m);
+	mem_text(b, &m);
+	lua_pushstring(L, sb_str(&m)); /* a failed push raises a memory error itself */
+	sb_free(&m);
+	return lua_error(L);
 }
 
 typedef struct {
@@ -142,10 +182,7 @@ static void report(run_args *a, lua_State *co, int st)
 	const char *s = lua_type(co, -1) == LUA_TSTRING ? lua_tolstring(co, -1, &n) : NULL;
 	if (st == LUA_ERRMEM) {
 		where(co, b->name, &m);
-		if (b->mem_hit)
-			sb_printf(&m, "memory limit of %zu MiB reached", b->cap >> 20);
-		else
-			sb_add(&m, "out of memory");
+		mem_text(b, &m);
 	} else if (s) {
 		sb_addn(&m, s, n);
 	} else if (st == LUA_YIELD) {

@@ -6,6 +6,7 @@
 #include <lauxlib.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "gen/lptx.h"
 #include "tests/unit/tap.h"
@@ -57,7 +58,7 @@ static void binary(void)
 	luaL_loadstring(L, "ptx.write('a.ptx', ptx.transpose{name='a'})");
 	lua_dump(L, dump_writer, &chunk, 0);
 	lua_close(L);
-	lptx_opts o = {.outdir = "out", .sink = sink};
+	lptx_opts o = {.outdir = "out", .sink = sink, .in_process = 1}; /* a thousand runs: no process each */
 	int rc = run_opts("c.lua", chunk.data, chunk.len, &o);
 	ok(rc == LPTX_SCRIPT && !strcmp(sb_str(&err), "c.lua: a precompiled chunk; scripts are loaded as text only") &&
 	   !files.len, "a precompiled chunk is refused, nothing written (%s)", sb_str(&err));
@@ -93,7 +94,7 @@ static void libraries(void)
 						  "ptxpose scripts", "no finalizers");
 	fails("local s = string.rep('a', 20000)\nreturn s:match('(a-)b')",
 	      "t.lua:2: string.match: this pattern over 20000 bytes could backtrack for hours (the sandbox allows "
-	      "length^(repetitions+1) up to 2^28; split the text, or find with plain = true)",
+	      "length^(repetitions+1) up to 268435456; split the text, or find with plain = true)",
 	      "a repetition followed by more pattern, over 20000 bytes, is refused");
 	ok(run("assert(string.rep('a', 4000):match('(a-)b') == nil)\n"
 	       "assert(#string.rep(' x', 1e6):gsub('%s+', '') == 1e6)") == LPTX_OK,
@@ -127,6 +128,107 @@ static void limits(void)
 	   "so does a growing table: %s", sb_str(&err));
 }
 
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* Issue 18, item 1, in this process (the fuzzer's way): the sandbox's own
+ * bounds end each escape quickly, with its line. */
+static void escapes(void)
+{
+	static const struct {
+		const char *script, *want, *what;
+	} c[] = {
+		{"xpcall(error, function() while true do end end)", "t.lua:1: time limit of 0.3 s reached",
+		 "xpcall's message handler in an endless loop"},
+		{"xpcall(function() while true do end end, function() while true do end end)",
+		 "t.lua:1: time limit of 0.3 s reached", "... called for the time limit's own error"},
+		{"assert(string.rep('', math.maxinteger) == '' and ('x'):rep(0, 'y') == '')\nerror('done')", "t.lua:2: done",
+		 "string.rep of an empty result returns at once"},
+		{"local s = ('x'):rep(1e15)", "t.lua:1: string.rep: 1000000000000000 copies of 1 bytes exceed the memory "
+		 "limit of 256 MiB", "string.rep beyond the memory limit is refused at once"},
+		{"local x = ('('):rep(1e6):find('%b()')", "t.lua:1: string.find: this pattern over 1000000 bytes could",
+		 "%b() over 1e6 bytes is refused"},
+		{"local a = ('a'):rep(2e6)\nassert(not a:find(('a'):rep(1e6)..'b', 1, true))\n"
+		 "assert(a:find(('a'):rep(1e6)) == 1)\nerror('done')", "t.lua:4: done",
+		 "find of a plain 1e6-byte needle is a linear search"},
+		{"local x = ('b'):rep(1e5):find('['..('a'):rep(2e5)..']')", "t.lua:1: string.find: this pattern over 100000",
+		 "a 2e5-byte set over 1e5 bytes is refused"},
+		{"local x = ('a'):rep(2e6):match(('a'):rep(1e6)..'b')", "t.lua:1: string.match: this pattern over 2000000",
+		 "a 1e6-byte literal pattern in match is refused"},
+		{"local t = {}\nfor i = 1, 2e5 do t[i] = -i end\ntable.sort(t)", "t.lua:3: table.sort: more than",
+		 "table.sort of more than the limit's share of 2^22 elements is refused"},
+		{"local t = {}\nfor i = 1, 1e6 do t[i] = 'x' end\nwhile true do collectgarbage() end",
+		 "time limit of 0.3 s reached", "a loop of long library calls looks at the clock at each"},
+		{"setmetatable('', {})", "t.lua:1: bad argument #1 to 'setmetatable' (table expected, got string)",
+		 "an argument error of a bounded function names it and the line"},
+		{"setmetatable(setmetatable({}, {__metatable = 1}), {})", "t.lua:1: cannot change a protected metatable",
+		 "... and its other errors the line"},
+		{"table.sort({3, 1, 'x'})", "t.lua:1: attempt to compare", "... and those of what it calls"},
+	};
+	lptx_opts o = {.outdir = "out", .sink = sink, .in_process = 1, .limits = {.time_ms = 300}};
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		double t0 = now_s();
+		int rc = run_opts("t.lua", c[i].script, strlen(c[i].script), &o);
+		double s = now_s() - t0;
+		if (!ok(rc == LPTX_SCRIPT && strstr(sb_str(&err), c[i].want) && s < 3, "%s (%.2f s)", c[i].what, s))
+			printf("#   rc %d, got '%s'\n#   want '%s'\n", rc, sb_str(&err), c[i].want);
+	}
+	ok(run("assert(('x'):find('x', 2) == nil and ('abcabc'):find('ca', -4) == 3 and select(2, ('ab'):find('', 3)) == 2)\n"
+	       "assert(('ab'):find('', 4) == nil and ('a.b'):find('.', 1, true) == 2 and ('a.b'):find('b', -1) == 3)\n"
+	       "assert(('a\\0b'):find('\\0b') == 2 and ('aXb'):find('X', -10) == 2)") == LPTX_OK,
+	   "a plain find answers as Lua's: %s", sb_str(&err));
+}
+
+static void late(void *ud, volatile int *line, strbuf *out)
+{
+	(void)ud;
+	*line = 7;
+	sb_add(out, "never handed back");
+	for (;;)
+		pause(); /* a C loop: no hook could stop it */
+}
+
+static void prompt(void *ud, volatile int *line, strbuf *out)
+{
+	(void)ud;
+	(void)line;
+	sb_add(out, ud);
+}
+
+/* The watchdog (lsbx_fork): a child that never ends is killed at the
+ * deadline, the line it left handed back; one that ends hands back its bytes. */
+static void watchdog(void)
+{
+	strbuf res, e;
+	sb_init(&res);
+	sb_init(&e);
+	int line = 0;
+	double t0 = now_s();
+	int rc = lsbx_fork(200, late, NULL, &res, &line, &e);
+	double s = now_s() - t0;
+	ok(rc == LSBX_FORK_LATE && line == 7 && !res.len && s < 1.5, "a child in an endless C loop is killed at the "
+	   "deadline (%.2f s), its line handed back (%d)", s, line);
+	char big[200000];
+	memset(big, 'b', sizeof big - 1);
+	big[sizeof big - 1] = '\0';
+	rc = lsbx_fork(5000, prompt, big, &res, &line, &e);
+	ok(rc == 0 && res.len == sizeof big - 1 && !e.len, "a child that ends hands back all it wrote (%zu bytes)",
+	   res.len);
+	lptx_opts o = {.outdir = "out", .sink = sink, .limits = {.time_ms = 1000}};
+	const char *cat = "local t = {}\nfor i = 1, 1e6 do t[i] = 'x' end\nwhile true do local s = table.concat(t) end\n";
+	t0 = now_s();
+	rc = run_opts("t.lua", cat, strlen(cat), &o);
+	s = now_s() - t0;
+	ok(rc == LPTX_SCRIPT && strstr(sb_str(&err), "time limit of 1 s reached (an endless loop?)") && s < 3,
+	   "gen's way: a loop of long unbounded calls ends at the limit (%.2f s): %s", s, sb_str(&err));
+	sb_free(&res);
+	sb_free(&e);
+}
+
 static void errors(void)
 {
 	fails("\nlocal function f()\n  error({})\nend\nf()\n", "t.lua:3: error object is a table, not a message",
@@ -155,12 +257,15 @@ static void errors(void)
 
 int main(void)
 {
+	alarm(60); /* a limit that fails to hold fails the test, not hangs it */
 	sb_init(&files);
 	sb_init(&report);
 	sb_init(&err);
 	binary();
 	libraries();
 	limits();
+	escapes();
+	watchdog();
 	errors();
 	sb_free(&files);
 	sb_free(&report);
