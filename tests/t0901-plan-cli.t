@@ -123,9 +123,9 @@ bad 2 "stride_in 99 is less than the input matrix it must hold ((rows-1)\\*ld_in
 bad 2 "align_in 2: the pointer is misaligned for 4-byte elements" --elem 32 --rows 10 --cols 10 --align-in 2
 bad 2 "align_out 12 is not a power of two" --elem 32 --rows 10 --cols 10 --align-out 12
 bad 2 "give one" --elem 32 --rows 10 --cols 10 --offset 1 --align-in 4
-bad 2 "elem 48 is not an element width" --elem 48 --rows 10 --cols 10
+bad 2 "--elem '48' is not an element width: give bits" --elem 48 --rows 10 --cols 10
 bad 2 "needs --rows R" --elem 32 --cols 10
-bad 2 "needs --elem BITS --rows R --cols C" --json
+bad 2 "needs --elem W --rows R --cols C" --json
 bad 2 "plan: --rows: expected an integer" --elem 32 --rows ten --cols 10
 bad 2 "unknown flag '--colz'" --elem 32 --rows 10 --colz 10
 bad 2 "unknown device 'a100'" --elem 32 --rows 10 --cols 10 --device a100
