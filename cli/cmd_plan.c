@@ -270,17 +270,38 @@ static int device_of(const plan_opts *o, plan_ctx *x)
 	return 0;
 }
 
+/* The text of a --cases or --params file, or NULL after one line saying why
+ * (what fs_read_input found: missing, not a regular file, too large; or a
+ * NUL byte, which would end the text early). */
+static char *read_text(const char *flag, const char *path)
+{
+	char err[1024];
+	size_t len;
+	char *text = fs_read_input(path, FS_INPUT_MAX, &len, err, sizeof err);
+	if (!text) {
+		cli_err(CMD, "%s %s", flag, err);
+		return NULL;
+	}
+	const char *nul = memchr(text, '\0', len);
+	if (nul) {
+		size_t line = 1;
+		for (const char *c = text; c < nul; c++)
+			line += *c == '\n';
+		cli_err(CMD, "%s %s: line %zu holds a NUL byte: not a text file", flag, path, line);
+		free(text);
+	}
+	return nul ? NULL : text;
+}
+
 static int params_of(const plan_opts *o, plan_ctx *x, model_params *own)
 {
 	x->params = model_params_builtin();
 	x->params_from = "lib/model_params.tsv (built in)";
 	if (!o->params)
 		return 0;
-	char *text = fs_read(o->params, NULL), err[256];
-	if (!text) {
-		cli_err(CMD, "--params %s: cannot read it", o->params);
+	char *text = read_text("--params", o->params), err[256];
+	if (!text)
 		return EXIT_INPUT;
-	}
 	int rc = model_params_parse(text, own, err, sizeof err);
 	free(text);
 	if (rc) {
@@ -337,11 +358,9 @@ static void emit(const plan_opts *o, const plan_ctx *x, const plan_result *r, st
 /* Each line of the --cases file: problem flags. */
 static int run_cases(const plan_opts *o, const plan_ctx *x, const kreg *ks, strbuf *json)
 {
-	char *text = fs_read(o->cases, NULL);
-	if (!text) {
-		cli_err(CMD, "--cases %s: cannot read it", o->cases);
+	char *text = read_text("--cases", o->cases);
+	if (!text)
 		return EXIT_INPUT;
-	}
 	int rc = 0, ln = 0, first = 1;
 	char *save = NULL;
 	for (char *line = strtok_r(text, "\n", &save); line && !rc; line = strtok_r(NULL, "\n", &save)) {
