@@ -24,6 +24,13 @@ cd "$(dirname "$0")"
 
 say() { printf '== %s\n' "$*" >&2; }
 
+# apt-get as root, waiting (up to 10 minutes) for the lock another package
+# manager may hold rather than failing at once.
+apt_get() {
+	say "apt-get $1 (waits up to 10 minutes if another package manager holds the apt lock)"
+	as_root env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 -qq "$@" >/dev/null
+}
+
 as_root() {
 	if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
 }
@@ -43,8 +50,8 @@ deps_apt() {
 	python3 -m pip --version >/dev/null 2>&1 || missing="$missing python3-pip"
 	if [ -n "$missing" ]; then
 		say "installing:$missing"
-		as_root apt-get update -qq
-		DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq $missing >/dev/null
+		apt_get update
+		apt_get install -y $missing
 	fi
 }
 
@@ -77,14 +84,14 @@ deps_cuobjdump() {
 deps_fuzz() {
 	if ! command -v clang >/dev/null 2>&1; then
 		say "installing: clang"
-		as_root apt-get update -qq
-		DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq clang >/dev/null
+		apt_get update
+		apt_get install -y clang
 	fi
 	if [ ! -f "$(clang -print-file-name=libclang_rt.fuzzer-x86_64.a)" ]; then
 		v=$(clang -dumpversion | cut -d. -f1)
 		say "installing: libclang-rt-$v-dev"
-		as_root apt-get update -qq
-		DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "libclang-rt-$v-dev" >/dev/null
+		apt_get update
+		apt_get install -y "libclang-rt-$v-dev"
 	fi
 }
 
@@ -95,7 +102,7 @@ fuzz_one() {
 	mkdir -p "$dir/corpus" "$dir/artifacts"
 	[ -d "fuzz/corpus/$name" ] && cp -R "fuzz/corpus/$name/." "$dir/corpus/"
 	seeds=$(ls "$dir/corpus" | wc -l)
-	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	PTXPOSE_CACHE=$PWD/build/fuzz/cache ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		"build/fuzz/$name" -max_total_time="$secs" -timeout=10 -detect_leaks=1 -print_final_stats=1 \
 		-artifact_prefix="$dir/artifacts/" "$dir/corpus" >"$dir/log" 2>&1
 	rc=$?
@@ -111,31 +118,75 @@ fuzz_one() {
 	return 1
 }
 
+# quiet_ninja TARGET...: ninja without its step lines (errors still show),
+# with one line first when there is work to do.
+quiet_ninja() {
+	n=$(ninja -n "$@" 2>/dev/null | grep -c '^\[') || true
+	[ "${n:-0}" -le 5 ] || say "building $* ($n steps)"
+	mkdir -p build
+	{ ninja "$@" 2>&1; echo $? >build/.ninja-rc; } | grep -v -e '^\[[0-9]*/[0-9]*\] ' -e '^ninja: no work to do' >&2 || true
+	return "$(cat build/.ninja-rc)"
+}
+
+# build TARGET...: what is missing installed, then TARGET built.
 build() {
 	deps_apt
 	deps_cuda
 	deps_cuobjdump
-	ninja
+	quiet_ninja "$@"
+}
+
+# gen_quiet: ptx/ from scripts/variants.lua, the files it wrote named, those
+# left alone counted.
+gen_quiet() {
+	build/ptxpose gen scripts/variants.lua >build/gen.log || { rc=$?; cat build/gen.log; return $rc; }
+	grep -v '^unchanged ' build/gen.log || true
+	u=$(grep -c '^unchanged ' build/gen.log) || true
+	[ "${u:-0}" -eq 0 ] || say "$u files of ptx/ unchanged"
+}
+
+# check_summary TAP EXIT: the failures of a check run, then its counts.
+check_summary() {
+	ok=$(grep -c '^ok ' "$1") || true
+	skip=$(grep -c '^ok .*# SKIP' "$1") || true
+	bad=$(grep -c '^not ok ' "$1") || true
+	if [ "$bad" -gt 0 ] || [ "$2" -ne 0 ]; then
+		grep -A3 '^not ok ' "$1" | head -40 >&2
+		say "check failed (exit $2): the whole TAP is in $1"
+	fi
+	printf '%s ok, %s failed' "$((ok - skip))" "$bad"
+	[ "$skip" -eq 0 ] || printf ', %s skipped' "$skip"
 }
 
 case "${1:-main}" in
 main)
-	build
+	build main
 	say "generating ptx/ from scripts/variants.lua"
-	build/ptxpose gen scripts/variants.lua
-	say "assembling and summarizing every variant"
+	gen_quiet
+	n=$(ls ptx/*.ptx | wc -l)
+	say "assembling and summarizing the $n kernels (ptxas and cuobjdump; about 20 s on 2 cores)"
 	build/ptxpose list ptx
+	tap=build/check.tap
 	if build/ptxpose check --shapes 1x1 ptx/naive_1d_b32.ptx >/dev/null 2>&1; then
-		say "CUDA device found: verifying every variant on the odd shapes, then timing"
-		build/ptxpose check ptx/*.ptx
+		say "CUDA device found: verifying every kernel on the odd shapes (TAP in $tap)"
+		rc=0
+		build/ptxpose check ptx/*.ptx >"$tap" || rc=$?
+		counts=$(check_summary "$tap" "$rc")
+		[ "$rc" -eq 0 ] || { echo "$n kernels generated, assembled, verified on the GPU: $counts"; exit "$rc"; }
+		say "timing every kernel (ptxpose bench)"
 		build/ptxpose bench
+		echo "$n kernels generated, assembled, verified and timed on the GPU: $counts"
 	else
-		say "no CUDA device here: verifying every variant on small shapes in the emulator"
-		build/ptxpose check --emulate ptx/*.ptx
+		say "no CUDA device here: verifying every kernel on small shapes in the emulator (about 15 s; TAP in $tap)"
+		rc=0
+		build/ptxpose check --emulate ptx/*.ptx >"$tap" || rc=$?
+		echo "$n kernels generated, assembled, emulated: $(check_summary "$tap" "$rc");" \
+			"no GPU: run on a GPU machine to verify and time them"
+		exit "$rc"
 	fi
 	;;
 install)
-	build
+	build main lib
 	sh build-aux/install.sh
 	;;
 wheel)
@@ -143,9 +194,8 @@ wheel)
 	python3 python/wheelbuild.py --out build/wheel
 	;;
 test)
-	build
-	# in parallel, the slowest first once build/prove-state has their times
-	prove -j"$(nproc)" --state=slow,save --statefile=build/prove-state tests/
+	build all
+	ninja test
 	;;
 fuzz)
 	secs=${2:-20}
@@ -154,9 +204,9 @@ fuzz)
 		exit 2
 		;;
 	esac
-	build
+	build main
 	deps_fuzz
-	ninja fuzz
+	quiet_ninja fuzz
 	failed=0
 	for f in fuzz/fuzz_*.c; do
 		n=${f#fuzz/fuzz_}

@@ -37,15 +37,10 @@ FAKES = {
     'build/fakecuda/cuda11.0/libcuda.so.1': (FAKE_CUDA, ['tests/fakecuda/fake.h'], '-DFAKECUDA_CUDA_11_0'),
     'build/fakecuda/libcublas.so.13': (['tests/fakecuda/libcublas.c'], [], '-ldl'),
 }
-# The commit the binary embeds (common/version.c): `git describe` when this is
-# a git tree, else $PTXPOSE_COMMIT, else "unknown"; only [A-Za-z0-9._+-] kept.
-# The header is rewritten only when that changes (restat), so a build after a
-# commit recompiles one file.
-COMMIT_CMD = ('c=$$(git describe --always --dirty 2>/dev/null || printf %s "$${PTXPOSE_COMMIT:-unknown}"); '
-              'c=$$(printf %s "$$c" | tr -cd A-Za-z0-9._+-); '
-              'mkdir -p $$(dirname $out) && '
-              "printf '#define PTXPOSE_COMMIT \"%s\"\\n' \"$${c:-unknown}\" >$out.tmp && "
-              '{ cmp -s $out.tmp $out && rm $out.tmp || mv $out.tmp $out; }')
+# The commit the binary embeds (common/version.c): build-aux/commit.sh writes
+# the header when what it says changes (restat), with a depfile of what can
+# change it, so a build after a commit recompiles one file and a build with
+# nothing to do runs nothing.
 
 FLAGS = ('-std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror '
          '-Wshadow -Wstrict-prototypes -Wno-unused-parameter -fPIC -fvisibility=hidden -I. '
@@ -221,7 +216,9 @@ def main():
     p('  command = clang $fuzzflags -fsanitize=fuzzer $in $lualib $libs -o $out')
     p('  description = FUZZLINK $out')
     p('rule commit')
-    p(f'  command = {COMMIT_CMD}')
+    p('  command = sh build-aux/commit.sh $out')
+    p('  depfile = $out.d')
+    p('  deps = gcc')
     p('  description = COMMIT $out')
     p('  restat = 1')
     p('rule fakelib')
@@ -245,13 +242,16 @@ def main():
     p('  description = INSTALL')
     p('  pool = console')
     p('rule prove')
-    p('  command = prove -j$$(nproc) --state=slow,save --statefile=build/prove-state $proveflags tests/')
+    # the slowest first once build/prove-state has their times (before it
+    # does, prove would say that its selection is empty)
+    p('  command = prove -j$$(nproc) --state=$$(test -s build/prove-state && echo slow,)save '
+      '--statefile=build/prove-state $proveflags tests/')
     p('  description = PROVE tests/')
     p('  pool = console')
     p('')
     p('build build.ninja: configure configure.py')
     p('build always: phony')
-    p(f'build {COMMIT_H}: commit | always')
+    p(f'build {COMMIT_H}: commit | build-aux/commit.sh')
     for out, (ins, hdrs, fakeflags) in FAKES.items():
         p(f'build {out}: fakelib ' + ' '.join(ins) + (' | ' + ' '.join(hdrs) if hdrs else ''))
         if fakeflags:
@@ -326,6 +326,10 @@ def main():
     alls = ['build/ptxpose', 'build/asan/ptxpose'] + libs + [f'build/{b[:-2]}' for b in PUBLIC_PROGRAMS] + list(FAKES) + [f'build/tsan/tests/{n}' for n in TSAN]
     for prefix in VARIANTS:
         alls += [f'build/{prefix}tests/{os.path.basename(u)[:-2]}' for u in units]
+    # `ninja main`: what ./build.sh's main job runs; `ninja lib`: the library
+    # for install; `ninja` (all): those and the sanitizer and test binaries
+    p('build main: phony build/ptxpose')
+    p('build lib: phony ' + ' '.join(libs))
     p('build all: phony ' + ' '.join(alls))
     p('build ptx: gen scripts/variants.lua | build/ptxpose')
     p('build test: prove | all')

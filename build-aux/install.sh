@@ -10,7 +10,11 @@
 #   PREFIX/lib/libptxpose.a, libptxpose.so -> .so.SOVER -> .so.MAJOR.MINOR.PATCH
 #   (SOVER: MAJOR, or 0.MINOR while MAJOR is 0)
 #   PREFIX/lib/pkgconfig/ptxpose.pc
-#   PREFIX/share/doc/ptxpose/README.md, DESIGN.md, lib-README.md
+#   PREFIX/share/doc/ptxpose/README.md, DESIGN.md, lib-README.md, LICENSE
+#
+# Then: as root into /usr or /usr/local with no DESTDIR, `ldconfig` (the
+# loader's cache learns the new library); under any other PREFIX, the lines
+# that let pkg-config and a program find it.
 set -eu
 cd "$(dirname "$0")/.."
 prefix=${PREFIX:-/usr/local}
@@ -58,4 +62,17 @@ mv -f "$lib/pkgconfig/ptxpose.pc.tmp.$$" "$lib/pkgconfig/ptxpose.pc"
 put 644 README.md "$doc/README.md"
 put 644 docs/DESIGN.md "$doc/DESIGN.md"
 put 644 lib/README.md "$doc/lib-README.md"
+put 644 LICENSE "$doc/LICENSE"
 echo "installed ptxpose $major.$minor.$patch into ${dest}$prefix"
+case "$prefix" in
+/usr | /usr/local)
+	if [ -z "$dest" ] && [ "$(id -u)" = 0 ]; then
+		ldconfig
+		echo "ran ldconfig: $prefix/lib/libptxpose.so.$sover is found at run time"
+	fi
+	;;
+*)
+	echo "to build against it:  export PKG_CONFIG_PATH=$prefix/lib/pkgconfig"
+	echo "to run what you link: cc ... -Wl,-rpath,$prefix/lib  (or LD_LIBRARY_PATH=$prefix/lib)"
+	;;
+esac

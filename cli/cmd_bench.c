@@ -100,7 +100,7 @@ static void usage(FILE *f)
 		"  --rows R --cols C [--ld-in L] [--ld-out L]   one shape instead of a list\n"
 		"  --batch B [--stride-in S] [--stride-out S]  ... a batch of B such matrices, S elements\n"
 		"                  apart (default packed: rows*ld-in and cols*ld-out)\n"
-		"  --elem BITS     only files of this width (8, 16, 32, 64, 128)\n"
+		"  --elem W        only files of this width (32, 4B or f32: as check reads it)\n"
 		"  --iters N       timed replays (graph) or calls (events) a variant, the median is\n"
 		"                  reported (default 100)\n"
 		"  --seed S        seed of the random input (default 1)\n"
@@ -117,8 +117,9 @@ static void usage(FILE *f)
 		"  --no-cublas     leave out the cublas_geam rows\n"
 		"  -v              driver, JIT and timing details on stderr\n"
 		"\n"
-		"Exit: 0 all verified, 1 some result wrong, 2 usage (or every case skipped), 3\n"
-		"input (missing file, no metadata, cannot write DIR), 4 no CUDA driver or device, 5\n"
+		"Exit: 0 all verified, 1 some result wrong, 2 usage (or no kernel could be timed),\n"
+		"3 input (missing file, no metadata, cannot write DIR, every case skipped: no file\n"
+		"of the width --elem or elem= asks for, as check exits), 4 no CUDA driver or device, 5\n"
 		"CUDA or JIT error.\n"
 		"With several kinds of failure, the first that is not 1 wins.\n");
 }

@@ -58,6 +58,7 @@ typedef struct {
 	cli_gpu g;      /* g.h NULL when emulating */
 	int gpu;
 	int n;          /* the last TAP number */
+	int skipped;    /* TAP lines that were SKIPs */
 	int code;       /* the exit code so far */
 	char dead[600]; /* set when the device could not be reset after a fault */
 } check_run;
@@ -66,7 +67,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: ptxpose check [--emulate] [--shapes LIST | --rows R --cols C [--ld-in L] [--ld-out L] [--batch B ...]]\n"
-		"                     [--elem BITS] [--seed S] [-v] FILE.ptx...\n"
+		"                     [--elem W] [--seed S] [-v] FILE.ptx...\n"
 		"\n"
 		"Verify every FILE.ptx over every shape, bit-exactly, without timing; print TAP\n"
 		"(one line a file and shape: `ok 3 - tile_pad_b32 31x33`, failures explained in #\n"
@@ -75,7 +76,7 @@ static void usage(FILE *f)
 		"rest of the process (an illegal address is such a \"sticky\" error), the files\n"
 		"that follow are reported not run, with the reason; run them again.\n"
 		"\n"
-		"  --shapes LIST  comma-separated ROWSxCOLS[:ld_in=N][:ld_out=N][:elem=BITS][:offset=N]\n"
+		"  --shapes LIST  comma-separated ROWSxCOLS[:ld_in=N][:ld_out=N][:elem=W][:offset=N]\n"
 		"                 [:batch=B][:stride_in=S][:stride_out=S]; an entry\n"
 		"                 with elem= applies to files of that width only. Default on the GPU:\n"
 		"                 " GPU_SHAPES "\n"
@@ -84,7 +85,8 @@ static void usage(FILE *f)
 		"  --rows R --cols C [--ld-in L] [--ld-out L]   one shape instead of a list\n"
 		"  --batch B [--stride-in S] [--stride-out S]  ... a batch of B such matrices, S elements\n"
 		"                 apart (default packed: rows*ld-in and cols*ld-out)\n"
-		"  --elem BITS    only files of this width (8, 16, 32, 64, 128); others are skipped\n"
+		"  --elem W       only files of this width (bits: 8 to 128, bytes: 1B to 16B, or a\n"
+		"                 type: u8 bf16 f32 c64 c128 ...); others are skipped\n"
 		"  --seed S       seed of the random input (default 1)\n"
 		"  --emulate      no GPU: run each kernel in the CPU emulator on exact-size buffers\n"
 		"  -v             driver and JIT details on stderr\n"
@@ -94,7 +96,8 @@ static void usage(FILE *f)
 		"A bad flag or shape list is refused before anything runs.\n"
 		"\n"
 		"Exit: 0 all pass, 1 some result wrong, 2 usage or a refused case, 3 input (missing\n"
-		"file, no metadata, the emulator cannot run it), 4 no CUDA driver or device, 5 CUDA\n"
+		"file, no metadata, the emulator cannot run it, every case skipped: nothing\n"
+		"checked, as bench exits when nothing is timed), 4 no CUDA driver or device, 5 CUDA\n"
 		"or JIT error, 8 emulator fault. With several kinds of failure, the first that is not\n"
 		"1 wins.\n");
 }
@@ -228,6 +231,7 @@ static void check_shapes(check_run *c, const px_file *f)
 			snprintf(skip, sizeof skip, "SKIP the shape is for elem=%u, the file has elem=%u", s.elem_bits,
 				 f->meta.elem_bits);
 			tap(c, 1, kernel, &s, skip);
+			c->skipped++;
 			continue;
 		}
 		s.elem_bits = f->meta.elem_bits;
@@ -268,7 +272,7 @@ static void check_file(check_run *c, const char *path)
 	}
 	if (c->o->elem && c->o->elem != f.meta.elem_bits) {
 		snprintf(err, sizeof err, "SKIP elem=%u, not --elem %llu", f.meta.elem_bits, (unsigned long long)c->o->elem);
-		for (size_t i = 0; i < c->nshapes; i++)
+		for (size_t i = 0; i < c->nshapes; i++, c->skipped++)
 			tap(c, 1, f.meta.kernel, &c->shapes[i], err);
 		px_file_free(&f);
 		return;
@@ -321,6 +325,11 @@ int cmd_check(int argc, char **argv)
 	for (int i = 0; i < o.nfiles; i++) {
 		check_file(&c, o.files[i]);
 		fflush(stdout);
+	}
+	if (c.n && c.skipped == c.n) {
+		/* as bench does: nothing verified is not a pass */
+		cli_err(CMD, "nothing was checked: no file has the width that --elem or the shapes' elem= ask for");
+		note_code(&c, EXIT_INPUT);
 	}
 	if (c.gpu)
 		cli_gpu_close(&c.g);

@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "cli/opts.h"
 #include "cli/plan.h"
+#include "common/elem.h"
 #include "common/fsio.h"
 #include "inspect/inspect.h"
 #include "lib/pick.h"
@@ -17,7 +18,8 @@
 
 typedef struct {
 	/* the problem (also the flags of a --cases line) */
-	uint64_t elem, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, offset, align_in, align_out;
+	const char *elem;            /* common/elem.h reads it */
+	uint64_t rows, cols, ld_in, ld_out, batch, stride_in, stride_out, offset, align_in, align_out;
 	/* the device */
 	const char *device;
 	uint64_t sm_count, l2, bw, smem_sm, regs_sm, threads_sm, blocks_sm;
@@ -27,8 +29,8 @@ typedef struct {
 	uint64_t budget_ms;
 } plan_opts;
 
-/* The problem's elem, rows, cols and offset and the device's numbers start
- * MISSING, so a flag given as 0 is told from one not given. */
+/* The problem's rows, cols and offset and the device's numbers start
+ * MISSING, so a flag given as 0 is told from one not given (elem: NULL). */
 #define MISSING UINT64_MAX
 #define NUM(flag, field) {flag, OPT_NUM, offsetof(plan_opts, field), 0, MISSING - 1, NULL}
 
@@ -38,7 +40,7 @@ static const opt_spec problem_flags[] = {
 	NUM("--align-out", align_out),
 	NUM("--batch", batch),
 	NUM("--cols", cols),
-	NUM("--elem", elem),
+	{"--elem", OPT_STR, offsetof(plan_opts, elem), 0, 0, NULL},
 	NUM("--ld-in", ld_in),
 	NUM("--ld-out", ld_out),
 	NUM("--offset", offset),
@@ -74,7 +76,7 @@ static const opt_spec other_flags[] = {
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: ptxpose plan --elem BITS --rows R --cols C [--ld-in N] [--ld-out N]\n"
+		"usage: ptxpose plan --elem W --rows R --cols C [--ld-in N] [--ld-out N]\n"
 		"                    [--batch B [--stride-in S] [--stride-out S]]\n"
 		"                    [--offset N | --align-in BYTES --align-out BYTES]\n"
 		"                    [--device h100|h200|NAME] [--sm-count N] [--l2 BYTES] [--bw GB/s] ...\n"
@@ -92,7 +94,9 @@ static void usage(FILE *f)
 		"choice, why it beat the runner-up, every candidate with its predicted time and\n"
 		"biggest costs, and whether the model is unsure (the runner-up within its margin).\n"
 		"\n"
-		"  --elem BITS        element width: 8, 16, 32, 64 or 128 (required)\n"
+		"  --elem W           element width (required): bits (8, 16, 32, 64, 128), bytes\n"
+		"                     with a unit (1B to 16B) or a type (u8 e4m3 f16 bf16 f32 tf32\n"
+		"                     f64 c64 c128 ...; see the README); the output says which\n"
 		"  --rows R, --cols C the input matrix, 1 to 2147483647 (required)\n"
 		"  --ld-in N, --ld-out N   leading dimensions in elements (default cols, rows)\n"
 		"  --batch B          matrices; --stride-in/--stride-out: elements between them\n"
@@ -110,7 +114,7 @@ static void usage(FILE *f)
 		"  --json             one JSON object (format \"ptxpose-plan 1\")\n"
 		"  --cases FILE       plan every line of FILE (the problem flags; '#' comments)\n"
 		"\n"
-		"       ptxpose plan --measure --elem BITS --rows R --cols C [problem flags]\n"
+		"       ptxpose plan --measure --elem W --rows R --cols C [problem flags]\n"
 		"                    [--budget-ms MS] [--no-cache] [--json] [-v]\n"
 		"\n"
 		"On the GPU present, the library's measured plan (PTXPOSE_PLAN_MEASURE): the\n"
@@ -139,22 +143,27 @@ static void usage(FILE *f)
 
 static void problem_init(plan_opts *o)
 {
-	o->elem = o->rows = o->cols = o->offset = MISSING;
+	o->rows = o->cols = o->offset = MISSING;
 	o->sm_count = o->l2 = o->bw = o->smem_sm = o->regs_sm = o->threads_sm = o->blocks_sm = MISSING;
 }
 
-static int problem_of(const plan_opts *o, model_problem *p, char *err, size_t errlen)
+/* The checked problem of o, and in `read` how its --elem was read
+ * ("f32: a type name"); -1 and one line in err. */
+static int problem_of(const plan_opts *o, model_problem *p, char *read, size_t rlen, char *err, size_t errlen)
 {
-	if (o->elem == MISSING || o->rows == MISSING || o->cols == MISSING) {
-		snprintf(err, errlen, "needs%s%s%s", o->elem == MISSING ? " --elem BITS" : "",
+	if (!o->elem || o->rows == MISSING || o->cols == MISSING) {
+		snprintf(err, errlen, "needs%s%s%s", !o->elem ? " --elem W" : "",
 			 o->rows == MISSING ? " --rows R" : "", o->cols == MISSING ? " --cols C" : "");
 		return -1;
 	}
-	if (o->elem != 8 && o->elem != 16 && o->elem != 32 && o->elem != 64 && o->elem != 128) {
-		snprintf(err, errlen, "--elem %llu is not an element width (8, 16, 32, 64 or 128 bits)",
-			 (unsigned long long)o->elem);
+	unsigned bits;
+	elem_unit unit;
+	char why[512];
+	if (elem_parse(o->elem, &bits, &unit, why, sizeof why)) {
+		snprintf(err, errlen, "--elem %s", why);
 		return -1;
 	}
+	snprintf(read, rlen, "%s: %s", o->elem, elem_unit_name(unit));
 	int have_offset = o->offset != MISSING;
 	if (have_offset && (o->align_in || o->align_out)) {
 		snprintf(err, errlen, "--offset and --align-in/--align-out both describe the pointers: give one");
@@ -168,7 +177,7 @@ static int problem_of(const plan_opts *o, model_problem *p, char *err, size_t er
 		return -1;
 	}
 	memset(p, 0, sizeof *p);
-	p->es = (unsigned)(o->elem / 8);
+	p->es = bits / 8;
 	p->rows = o->rows, p->cols = o->cols, p->ld_in = o->ld_in, p->ld_out = o->ld_out;
 	p->batch = o->batch, p->stride_in = o->stride_in, p->stride_out = o->stride_out;
 	p->align_in = have_offset ? model_align_of_offset(o->offset, p->es) : (unsigned)o->align_in;
@@ -261,17 +270,38 @@ static int device_of(const plan_opts *o, plan_ctx *x)
 	return 0;
 }
 
+/* The text of a --cases or --params file, or NULL after one line saying why
+ * (what fs_read_input found: missing, not a regular file, too large; or a
+ * NUL byte, which would end the text early). */
+static char *read_text(const char *flag, const char *path)
+{
+	char err[1024];
+	size_t len;
+	char *text = fs_read_input(path, FS_INPUT_MAX, &len, err, sizeof err);
+	if (!text) {
+		cli_err(CMD, "%s %s", flag, err);
+		return NULL;
+	}
+	const char *nul = memchr(text, '\0', len);
+	if (nul) {
+		size_t line = 1;
+		for (const char *c = text; c < nul; c++)
+			line += *c == '\n';
+		cli_err(CMD, "%s %s: line %zu holds a NUL byte: not a text file", flag, path, line);
+		free(text);
+	}
+	return nul ? NULL : text;
+}
+
 static int params_of(const plan_opts *o, plan_ctx *x, model_params *own)
 {
 	x->params = model_params_builtin();
 	x->params_from = "lib/model_params.tsv (built in)";
 	if (!o->params)
 		return 0;
-	char *text = fs_read(o->params, NULL), err[256];
-	if (!text) {
-		cli_err(CMD, "--params %s: cannot read it", o->params);
+	char *text = read_text("--params", o->params), err[256];
+	if (!text)
 		return EXIT_INPUT;
-	}
 	int rc = model_params_parse(text, own, err, sizeof err);
 	free(text);
 	if (rc) {
@@ -285,12 +315,14 @@ static int params_of(const plan_opts *o, plan_ctx *x, model_params *own)
 
 /* ---- one plan ------------------------------------------------------------- */
 
-static int plan_one(const plan_ctx *x, const kreg *r, const model_problem *p, plan_result *out)
+static int plan_one(const plan_ctx *x, const kreg *r, const model_problem *p, const char *elem_read,
+		    plan_result *out)
 {
 	char err[256];
 	pick_result res;
 	memset(out, 0, sizeof *out);
 	out->p = *p;
+	snprintf(out->elem_read, sizeof out->elem_read, "%s", elem_read);
 	px_status st = pick_rank(r, &x->dev, x->params, p, &res, err, sizeof err);
 	if (!st && !(out->c = calloc((size_t)res.n, sizeof *out->c))) {
 		snprintf(err, sizeof err, "out of memory");
@@ -326,16 +358,14 @@ static void emit(const plan_opts *o, const plan_ctx *x, const plan_result *r, st
 /* Each line of the --cases file: problem flags. */
 static int run_cases(const plan_opts *o, const plan_ctx *x, const kreg *ks, strbuf *json)
 {
-	char *text = fs_read(o->cases, NULL);
-	if (!text) {
-		cli_err(CMD, "--cases %s: cannot read it", o->cases);
+	char *text = read_text("--cases", o->cases);
+	if (!text)
 		return EXIT_INPUT;
-	}
 	int rc = 0, ln = 0, first = 1;
 	char *save = NULL;
 	for (char *line = strtok_r(text, "\n", &save); line && !rc; line = strtok_r(NULL, "\n", &save)) {
 		ln++;
-		char *argv[64], *tsave = NULL, where[512], err[256];
+		char *argv[64], *tsave = NULL, where[512], err[768], read[96];
 		int argc = 0;
 		snprintf(where, sizeof where, "plan: %s line %d", o->cases, ln);
 		argv[argc++] = where;
@@ -355,10 +385,10 @@ static int run_cases(const plan_opts *o, const plan_ctx *x, const kreg *ks, strb
 		if (!rc && npos) {
 			cli_err(where, "unexpected '%s'", pos[0]);
 			rc = EXIT_USAGE;
-		} else if (!rc && problem_of(&po, &p, err, sizeof err)) {
+		} else if (!rc && problem_of(&po, &p, read, sizeof read, err, sizeof err)) {
 			cli_err(where, "%s", err);
 			rc = EXIT_USAGE;
-		} else if (!rc && !(rc = plan_one(x, ks, &p, &r))) {
+		} else if (!rc && !(rc = plan_one(x, ks, &p, read, &r))) {
 			emit(o, x, &r, json, first);
 			first = 0;
 			free(r.c);
@@ -408,8 +438,8 @@ int cmd_plan(int argc, char **argv)
 		return rc == OPT_HELP ? EXIT_OK : rc;
 	}
 	model_problem p;
-	char err[256];
-	if (!o.cases && problem_of(&o, &p, err, sizeof err)) {
+	char err[768], read[96];
+	if (!o.cases && problem_of(&o, &p, read, sizeof read, err, sizeof err)) {
 		free(pos);
 		cli_err(CMD, "%s", err);
 		return EXIT_USAGE;
@@ -417,7 +447,7 @@ int cmd_plan(int argc, char **argv)
 	if (o.measure || o.budget_ms || o.no_cache) {
 		rc = measure_args(&o, npos);
 		free(pos);
-		return rc ? rc : plan_measure(&p, &(plan_measure_opts){o.json, o.no_cache, o.verbose, o.budget_ms});
+		return rc ? rc : plan_measure(&p, &(plan_measure_opts){o.json, o.no_cache, o.verbose, o.budget_ms, read});
 	}
 	if (o.verbose) {
 		free(pos);
@@ -437,7 +467,7 @@ int cmd_plan(int argc, char **argv)
 			rc = run_cases(&o, &x, ks, &json);
 		} else {
 			plan_result r;
-			if (!(rc = plan_one(&x, ks, &p, &r))) {
+			if (!(rc = plan_one(&x, ks, &p, read, &r))) {
 				emit(&o, &x, &r, &json, 1);
 				free(r.c);
 			}

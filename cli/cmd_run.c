@@ -48,8 +48,8 @@ static const opt_spec flags[] = {
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: ptxpose run FILE.ptx --rows R --cols C [--ld-in L] [--ld-out L] [--elem BITS]\n"
-		"       ptxpose run --elem BITS --rows R --cols C [--measure] [...]   (the library's plan)\n"
+		"usage: ptxpose run FILE.ptx --rows R --cols C [--ld-in L] [--ld-out L] [--elem W]\n"
+		"       ptxpose run --elem W --rows R --cols C [--measure] [...]   (the library's plan)\n"
 		"                   [--batch B [--stride-in S] [--stride-out S]] [--offset N]\n"
 		"                   [--iters N] [--seed S] [--no-time] [--time graph|events] [--flush-l2]\n"
 		"                   [--emulate] [-v]\n"
@@ -71,7 +71,8 @@ static void usage(FILE *f)
 		"                at least (cols-1)*ld-out + rows; the gaps must keep their poison\n"
 		"  --offset N    both pointers N elements (0-15) past an aligned address, to test\n"
 		"                kernels on misaligned data (check and bench: SHAPE:offset=N)\n"
-		"  --elem BITS   must match the file's elem= (8, 16, 32, 64, 128); a guard for scripts.\n"
+		"  --elem W      must match the file's elem=; a guard for scripts. W: bits (8, 16, 32,\n"
+		"                64, 128), bytes with a unit (1B to 16B) or a type (u8 bf16 f32 c128 ...)\n"
 		"                Without FILE.ptx: the library's heuristic plan picks one of its kernels\n"
 		"                (built in, and $PTXPOSE_PTX) by the cost model for this device, width,\n"
 		"                shape and alignment; with --emulate, for the built-in H100\n"

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "common/elem.h"
 
 int opt_value(const char *cmd, char **argv, int argc, int *i,
 	      const char *name, const char **val)
@@ -57,16 +58,14 @@ static int store(const char *cmd, const opt_spec *s, const char *v, char *base)
 	}
 	if (s->kind == OPT_NUM)
 		return opt_u64(cmd, s->flag, v, s->lo, s->hi, num);
-	for (unsigned bits = 8; bits <= 128; bits *= 2) {
-		char b[4];
-		snprintf(b, sizeof b, "%u", bits);
-		if (!strcmp(v, b)) {
-			*num = bits;
-			return 0;
-		}
+	unsigned bits;
+	char why[512];
+	if (elem_parse(v, &bits, NULL, why, sizeof why)) {
+		cli_err(cmd, "%s %s", s->flag, why);
+		return -1;
 	}
-	cli_err(cmd, "%s: '%s' is not an element width (8, 16, 32, 64 or 128)", s->flag, v);
-	return -1;
+	*num = bits;
+	return 0;
 }
 
 /* 1 if a is flag s in any of its forms. */

@@ -26,7 +26,7 @@ int opt_is_help(const char *arg);
 
 enum opt_kind {
 	OPT_NUM,     /* a uint64_t in [lo, hi] */
-	OPT_ELEM,    /* a uint64_t element width: 8, 16, 32, 64 or 128 */
+	OPT_ELEM,    /* a uint64_t element width in bits, as common/elem.h reads it */
 	OPT_STR,     /* a const char * */
 	OPT_SWITCH,  /* an int set to 1 */
 	OPT_REFUSE,  /* a flag that belongs to another command: `why` says which */

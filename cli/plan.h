@@ -32,15 +32,20 @@ typedef struct {
 	int copy;                    /* the identity on memory: the plan copies (model_problem_is_copy) */
 	char copy_why[256];
 	double copy_us;              /* the copy's predicted time */
+	char elem_read[96];          /* how --elem was read: "f32: a type name" */
 } plan_result;
 
 void plan_print_text(FILE *f, const plan_ctx *x, const plan_result *r);
+
+/* The "problem: ..." line of p, --elem as elem_read says it was read. */
+void plan_print_problem(FILE *f, const model_problem *p, const char *elem_read);
 
 /* `plan --measure` (plan_measure.c): the library's measured plan of the
  * checked problem p on the GPU present, printed; an exit code. */
 typedef struct {
 	int json, no_cache, verbose;
 	uint64_t budget_ms;          /* 0: the library's default */
+	const char *elem_read;       /* how --elem was read (plan_result's) */
 } plan_measure_opts;
 int plan_measure(const model_problem *p, const plan_measure_opts *o);
 

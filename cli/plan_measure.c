@@ -16,16 +16,6 @@ static void on_note(void *user, unsigned kind, const char *text)
 	cli_log_stderr(user, text);
 }
 
-static void problem_text(FILE *f, const model_problem *p)
-{
-	fprintf(f, "problem: %llux%llu, %u-byte elements, ld_in %llu, ld_out %llu, batch %llu",
-		(unsigned long long)p->rows, (unsigned long long)p->cols, p->es, (unsigned long long)p->ld_in,
-		(unsigned long long)p->ld_out, (unsigned long long)p->batch);
-	if (p->batch > 1)
-		fprintf(f, " (strides %llu, %llu)", (unsigned long long)p->stride_in, (unsigned long long)p->stride_out);
-	fprintf(f, ", pointers aligned to %u and %u bytes\n", p->align_in, p->align_out);
-}
-
 /* The model's rank of the kernel among the candidates (1 is its choice). */
 static void why_text(FILE *f, const api_report *r)
 {
@@ -52,10 +42,10 @@ static void why_text(FILE *f, const api_report *r)
 	fputc('\n', f);
 }
 
-static void print_text(FILE *f, const model_problem *p, const ptxpose_device_info *dev, const ptxpose_plan_info *in,
-		       const api_report *r)
+static void print_text(FILE *f, const model_problem *p, const char *elem_read, const ptxpose_device_info *dev,
+		       const ptxpose_plan_info *in, const api_report *r)
 {
-	problem_text(f, p);
+	plan_print_problem(f, p, elem_read);
 	fprintf(f, "device: %s (sm_%d%d, %d SMs, driver %d.%d)\n", dev->name, dev->cc_major, dev->cc_minor,
 		dev->sm_count, dev->driver_version / 1000, dev->driver_version % 1000 / 10);
 	if (!r) {
@@ -171,7 +161,7 @@ int plan_measure(const model_problem *p, const plan_measure_opts *o)
 	if (o->json)
 		print_json(stdout, p, &dev, &info, r);
 	else
-		print_text(stdout, p, &dev, &info, r);
+		print_text(stdout, p, o->elem_read, &dev, &info, r);
 	ptxpose_plan_destroy(plan);
 	ptxpose_destroy(h);
 	return EXIT_OK;

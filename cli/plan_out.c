@@ -66,16 +66,21 @@ static void features_text(FILE *f, const plan_cand *c)
 	fputc('\n', f);
 }
 
-void plan_print_text(FILE *f, const plan_ctx *x, const plan_result *r)
+void plan_print_problem(FILE *f, const model_problem *p, const char *elem_read)
 {
-	const model_problem *p = &r->p;
-	fprintf(f, "problem: %llux%llu, %u-byte elements, ld_in %llu, ld_out %llu, batch %llu",
-		(unsigned long long)p->rows, (unsigned long long)p->cols, p->es, (unsigned long long)p->ld_in,
-		(unsigned long long)p->ld_out, (unsigned long long)p->batch);
+	fprintf(f, "problem: %llux%llu, %u-byte elements (--elem %s), ld_in %llu, ld_out %llu, batch %llu",
+		(unsigned long long)p->rows, (unsigned long long)p->cols, p->es, elem_read,
+		(unsigned long long)p->ld_in, (unsigned long long)p->ld_out, (unsigned long long)p->batch);
 	if (p->batch > 1)
 		fprintf(f, " (strides %llu, %llu)", (unsigned long long)p->stride_in,
 			(unsigned long long)p->stride_out);
 	fprintf(f, ", pointers aligned to %u and %u bytes\n", p->align_in, p->align_out);
+}
+
+void plan_print_text(FILE *f, const plan_ctx *x, const plan_result *r)
+{
+	const model_problem *p = &r->p;
+	plan_print_problem(f, p, r->elem_read);
 	fprintf(f, "device: %s (%s): %u SMs, %.1f MiB L2, %.0f GB/s\n", x->dev.name, x->dev_note,
 		x->dev.sm_count, (double)x->dev.l2_bytes / MB, x->dev.bw_gbps);
 	fprintf(f, "model: %s, fitted from: %s\n", x->params_from, x->params->source);

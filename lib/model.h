@@ -193,7 +193,7 @@ struct model_params {
 	double inflight_need;        /* bytes in flight per SM that reach full bandwidth */
 	double sm_share_cap;         /* one SM moves at most this many times its share of bandwidth */
 	double unsure_margin;        /* a runner-up predicted within this relative margin: unsure */
-	char source[512];            /* the "# fitted from:" header line */
+	char source[1024];           /* the "# fitted from:" header line (a line is under 1024 bytes: never cut) */
 	int nrows;
 	struct model_theta {
 		char who[128];

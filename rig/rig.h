@@ -61,7 +61,7 @@ unsigned px_shape_elem_bytes(const px_shape *s);
  * (ld and strides shown only when not the default). */
 const char *px_shape_name(const px_shape *s, char *buf, size_t len);
 
-/* One entry: ROWSxCOLS[:ld_in=N][:ld_out=N][:elem=BITS][:offset=N]
+/* One entry: ROWSxCOLS[:ld_in=N][:ld_out=N][:elem=W][:offset=N]
  * [:batch=B][:stride_in=S][:stride_out=S] ("ld-in", "stride-in" also
  * accepted). Ranges and batch strides are checked, byte sizes are not (elem
  * may be unknown); an unknown key or one given twice (in any spelling) is

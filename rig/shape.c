@@ -3,6 +3,7 @@
  * before anything is allocated; shape lists for check and bench. */
 #include "rig/rig.h"
 
+#include "common/elem.h"
 #include "lib/model.h"
 
 #include <stddef.h>
@@ -13,11 +14,6 @@
 unsigned px_shape_elem_bytes(const px_shape *s)
 {
 	return s->elem_bits / 8;
-}
-
-static int valid_elem(unsigned bits)
-{
-	return bits == 8 || bits == 16 || bits == 32 || bits == 64 || bits == 128;
 }
 
 /* The shape as the library's problem (lib/model.h), and back. */
@@ -44,8 +40,8 @@ px_status px_shape_check(px_shape *s, char *err, size_t errlen)
 	model_problem p = problem_of(s);
 	if (model_problem_check_shape(&p, err, errlen))
 		return PX_EUSAGE;
-	if (!valid_elem(s->elem_bits)) {
-		snprintf(err, errlen, "elem %u is not 8, 16, 32, 64 or 128", s->elem_bits);
+	if (!elem_valid_bits(s->elem_bits)) {
+		snprintf(err, errlen, "elem %u is not " ELEM_BITS_LIST " bits", s->elem_bits);
 		return PX_EUSAGE;
 	}
 	if (model_problem_check(&p, err, errlen))
@@ -119,13 +115,13 @@ static const struct {
 	int narrow;       /* an unsigned field, not a uint64_t */
 	uint64_t lo, hi;
 } shape_keys[] = {
-	{"elem", 0, offsetof(px_shape, elem_bits), 1, 8, 128},
+	{"elem", 0, offsetof(px_shape, elem_bits), 1, 8, 128},   /* read by elem_parse_n, not as a number */
 	{"ld-in", 1, offsetof(px_shape, ld_in), 0, 1, PX_DIM_MAX},
 	{"ld-out", 2, offsetof(px_shape, ld_out), 0, 1, PX_DIM_MAX},
 	{"ld_in", 1, offsetof(px_shape, ld_in), 0, 1, PX_DIM_MAX},
 	{"ld_out", 2, offsetof(px_shape, ld_out), 0, 1, PX_DIM_MAX},
 	{"offset", 3, offsetof(px_shape, offset), 1, 0, 15},
-	{"batch", 4, offsetof(px_shape, batch), 0, 0, PX_DIM_MAX},      /* 0 parses, so batch_check names it */
+	{"batch", 4, offsetof(px_shape, batch), 0, 1, PX_DIM_MAX},
 	{"stride-in", 5, offsetof(px_shape, stride_in), 0, 0, PX_STRIDE_MAX},  /* 0: packed */
 	{"stride-out", 6, offsetof(px_shape, stride_out), 0, 0, PX_STRIDE_MAX},
 	{"stride_in", 5, offsetof(px_shape, stride_in), 0, 0, PX_STRIDE_MAX},
@@ -142,11 +138,8 @@ static int entry_num(const char **p, char stop, const char *name, uint64_t lo, u
 	if (!n || ((*p)[n] && (*p)[n] != stop))
 		return -1;
 	if (*v < lo || *v > hi) {
-		if (!strcmp(name, "elem"))
-			snprintf(why, wlen, "elem %.*s is not 8, 16, 32, 64 or 128", (int)n, *p);
-		else
-			snprintf(why, wlen, "%s %.*s is out of range (%llu to %llu)", name, (int)n, *p,
-				 (unsigned long long)lo, (unsigned long long)hi);
+		snprintf(why, wlen, "%s %.*s is out of range (%llu to %llu)", name, (int)n, *p,
+			 (unsigned long long)lo, (unsigned long long)hi);
 		return -1;
 	}
 	*p += n;
@@ -173,6 +166,16 @@ static int entry_key(const char **p, px_shape *s, unsigned *seen, char *why, siz
 	}
 	*seen |= 1u << shape_keys[k].id;
 	*p = key + kl + 1;
+	if (shape_keys[k].id == 0) {
+		size_t n = strcspn(*p, ":");
+		char ew[400];
+		if (elem_parse_n(*p, n, &s->elem_bits, NULL, ew, sizeof ew)) {
+			snprintf(why, wlen, "elem %s", ew);
+			return -1;
+		}
+		*p += n;
+		return 0;
+	}
 	uint64_t v;
 	if (entry_num(p, ':', shape_keys[k].key, shape_keys[k].lo, shape_keys[k].hi, &v, why, wlen))
 		return -1;
@@ -180,10 +183,6 @@ static int entry_key(const char **p, px_shape *s, unsigned *seen, char *why, siz
 		*(unsigned *)((char *)s + shape_keys[k].off) = (unsigned)v;
 	else
 		*(uint64_t *)((char *)s + shape_keys[k].off) = v;
-	if (shape_keys[k].id == 0 && !valid_elem(s->elem_bits)) {
-		snprintf(why, wlen, "elem %llu is not 8, 16, 32, 64 or 128", (unsigned long long)v);
-		return -1;
-	}
 	return 0;
 }
 
@@ -204,7 +203,7 @@ px_status px_shape_parse(const char *text, px_shape *s, char *err, size_t errlen
 	memset(s, 0, sizeof *s);
 	s->batch = 1;
 	const char *p = text;
-	char why[160] = "";
+	char why[512] = "";
 	unsigned seen = 0;
 	if (entry_num(&p, 'x', "rows", 1, PX_DIM_MAX, &s->rows, why, sizeof why) || *p++ != 'x' ||
 	    entry_num(&p, ':', "cols", 1, PX_DIM_MAX, &s->cols, why, sizeof why))
@@ -222,8 +221,9 @@ bad:
 	if (why[0])
 		snprintf(err, errlen, "bad shape '%s': %s", text, why);
 	else
-		snprintf(err, errlen, "bad shape '%s': expected ROWSxCOLS[:ld_in=N][:ld_out=N][:elem=8|16|32|64|128]"
-			 "[:offset=0-15][:batch=B][:stride_in=S][:stride_out=S] with values from 1 to %u", text, PX_DIM_MAX);
+		snprintf(err, errlen, "bad shape '%s': expected ROWSxCOLS[:ld_in=N][:ld_out=N][:elem=W]"
+			 "[:offset=0-15][:batch=B][:stride_in=S][:stride_out=S] with values from 1 to %u, W an element "
+			 "width (32, 4B or f32)", text, PX_DIM_MAX);
 	return PX_EUSAGE;
 }
 

@@ -31,7 +31,7 @@ check "check: --rows 5 --cols 10 --ld-in 4: exit 2" 2 $PX check --emulate --rows
 one_line "... one line naming ld-in" "ptxpose check: ld_in 4 is less than cols 10"
 quiet
 check "check --elem 24: exit 2, not every case skipped" 2 $PX check --emulate --elem 24 $k
-one_line "... one line: not a width" "ptxpose check: --elem: '24' is not an element width (8, 16, 32, 64 or 128)"
+one_line "... one line: not a width, and what is" "ptxpose check: --elem '24' is not an element width: give bits (8, 16, 32, 64, 128), bytes with a unit"
 quiet
 check "check --help says how a refused case is reported" 0 $PX check --help
 grep -q 'is refused: `not ok`, the reason in a # line, exit 2' "$tmp/out" && ok "... documented" || nok "... documented"
@@ -46,15 +46,15 @@ one_line "... one line" "shape list '4x4,': entry 2 is empty"
 
 # --- item 10: numbers, widths, help, duplicates, --emulate and timing, escaping
 check "check --shapes 3x3:elem=4294967328: exit 2" 2 $PX check --emulate --shapes 3x3:elem=4294967328 $k
-one_line "... the number as given, not 32" "elem 4294967328 is not 8, 16, 32, 64 or 128"
+one_line "... the number as given, not 32" "elem '4294967328' is not an element width"
 sed 's/elem=32/elem=4294967328/' tests/data/linear_b32.ptx >"$tmp/big.ptx"
 PTXPOSE_PTX="$tmp/big.ptx" check "a \$PTXPOSE_PTX kernel of elem=4294967328: exit 3, not a 32-bit kernel" 3 \
 	$PX run --elem 32 --rows 4 --cols 4 --emulate
 one_line "... one line naming the file" "PTXPOSE_PTX: .*big.ptx: metadata: elem must be 8, 16, 32, 64 or 128, got '4294967328'"
 check "run FILE --elem 24: exit 2" 2 $PX run $k --elem 24 --rows 4 --cols 4 --emulate
-one_line "... not a width, rather than 'does not match'" "ptxpose run: --elem: '24' is not an element width"
+one_line "... not a width, rather than 'does not match'" "ptxpose run: --elem '24' is not an element width"
 check "bench --elem 24: exit 2" 2 $PX bench --elem 24 --out-dir "$tmp/never" $k
-one_line "... one line" "ptxpose bench: --elem: '24' is not an element width"
+one_line "... one line" "ptxpose bench: --elem '24' is not an element width"
 check "list FILE --help: exit 0" 0 $PX list $k --help
 grep -q '^usage: ptxpose list' "$tmp/out" && ok "... the usage" || nok "... the usage"
 check "help help: exit 0" 0 $PX help help

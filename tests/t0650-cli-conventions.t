@@ -20,7 +20,8 @@ grep -q "^ptxpose .* (commit ${want%-dirty}\(-dirty\)\{0,1\})$" "$tmp/out" && ok
 	{ nok "... the commit: git describe says $want (rebuild with ninja?)"; diag <"$tmp/out"; }
 # the commit rule of build.ninja, run where there is no git repository
 rule=$(sed -n '/^rule commit$/,/^rule /s/^  command = //p' build.ninja)
-mkdir -p "$tmp/nogit/build/gen"
+mkdir -p "$tmp/nogit/build/gen" "$tmp/nogit/build-aux"
+cp build-aux/commit.sh "$tmp/nogit/build-aux/"
 (cd "$tmp/nogit" && GIT_CEILING_DIRECTORIES="$tmp" PTXPOSE_COMMIT='abc1234"; bad' out=build/gen/commit.h \
 	sh -c "$(printf %s "$rule" | sed 's/\$\$/$/g; s/\$out/build\/gen\/commit.h/g')") 2>"$tmp/err"
 grep -qx '#define PTXPOSE_COMMIT "abc1234bad"' "$tmp/nogit/build/gen/commit.h" 2>/dev/null &&
@@ -30,6 +31,23 @@ rm -f "$tmp/nogit/build/gen/commit.h"
 	sh -c "$(printf %s "$rule" | sed 's/\$\$/$/g; s/\$out/build\/gen\/commit.h/g')") 2>"$tmp/err"
 grep -qx '#define PTXPOSE_COMMIT "unknown"' "$tmp/nogit/build/gen/commit.h" 2>/dev/null &&
 	ok "... and without either: unknown" || { nok "commit rule: unknown"; diag <"$tmp/err"; }
+
+# issue 18: `ninja` with nothing to do runs nothing, the commit step included;
+# a change to a tracked file makes the commit "-dirty". In a git repository
+# of its own, with build.ninja's commit rule.
+if command -v git >/dev/null && command -v ninja >/dev/null; then
+	g=$tmp/git
+	mkdir -p "$g/build-aux"
+	cp build-aux/commit.sh "$g/build-aux/"
+	{ sed -n '/^rule commit$/,/^rule /p' build.ninja | sed '$d'; echo 'build build/gen/commit.h: commit | build-aux/commit.sh'; } >"$g/build.ninja"
+	(cd "$g" && git init -q && echo a >a.txt && git add -A && git -c user.name=t -c user.email=t@t commit -qm one &&
+		ninja >/dev/null && ninja >"$tmp/n2" 2>&1 && echo b >a.txt && ninja >"$tmp/n3" 2>&1 && ninja >"$tmp/n4" 2>&1) 2>"$tmp/err"
+	grep -qx 'ninja: no work to do.' "$tmp/n2" 2>/dev/null && ok "ninja with nothing to do: no COMMIT step" ||
+		{ nok "ninja with nothing to do ran something"; diag <"$tmp/n2"; diag <"$tmp/err"; }
+	grep -q -- '-dirty"' "$g/build/gen/commit.h" 2>/dev/null && grep -q COMMIT "$tmp/n3" &&
+		grep -qx 'ninja: no work to do.' "$tmp/n4" && ok "... a tracked file changed: the commit rerun once, now -dirty" ||
+		{ nok "... a tracked file changed"; diag <"$g/build/gen/commit.h"; diag <"$tmp/n3"; diag <"$tmp/n4"; }
+fi
 
 # help in all its forms: exit 0, help on stdout
 check "help --help" 0 "$PX" help --help

@@ -123,9 +123,9 @@ bad 2 "stride_in 99 is less than the input matrix it must hold ((rows-1)\\*ld_in
 bad 2 "align_in 2: the pointer is misaligned for 4-byte elements" --elem 32 --rows 10 --cols 10 --align-in 2
 bad 2 "align_out 12 is not a power of two" --elem 32 --rows 10 --cols 10 --align-out 12
 bad 2 "give one" --elem 32 --rows 10 --cols 10 --offset 1 --align-in 4
-bad 2 "elem 48 is not an element width" --elem 48 --rows 10 --cols 10
+bad 2 "--elem '48' is not an element width: give bits" --elem 48 --rows 10 --cols 10
 bad 2 "needs --rows R" --elem 32 --cols 10
-bad 2 "needs --elem BITS --rows R --cols C" --json
+bad 2 "needs --elem W --rows R --cols C" --json
 bad 2 "plan: --rows: expected an integer" --elem 32 --rows ten --cols 10
 bad 2 "unknown flag '--colz'" --elem 32 --rows 10 --colz 10
 bad 2 "unknown device 'a100'" --elem 32 --rows 10 --cols 10 --device a100
@@ -141,14 +141,14 @@ bad 2 "ld_in 4 is less than cols 10" --elem 32 --rows 10 --cols 10 --ld-in 4 --m
 bad 3 "no kernel for 8-bit elements" --elem 8 --rows 10 --cols 10 ptx/fast_b32.ptx
 bad 3 "no ptxpose metadata" --elem 32 --rows 10 --cols 10 tests/data/plan-cases.txt
 bad 3 "$tmp/none.ptx: cannot read" --elem 32 --rows 10 --cols 10 "$tmp/none.ptx"
-bad 3 "plan: --params $tmp/none.tsv: cannot read it" --elem 32 --rows 10 --cols 10 --params "$tmp/none.tsv"
+bad 3 "plan: --params $tmp/none.tsv: cannot read: No such file or directory" --elem 32 --rows 10 --cols 10 --params "$tmp/none.tsv"
 printf 'const l2_lo 0.5\ntheta * nope 1\n' >"$tmp/bad.tsv"
 bad 3 "bad.tsv: line 2: unknown feature 'nope'" --elem 32 --rows 10 --cols 10 --params "$tmp/bad.tsv"
 printf -- '--elem 32 --rows 10 --cols 10\n--elem 32 --rows 10 --cols 10 --ld-in 3\n' >"$tmp/bad.cases"
 bad 2 "bad.cases line 2: ld_in 3 is less than cols 10" --cases "$tmp/bad.cases"
 printf -- '--elem 32 --rows 10 --cols 10 --device h200\n' >"$tmp/bad.cases"
 bad 2 "bad.cases line 1: unknown flag '--device'" --cases "$tmp/bad.cases"
-bad 3 "plan: --cases $tmp/none: cannot read it" --cases "$tmp/none"
+bad 3 "plan: --cases $tmp/none: cannot read: No such file or directory" --cases "$tmp/none"
 # The small-dimension family only where its K is in range (lib/pick.h,
 # PICK_SKINNY_RANGE = 8 x kmax): on 2048x2048 every skinny_* kernel comes
 # after every other (the model once chose skinny_tall_k4_b32 there, 40% of

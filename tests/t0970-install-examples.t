@@ -32,6 +32,21 @@ done
 [ -z "$missing" ] && ok "... every file in its place" || { nok "... missing:$missing"; diag <"$tmp/err"; }
 grep -qx "prefix=$prefix" "$stage$prefix/lib/pkgconfig/ptxpose.pc" && grep -qx "Version: $ver" "$stage$prefix/lib/pkgconfig/ptxpose.pc" &&
 	ok "... ptxpose.pc: the PREFIX (not DESTDIR), the version" || { nok "... ptxpose.pc"; diag <"$stage$prefix/lib/pkgconfig/ptxpose.pc"; }
+[ -f "$stage$prefix/share/doc/ptxpose/LICENSE" ] && ok "... the LICENSE with the docs" || nok "... no LICENSE"
+# issue 18: a PREFIX the loader does not search: the install says how to build and run against it
+grep -qx "to build against it:  export PKG_CONFIG_PATH=$prefix/lib/pkgconfig" "$tmp/out" &&
+	grep -qx "to run what you link: cc ... -Wl,-rpath,$prefix/lib  (or LD_LIBRARY_PATH=$prefix/lib)" "$tmp/out" &&
+	ok "... prints PKG_CONFIG_PATH and the run path for $prefix" || { nok "... the PKG_CONFIG_PATH and run path lines"; diag <"$tmp/out"; }
+# ldconfig: only as root, into /usr or /usr/local, with no DESTDIR (a staged install never runs it)
+mkdir -p "$tmp/fakebin"
+printf '#!/bin/sh\necho 0\n' >"$tmp/fakebin/id"
+printf '#!/bin/sh\ntouch "%s"\n' "$tmp/ldconfig-ran" >"$tmp/fakebin/ldconfig"
+chmod +x "$tmp/fakebin/id" "$tmp/fakebin/ldconfig"
+PATH=$tmp/fakebin:$PATH DESTDIR=$stage PREFIX=/usr/local sh build-aux/install.sh >"$tmp/out3" 2>&1 && [ ! -e "$tmp/ldconfig-ran" ] &&
+	ok "as root into DESTDIR/usr/local: no ldconfig (staged)" || { nok "ldconfig ran for a staged install"; diag <"$tmp/out3"; }
+sed -n '/^case "$prefix" in$/,/^esac$/p' build-aux/install.sh | sed 's/^/x /' | grep -q 'x 		ldconfig$' &&
+	grep -q 'if \[ -z "$dest" \] && \[ "$(id -u)" = 0 \]; then' build-aux/install.sh &&
+	ok "... and run for /usr and /usr/local when DESTDIR is empty and the user is root" || nok "... the ldconfig rule"
 DESTDIR=$stage PREFIX=$prefix sh build-aux/install.sh >"$tmp/out2" 2>&1 && [ "$(readlink "$stage$prefix/lib/libptxpose.so")" = libptxpose.so.$(sover) ] &&
 	ok "installed again over itself: fine" || { nok "install twice"; diag <"$tmp/out2"; }
 PREFIX=relative/path check "a relative PREFIX: exit 2" 2 sh build-aux/install.sh
@@ -54,6 +69,12 @@ for ex in transpose_c transpose_cpp transpose_static; do
 	grep -q '^transpose: [0-9]*x[0-9]* [a-z]* by [a-z0-9_]* on Fake CUDA Device 0: bit-exact$' "$tmp/out" &&
 		ok "... transposed bit-exactly" || { nok "... bit-exact"; diag <"$tmp/out"; }
 done
+# the run path the install printed: the program finds the library with no LD_LIBRARY_PATH
+check "transpose.c linked with -Wl,-rpath of the lib folder" 0 \
+	cc -std=c11 examples/transpose.c $CUDA_INC $flags -Wl,-rpath,"$libs" -o "$tmp/transpose_rpath"
+check "... runs with no LD_LIBRARY_PATH (fake driver): exit 0" 0 env -u LD_LIBRARY_PATH PTXPOSE_LIBCUDA="$PWD/build/fakecuda/libcuda.so.1" "$tmp/transpose_rpath"
+check "... without it, the library is not found: exit 127" 127 env -u LD_LIBRARY_PATH "$tmp/transpose_c"
+one_line "... the loader says which" "libptxpose.so.$(sover): cannot open shared object file"
 LD_LIBRARY_PATH=$libs ldd "$tmp/transpose_c" | grep -q "libptxpose.so.$(sover) => $stage" &&
 	! LD_LIBRARY_PATH=$libs ldd "$tmp/transpose_static" | grep -q libptxpose &&
 	ok "the shared build needs libptxpose.so.$(sover); the static one nothing of ptxpose" || nok "ldd"
