@@ -4,12 +4,26 @@
 #include "cli/cli.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 typedef struct {
 	const px_file *f;
 	strbuf diag;
 	int rc;
 } emu_job;
+
+/* PTXPOSE_EMU_STATS=FILE: one line a run appended to FILE, "instructions
+ * warp_instructions ctas" (bench/emu_speed.sh counts the work with it). */
+static void stats_note(const emu_stats *st)
+{
+	const char *path = getenv("PTXPOSE_EMU_STATS");
+	FILE *fp = path && *path ? fopen(path, "a") : NULL;
+	if (!fp)
+		return;
+	fprintf(fp, "%llu %llu %llu\n", (unsigned long long)st->instructions,
+		(unsigned long long)st->warp_instructions, (unsigned long long)st->ctas);
+	fclose(fp);
+}
 
 static int emu_runner(void *ud, vfy_bufs *b, const px_shape *s)
 {
@@ -18,7 +32,10 @@ static int emu_runner(void *ud, vfy_bufs *b, const px_shape *s)
 			.rows = (uint32_t)s->rows, .cols = (uint32_t)s->cols, .ld_in = (uint32_t)s->ld_in,
 			.ld_out = (uint32_t)s->ld_out, .batch = (uint32_t)s->batch, .stride_in = s->stride_in,
 			.stride_out = s->stride_out, .misalign = s->offset * px_shape_elem_bytes(s)};
+	emu_stats st = {0};
+	l.stats = &st;
 	e->rc = emu_transpose_launch(e->f->ptx, &e->f->meta, &l, &e->diag);
+	stats_note(&st);
 	return e->rc != EMU_OK;
 }
 

@@ -37,7 +37,8 @@ void emu_free(emu_prog *p);
 const char *emu_entry(const emu_prog *p);
 
 typedef struct {
-	uint64_t instructions;  /* executed, guarded-off ones included */
+	uint64_t instructions;  /* executed by a thread, guarded-off ones included */
+	uint64_t warp_instructions; /* executed by a warp for its active lanes */
 	uint64_t ctas;
 	uint64_t barriers;      /* barrier intervals ended (all CTAs) */
 } emu_stats;

@@ -2,8 +2,9 @@
  *
  * Pipeline: emu_lex (text -> tokens), emu_parse (tokens -> declarations and
  * raw instructions; operand.c reads operands, map.c hashes names), emu_decode (raw instructions -> emu_ins with resolved
- * slots), emu_exec (one thread until a barrier or exit), emu_cta (a CTA's
- * threads and barriers, the grid), emu_mem (global/shared access, bounds and
+ * slots; cfg.c the reconvergence points), emu_exec (a warp's lanes in
+ * lockstep until a barrier or exit), emu_cta (a CTA's warps and barriers,
+ * the grid), emu_mem (global/shared access, bounds and
  * race shadow), emu_diag (the one-line fault messages). */
 #ifndef EMU_EMU_INT_H
 #define EMU_EMU_INT_H
@@ -185,6 +186,7 @@ typedef struct {
 	uint16_t v[4];      /* ld/st/pack/unpack: the vector's slots */
 	uint64_t mask;      /* result mask (ld: of the destination registers) */
 	int64_t imm;        /* ld/st: address offset; bra: target index */
+	uint32_t rpc;       /* bra: where divergent lanes meet again (EMU_NO_PC: none) */
 	uint32_t line;
 	uint32_t text;      /* offset of the statement's text in emu_prog.text */
 } emu_ins;
@@ -213,7 +215,13 @@ struct emu_prog {
 	uint32_t smem_static;  /* bytes of static shared memory */
 	uint32_t dyn_align;    /* alignment of the extern shared variable, 0 if none */
 	char *text;         /* the statements' texts, NUL-separated */
+	uint16_t truth;     /* the always-true guard's slot */
+	uint8_t warp_ops;   /* uses warp-synchronous instructions (no serial replay) */
 };
+
+/* Fill the reconvergence point of every branch (cfg.c). 0, or -1 when out
+ * of memory. */
+int emu_cfg(emu_prog *p);
 
 /* Resolve a parsed source into a program. 0, or -1 with diag. */
 int emu_decode(const emu_src *s, emu_prog *p, strbuf *diag);
@@ -261,9 +269,12 @@ typedef struct {
 	unsigned ctaid[3];
 	uint64_t budget;        /* backward branches a thread may take per interval */
 	uint64_t executed;      /* instructions, launch-wide */
+	uint64_t warp_executed; /* warp instructions, launch-wide */
 	uint64_t barriers;      /* barrier intervals ended, launch-wide */
 	uint64_t ins_allow;     /* the budgets so far (emu_launch, cta.c) */
 	uint64_t bar_allow;
+	uint8_t *tstate;        /* per thread of the CTA: enum emu_stop */
+	uint32_t *tpc;          /* per thread: the bar.sync it waits at, or where it exited */
 	emu_fault f;
 } emu_ctx;
 
@@ -283,18 +294,35 @@ uint8_t *emu_shared(emu_ctx *x, uint64_t addr, unsigned bytes, int store,
 /* Format the fault of the current CTA into diag. */
 void emu_diag_fault(const emu_ctx *x, strbuf *diag);
 
-/* ---- execution (exec.c) ---- */
+/* ---- execution (exec.c), a warp at a time ---- */
+#define EMU_WARP 32
+#define EMU_FULL 0xffffffffu
+#define EMU_NO_PC UINT32_MAX   /* no reconvergence point: the paths meet at a barrier or exit */
+#define EMU_SIMT_DEPTH 72       /* divergence splits a mask strictly: 2 entries a level, 32 levels */
+
 enum emu_stop { EMU_STOP_BAR, EMU_STOP_EXIT, EMU_STOP_FAULT };
 
+/* One entry of a warp's reconvergence stack: the lanes of a path, where
+ * they are, and where they wait for the others (the branch's immediate
+ * post-dominator, cfg.c). */
 typedef struct {
-	uint64_t *R;        /* register file: prog->nslots slots */
-	uint32_t pc;
-	uint16_t tid;
-	uint8_t state;      /* enum emu_stop of the last run */
-} emu_thread;
+	uint32_t mask, pc, rpc;
+} emu_simt;
 
-/* Run one thread from t->pc until it reaches bar.sync (t->pc points at it),
- * exits, or faults (x->f filled). */
-int emu_exec(emu_ctx *x, emu_thread *t);
+/* A warp: registers lane-major (slot s of lane l at R[s * 32 + l]), the
+ * lanes that may still run (not exited, not waiting at bar.sync), and the
+ * stack. The serial mode (cta.c) runs one lane of it at a time. */
+typedef struct {
+	uint64_t *R;
+	unsigned base;      /* tid of lane 0 */
+	uint32_t lanes;     /* lanes that exist */
+	uint32_t run;       /* lanes not exited and not waiting at a barrier */
+	int sp;
+	emu_simt stk[EMU_SIMT_DEPTH];
+} emu_warp;
+
+/* Run the warp's paths until every lane waits at a bar.sync or has exited
+ * (x->tstate and x->tpc say which and where), or a lane faults (x->f). */
+int emu_exec(emu_ctx *x, emu_warp *w);
 
 #endif
