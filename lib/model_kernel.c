@@ -69,7 +69,10 @@ int model_kernel_init(model_kernel *k, const px_meta *m, unsigned regs, char *er
 	k->step = k->linear ? 1 : m->row_step;
 	k->per_block = m->per_block;
 	k->threads = meta_threads(m);
-	uint64_t vec, smem, inflight, align;
+	uint64_t vec, smem, inflight, align, study;
+	if (opt_key(m, "study", 1, 0, &study))
+		FAIL("%s: study=%s is not 0 or 1", m->kernel, meta_get(m, "study"));
+	k->study = (int)study;
 	if (opt_key(m, "vec", 16, 1, &vec) || !vec)
 		FAIL("%s: vec=%s is not 1 to 16", m->kernel, meta_get(m, "vec"));
 	if (opt_key(m, "smem_bytes", 1u << 20, 0, &smem))

@@ -28,7 +28,7 @@ px_status pick_rank(const kreg *r, const model_device *d, const model_params *pa
 	int m = 0;
 	for (int i = 0; !st && i < n; i++) {
 		const kreg_kernel *k = kreg_get(r, i);
-		if (k->mk.es != p->es)
+		if (k->mk.es != p->es || k->mk.study) /* a study kernel runs only when named */
 			continue;
 		/* a tile larger than the device's shared memory cannot launch */
 		if (k->mk.smem_block && (uint64_t)k->mk.smem_block + d->smem_reserved > d->smem_per_sm)

@@ -30,7 +30,8 @@ typedef struct {
  * their estimate: there their tiles read or write kmax-element segments,
  * which the model does not price (2048x2048 f32 on an H100: skinny_tall_k4
  * predicted best, measured at 40% of the copy). Unless no other kernel of
- * the width is there.
+ * the width is there. Study kernels (study=1) are never ranked: a plan
+ * runs one only when desc->kernel names it.
  * PX_EUNAVAIL when r has no kernel of the width ("no kernel for 8-bit
  * elements among the 3 given"), PX_ENOMEM. */
 px_status pick_rank(const kreg *r, const model_device *d, const model_params *params, const model_problem *p,

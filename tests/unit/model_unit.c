@@ -160,6 +160,13 @@ static void kernels(void)
 	has_str(err, "b: fast_align=12 is not a power of two", "... naming the kernel and key");
 	meta_parse("// ptxpose kernel=b elem=32 grid=tile tile=8x8 block=32x1 edge=diagonal\n", &m, err, sizeof err);
 	ok(model_kernel_init(&k, &m, 0, err, sizeof err) == -1, "edge=diagonal refused");
+	k = kern(F32_VEC, 0);
+	ok(!k.study, "a kernel is not a study kernel unless it says so");
+	k = kern("// ptxpose kernel=w elem=16 grid=tile tile=64x64 block=32x8 vec=8 family=movmatrix study=1\n", 0);
+	ok(k.study && !strcmp(k.family, "movmatrix"), "study=1: a study kernel (plans leave it out)");
+	meta_parse("// ptxpose kernel=b elem=32 grid=tile tile=8x8 block=32x1 study=2\n", &m, err, sizeof err);
+	ok(model_kernel_init(&k, &m, 0, err, sizeof err) == -1, "study=2 refused");
+	has_str(err, "b: study=2 is not 0 or 1", "... naming the kernel and key");
 }
 
 static void tiles_and_paths(void)
