@@ -152,8 +152,8 @@ static int l_transpose(lua_State *L)
 	static const char *const side_names[] = {"read", "write", NULL};
 	static const char *const grid_names[] = {"tile", "linear", NULL};
 	static const char *const skinny_names[] = {"no", "wide", "tall", NULL};
-	const char *family_names[TP_FAMILY_SHFL + 2] = {NULL}; /* tp_family_name's, in enum order */
-	for (int i = 0; i <= TP_FAMILY_SHFL; i++)
+	const char *family_names[TP_FAMILY_N + 1] = {NULL}; /* tp_family_name's, in enum order */
+	for (int i = 0; i < TP_FAMILY_N; i++)
 		family_names[i] = tp_family_name((enum tp_family)i);
 	luaL_checktype(L, 1, LUA_TTABLE);
 	check_keys(L);

@@ -33,9 +33,11 @@ const char *tp_smem_name(enum tp_smem s)
 
 const char *tp_family_name(enum tp_family f)
 {
-	static const char *names[] = {"tile", "movmatrix", "ldmatrix", "shfl"};
+	static const char *names[TP_FAMILY_N] = {"tile", "movmatrix", "ldmatrix", "stmatrix", "shfl"};
 	return names[f];
 }
+
+const char *tp_target(const tp_params *p) { return p->family == TP_FAMILY_STMATRIX ? "sm_90" : TP_TARGET; }
 
 static int pow2(unsigned x) { return x && !(x & (x - 1)); }
 

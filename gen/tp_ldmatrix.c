@@ -19,8 +19,47 @@
 
 unsigned wx_ldmatrix_smem(const tp_params *p) { return p->tm * p->tn * 2; }
 
-/* Shared byte offset of granule column g of tile row r. */
-static unsigned saddr(const tp_params *p, unsigned r, unsigned g) { return r * p->tn * 2 + ((g ^ (r & 7)) << 4); }
+unsigned wx_saddr(unsigned pitch, unsigned r, unsigned g) { return r * pitch + ((g ^ (r & 7)) << 4); }
+
+void wx_emit_saddr(wx *x, const char *dst, const char *r, const char *g, unsigned pitch)
+{
+	ptxb *b = x->e.b;
+	const char *t = x->e.tmp;
+	ptxb_op(b, NULL, "and.b32", "%s, %s, 7", t, r);
+	ptxb_op(b, NULL, "xor.b32", "%s, %s, %s", t, g, t);
+	ptxb_op(b, NULL, "shl.b32", "%s, %s, 4", t, t);
+	ptxb_op(b, NULL, "mad.lo.u32", "%s, %s, %u, %s", dst, r, pitch, t);
+	ptxb_op(b, NULL, "add.u32", "%s, %s, %s", dst, dst, ptxb_find(b, "smem"));
+}
+
+void wx_smem_decl(wx *x, unsigned rows, unsigned pitch, const char *what)
+{
+	ptxb *b = x->e.b;
+	ptxb_global(b, "// %u rows of %u bytes, by %s rows; granule column XOR (row & 7).", rows, pitch, what);
+	ptxb_global(b, ".shared .align 16 .b8 tile_smem[%u];", rows * pitch);
+	const char *sbase = ptxb_reg(b, "b32", "shared tile base", "smem");
+	ptxb_reg(b, "b32", "a shared row", "s_row");
+	ptxb_reg(b, "b32", "a granule column", "s_col");
+	ptxb_op(b, NULL, "mov.u32", "%s, tile_smem", sbase);
+}
+
+void wx_granule_map(wx *x, const char *row, const char *col, unsigned ng, unsigned pitch, const char *prefix)
+{
+	ptxb *b = x->e.b;
+	const char *r = ptxb_find(b, "s_row"), *g = ptxb_find(b, "s_col");
+	ptxb_op(b, NULL, "shr.u32", "%s, %s, %u", row, x->e.t, tp_lg2(ng));
+	ptxb_op(b, NULL, "and.b32", "%s, %s, %u", col, x->e.t, ng - 1);
+	ptxb_op(b, NULL, "shl.b32", "%s, %s, 3", col, col);
+	ptxb_note(b, "their shared addresses: row r at r x %u bytes, granule column g at (g ^ (r & 7)) x 16", pitch);
+	for (unsigned i = 0; i < x->UPT; i++) {
+		const char *a = ptxb_reg(b, "b32", i ? NULL : "shared address of the thread's granule i", "%s%u", prefix, i);
+		ptxb_op(b, NULL, "add.u32", "%s, %s, %u", r, row, i * x->T / ng);
+		ptxb_op(b, NULL, "shr.u32", "%s, %s, 3", g, col);
+		wx_emit_saddr(x, a, r, g, pitch);
+	}
+}
+
+static unsigned saddr(const tp_params *p, unsigned r, unsigned g) { return wx_saddr(p->tn * 2, r, g); }
 
 void wx_ldmatrix_model(const tp_params *p, strbuf *h)
 {
@@ -63,28 +102,11 @@ void wx_ldmatrix_lanes(wx *x)
 	const char *t = e->tmp;
 	unsigned ng = p->tn / 8;
 	wx_16x16_lanes(x);
-	const char *sbase = ptxb_reg(b, "b32", "shared tile base", "smem");
-	const char *r = ptxb_reg(b, "b32", "a shared row", "s_row");
-	const char *g = ptxb_reg(b, "b32", "a granule column", "s_col");
-	const char *j = ptxb_reg(b, "b32", "the lane's row in its ldmatrix block", "s_j");
-	ptxb_global(b, "// %u rows of %u bytes, by input rows; granule column XOR (row & 7).", p->tm, p->tn * 2);
-	ptxb_global(b, ".shared .align 16 .b8 tile_smem[%u];", wx_ldmatrix_smem(p));
 	ptxb_group(b, "Loads: thread t takes granules t + %u i of the tile by input rows (%u a row).", x->T, ng);
-	ptxb_op(b, NULL, "mov.u32", "%s, tile_smem", sbase);
-	ptxb_op(b, NULL, "shr.u32", "%s, %s, %u", x->ldr, e->t, tp_lg2(ng));
-	ptxb_op(b, NULL, "and.b32", "%s, %s, %u", x->ldc, e->t, ng - 1);
-	ptxb_op(b, NULL, "shl.b32", "%s, %s, 3", x->ldc, x->ldc);
-	ptxb_note(b, "their shared addresses: row r at r x %u bytes, granule column g at (g ^ (r & 7)) x 16", p->tn * 2);
-	for (unsigned i = 0; i < x->UPT; i++) {
-		const char *a = ptxb_reg(b, "b32", i ? NULL : "shared address of the thread's granule i", "sst%u", i);
-		ptxb_op(b, NULL, "add.u32", "%s, %s, %u", r, x->ldr, i * x->T / ng);
-		ptxb_op(b, NULL, "shr.u32", "%s, %s, 3", g, x->ldc);
-		ptxb_op(b, NULL, "and.b32", "%s, %s, 7", t, r);
-		ptxb_op(b, NULL, "xor.b32", "%s, %s, %s", g, g, t);
-		ptxb_op(b, NULL, "shl.b32", "%s, %s, 4", g, g);
-		ptxb_op(b, NULL, "mad.lo.u32", "%s, %s, %u, %s", a, r, p->tn * 2, g);
-		ptxb_op(b, NULL, "add.u32", "%s, %s, %s", a, a, sbase);
-	}
+	wx_smem_decl(x, p->tm, p->tn * 2, "input");
+	const char *r = ptxb_find(b, "s_row"), *g = ptxb_find(b, "s_col");
+	const char *j = ptxb_reg(b, "b32", "the lane's row in its ldmatrix block", "s_j");
+	wx_granule_map(x, x->ldr, x->ldc, ng, p->tn * 2, "sst");
 	ptxb_group(b, "ldmatrix: lane 8m+j gives row j of the unit's block m (rows 8(m>>1).., granule column"
 		      " 2 x unit column + (m&1)).");
 	const char *ur = ptxb_find(b, "unit_r"), *uc = ptxb_find(b, "unit_c");
@@ -108,10 +130,7 @@ void wx_ldmatrix_lanes(wx *x)
 		ptxb_op(b, NULL, "add.u32", "%s, %s, %s", g, g, t);
 		if (dc)
 			ptxb_op(b, NULL, "add.u32", "%s, %s, %u", g, g, dc / 8);
-		ptxb_op(b, NULL, "xor.b32", "%s, %s, %s", g, g, j);
-		ptxb_op(b, NULL, "shl.b32", "%s, %s, 4", g, g);
-		ptxb_op(b, NULL, "mad.lo.u32", "%s, %s, %u, %s", a, r, p->tn * 2, g);
-		ptxb_op(b, NULL, "add.u32", "%s, %s, %s", a, a, sbase);
+		wx_emit_saddr(x, a, r, g, p->tn * 2);
 	}
 }
 
@@ -127,17 +146,15 @@ void wx_ldmatrix_tile(wx *x)
 	ptxb_group(b, "Into shared memory by input rows, a barrier, and back with ldmatrix.trans.");
 	for (unsigned i = 0; i < x->UPT; i++) {
 		const char *const *w = x->d[i][0];
-		char nm[16];
-		snprintf(nm, sizeof nm, "sst%u", i);
-		ptxb_op(b, NULL, "st.shared.v4.b32", "[%s], {%s, %s, %s, %s}", ptxb_find(b, nm), w[0], w[1], w[2], w[3]);
+		ptxb_op(b, NULL, "st.shared.v4.b32", "[%s], {%s, %s, %s, %s}", wx_reg_name(x, "sst", i), w[0], w[1], w[2],
+			w[3]);
 	}
 	ptxb_op(b, NULL, "bar.sync", "0");
 	for (unsigned i = 0; i < x->UPT; i++) {
 		const char *const *w = x->d[i][0];
-		char nm[16];
-		snprintf(nm, sizeof nm, "sld%u", i);
 		snprintf(regs, sizeof regs, "{%s, %s, %s, %s}", w[0], w[1], w[2], w[3]);
-		ptxb_op(b, NULL, "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16", "%s, [%s]", regs, ptxb_find(b, nm));
+		ptxb_op(b, NULL, "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16", "%s, [%s]", regs,
+			wx_reg_name(x, "sld", i));
 	}
 	ptxb_group(b, "Quad transposes: the fragments become 16-byte granules of output rows.");
 	for (unsigned i = 0; i < x->UPT; i++)

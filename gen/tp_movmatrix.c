@@ -40,7 +40,7 @@ void wx_16x16_lanes(wx *x)
 
 void wx_movmatrix_lanes(wx *x) { wx_16x16_lanes(x); }
 
-void wx_movmatrix_tile(wx *x)
+void wx_fragments(wx *x)
 {
 	ptxb *b = x->e.b;
 	ptxb_group(b, "Every global load of the lane first: one granule a unit.");
@@ -48,6 +48,12 @@ void wx_movmatrix_tile(wx *x)
 	ptxb_group(b, "Quad transposes: word m becomes block m's fragment.");
 	for (unsigned i = 0; i < x->UPT; i++)
 		wx_quad_xpose(x, x->d[i][0]);
+}
+
+void wx_movmatrix_tile(wx *x)
+{
+	ptxb *b = x->e.b;
+	wx_fragments(x);
 	ptxb_group(b, "movmatrix transposes each 8x8 block in its fragments.");
 	for (unsigned i = 0; i < x->UPT; i++)
 		for (unsigned m = 0; m < 4; m++)

@@ -59,10 +59,11 @@ int tp_warp_validate(const tp_params *p, char *err, size_t errlen)
 		     p->tn, x.U, x.UR, x.UC, x.W, WX_MAX_UPT);
 	if (p->group > 65535)
 		FAIL("group: %u tile columns is more than a grid holds", p->group);
-	if (p->family == TP_FAMILY_LDMATRIX) {
-		if (p->tn < 64)
-			FAIL("tile: a ldmatrix kernel's shared rows need 8 granules (64 halves) for the swizzle, not %u",
-			     p->tn);
+	if (p->family == TP_FAMILY_LDMATRIX || p->family == TP_FAMILY_STMATRIX) {
+		/* shared rows: input rows of TN halves (ldmatrix), output rows of TM (stmatrix) */
+		unsigned row = p->family == TP_FAMILY_LDMATRIX ? p->tn : p->tm;
+		if (row < 64)
+			FAIL("tile: a %s kernel's shared rows need 8 granules (64 halves) for the swizzle, not %u", f, row);
 		if (wx_ldmatrix_smem(p) > STATIC_SMEM_LIMIT)
 			FAIL("tile: %ux%u needs %u bytes of shared memory, over the %u-byte static limit", p->tm, p->tn,
 			     wx_ldmatrix_smem(p), STATIC_SMEM_LIMIT);
@@ -83,6 +84,12 @@ void tp_warp_header(const tp_params *p, strbuf *h)
 			"// (swizzled); ldmatrix.x4.trans reads a 16x16 unit's four 8x8 blocks back\n"
 			"// transposed, as fragments, and a 4x4 word transpose among a quad's lanes\n"
 			"// (shfl.sync) makes 16-byte granules of output rows.\n",
+		[TP_FAMILY_STMATRIX] =
+			"// A lane loads a 16-byte granule of one of a 16x16 unit's four 8x8 blocks;\n"
+			"// a 4x4 word transpose among a quad's lanes (shfl.sync) makes fragments,\n"
+			"// stmatrix.x4.trans writes the blocks transposed into shared memory by\n"
+			"// output rows (swizzled), and threads store whole granules of output rows.\n"
+			"// stmatrix needs sm_90.\n",
 		[TP_FAMILY_SHFL] =
 			"// The four lanes of a quad load a 4x4 block of words by input rows (a\n"
 			"// 16-byte granule a lane, two blocks a lane per 8x32 unit) and transpose\n"
@@ -105,6 +112,8 @@ void tp_warp_header(const tp_params *p, strbuf *h)
 	sb_printf(h, "// ptxpose vec=%u", 128 / p->elem);
 	if (p->family == TP_FAMILY_LDMATRIX)
 		sb_printf(h, " smem=swizzle major=in smem_bytes=%u pitch=%u swizzle=7", wx_ldmatrix_smem(p), p->tn * 2);
+	else if (p->family == TP_FAMILY_STMATRIX)
+		sb_printf(h, " smem=swizzle major=out smem_bytes=%u pitch=%u swizzle=7", wx_ldmatrix_smem(p), p->tm * 2);
 	else
 		sb_printf(h, " smem=none");
 	sb_printf(h, " per_thread=%u", x.UPT * x.NLD * 16 / x.es);
@@ -115,9 +124,14 @@ void tp_warp_header(const tp_params *p, strbuf *h)
 	sb_addc(h, '\n');
 	/* for the plan (lib/README.md): no realigned path; study kernels are
 	 * timed when named, never picked by the heuristic plan */
-	sb_printf(h, "// ptxpose family=%s study=1 fast_align=16 realign=none\n", tp_family_name(p->family));
+	sb_printf(h, "// ptxpose family=%s study=1 fast_align=16 realign=none", tp_family_name(p->family));
+	if (strcmp(tp_target(p), TP_TARGET))
+		sb_printf(h, " target=%s", tp_target(p));
+	sb_addc(h, '\n');
 	if (p->family == TP_FAMILY_LDMATRIX)
 		wx_ldmatrix_model(p, h);
+	if (p->family == TP_FAMILY_STMATRIX)
+		wx_stmatrix_model(p, h);
 }
 
 void wx_unit_delta(const wx *x, unsigned i, unsigned *drow, unsigned *dcol)
@@ -141,6 +155,13 @@ void wx_warp_unit(wx *x, const char **ur, const char **uc)
 	ptxb_op(b, NULL, "shl.b32", "%s, %s, %u", *ur, *ur, tp_lg2(x->UR));
 	ptxb_op(b, NULL, "and.b32", "%s, %s, %u", *uc, x->warp, x->NC - 1);
 	ptxb_op(b, NULL, "shl.b32", "%s, %s, %u", *uc, *uc, tp_lg2(x->UC));
+}
+
+const char *wx_reg_name(const wx *x, const char *prefix, unsigned i)
+{
+	char nm[32];
+	snprintf(nm, sizeof nm, "%s%u", prefix, i);
+	return ptxb_find(x->e.b, nm);
 }
 
 void wx_quad_xpose(wx *x, const char *const r[4])
@@ -331,7 +352,7 @@ int tp_emit_warp(const tp_params *p, const char *header, strbuf *out, char *err,
 	geometry(&x, p);
 	static tp_params wp;
 	wp = *p;
-	if (p->family == TP_FAMILY_LDMATRIX)
+	if (p->family == TP_FAMILY_LDMATRIX || p->family == TP_FAMILY_STMATRIX)
 		wp.smem = TP_SMEM_SWIZZLE; /* the walk's barrier before the shared tile is reused */
 	static tp_geom g;
 	memset(&g, 0, sizeof g);
@@ -350,6 +371,7 @@ int tp_emit_warp(const tp_params *p, const char *header, strbuf *out, char *err,
 	} fam[] = {
 		[TP_FAMILY_MOVMATRIX] = {wx_movmatrix_lanes, wx_movmatrix_tile},
 		[TP_FAMILY_LDMATRIX] = {wx_ldmatrix_lanes, wx_ldmatrix_tile},
+		[TP_FAMILY_STMATRIX] = {wx_stmatrix_lanes, wx_stmatrix_tile},
 		[TP_FAMILY_SHFL] = {wx_shfl_lanes, wx_shfl_tile},
 	};
 	setup_thread(&x);

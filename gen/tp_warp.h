@@ -16,6 +16,10 @@
  *     rows (16-byte granules, swizzled), ldmatrix.x4.trans reads a unit's
  *     four blocks back transposed, as fragments, and the quad transpose
  *     makes output rows of them;
+ *   stmatrix (16-bit, 16x16 units; sm_90): loads and the first quad
+ *     transpose as movmatrix, then stmatrix.x4.trans writes each block
+ *     transposed into shared memory by output rows, and the stores read
+ *     whole granules of output rows back (consecutive threads along a row);
  *   shfl (32-bit, 8x32 units): a quad's lanes hold a 4x4 block of words by
  *     input rows, and the quad transpose alone makes output rows of it.
  *
@@ -60,6 +64,9 @@ void wx_unit_delta(const wx *x, unsigned i, unsigned *drow, unsigned *dcol);
  * tile, into two new registers (unit_r, unit_c). */
 void wx_warp_unit(wx *x, const char **ur, const char **uc);
 
+/* The register declared as prefix + i ("sst0"). */
+const char *wx_reg_name(const wx *x, const char *prefix, unsigned i);
+
 /* Transpose the 4x4 words r[0..3] of the four lanes of each quad: lane q+j's
  * r[i] becomes lane q+i's r[j]. Two butterflies of shfl.sync. */
 void wx_quad_xpose(wx *x, const char *const r[4]);
@@ -77,12 +84,31 @@ void wx_global(wx *x, int store, unsigned krow, unsigned kcol);
 /* The families' fast paths: lane offsets (before the walk), then the
  * tile's body on an interior, aligned tile. */
 void wx_16x16_lanes(wx *x); /* movmatrix's loads; the 16-bit families' stores */
+void wx_fragments(wx *x);   /* those loads, then quad transposes: word m holds block m's fragment */
 void wx_movmatrix_lanes(wx *x);
 void wx_movmatrix_tile(wx *x);
 void wx_ldmatrix_lanes(wx *x);
 void wx_ldmatrix_tile(wx *x);
 void wx_ldmatrix_model(const tp_params *p, strbuf *h);
 unsigned wx_ldmatrix_smem(const tp_params *p);
+void wx_stmatrix_lanes(wx *x);
+void wx_stmatrix_tile(wx *x);
+void wx_stmatrix_model(const tp_params *p, strbuf *h);
+
+/* The shared stage of the ldmatrix and stmatrix kernels (tp_ldmatrix.c):
+ * `rows` rows of `pitch` bytes, granule column g of row r at byte
+ * wx_saddr(pitch, r, g) = r x pitch + (g ^ (r & 7)) x 16, so that the same
+ * granule column of 8 consecutive rows (an 8x8 block's rows) sits in
+ * distinct banks. wx_smem_decl declares it and the registers smem, s_row,
+ * s_col; wx_emit_saddr computes dst = smem + wx_saddr(pitch, r, g). */
+unsigned wx_saddr(unsigned pitch, unsigned r, unsigned g);
+void wx_smem_decl(wx *x, unsigned rows, unsigned pitch, const char *what);
+void wx_emit_saddr(wx *x, const char *dst, const char *r, const char *g, unsigned pitch);
+
+/* Thread t's granules t, t + T, ... of the shared stage, ng a row: its row
+ * and column (elements) into row and col, and the shared address of granule
+ * i into a new register prefix + i. */
+void wx_granule_map(wx *x, const char *row, const char *col, unsigned ng, unsigned pitch, const char *prefix);
 void wx_shfl_lanes(wx *x);
 void wx_shfl_tile(wx *x);
 

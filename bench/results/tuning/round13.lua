@@ -8,7 +8,7 @@ local function c(family, elem, tm, tn, threads, group)
   ptx.write(name .. ".ptx", ptx.transpose{ name = name, family = family, elem = elem, tile = {tm, tn},
     threads = {32, threads // 32}, group = group })
 end
-for _, f in ipairs{"movmatrix", "ldmatrix"} do
+for _, f in ipairs{"movmatrix", "ldmatrix", "stmatrix"} do
   c(f, 16, 64, 64, 128); c(f, 16, 128, 64, 256); c(f, 16, 64, 128, 256); c(f, 16, 128, 128, 256)
   c(f, 16, 64, 64, 256, 16); c(f, 16, 128, 128, 256, 8)
 end
