@@ -147,6 +147,47 @@ stage_peers() {
 	grep '^pick' "$OUT/peers.log" | tail -3
 }
 
+# The warp-collective study kernels (study=1: ptx/study_*, and the round-13
+# candidates, built on the machine from bench/results/tuning/round13.lua):
+# checked on the default, odd, skinny, batched and misaligned shapes, under
+# memcheck (and racecheck for the ones with shared memory) on small shapes,
+# then timed beside the fast and narrow kernels of their width on large,
+# 2048^2-ish, odd and skinny shapes. About 5 minutes on an H100.
+STUDY_CHECK=1000x999,4096x4096,4096x4096:ld_in=4104:ld_out=4112:offset=8,4096x4096:offset=1,3x100003,100003x3
+STUDY_CHECK=$STUDY_CHECK,64x20000,20000x64,64x128:batch=100:stride_in=8200:stride_out=8200,33x31:batch=3:stride_in=1100:stride_out=1200:offset=1
+STUDY_SAN=1000x999,512x512,512x512:ld_in=520:offset=8,3x5003,64x128:batch=5:stride_in=8200:stride_out=8200
+STUDY_TIME=16384x16384,8192x8192,4096x4096,2048x2048,2048x2048:offset=8,1080x1920,8191x8193,64x128:batch=4096
+STUDY_TIME=$STUDY_TIME,1000000x64,64x1000000,30000x8,8x30000
+stage_study() {
+	log study kernels: verify
+	rm -rf build/study && $px gen --out build/study bench/results/tuning/round13.lua >/dev/null || return 1
+	local study
+	study=$(grep -l '^// ptxpose family=[a-z]* study=1' ptx/*.ptx build/study/*.ptx)
+	$px check $study >"$OUT/study-check.tap"; echo "check, default shapes: rc=$?"
+	$px check --shapes "$STUDY_CHECK" $study >>"$OUT/study-check.tap"; echo "check, study shapes: rc=$?"
+	echo "$(grep -c '^ok' "$OUT/study-check.tap") ok, $(grep -c '^not ok' "$OUT/study-check.tap") not ok"
+	grep -A3 '^not ok' "$OUT/study-check.tap" | head -20
+	log study kernels: compute-sanitizer
+	local smem
+	smem=$(grep -l '^// ptxpose .* smem=swizzle' $study)
+	compute-sanitizer --tool memcheck --error-exitcode 9 $px check --shapes "$STUDY_SAN" $study \
+		>"$OUT/study-memcheck.log" 2>&1
+	echo "memcheck: rc=$? $(grep 'ERROR SUMMARY' "$OUT/study-memcheck.log" | tail -1)"
+	compute-sanitizer --tool racecheck --error-exitcode 9 $px check --shapes "$STUDY_SAN" $smem \
+		>"$OUT/study-racecheck.log" 2>&1
+	echo "racecheck: rc=$? $(grep 'RACECHECK SUMMARY' "$OUT/study-racecheck.log" | tail -1)"
+	log study kernels: timing
+	$px bench --iters 30 --no-cublas --elem 16 --shapes "$STUDY_TIME" --out-dir "$OUT/study-b16" $study \
+		ptx/fast_b16.ptx ptx/fast_v8_b16.ptx ptx/fast_v4_b16.ptx ptx/narrow_b16.ptx ptx/narrow_tall_b16.ptx \
+		ptx/narrow_shear_b16.ptx ptx/skinny_*_k64_b16.ptx 2>"$OUT/study-b16.err" >/dev/null
+	echo "bench b16: rc=$?"; tail -2 "$OUT/study-b16.err"
+	$px bench --iters 30 --elem 32 --shapes "$STUDY_TIME" --out-dir "$OUT/study-b32" $study \
+		ptx/fast_b32.ptx ptx/fast_t64x128_b32.ptx ptx/narrow_b32.ptx ptx/cute_vec_swizzle_b32.ptx \
+		ptx/skinny_*_k64_b32.ptx 2>"$OUT/study-b32.err" >/dev/null
+	echo "bench b32: rc=$?"; tail -2 "$OUT/study-b32.err"
+	cat "$OUT/study-b16/bench.md" "$OUT/study-b32/bench.md"
+}
+
 # Shared-memory bank conflicts, counted by the hardware, for every kernel
 # with a shared stage, at 4096x4096 (every tile interior).
 stage_ncu() {

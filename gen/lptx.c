@@ -126,7 +126,7 @@ static int option_field(lua_State *L, const char *key, const char *const names[]
 }
 
 static const char *const known_keys[] = {
-	"coalesce", "dyn_smem", "elem", "grid", "group", "kw", "ld_nc", "major", "max_regs", "name", "skinny", "smem", "st_cs",
+	"coalesce", "dyn_smem", "elem", "family", "grid", "group", "kw", "ld_nc", "major", "max_regs", "name", "skinny", "smem", "st_cs",
 	"shear", "stages", "swizzle_mask", "threads", "tile", "vec", "wide_realign", NULL,
 };
 
@@ -152,6 +152,9 @@ static int l_transpose(lua_State *L)
 	static const char *const side_names[] = {"read", "write", NULL};
 	static const char *const grid_names[] = {"tile", "linear", NULL};
 	static const char *const skinny_names[] = {"no", "wide", "tall", NULL};
+	const char *family_names[TP_FAMILY_N + 1] = {NULL}; /* tp_family_name's, in enum order */
+	for (int i = 0; i < TP_FAMILY_N; i++)
+		family_names[i] = tp_family_name((enum tp_family)i);
 	luaL_checktype(L, 1, LUA_TTABLE);
 	check_keys(L);
 	tp_params p;
@@ -186,6 +189,7 @@ static int l_transpose(lua_State *L)
 	p.skinny = (enum tp_skinny)option_field(L, "skinny", skinny_names, TP_SKINNY_NONE);
 	p.kw = (unsigned)int_field(L, "kw", 0, 0, 32);
 	p.stages = (unsigned)int_field(L, "stages", 0, 0, 64);
+	p.family = (enum tp_family)option_field(L, "family", family_names, TP_FAMILY_TILE);
 	if (p.skinny && !p.kw) { /* lanes along K: 4, or the tile's K if fewer */
 		unsigned kt = p.skinny == TP_SKINNY_TALL ? p.tn : p.tm;
 		p.kw = kt < 4 ? kt : 4;

@@ -31,6 +31,14 @@ const char *tp_smem_name(enum tp_smem s)
 	return names[s];
 }
 
+const char *tp_family_name(enum tp_family f)
+{
+	static const char *names[TP_FAMILY_N] = {"tile", "movmatrix", "ldmatrix", "stmatrix", "shfl"};
+	return names[f];
+}
+
+const char *tp_target(const tp_params *p) { return p->family == TP_FAMILY_STMATRIX ? "sm_90" : TP_TARGET; }
+
 static int pow2(unsigned x) { return x && !(x & (x - 1)); }
 
 unsigned tp_row_step(const tp_params *p)
@@ -67,6 +75,8 @@ int tp_validate(const tp_params *p, char *err, size_t errlen)
 		     p->vec, p->elem, p->vec * es);
 	if (p->max_regs && (p->max_regs < 24 || p->max_regs > 255))
 		FAIL("max_regs: %u is not a register budget from 24 to 255", p->max_regs);
+	if (p->family)
+		return tp_warp_validate(p, err, errlen);
 	if (p->skinny)
 		return tp_skinny_validate(p, err, errlen);
 	if (p->kw || p->stages)
@@ -134,6 +144,10 @@ static void header(const tp_params *p, const tp_geom *g, const bank_report *br, 
 {
 	sb_printf(h, "//\n// " FS_GENERATED_MARK " from %s. DO NOT EDIT.\n//\n",
 		  p->script[0] ? p->script : "the Lua API");
+	if (p->family) {
+		tp_warp_header(p, h);
+		return;
+	}
 	if (p->skinny) {
 		tp_skinny_header(p, h);
 		return;
@@ -194,11 +208,12 @@ int tp_generate(const tp_params *p, strbuf *out, char *err, size_t errlen)
 {
 	if (tp_validate(p, err, errlen))
 		return -1;
-	if (p->skinny) {
+	if (p->skinny || p->family) {
 		strbuf sh;
 		sb_init(&sh);
 		header(p, NULL, NULL, &sh);
-		int src = tp_emit_skinny(p, sb_str(&sh), out, err, errlen);
+		int src = p->family ? tp_emit_warp(p, sb_str(&sh), out, err, errlen)
+				    : tp_emit_skinny(p, sb_str(&sh), out, err, errlen);
 		sb_free(&sh);
 		return src;
 	}

@@ -11,6 +11,13 @@
 
 enum tp_smem { TP_SMEM_NONE, TP_SMEM_PLAIN, TP_SMEM_PADDED, TP_SMEM_SWIZZLE, TP_SMEM_RUNS /* skinny kernels */ };
 enum tp_skinny { TP_SKINNY_NONE, TP_SKINNY_WIDE, TP_SKINNY_TALL };
+/* The warp-collective study families (gen/tp_warp.c): the tile kernel's
+ * transposition done by movmatrix, ldmatrix.trans, stmatrix.trans or shfl
+ * (issue 20). */
+enum tp_family {
+	TP_FAMILY_TILE, TP_FAMILY_MOVMATRIX, TP_FAMILY_LDMATRIX, TP_FAMILY_STMATRIX, TP_FAMILY_SHFL,
+	TP_FAMILY_N
+};
 
 typedef struct {
 	char name[META_VAL_MAX + 1]; /* kernel entry name: a metadata value (lib/meta.h) */
@@ -35,6 +42,7 @@ typedef struct {
 	enum tp_skinny skinny;/* the small-dimension family (gen/tp_skinny.c): K x N (wide) or N x K (tall) */
 	unsigned kw;          /* skinny: lanes along K in a warp */
 	unsigned stages;      /* skinny: a tile's long side moves in this many stages (0: 1) */
+	enum tp_family family;/* the tile kernel, or a warp-collective study family */
 	char script[128];     /* the script that asked, for the header */
 } tp_params;
 
@@ -48,6 +56,14 @@ int tp_validate(const tp_params *p, char *err, size_t errlen);
 int tp_generate(const tp_params *p, strbuf *out, char *err, size_t errlen);
 
 const char *tp_smem_name(enum tp_smem s);
+
+/* "tile", "movmatrix", "ldmatrix", "stmatrix", "shfl": the Lua parameter's
+ * values. */
+const char *tp_family_name(enum tp_family f);
+
+/* The .target of p's kernel: sm_80, or sm_90 where an instruction needs it
+ * (stmatrix); the file's metadata then says target=sm_90. */
+const char *tp_target(const tp_params *p);
 
 /* Input rows between a tile row and the next: tm, or tm less the rows of
  * one shear window. */

@@ -586,7 +586,7 @@ int tp_finish(ptxb *b, const tp_params *p, const char *header, unsigned ty, strb
 	      size_t errlen)
 {
 	ptxb_maxnreg(b, p->max_regs);
-	int rc = ptxb_finish(b, out, header, TP_TARGET, p->name, tp_entry_params, p->tx, ty);
+	int rc = ptxb_finish(b, out, header, tp_target(p), p->name, tp_entry_params, p->tx, ty);
 	if (rc)
 		snprintf(err, errlen, "generator: %s", ptxb_error(b));
 	ptxb_free(b);

@@ -21,6 +21,12 @@ int tp_skinny_validate(const tp_params *p, char *err, size_t errlen);
 void tp_skinny_header(const tp_params *p, strbuf *h);
 int tp_emit_skinny(const tp_params *p, const char *header, strbuf *out, char *err, size_t errlen);
 
+/* The warp-collective study families (tp_warp.c): checks, header lines,
+ * kernel. */
+int tp_warp_validate(const tp_params *p, char *err, size_t errlen);
+void tp_warp_header(const tp_params *p, strbuf *h);
+int tp_emit_warp(const tp_params *p, const char *header, strbuf *out, char *err, size_t errlen);
+
 /* Assemble the kernel p from builder b (its .maxnreg, the entry with the
  * ABI's parameters, .reqntid p->tx x ty) into out and free b. 0, or -1
  * with err. */

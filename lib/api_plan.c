@@ -77,6 +77,9 @@ static ptxpose_status choose(ptxpose_handle h, const ptxpose_desc *d, const mode
 		if (k->mk.es != p->es)
 			return api_fail(PTXPOSE_ERR_INVALID, "kernel %s moves %u-byte elements, desc->elem_bytes is %u",
 					d->kernel, k->mk.es, p->es);
+		if (!pick_runs_on(&k->mk, &h->dev))
+			return api_fail(PTXPOSE_ERR_JIT, "kernel %s needs sm_%u (its PTX's target); this device is sm_%u%u",
+					d->kernel, k->mk.sm, h->dev.cc_major, h->dev.cc_minor);
 		model_features f;
 		model_estimate e;
 		model_features_of(&h->dev, &k->mk, p, h->params, &f);

@@ -100,10 +100,13 @@ unsigned model_align_of_offset(uint64_t offset, unsigned es);
 
 /* How a kernel reaches global memory, as the model sees it. Taken from the
  * metadata; the keys a new kernel family can set to describe itself are in
- * lib/README.md (fast_align, fast_needs, realign, edge, inflight, family). */
+ * lib/README.md (fast_align, fast_needs, realign, edge, inflight, family, study,
+ * target). */
 typedef struct {
 	char name[META_VAL_MAX + 1];
 	char family[32];             /* family=, else "" */
+	int study;                   /* study=1: a study kernel, launched only when named (pick.c) */
+	unsigned sm;                 /* target=sm_NN: the compute capability x 10 it needs; 0: any (sm_80's PTX) */
 	unsigned es;                 /* element bytes */
 	int linear;                  /* grid=linear: one element per thread */
 	unsigned tm, tn;             /* grid=tile: the tile */

@@ -69,7 +69,14 @@ int model_kernel_init(model_kernel *k, const px_meta *m, unsigned regs, char *er
 	k->step = k->linear ? 1 : m->row_step;
 	k->per_block = m->per_block;
 	k->threads = meta_threads(m);
-	uint64_t vec, smem, inflight, align;
+	uint64_t vec, smem, inflight, align, study;
+	if (opt_key(m, "study", 1, 0, &study))
+		FAIL("%s: study=%s is not 0 or 1", m->kernel, meta_get(m, "study"));
+	k->study = (int)study;
+	uint64_t sm = 0;
+	if ((v = meta_get(m, "target")) && (strncmp(v, "sm_", 3) || num(v + 3, 1000, &sm) || sm < 10))
+		FAIL("%s: target=%s is not sm_NN (the compute capability the PTX needs)", m->kernel, v);
+	k->sm = (unsigned)sm;
 	if (opt_key(m, "vec", 16, 1, &vec) || !vec)
 		FAIL("%s: vec=%s is not 1 to 16", m->kernel, meta_get(m, "vec"));
 	if (opt_key(m, "smem_bytes", 1u << 20, 0, &smem))

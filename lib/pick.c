@@ -14,6 +14,11 @@ static int skinny_beyond(const model_kernel *k, const model_problem *p)
 	return 0;
 }
 
+int pick_runs_on(const model_kernel *k, const model_device *d)
+{
+	return !d->cc_major || k->sm <= 10 * d->cc_major + d->cc_minor;
+}
+
 px_status pick_rank(const kreg *r, const model_device *d, const model_params *params, const model_problem *p,
 		    pick_result *out, char *err, size_t errlen)
 {
@@ -29,7 +34,9 @@ px_status pick_rank(const kreg *r, const model_device *d, const model_params *pa
 	const kreg_kernel *big = NULL; /* the first of the width that does not fit */
 	for (int i = 0; !st && i < n; i++) {
 		const kreg_kernel *k = kreg_get(r, i);
-		if (k->mk.es != p->es)
+		if (k->mk.es != p->es || k->mk.study) /* a study kernel runs only when named */
+			continue;
+		if (!pick_runs_on(&k->mk, d)) /* its PTX needs a newer GPU */
 			continue;
 		wide++;
 		/* a tile larger than the device's shared memory cannot launch */

@@ -30,9 +30,16 @@ typedef struct {
  * their estimate: there their tiles read or write kmax-element segments,
  * which the model does not price (2048x2048 f32 on an H100: skinny_tall_k4
  * predicted best, measured at 40% of the copy). Unless no other kernel of
- * the width is there.
+ * the width is there. Study kernels (study=1) are never ranked: a plan
+ * runs one only when desc->kernel names it; nor are kernels whose target
+ * the device lacks (pick_runs_on).
  * PX_EUNAVAIL when r has no kernel of the width ("no kernel for 8-bit
  * elements among the 3 given"), PX_ENOMEM. */
+/* Whether kernel k's PTX runs on device d: its target=sm_NN is at most the
+ * device's compute capability (a device of unknown capability, cc_major 0:
+ * yes). */
+int pick_runs_on(const model_kernel *k, const model_device *d);
+
 px_status pick_rank(const kreg *r, const model_device *d, const model_params *params, const model_problem *p,
 		    pick_result *out, char *err, size_t errlen);
 void pick_free(pick_result *res);

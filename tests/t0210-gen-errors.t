@@ -15,7 +15,7 @@ expect() {
 		r=1; echo "# exit $rc (want $code), stderr:"; sed 's/^/#   /' "$tmp/err"; fi
 	return $r
 }
-echo "1..21"
+echo "1..25"
 mkdir "$tmp/o"
 printf 'local x = \nptx.write("a.ptx", ptx.transpose{name="a"})\nptx.write(' >"$tmp/syntax.lua"
 expect 6 'syntax.lua:3:' -- $px gen --out "$tmp/o" "$tmp/syntax.lua"; t $? "syntax error: exit 6, file:line"
@@ -48,6 +48,17 @@ expect 6 'dyn_smem: applies only to kernels with shared memory' -- $px gen --out
 printf 'ptx.transpose{name="d", elem=8, tile={256, 256}, threads={32, 16}, vec=8, smem="swizzle"}\n' >"$tmp/dyn2.lua"
 expect 6 'needs 65536 bytes of shared memory, over the 49152-byte static limit' -- $px gen --out "$tmp/o" "$tmp/dyn2.lua"
 t $? "a 64 KB tile without dyn_smem is refused, naming the static limit"
+printf 'ptx.transpose{name="f", family="movmatrix", elem=32}\n' >"$tmp/fam1.lua"
+expect 6 'elem: a movmatrix kernel moves 16-bit elements, not 32' -- $px gen --out "$tmp/o" "$tmp/fam1.lua"
+t $? "a warp-collective family refuses another width, naming its own"
+printf 'ptx.transpose{name="f", family="ldmatrix", elem=16, tile={64, 32}, threads={32, 2}}\n' >"$tmp/fam2.lua"
+expect 6 "tile: a ldmatrix kernel's shared rows need 8 granules (64 halves) for the swizzle, not 32" -- $px gen --out "$tmp/o" "$tmp/fam2.lua"
+t $? "a ldmatrix tile too narrow for its swizzle is refused"
+printf 'ptx.transpose{name="f", family="shfl", tile={32, 64}, threads={32, 4}, smem="swizzle"}\n' >"$tmp/fam3.lua"
+expect 6 'family: a shfl kernel takes no smem' -- $px gen --out "$tmp/o" "$tmp/fam3.lua"; t $? "a family refuses the tile kernel's parameters"
+printf 'ptx.transpose{name="f", family="wmma"}\n' >"$tmp/fam4.lua"
+expect 6 "family must be one of tile, movmatrix, ldmatrix, stmatrix, shfl, got 'wmma'" -- $px gen --out "$tmp/o" "$tmp/fam4.lua"
+t $? "an unknown family lists the choices"
 expect 3 'missing.lua: cannot read: No such file or directory' -- $px gen --out "$tmp/o" "$tmp/missing.lua"; t $? "missing script: exit 3"
 expect 2 "unknown flag '--bogus'" -- $px gen --bogus x.lua; t $? "unknown flag: exit 2"
 printf 'ptx.write("mine.ptx", ptx.transpose{name="m"})\n' >"$tmp/mine.lua"

@@ -23,6 +23,7 @@
  *   FAKECUDA_DEVICES=N  devices (default 1)
  *   FAKECUDA_MEM=N    device memory in bytes (default 1 GiB)
  *   FAKECUDA_NO_PINNED=1  cuMemAllocHost fails
+ *   FAKECUDA_CC=NN    compute capability x 10 (default 90)
  * Build (ninja does): cc -shared -fPIC -fvisibility=hidden -I/usr/local/cuda/include
  *   libcuda.c stream.c -o libcuda.so.1 */
 #include <pthread.h>
@@ -59,7 +60,7 @@ typedef struct {
 } link_state;
 
 static struct {
-	int init, ndev, ctx_refs, no_pinned;
+	int init, ndev, ctx_refs, no_pinned, cc;
 	CUresult sticky;
 	size_t mem_total, mem_used;
 	alloc *allocs;
@@ -160,6 +161,7 @@ EXPORT CUresult cuInit(unsigned flags)
 	g.ndev = getenv("FAKECUDA_DEVICES") ? atoi(getenv("FAKECUDA_DEVICES")) : 1;
 	g.mem_total = getenv("FAKECUDA_MEM") ? strtoull(getenv("FAKECUDA_MEM"), NULL, 10) : (1ull << 30);
 	g.no_pinned = getenv("FAKECUDA_NO_PINNED") != NULL;
+	g.cc = getenv("FAKECUDA_CC") ? atoi(getenv("FAKECUDA_CC")) : 90;
 	fake_stream_init();
 	return CUDA_SUCCESS;
 }
@@ -203,8 +205,8 @@ EXPORT CUresult cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d)
 	FAKE_LOCKED;
 	switch (a) {
 	case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *v = 4; break;
-	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *v = 9; break;
-	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *v = 0; break;
+	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *v = g.cc / 10; break; /* FAKECUDA_CC, default 90 */
+	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *v = g.cc % 10; break;
 	case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: *v = 1 << 20; break;
 	case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: *v = 227 << 10; break;
 	/* the plan model's: an H100's */

@@ -6,6 +6,7 @@
 
 #include "common/strbuf.h"
 #include "lib/model.h"
+#include "lib/pick.h"
 #include "tests/unit/tap.h"
 
 extern const char model_params_tsv[];
@@ -160,6 +161,23 @@ static void kernels(void)
 	has_str(err, "b: fast_align=12 is not a power of two", "... naming the kernel and key");
 	meta_parse("// ptxpose kernel=b elem=32 grid=tile tile=8x8 block=32x1 edge=diagonal\n", &m, err, sizeof err);
 	ok(model_kernel_init(&k, &m, 0, err, sizeof err) == -1, "edge=diagonal refused");
+	k = kern(F32_VEC, 0);
+	ok(!k.study, "a kernel is not a study kernel unless it says so");
+	k = kern("// ptxpose kernel=w elem=16 grid=tile tile=64x64 block=32x8 vec=8 family=movmatrix study=1\n", 0);
+	ok(k.study && !strcmp(k.family, "movmatrix"), "study=1: a study kernel (plans leave it out)");
+	meta_parse("// ptxpose kernel=b elem=32 grid=tile tile=8x8 block=32x1 study=2\n", &m, err, sizeof err);
+	ok(model_kernel_init(&k, &m, 0, err, sizeof err) == -1, "study=2 refused");
+	has_str(err, "b: study=2 is not 0 or 1", "... naming the kernel and key");
+	k = kern("// ptxpose kernel=s elem=16 grid=tile tile=64x64 block=32x8 vec=8 target=sm_90\n", 0);
+	model_device d80 = dev(), d90 = dev(), dnone = dev();
+	d80.cc_major = 8, d80.cc_minor = 0, d90.cc_major = 9, d90.cc_minor = 0, dnone.cc_major = 0;
+	ok(k.sm == 90 && !pick_runs_on(&k, &d80) && pick_runs_on(&k, &d90) && pick_runs_on(&k, &dnone),
+	   "target=sm_90: not on an sm_80 device; on sm_90, and where the capability is unknown");
+	k = kern(F32_VEC, 0);
+	ok(k.sm == 0 && pick_runs_on(&k, &d80), "no target: any device");
+	meta_parse("// ptxpose kernel=b elem=32 grid=tile tile=8x8 block=32x1 target=compute_90\n", &m, err, sizeof err);
+	ok(model_kernel_init(&k, &m, 0, err, sizeof err) == -1, "target=compute_90 refused");
+	has_str(err, "b: target=compute_90 is not sm_NN", "... naming the kernel and key");
 }
 
 static void tiles_and_paths(void)
