@@ -49,6 +49,9 @@ typedef struct {
 } plan_measure_opts;
 int plan_measure(const model_problem *p, const plan_measure_opts *o);
 
+/* "problem":{...} of p, with "elem_read" (how --elem was read), appended to out. */
+void plan_json_problem(strbuf *out, const model_problem *p, const char *elem_read);
+
 /* The JSON object of one case, appended to out. */
 void plan_json_case(strbuf *out, const plan_ctx *x, const plan_result *r);
 /* The document's head: format, device, params; the cases follow, then plan_json_end. */

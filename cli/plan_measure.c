@@ -82,8 +82,8 @@ static void jnum(strbuf *o, const char *k, double v, int comma)
 	sb_printf(o, "\"%s\":%.10g%s", k, v, comma ? "," : "");
 }
 
-static void print_json(FILE *f, const model_problem *p, const ptxpose_device_info *dev, const ptxpose_plan_info *in,
-		       const api_report *r)
+static void print_json(FILE *f, const model_problem *p, const char *elem_read, const ptxpose_device_info *dev,
+		       const ptxpose_plan_info *in, const api_report *r)
 {
 	strbuf o;
 	sb_init(&o);
@@ -91,11 +91,8 @@ static void print_json(FILE *f, const model_problem *p, const ptxpose_device_inf
 	ins_json_string(&o, dev->name);
 	sb_printf(&o, ",\"cc\":\"%d.%d\",\"sms\":%d,\"driver\":%d},", dev->cc_major, dev->cc_minor, dev->sm_count,
 		  dev->driver_version);
-	sb_printf(&o, "\"problem\":{\"elem_bytes\":%u,\"rows\":%llu,\"cols\":%llu,\"ld_in\":%llu,\"ld_out\":%llu,"
-		      "\"batch\":%llu,\"stride_in\":%llu,\"stride_out\":%llu,\"align_in\":%u,\"align_out\":%u},",
-		  p->es, (unsigned long long)p->rows, (unsigned long long)p->cols, (unsigned long long)p->ld_in,
-		  (unsigned long long)p->ld_out, (unsigned long long)p->batch, (unsigned long long)p->stride_in,
-		  (unsigned long long)p->stride_out, p->align_in, p->align_out);
+	plan_json_problem(&o, p, elem_read);
+	sb_addc(&o, ',');
 	sb_add(&o, "\"choice\":");
 	ins_json_string(&o, in->kernel);
 	sb_printf(&o, ",\"copy\":%s,\"from_cache\":%s,", in->kernel_index < 0 ? "true" : "false",
@@ -159,7 +156,7 @@ int plan_measure(const model_problem *p, const plan_measure_opts *o)
 	ptxpose_device_get(h, &dev);
 	const api_report *r = api_plan_report(plan);
 	if (o->json)
-		print_json(stdout, p, &dev, &info, r);
+		print_json(stdout, p, o->elem_read, &dev, &info, r);
 	else
 		print_text(stdout, p, o->elem_read, &dev, &info, r);
 	ptxpose_plan_destroy(plan);

@@ -197,16 +197,25 @@ void plan_json_end(strbuf *o)
 	sb_add(o, "]}\n");
 }
 
+void plan_json_problem(strbuf *o, const model_problem *p, const char *elem_read)
+{
+	sb_printf(o, "\"problem\":{\"elem_bytes\":%u,\"rows\":%llu,\"cols\":%llu,\"ld_in\":%llu,\"ld_out\":%llu,"
+		     "\"batch\":%llu,\"stride_in\":%llu,\"stride_out\":%llu,\"align_in\":%u,\"align_out\":%u,",
+		  p->es, (unsigned long long)p->rows, (unsigned long long)p->cols, (unsigned long long)p->ld_in,
+		  (unsigned long long)p->ld_out, (unsigned long long)p->batch, (unsigned long long)p->stride_in,
+		  (unsigned long long)p->stride_out, p->align_in, p->align_out);
+	jstr(o, "elem_read", elem_read);
+	sb_addc(o, '}');
+}
+
 void plan_json_case(strbuf *o, const plan_ctx *x, const plan_result *r)
 {
 	const model_problem *p = &r->p;
 	if (o->len && o->data[o->len - 1] == '}')
 		sb_addc(o, ',');
-	sb_printf(o, "{\"problem\":{\"elem_bytes\":%u,\"rows\":%llu,\"cols\":%llu,\"ld_in\":%llu,\"ld_out\":%llu,"
-		     "\"batch\":%llu,\"stride_in\":%llu,\"stride_out\":%llu,\"align_in\":%u,\"align_out\":%u},",
-		  p->es, (unsigned long long)p->rows, (unsigned long long)p->cols, (unsigned long long)p->ld_in,
-		  (unsigned long long)p->ld_out, (unsigned long long)p->batch, (unsigned long long)p->stride_in,
-		  (unsigned long long)p->stride_out, p->align_in, p->align_out);
+	sb_addc(o, '{');
+	plan_json_problem(o, p, r->elem_read);
+	sb_addc(o, ',');
 	jstr(o, "choice", r->copy ? PTXPOSE_COPY : r->n ? r->c[0].k->mk.name : ""), sb_addc(o, ',');
 	if (r->copy) {
 		sb_add(o, "\"copy\":{");

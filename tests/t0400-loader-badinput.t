@@ -79,7 +79,7 @@ for px in build/ptxpose build/asan/ptxpose; do
 		--stride-out 9223372036854775808
 	one_line "... one line" "ptxpose run: --stride-out: expected an integer from 0 to 9223372036854775807, got '9223372036854775808'"
 	PTXPOSE_LIBCUDA=$nodrv check "$px: check with batch=0 in a list: exit 2" 2 $PX check --shapes 4x4,3x3:batch=0 "$tmp/k32.ptx"
-	one_line "... one line quoting it" "ptxpose check: shape '3x3:batch=0': batch 0 is out of range (1 to 2147483647)"
+	one_line "... one line quoting it" "ptxpose check: bad shape '3x3:batch=0': batch 0 is out of range (1 to 2147483647)"
 	PTXPOSE_LIBCUDA=$nodrv check "$px: check with a short stride in a list: exit 2" 2 $PX check --emulate \
 		--shapes 33x31:batch=2:stride_out=1000 "$tmp/k32.ptx"
 	one_line "... one line" "shape '33x31:batch=2:stride_out=1000': stride_out 1000 is less than the output matrix"

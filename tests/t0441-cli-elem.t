@@ -22,6 +22,13 @@ grep -q "16-byte elements (--elem c128: a type name)" "$tmp/out" && ok "... 16 b
 check "plan --elem 064 --cases: bits" 0 sh -c "printf -- '--elem 064 --rows 8 --cols 8\n--elem u8 --rows 8 --cols 8\n' >$tmp/c && $PX plan --cases $tmp/c"
 grep -q "8-byte elements (--elem 064: bits)" "$tmp/out" && grep -q "1-byte elements (--elem u8: a type name)" "$tmp/out" &&
 	ok "... each --cases line read the same way" || { nok "... each --cases line"; diag <"$tmp/out"; }
+check "plan --json --elem 2B" 0 $PX plan --json --elem 2B --rows 8 --cols 8
+grep -q '"elem_bytes":2,.*"elem_read":"2B: bytes"}' "$tmp/out" && ok "... the JSON problem says how --elem was read" ||
+	{ nok "... elem_read in the JSON"; diag <"$tmp/out"; }
+PTXPOSE_LIBCUDA=$PWD/build/fakecuda/libcuda.so.1 PTXPOSE_CACHE=off check "plan --measure --elem 4B (fake driver)" 0 \
+	$PX plan --measure --elem 4B --rows 64 --cols 64
+grep -q '^problem: 64x64, 4-byte elements (--elem 4B: bytes)' "$tmp/out" && ok "... says how --elem was read" ||
+	{ nok "... --measure's problem line"; diag <"$tmp/out"; }
 
 for e in 32x f32x 24 3B 32B 4b 0 '' -1; do
 	check "plan --elem '$e': exit 2" 2 $PX plan --elem "$e" --rows 64 --cols 64

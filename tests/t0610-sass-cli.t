@@ -119,7 +119,7 @@ grep -q '^  instructions per byte  *[0-9.]* static, every path counted once: .* 
 	ok "... instructions per byte: the same line on both sides" || { nok "... the same figure on both sides"; diag <"$tmp/out"; }
 for bad in "--tile 64 --elem 32 --threads 256:--tile: expected ROWSxCOLS" "--tile 0x64 --elem 32 --threads 256:--tile rows: expected an integer from 1" \
 	"--tile 64x1048577 --elem 32 --threads 256:--tile cols: expected an integer from 1 to 1048576" \
-	"--tile 64x64 --elem 12 --threads 256:--elem: '12' is not an element width" \
+	"--tile 64x64 --elem 12 --threads 256:--elem '12' is not an element width" \
 	"--tile 64x64 --elem 32 --threads 0:--threads: expected an integer from 1 to 1024" \
 	"--tile 64x64 --elem 32 --threads 1025:--threads: expected an integer from 1 to 1024" \
 	"--tile 64x64 --elem 32:--tile, --elem and --threads go together.*--threads missing" \
