@@ -13,10 +13,12 @@ import ctypes
 import os
 import subprocess
 import sys
+import threading
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'lib'))
 from pytap import ROOT, finish, ok, raises  # noqa: E402
 
+import fakearrays  # noqa: E402
 from fakearrays import FAKE, WIDTH, Arr, Dev, cu, transposed  # noqa: E402
 import ptxpose  # noqa: E402
 
@@ -138,6 +140,33 @@ raises(lambda: ptxpose.Plan(x, kernel='no_such_kernel'), ptxpose.NoKernel, 'no_s
 raises(lambda: ptxpose.Plan(x, mode='fast'), ptxpose.InvalidArgument, "mode 'fast'", 'a bad mode')
 raises(lambda: ptxpose.Plan(x, kernel=next(k.name for k in ks if k.elem_bytes == 8)), ptxpose.Error, '.',
        'a kernel of another width')
+
+# ---- threads: plans made and dropped (a small cache) while other threads execute theirs
+ptxpose._core.PLANS_KEPT, kept = 3, ptxpose._core.PLANS_KEPT
+bad = []
+
+
+def work(t):
+    try:
+        cu('cuCtxSetCurrent', fakearrays.ctx)  # the fake's context is per thread, as CUDA's is
+        for k in range(12):
+            x = Arr((5 + t, 7 + k % 5), '<f4')
+            x.fill(t * 100 + k)
+            y = ptxpose.transpose(x)
+            cu('cuStreamSynchronize', None)
+            if y.elements() != transposed(x):
+                bad.append((t, k, 'wrong'))
+    except Exception as e:  # noqa: BLE001
+        bad.append((t, repr(e)))
+
+
+threads = [threading.Thread(target=work, args=(t,)) for t in range(4)]
+for th in threads:
+    th.start()
+for th in threads:
+    th.join()
+ptxpose._core.PLANS_KEPT = kept
+ok(not bad, '4 threads, 48 transposes of 20 problems through a cache of 3 plans: all correct', bad)
 
 # ---- bad input: each an Error naming the value, nothing launched
 x = Arr((64, 64), '<f4')

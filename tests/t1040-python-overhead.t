@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-# t1040-python-overhead: the host time of a ptxpose.transpose call from
-# Python on a warm plan (the issue's target: at most 10 us a call), beside
+# t1040-python-overhead: the host time of ptxpose.transpose(x) from Python
+# on a warm plan, its result allocated by torch (the issue's target: at most
+# 10 us a call), and of transpose(x, out) and Plan.execute, beside
 # the C library's own figures from the same run (build/bench/overhead:
 # ptxpose_execute with a ready plan, ptxpose_transpose on a warm cache), on a
 # GPU, with torch tensors of 64x64 floats (kernels finish long before the
@@ -50,7 +51,7 @@ for attempt in (1, 2, 3):
            'transpose(x)': per_call_us(lambda: ptxpose.transpose(x)),
            'Plan.execute(x, out)': per_call_us(lambda: p.execute(x, y)),
            'torch y.copy_(x.t())': per_call_us(lambda: y.copy_(x.t()))}
-    if fig['transpose(x, out)'] <= TARGET_US:
+    if fig['transpose(x)'] <= TARGET_US:
         break
 c = subprocess.run([os.path.join(ROOT, 'build', 'bench', 'overhead'), '--runs', '15', '--batch', '100'],
                    capture_output=True, text=True)
@@ -60,7 +61,8 @@ ok(c.returncode in (0, 1) and 'transpose_warm' in cfig and 'execute' in cfig,
    f"{cfig.get('execute')} us", c.stderr)
 for name, us in fig.items():
     print(f'# {name}: {us:.2f} us a call (try {attempt})')
-ok(fig['transpose(x, out)'] <= TARGET_US, f"ptxpose.transpose(x, out) on a warm plan: {fig['transpose(x, out)']:.2f} us "
-   f"a call <= {TARGET_US:g} (C: {cfig.get('transpose_warm')} us; Plan.execute {fig['Plan.execute(x, out)']:.2f} us, "
-   f"transpose(x) with its allocation {fig['transpose(x)']:.2f} us, torch's own copy_ {fig['torch y.copy_(x.t())']:.2f} us)")
+ok(fig['transpose(x)'] <= TARGET_US, f"ptxpose.transpose(x) on a warm plan: {fig['transpose(x)']:.2f} us a call <= "
+   f"{TARGET_US:g} (C ptxpose_transpose: {cfig.get('transpose_warm')} us; transpose(x, out) "
+   f"{fig['transpose(x, out)']:.2f} us, Plan.execute {fig['Plan.execute(x, out)']:.2f} us, torch's own "
+   f"y.copy_(x.t()) {fig['torch y.copy_(x.t())']:.2f} us)")
 finish()

@@ -235,20 +235,18 @@ def transpose(x: Any, out: Any = None, *, stream: Any = None) -> Any:
         return pb.out.obj
     h = _handles.get(pb.device)
     key = pb.fields() + (_arrays.alignment(pb.x.ptr), _arrays.alignment(pb.out.ptr))
-    plan = h.plans.get(key)
     lib = _lib.load()
-    if plan is None:
+    owned = h.plans.get(key)  # held here: another thread dropping the entry cannot destroy it under us
+    if owned is None:
         if len(h.plans) >= PLANS_KEPT:
             h.plans.clear()
-        plan = ctypes.c_void_p()
+        ptr = ctypes.c_void_p()
         d = _desc(key[:8], key[8], key[9], 0, None, 0.0)
-        _handles.check(lib.ptxpose_plan_create(h.ptr, ctypes.byref(plan), ctypes.byref(d)))
-        h.plans[key] = _Owned(plan)
-    else:
-        plan = plan.ptr
+        _handles.check(lib.ptxpose_plan_create(h.ptr, ctypes.byref(ptr), ctypes.byref(d)))
+        owned = h.plans.setdefault(key, _Owned(ptr))  # a plan another thread made first is kept
     if s is None:
         s = _streams.current(pb.x)
-    _handles.check(lib.ptxpose_execute(plan, pb.x.ptr, pb.out.ptr, s))
+    _handles.check(lib.ptxpose_execute(owned.ptr, pb.x.ptr, pb.out.ptr, s))
     return pb.out.obj
 
 

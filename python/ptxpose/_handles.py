@@ -58,12 +58,20 @@ def _cu(name: str, *args) -> None:
         raise from_status(7, f'{name}: CUDA error {rc}')
 
 
+def _init() -> None:
+    """cuInit, once (the driver's other calls need it)."""
+    if not _fns.get('inited'):
+        _cu('cuInit', 0)
+        _fns['inited'] = True
+
+
 def pointer_device(ptr: int, role: str) -> Optional[int]:
     """The ordinal of the device a pointer belongs to, where the driver can say; None otherwise.
     Host memory the driver does not know raises: a host array."""
     fn = driver('cuPointerGetAttribute')
     if fn is None or not ptr:
         return None
+    _init()
     out = ctypes.c_int()
     rc = fn(ctypes.byref(out), CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, ptr)
     if rc == CUDA_ERROR_INVALID_VALUE:
@@ -76,9 +84,7 @@ def current_device() -> int:
     """The device of the calling thread's current context, else 0."""
     ctx = VP()
     if driver('cuCtxGetCurrent') is not None:
-        if not _fns.get('inited'):
-            _cu('cuInit', 0)
-            _fns['inited'] = True
+        _init()
         _cu('cuCtxGetCurrent', ctypes.byref(ctx))
         if ctx.value:
             d = ctypes.c_int()
@@ -93,7 +99,7 @@ class Handle:
     def __init__(self, ordinal: int):
         lib = _lib.load()
         self.ordinal, self.plans, self.ptr = ordinal, {}, VP()
-        _cu('cuInit', 0)
+        _init()
         dev, ctx = ctypes.c_int(), VP()
         try:
             _cu('cuDeviceGet', ctypes.byref(dev), ordinal)
