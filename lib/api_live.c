@@ -36,7 +36,7 @@ static struct {
 	pthread_mutex_t mu;
 	slot *_Atomic chunk[CHUNKS];
 	uint32_t used;          /* slots handed out at least once */
-	uint32_t head, tail;    /* the free slots (+ 1), oldest first: a slot is reused as late as can be */
+	uint32_t head, tail;    /* the free slots (+ 1), the longest free first */
 } live = {.mu = PTHREAD_MUTEX_INITIALIZER};
 
 _Static_assert(sizeof(uintptr_t) == 8, "ids need 64-bit pointers");
