@@ -51,7 +51,9 @@
  *     thread's ptxpose_last_error is the same after the callbacks as before.
  *   - ptxpose_plan_destroy and ptxpose_destroy: when no other thread uses the
  *     plan (or the handle and its plans); destroying what another thread is
- *     using at that moment is the caller's error (undefined).
+ *     using at that moment is the caller's error (undefined); of two
+ *     threads destroying the same plan (or handle) at once, one destroys it
+ *     and the other gets PTXPOSE_ERR_STALE.
  *   - A handle or plan is an id, not an address. Once destroyed (a plan
  *     also when its handle is), every later use of it gets
  *     PTXPOSE_ERR_STALE, however many handles and plans were made and

@@ -104,10 +104,9 @@ ptxpose_status ptxpose_create(ptxpose_handle *out, unsigned flags)
 
 ptxpose_status ptxpose_destroy(ptxpose_handle h)
 {
-	ptxpose_status st = api_check_handle(&h);
+	ptxpose_status st = api_take_handle(&h);
 	if (st)
 		return st;
-	api_live_drop(h->id);
 	release(h);
 	free(h);
 	return PTXPOSE_OK;
