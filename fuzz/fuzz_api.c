@@ -5,9 +5,9 @@
  * and execute, transpose, destroy a plan, destroy their own handle, make
  * and destroy another handle), on the fake driver. A model of what is live
  * says what each call must return: a live handle or plan works (a desc may
- * be refused, with one line), a destroyed one is PTXPOSE_ERR_STALE, and
- * nothing hangs or touches freed memory (ASan). libFuzzer; see
- * fuzz/README.md. */
+ * be refused, with one line), a destroyed one is PTXPOSE_ERR_STALE, no log
+ * callback runs for a destroyed handle, and nothing hangs or touches freed
+ * memory (ASan). libFuzzer; see fuzz/README.md. */
 #include <cuda.h>
 #include <stdio.h>
 
@@ -108,6 +108,10 @@ static void call(unsigned op);
 static void on_log(void *user, unsigned kind, const char *text)
 {
 	int i = (int)(intptr_t)user;
+	if (!S.h[i].live) { /* its queued notes go with it */
+		fprintf(stderr, "fuzz_api: a log callback of handle slot %d after its destroy\n", i);
+		abort();
+	}
 	if (!text || !(kind & (PTXPOSE_LOG_NOTE | PTXPOSE_LOG_JIT_INFO | PTXPOSE_LOG_JIT_ERROR)) || S.depth > 2)
 		return;
 	S.depth++;

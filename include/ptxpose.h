@@ -47,7 +47,9 @@
  *     called from any thread that uses the handle, on that thread, before
  *     the call that logs returns and with no lock of the library held: it
  *     may call any ptxpose function, on the same handle too (even destroy
- *     it: the call that logged then touches it no more). The calling
+ *     it: the call that logged then touches it no more, and the handle's
+ *     notes not yet delivered are dropped: no callback of a handle runs
+ *     after ptxpose_destroy of it returns on that thread). The calling
  *     thread's ptxpose_last_error is the same after the callbacks as before.
  *   - ptxpose_plan_destroy and ptxpose_destroy: when no other thread uses the
  *     plan (or the handle and its plans); destroying what another thread is

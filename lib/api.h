@@ -121,6 +121,9 @@ void api_note(ptxpose_handle h, unsigned kind, const char *text);
 /* ... and call the callbacks of this thread's queue: the last thing a
  * public function that may note does, with no lock held. */
 void api_log_flush(void);
+/* Drop this thread's queued notes of the handle whose id is `from`
+ * (ptxpose_destroy: no callback of a destroyed handle). */
+void api_log_forget(uintptr_t from);
 
 /* ---- the handle's context and kernels (api_handle.c) ------------------------ */
 

@@ -108,6 +108,7 @@ ptxpose_status ptxpose_destroy(ptxpose_handle h)
 	if (st)
 		return st;
 	release(h);
+	api_log_forget(h->id);
 	free(h);
 	return PTXPOSE_OK;
 }

@@ -51,6 +51,7 @@ typedef struct {
 	ptxpose_handle h;
 	atomic_int notes, inner_ok, inner_bad;
 	int destroy;              /* destroy h at the first note */
+	int late;                 /* notes after that */
 	CUdeviceptr in, out;      /* 64 KB each */
 } reenter;
 
@@ -59,6 +60,7 @@ static void on_note(void *user, unsigned kind, const char *text)
 	reenter *r = user;
 	(void)kind, (void)text;
 	int n = atomic_fetch_add(&r->notes, 1);
+	r->late += r->destroy && n;
 	if (r->destroy && !n)
 		atomic_fetch_add(ptxpose_destroy(r->h) ? &r->inner_bad : &r->inner_ok, 1);
 	if (r->destroy || n > 64)
@@ -95,10 +97,11 @@ static void test_reentry(void)
 
 	/* a callback that destroys the handle of the call that logs */
 	for (int via_transpose = 0; via_transpose < 2; via_transpose++) {
-		r.notes = r.inner_ok = r.inner_bad = 0;
+		r.notes = r.inner_ok = r.inner_bad = r.late = 0;
 		r.destroy = 1;
 		ptxpose_status st;
-		if (ptxpose_create(&r.h, 0) || ptxpose_set_log(r.h, on_note, &r, PTXPOSE_LOG_NOTE))
+		/* the JIT's info log too: a second note queued behind the first */
+		if (ptxpose_create(&r.h, 0) || ptxpose_set_log(r.h, on_note, &r, PTXPOSE_LOG_NOTE | PTXPOSE_LOG_JIT_INFO))
 			continue;
 		p = NULL;
 		if (via_transpose)
@@ -107,6 +110,7 @@ static void test_reentry(void)
 			st = ptxpose_plan_create(r.h, &p, &d);
 		ok(!st && r.inner_ok == 1, "a callback that destroys the handle, from %s: the call completes",
 		   via_transpose ? "transpose" : "plan_create");
+		ok(!r.late, "... and the handle's queued notes are dropped: no callback after destroy (%d)", r.late);
 		expect(ptxpose_destroy(r.h), PTXPOSE_ERR_STALE, "destroyed", "... the handle is stale");
 		if (!via_transpose)
 			expect(ptxpose_execute(p, (void *)(uintptr_t)r.in, (void *)(uintptr_t)r.out, NULL), PTXPOSE_ERR_STALE,
