@@ -47,11 +47,15 @@
  *     called from any thread that uses the handle, on that thread, before
  *     the call that logs returns and with no lock of the library held: it
  *     may call any ptxpose function, on the same handle too (even destroy
- *     it: the call that logged then touches it no more). The calling
+ *     it: the call that logged then touches it no more, and the handle's
+ *     notes not yet delivered are dropped: no callback of a handle runs
+ *     after ptxpose_destroy of it returns on that thread). The calling
  *     thread's ptxpose_last_error is the same after the callbacks as before.
  *   - ptxpose_plan_destroy and ptxpose_destroy: when no other thread uses the
  *     plan (or the handle and its plans); destroying what another thread is
- *     using at that moment is the caller's error (undefined).
+ *     using at that moment is the caller's error (undefined); of two
+ *     threads destroying the same plan (or handle) at once, one destroys it
+ *     and the other gets PTXPOSE_ERR_STALE.
  *   - A handle or plan is an id, not an address. Once destroyed (a plan
  *     also when its handle is), every later use of it gets
  *     PTXPOSE_ERR_STALE, however many handles and plans were made and

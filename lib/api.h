@@ -67,8 +67,7 @@ typedef struct {
 } api_report;
 
 struct ptxpose_plan_s {
-	uintptr_t id;              /* what the caller holds; 0 for a plan of the handle's cache */
-	int cached;                /* made by ptxpose_transpose: the handle's cache owns it */
+	uintptr_t id;              /* what the caller holds; 0 for a plan of the handle's cache (never handed out) */
 	ptxpose_handle h;
 	struct ptxpose_plan_s *prev, *next;
 	const cu_fns *f;
@@ -102,13 +101,18 @@ ptxpose_status api_check_plan_arg(ptxpose_plan *p, const void *arg, const char *
 /* The id a caller gets for a new handle (plan 0) or plan (plan 1), or 0
  * when no more can live. */
 uintptr_t api_live_add(void *obj, int plan);
-/* The id is stale from now on, for good. */
+/* The id is stale from now on, for good (a plan freed with its handle). */
 void api_live_drop(uintptr_t id);
 /* The caller's *h (an id) made the object it names: PTXPOSE_OK; else
  * PTXPOSE_ERR_INVALID (NULL, never an id, the other kind) or
  * PTXPOSE_ERR_STALE (destroyed), *h left as it was. Takes no lock. */
 ptxpose_status api_check_handle(ptxpose_handle *h);
 ptxpose_status api_check_plan(ptxpose_plan *p);
+/* ... and, when it is PTXPOSE_OK, the id made stale in the same step under
+ * the table's mutex (a destroy: the caller frees the object). Of two
+ * threads destroying one id, one gets PTXPOSE_OK, the other STALE. */
+ptxpose_status api_take_handle(ptxpose_handle *h);
+ptxpose_status api_take_plan(ptxpose_plan *p);
 
 /* ---- the log (api_log.c) -------------------------------------------------------- */
 
@@ -117,6 +121,9 @@ void api_note(ptxpose_handle h, unsigned kind, const char *text);
 /* ... and call the callbacks of this thread's queue: the last thing a
  * public function that may note does, with no lock held. */
 void api_log_flush(void);
+/* Drop this thread's queued notes of the handle whose id is `from`
+ * (ptxpose_destroy: no callback of a destroyed handle). */
+void api_log_forget(uintptr_t from);
 
 /* ---- the handle's context and kernels (api_handle.c) ------------------------ */
 

@@ -24,13 +24,16 @@ static ptxpose_status check_pointers(const ptxpose_plan p, const void *in, const
 		return api_fail(PTXPOSE_ERR_MISALIGNED, "%s %p is not aligned to %u bytes, as desc->%s promised",
 				a % p->need_in ? "in" : "out", a % p->need_in ? in : out,
 				a % p->need_in ? p->need_in : p->need_out, a % p->need_in ? "align_in" : "align_out");
-	/* a span that wraps the address space is no buffer (and would hide an overlap) */
-	int wi = p->in_bytes > UINTPTR_MAX - a;
-	if (wi || p->out_bytes > UINTPTR_MAX - b)
+	/* a span that wraps the address space is no buffer (and would hide an
+	 * overlap); one that ends at 2^64 is. Spans are >= 1 byte: their last
+	 * bytes, a_end and b_end, do not wrap. */
+	int wi = p->in_bytes - 1 > UINTPTR_MAX - a;
+	if (wi || p->out_bytes - 1 > UINTPTR_MAX - b)
 		return api_fail(PTXPOSE_ERR_INVALID, "%s %p + %llu bytes wraps past the end of the address space",
 				wi ? "in" : "out", wi ? in : out, (unsigned long long)(wi ? p->in_bytes : p->out_bytes));
+	uintptr_t a_end = a + (p->in_bytes - 1), b_end = b + (p->out_bytes - 1);
 	/* out of place: the two buffers must not share a byte */
-	if (a < b + p->out_bytes && b < a + p->in_bytes)
+	if (a <= b_end && b <= a_end)
 		return api_fail(PTXPOSE_ERR_INVALID, "in and out overlap (in %p, %llu bytes; out %p, %llu bytes): "
 						     "ptxpose transposes out of place", in, (unsigned long long)p->in_bytes,
 				out, (unsigned long long)p->out_bytes);
@@ -105,7 +108,6 @@ static ptxpose_status plan_and_execute(ptxpose_handle h, const ptxpose_desc *des
 		ptxpose_plan made;
 		if ((st = api_plan_make(h, desc, p, &made)))
 			return st;
-		made->cached = 1;
 		pthread_mutex_lock(&h->plan_lock);
 		/* another thread may have made the same plan meanwhile: keep one */
 		if (!(plan = api_cache_get(h->cache, p, kernel, mode)) && !api_cache_put(h->cache, p, kernel, mode, made))

@@ -104,11 +104,11 @@ ptxpose_status ptxpose_create(ptxpose_handle *out, unsigned flags)
 
 ptxpose_status ptxpose_destroy(ptxpose_handle h)
 {
-	ptxpose_status st = api_check_handle(&h);
+	ptxpose_status st = api_take_handle(&h);
 	if (st)
 		return st;
-	api_live_drop(h->id);
 	release(h);
+	api_log_forget(h->id);
 	free(h);
 	return PTXPOSE_OK;
 }

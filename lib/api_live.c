@@ -13,11 +13,14 @@
  * never used again. A lookup takes no lock (ptxpose_execute stays lock
  * free): the table grows by chunks that are never moved or freed, and a
  * slot's state (generation and kind) is one atomic word. Creating and
- * destroying take the table's mutex. */
+ * destroying take the table's mutex; a destroy looks its id up again under
+ * it, so of two threads destroying one object, one wins and the other gets
+ * STALE. */
 #include "lib/api.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define TAG 0xbu
 #define CHUNK 1024
@@ -36,13 +39,23 @@ static struct {
 	pthread_mutex_t mu;
 	slot *_Atomic chunk[CHUNKS];
 	uint32_t used;          /* slots handed out at least once */
-	uint32_t head, tail;    /* the free slots (+ 1), oldest first: a slot is reused as late as can be */
+	uint32_t head, tail;    /* the free slots (+ 1), the longest free first */
 } live = {.mu = PTHREAD_MUTEX_INITIALIZER};
 
-_Static_assert(sizeof(uintptr_t) == 8, "ids need 64-bit pointers");
+_Static_assert(sizeof(uintptr_t) == 8 && sizeof(ptxpose_handle) == 8 && sizeof(ptxpose_plan) == 8,
+	       "ids need 64-bit pointers");
 
+/* The slot an id names (UINT32_MAX: none). */
+static uint32_t index_of(uintptr_t id)
+{
+	return (uint32_t)(id >> 4 & 0xfffffff) - 1;
+}
+
+/* Slot i, or NULL where no chunk holds it (an id may name any i). */
 static slot *slot_at(uint32_t i)
 {
+	if (i >= (uint32_t)CHUNKS * CHUNK)
+		return NULL;
 	slot *c = atomic_load_explicit(&live.chunk[i / CHUNK], memory_order_acquire);
 	return c ? &c[i % CHUNK] : NULL;
 }
@@ -87,24 +100,30 @@ uintptr_t api_live_add(void *obj, int plan)
 	return id;
 }
 
-void api_live_drop(uintptr_t id)
+/* Slot i's object gone, under the mutex: the slot's next generation goes to
+ * the end of the free list, or the slot is retired. */
+static void drop(uint32_t i)
 {
-	uint32_t i = (uint32_t)(id >> 4 & 0xfffffff) - 1;
-	pthread_mutex_lock(&live.mu);
 	slot *s = slot_at(i);
 	uint64_t gen = atomic_load_explicit(&s->state, memory_order_relaxed) >> 2;
 	atomic_store_explicit(&s->obj, NULL, memory_order_relaxed);
 	if (gen == GEN_MAX) {
 		atomic_store_explicit(&s->state, gen << 2 | RETIRED, memory_order_release);
-	} else {
-		atomic_store_explicit(&s->state, (gen + 1) << 2 | FREE, memory_order_release);
-		s->next = 0;
-		if (live.tail)
-			slot_at(live.tail - 1)->next = i + 1;
-		else
-			live.head = i + 1;
-		live.tail = i + 1;
+		return;
 	}
+	atomic_store_explicit(&s->state, (gen + 1) << 2 | FREE, memory_order_release);
+	s->next = 0;
+	if (live.tail)
+		slot_at(live.tail - 1)->next = i + 1;
+	else
+		live.head = i + 1;
+	live.tail = i + 1;
+}
+
+void api_live_drop(uintptr_t id)
+{
+	pthread_mutex_lock(&live.mu);
+	drop(index_of(id));
 	pthread_mutex_unlock(&live.mu);
 }
 
@@ -116,8 +135,7 @@ static ptxpose_status lookup(uintptr_t id, int want, void **obj)
 	if (!id)
 		return api_fail(PTXPOSE_ERR_INVALID, "the %s is NULL", what);
 	uint64_t gen = (uint64_t)id >> 32;
-	uint32_t i = (uint32_t)(id >> 4 & 0xfffffff);
-	slot *s = (id & 0xf) == TAG && i ? slot_at(i - 1) : NULL;
+	slot *s = (id & 0xf) == TAG ? slot_at(index_of(id)) : NULL;
 	uint64_t state = s ? atomic_load_explicit(&s->state, memory_order_acquire) : 0;
 	uint64_t now = state >> 2;
 	int kind = (int)(state & 3);
@@ -131,20 +149,44 @@ static ptxpose_status lookup(uintptr_t id, int want, void **obj)
 	return PTXPOSE_OK;
 }
 
+/* *ref (a caller's ptxpose_handle or ptxpose_plan: an id) replaced by the
+ * object it names, through lookup; with take, under the mutex and the id
+ * dropped when it names a live object (a destroy): one step, so that one of
+ * two destroys wins. memcpy: both types are pointers, read and written as
+ * such. */
+static ptxpose_status get(void *ref, int want, int take)
+{
+	uintptr_t id;
+	void *obj = NULL;
+	memcpy(&id, ref, sizeof id);
+	if (take)
+		pthread_mutex_lock(&live.mu);
+	ptxpose_status st = lookup(id, want, &obj);
+	if (!st && take)
+		drop(index_of(id));
+	if (take)
+		pthread_mutex_unlock(&live.mu);
+	if (!st)
+		memcpy(ref, &obj, sizeof obj);
+	return st;
+}
+
 ptxpose_status api_check_handle(ptxpose_handle *h)
 {
-	void *obj;
-	ptxpose_status st = lookup((uintptr_t)*h, HANDLE, &obj);
-	if (!st)
-		*h = obj;
-	return st;
+	return get(h, HANDLE, 0);
 }
 
 ptxpose_status api_check_plan(ptxpose_plan *p)
 {
-	void *obj;
-	ptxpose_status st = lookup((uintptr_t)*p, PLAN, &obj);
-	if (!st)
-		*p = obj;
-	return st;
+	return get(p, PLAN, 0);
+}
+
+ptxpose_status api_take_handle(ptxpose_handle *h)
+{
+	return get(h, HANDLE, 1);
+}
+
+ptxpose_status api_take_plan(ptxpose_plan *p)
+{
+	return get(p, PLAN, 1);
 }

@@ -6,8 +6,10 @@
  * on the calling thread, with the callback it goes to, and the public
  * function delivers the queue as the last thing it does, when it holds no
  * lock and no longer touches the handle: the callback may then call any
- * function of the library, on this handle too, and even destroy it. The
- * thread's last error is kept across the callbacks. */
+ * function of the library, on this handle too, and even destroy it: the
+ * notes of a handle still queued when this thread destroys it are dropped,
+ * so no callback of it runs after ptxpose_destroy (its user data may be
+ * gone). The thread's last error is kept across the callbacks. */
 #include "lib/api.h"
 
 #include <stdio.h>
@@ -16,6 +18,7 @@
 
 typedef struct api_msg {
 	struct api_msg *next;
+	uintptr_t from;           /* the handle's id */
 	ptxpose_log_fn fn;
 	void *user;
 	unsigned kind;
@@ -32,7 +35,7 @@ void api_note(ptxpose_handle h, unsigned kind, const char *text)
 	api_msg *m = malloc(sizeof *m + len + 1);
 	if (!m)
 		return; /* out of memory: the note is lost, never the call */
-	*m = (api_msg){.fn = h->log_fn, .user = h->log_user, .kind = kind};
+	*m = (api_msg){.from = h->id, .fn = h->log_fn, .user = h->log_user, .kind = kind};
 	memcpy(m->text, text, len + 1);
 	if (queue_tail)
 		queue_tail->next = m;
@@ -55,4 +58,20 @@ void api_log_flush(void)
 		free(m);
 	}
 	api_fail(PTXPOSE_OK, "%s", last);
+}
+
+void api_log_forget(uintptr_t from)
+{
+	api_msg **at = &queue_head;
+	queue_tail = NULL;
+	while (*at) {
+		api_msg *m = *at;
+		if (m->from == from) {
+			*at = m->next;
+			free(m);
+		} else {
+			queue_tail = m;
+			at = &m->next;
+		}
+	}
 }

@@ -209,11 +209,10 @@ ptxpose_status ptxpose_plan_create(ptxpose_handle h, ptxpose_plan *plan, const p
 
 ptxpose_status ptxpose_plan_destroy(ptxpose_plan plan)
 {
-	ptxpose_status st = api_check_plan(&plan);
+	ptxpose_status st = api_take_plan(&plan);
 	if (st)
 		return st;
-	if (plan->cached)
-		return api_fail(PTXPOSE_ERR_INVALID, "the plan belongs to the handle's cache");
+	plan->id = 0; /* taken */
 	ptxpose_handle h = plan->h;
 	pthread_mutex_lock(&h->plan_lock);
 	if (plan->prev)

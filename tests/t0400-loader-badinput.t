@@ -20,6 +20,7 @@ sed 's/ abi=2//' "$tmp/k32.ptx" >"$tmp/abi1.ptx"
 sed 's/ abi=2/ abi=3/' "$tmp/k32.ptx" >"$tmp/abi3.ptx"
 sed 's/ block=32x8$/ block=32x8 row_step=0/' "$tmp/k32.ptx" >"$tmp/step0.ptx"
 sed 's/ block=32x8$/ block=32x8 row_step=33/' "$tmp/k32.ptx" >"$tmp/step33.ptx"
+sed 's/^)$/)\n.maxnreg 99999999999999999999/' "$tmp/k32.ptx" >"$tmp/maxnreg.ptx"
 nodrv="$tmp/none/libcuda.so.1"
 
 for px in build/ptxpose build/asan/ptxpose; do
@@ -58,6 +59,9 @@ for px in build/ptxpose build/asan/ptxpose; do
 	done
 	check "$px: abi=3: exit 3" 3 $PX run "$tmp/abi3.ptx" --rows 4 --cols 4 --emulate
 	one_line "... one line" "abi3.ptx: kernel ABI 3 is not one this ptxpose launches (ABI 2)"
+	check "$px: .maxnreg out of range: exit 3" 3 $PX run "$tmp/maxnreg.ptx" --rows 4 --cols 4 --emulate
+	one_line "... one line: out of range, not unsupported" \
+		"\.maxnreg needs a count from 1 to 4294967295: '99999999999999999999' is out of range"
 	PTXPOSE_LIBCUDA=$nodrv check "$px: 131072 tile rows (4194304x3): no grid limit, on to the driver (exit 4)" 4 \
 		$PX run "$tmp/k32.ptx" --rows 4194304 --cols 3
 	PTXPOSE_LIBCUDA=$nodrv check "$px: 70000 matrices: no grid limit either (exit 4)" 4 \

@@ -139,6 +139,9 @@ bad 2 "plan: --budget-ms: only with --measure" --elem 32 --rows 10 --cols 10 --b
 bad 2 "plan: -v: only --measure has notes" --elem 32 --rows 10 --cols 10 -v
 bad 2 "ld_in 4 is less than cols 10" --elem 32 --rows 10 --cols 10 --ld-in 4 --measure
 bad 3 "no kernel for 8-bit elements" --elem 8 --rows 10 --cols 10 ptx/fast_b32.ptx
+sed 's|^// ptxpose vec=4|// ptxpose dyn_smem=1048576 vec=4|' ptx/fast_b32.ptx >"$tmp/huge_smem.ptx"
+bad 3 "no kernel for 32-bit elements fits this device's shared memory: fast_b32 needs 1064960 bytes a block" \
+	--elem 32 --rows 10 --cols 10 "$tmp/huge_smem.ptx"
 bad 3 "no ptxpose metadata" --elem 32 --rows 10 --cols 10 tests/data/plan-cases.txt
 bad 3 "$tmp/none.ptx: cannot read" --elem 32 --rows 10 --cols 10 "$tmp/none.ptx"
 bad 3 "plan: --params $tmp/none.tsv: cannot read: No such file or directory" --elem 32 --rows 10 --cols 10 --params "$tmp/none.tsv"

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include "lib/cache_int.h"
 #include "tests/unit/cache_harness.h"
 #include "tests/unit/tap.h"
 
@@ -94,6 +95,15 @@ static void where(const char *dir)
 	c = cache_open(&cfg);
 	ok(!cache_enabled(c) && notes.n == n0 + 1, "no HOME: off, with a note");
 	has_str(notes.last, "cache: off: no folder for it", "... saying why");
+	cache_close(c);
+	char *longer = malloc(CACHE_PATH_MAX + 2);
+	memset(longer, 'x', CACHE_PATH_MAX + 1);
+	longer[0] = '/', longer[CACHE_PATH_MAX + 1] = '\0';
+	setenv("PTXPOSE_CACHE", longer, 1);
+	free(longer);
+	c = cache_open(&cfg);
+	ok(!cache_enabled(c) && notes.n == n0 + 2, "a PTXPOSE_CACHE longer than a path may be: off, with a note");
+	has_str(notes.last, "cache: off: PTXPOSE_CACHE is 4097 bytes long", "... saying why");
 	cache_close(c);
 	cfg.off = 1;
 	setenv("PTXPOSE_CACHE", dir, 1);
