@@ -159,11 +159,12 @@ static int forward(const char *dir, const journal *j, fs_fault_fn fault, void *u
 
 /* Remove what no journal names: .NAME.ptxpose-new, .NAME.ptxpose-old and
  * the journal's own temporaries. */
-static void sweep(const char *dir)
+static int sweep(const char *dir)
 {
 	DIR *d = opendir(dir);
+	int removed = 0;
 	if (!d)
-		return;
+		return 0;
 	static const char *const suffixes[] = {"." FSTX_NEW, "." FSTX_OLD};
 	strbuf path;
 	sb_init(&path);
@@ -176,11 +177,12 @@ static void sweep(const char *dir)
 		if (ours) {
 			sb_reset(&path);
 			sb_printf(&path, "%s/%s", dir, s);
-			unlink(sb_str(&path));
+			removed += !unlink(sb_str(&path));
 		}
 	}
 	closedir(d);
 	sb_free(&path);
+	return removed;
 }
 
 int fstx_log_run(const char *dir, fs_fault_fn fault, void *ud, strbuf *err)
@@ -227,8 +229,8 @@ int fstx_log_run(const char *dir, fs_fault_fn fault, void *ud, strbuf *err)
 			goto out;
 		}
 	}
-	sweep(dir);
-	fstx_sync_dir(dir);
+	if (sweep(dir) || j.text)
+		fstx_sync_dir(dir);
 out:
 	journal_free(&j);
 	free(path);

@@ -292,11 +292,13 @@ typedef struct {
 
 /* The result of a run as bytes, from the process that ran the script to
  * the one that writes: the code, the message, then each file's name and
- * bytes, every field a length and its bytes. */
+ * bytes, every field a length, its bytes and a NUL (a file's bytes reach
+ * the sink NUL-terminated, as Lua's strings are). */
 static void put(strbuf *out, const char *s, size_t n)
 {
 	sb_addn(out, (const char *)&n, sizeof n);
 	sb_addn(out, s, n);
+	sb_addc(out, '\0');
 }
 
 static void put_int(strbuf *out, int v)
@@ -312,10 +314,10 @@ static const char *get(const char **in, const char *end, size_t *n)
 		return NULL;
 	memcpy(n, *in, sizeof *n);
 	*in += sizeof *n;
-	if (*n > (size_t)(end - *in))
+	if (*n >= (size_t)(end - *in) || (*in)[*n])
 		return NULL;
 	const char *s = *in;
-	*in += *n;
+	*in += *n + 1;
 	return s;
 }
 

@@ -16,8 +16,7 @@ static strbuf files, report, err;
 static int sink(void *ud, const char *path, const char *data, size_t len)
 {
 	(void)ud;
-	sb_printf(&files, "%s:%zu;", path, len);
-	(void)data;
+	sb_printf(&files, "%s:%zu%s;", path, len, data[len] ? " (no NUL after it)" : "");
 	return 0;
 }
 
