@@ -434,6 +434,14 @@ int lptx_run_text(const char *name, const char *text, size_t len, const lptx_opt
 		sb_add_esc(err, sb_str(&m), m.len, NULL);
 		sb_free(&m);
 		rc = LPTX_SCRIPT;
+	} else if (rc == LSBX_FORK_DIED) {
+		strbuf m;
+		sb_init(&m);
+		sb_printf(&m, "%s: %s", name, sb_str(err));
+		sb_reset(err);
+		sb_add_esc(err, sb_str(&m), m.len, NULL);
+		sb_free(&m);
+		rc = LPTX_SCRIPT;
 	} else {
 		rc = rc ? LPTX_IO : finish(&res, o, report, err);
 	}

@@ -4,6 +4,7 @@
  * memory and time limits with the script's line, error objects, and the
  * files handed over in name order. Prints TAP. */
 #include <lauxlib.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
@@ -191,6 +192,12 @@ static void late(void *ud, volatile int *line, strbuf *out)
 		pause(); /* a C loop: no hook could stop it */
 }
 
+static void dies(void *ud, volatile int *line, strbuf *out)
+{
+	(void)ud, (void)line, (void)out;
+	raise(SIGTERM);
+}
+
 static void prompt(void *ud, volatile int *line, strbuf *out)
 {
 	(void)ud;
@@ -217,6 +224,10 @@ static void watchdog(void)
 	rc = lsbx_fork(5000, prompt, big, &res, &line, &e);
 	ok(rc == 0 && res.len == sizeof big - 1 && !e.len, "a child that ends hands back all it wrote (%zu bytes)",
 	   res.len);
+	sb_reset(&e);
+	rc = lsbx_fork(5000, dies, NULL, &res, &line, &e);
+	ok(rc == LSBX_FORK_DIED && !strcmp(sb_str(&e), "the script's process was ended by signal 15 (Terminated)"),
+	   "a child that dies says how: %s", sb_str(&e));
 	lptx_opts o = {.outdir = "out", .sink = sink, .limits = {.time_ms = 1000}};
 	const char *cat = "local t = {}\nfor i = 1, 1e6 do t[i] = 'x' end\nwhile true do local s = table.concat(t) end\n";
 	t0 = now_s();
