@@ -174,7 +174,7 @@ static void escapes(void)
 		double t0 = now_s();
 		int rc = run_opts("t.lua", c[i].script, strlen(c[i].script), &o);
 		double s = now_s() - t0;
-		if (!ok(rc == LPTX_SCRIPT && strstr(sb_str(&err), c[i].want) && s < 3, "%s (%.2f s)", c[i].what, s))
+		if (!ok(rc == LPTX_SCRIPT && strstr(sb_str(&err), c[i].want) && s < 8, "%s (%.2f s)", c[i].what, s))
 			printf("#   rc %d, got '%s'\n#   want '%s'\n", rc, sb_str(&err), c[i].want);
 	}
 	ok(run("assert(('x'):find('x', 2) == nil and ('abcabc'):find('ca', -4) == 3 and select(2, ('ab'):find('', 3)) == 2)\n"
@@ -216,7 +216,7 @@ static void watchdog(void)
 	double t0 = now_s();
 	int rc = lsbx_fork(200, late, NULL, &res, &line, &e);
 	double s = now_s() - t0;
-	ok(rc == LSBX_FORK_LATE && line == 7 && !res.len && s < 1.5, "a child in an endless C loop is killed at the "
+	ok(rc == LSBX_FORK_LATE && line == 7 && !res.len && s < 5, "a child in an endless C loop is killed at the "
 	   "deadline (%.2f s), its line handed back (%d)", s, line);
 	char big[200000];
 	memset(big, 'b', sizeof big - 1);
@@ -233,7 +233,7 @@ static void watchdog(void)
 	t0 = now_s();
 	rc = run_opts("t.lua", cat, strlen(cat), &o);
 	s = now_s() - t0;
-	ok(rc == LPTX_SCRIPT && strstr(sb_str(&err), "time limit of 1 s reached (an endless loop?)") && s < 3,
+	ok(rc == LPTX_SCRIPT && strstr(sb_str(&err), "time limit of 1 s reached (an endless loop?)") && s < 8,
 	   "gen's way: a loop of long unbounded calls ends at the limit (%.2f s): %s", s, sb_str(&err));
 	sb_free(&res);
 	sb_free(&e);
