@@ -1,12 +1,20 @@
 /* fstx: a set of files written into one folder as a single transaction,
- * all of them or none.
+ * all of them or none, across a crash too.
  *
  * Names are checked when they are queued (plain file names only), the
- * folder is created at commit, and the files whose bytes change are written
- * by fs_write_all (common/fsio.h): temporaries beside the targets first, all
- * renamed once every one is written, and on any failure the temporaries
- * removed and the targets already replaced given their old file back. A
- * folder the commit created is removed again. */
+ * folder is created at commit, and the files whose bytes change are
+ * written beside their targets first, the old ones kept, then a journal
+ * names them (the commit point), then they are renamed onto their targets
+ * (common/fstx_log.h). A failure before the journal removes what was
+ * written; a rename that fails after it puts the old files back. A process
+ * killed mid-commit leaves the journal: the next commit into the folder
+ * runs it to its end first (all new files once the journal was written,
+ * all old before), and removes what a commit leaves beside the files
+ * (.NAME.ptxpose-new, .NAME.ptxpose-old, and fsio's .NAME.tmp.XXXXXX and
+ * .NAME.old.XXXXXX of the files it writes). Between the kill and that
+ * commit the folder may show some files new and some old. Commits into one
+ * folder take turns (flock). A folder the commit created is removed again
+ * on failure. */
 #ifndef COMMON_FSTX_H
 #define COMMON_FSTX_H
 
@@ -16,7 +24,7 @@
 #include "common/strbuf.h"
 
 #define FSTX_MAX_FILES 4096 /* files in one transaction */
-#define FSTX_NAME_MAX 200   /* bytes in one name (a temporary adds 16) */
+#define FSTX_NAME_MAX 200   /* bytes in one name (a copy beside it adds 14) */
 
 typedef struct fstx fstx;
 
@@ -27,7 +35,8 @@ void fstx_free(fstx *t);
 
 /* Check that `name` (len bytes, not NUL-terminated) is a plain file name:
  * not empty, no '/', no NUL or other control character, not "." or "..",
- * at most FSTX_NAME_MAX bytes. A leading "./" is allowed and dropped:
+ * at most FSTX_NAME_MAX bytes, none of the commit's own names (.ptxpose-journal,
+ * .NAME.ptxpose-new, .NAME.ptxpose-old). A leading "./" is allowed and dropped:
  * returns the number of bytes dropped (0 or 2), or -1 with the reason
  * appended to err ("'a/b.ptx' is not a plain file name: it has a '/'"). */
 int fstx_name(const char *name, size_t len, strbuf *err);
@@ -47,18 +56,20 @@ const char *fstx_path(const fstx *t, int i);
 /* Its bytes, as queued. */
 const char *fstx_data(const fstx *t, int i, size_t *len);
 
-/* Write every queued file, as above. Files whose bytes are already there
- * are left alone (no temporary, no rename). Returns 0, or -1 with
- * "cannot write PATH: reason" in err and the folder as it was. */
+/* First finish a commit that a crash left in the folder, then write every
+ * queued file, as above. Files whose bytes are already there are left
+ * alone (no temporary, no rename). Returns 0, or -1 with "cannot write
+ * PATH: reason" (or "cannot read DIR/.ptxpose-journal: ...") in err and the
+ * folder as it was. */
 int fstx_commit(fstx *t, strbuf *err);
 
 /* After a commit: 1 when file i was written, 0 when it was left alone. */
 int fstx_changed(const fstx *t, int i);
 
-/* For tests: fs_write_all_hook's hook (common/fsio.h) for the commit's
- * writes: `fn` is called before each step on a file, "write" (its temporary)
- * or "rename" (onto its target); a nonzero return makes that step fail with
- * that errno value. */
+/* For tests: `fn` (common/fsio.h's fs_fault_fn) is called before each step
+ * of the commit: "write" (a file's new copy, the target's path),
+ * "journal" (the folder), "rename" (onto a target), "done" (the journal's
+ * removal); a nonzero return makes that step fail with that errno value. */
 void fstx_set_fault(fstx *t, fs_fault_fn fn, void *ud);
 
 #endif

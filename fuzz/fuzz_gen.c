@@ -158,7 +158,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	script(&s, &b);
 	if (getenv("FUZZ_GEN_PRINT")) /* to read the script of a crashing input */
 		fprintf(stderr, "%s", sb_str(&s));
-	lptx_opts o = {.outdir = "out", .sink = check_file, .limits = {.mem_bytes = 64u << 20, .time_ms = 2000}};
+	/* in this process, for the coverage; the sandbox's own limits */
+	lptx_opts o = {.outdir = "out", .sink = check_file, .in_process = 1,
+		       .limits = {.mem_bytes = 64u << 20, .time_ms = 2000}};
 	int rc = lptx_run_text("fuzz.lua", sb_str(&s), s.len, &o, &report, &err);
 	if ((rc != LPTX_OK && rc != LPTX_SCRIPT) || strchr(sb_str(&err), '\n')) {
 		fprintf(stderr, "rc %d, message '%s' for:\n%s", rc, sb_str(&err), sb_str(&s));

@@ -296,11 +296,13 @@ typedef struct {
 
 /* The result of a run as bytes, from the process that ran the script to
  * the one that writes: the code, the message, then each file's name and
- * bytes, every field a length and its bytes. */
+ * bytes, every field a length, its bytes and a NUL (a file's bytes reach
+ * the sink NUL-terminated, as Lua's strings are). */
 static void put(strbuf *out, const char *s, size_t n)
 {
 	sb_addn(out, (const char *)&n, sizeof n);
 	sb_addn(out, s, n);
+	sb_addc(out, '\0');
 }
 
 static void put_int(strbuf *out, int v)
@@ -316,10 +318,10 @@ static const char *get(const char **in, const char *end, size_t *n)
 		return NULL;
 	memcpy(n, *in, sizeof *n);
 	*in += sizeof *n;
-	if (*n > (size_t)(end - *in))
+	if (*n >= (size_t)(end - *in) || (*in)[*n])
 		return NULL;
 	const char *s = *in;
-	*in += *n;
+	*in += *n + 1;
 	return s;
 }
 
@@ -433,6 +435,14 @@ int lptx_run_text(const char *name, const char *text, size_t len, const lptx_opt
 		else
 			sb_printf(&m, "%s: ", name);
 		sb_printf(&m, LSBX_TIME_FMT, (o->limits.time_ms ? o->limits.time_ms : LSBX_TIME_DEFAULT) / 1000.0);
+		sb_add_esc(err, sb_str(&m), m.len, NULL);
+		sb_free(&m);
+		rc = LPTX_SCRIPT;
+	} else if (rc == LSBX_FORK_DIED) {
+		strbuf m;
+		sb_init(&m);
+		sb_printf(&m, "%s: %s", name, sb_str(err));
+		sb_reset(err);
 		sb_add_esc(err, sb_str(&m), m.len, NULL);
 		sb_free(&m);
 		rc = LPTX_SCRIPT;

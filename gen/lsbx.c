@@ -4,8 +4,10 @@
 #include "gen/lsbx.h"
 
 #include <lauxlib.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <time.h>
 
 #define HOOK_EVERY 1000 /* instructions between looks at the clock */
@@ -160,6 +162,40 @@ int lsbx_memory_error(lua_State *L)
 	return lua_error(L);
 }
 
+/* In the process of lsbx_fork (limits.line set): a timer at the deadline
+ * makes the hook run at the script's next instruction, so that a loop of
+ * long instructions (s .. s over 64 MiB) stops at its line before the
+ * watchdog's kill. lua_sethook may be called from a signal handler. */
+static lua_State *volatile alarmed;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	if (alarmed)
+		lua_sethook(alarmed, hook, LUA_MASKCOUNT, 1);
+}
+
+static void arm(lsbx *b, lua_State *co)
+{
+	if (!b->line)
+		return;
+	alarmed = co;
+	struct sigaction sa = {.sa_handler = on_alarm};
+	sigemptyset(&sa.sa_mask);
+	struct itimerval it = {.it_value = {.tv_sec = b->time_ms / 1000, .tv_usec = (long)(b->time_ms % 1000) * 1000}};
+	if (!sigaction(SIGALRM, &sa, NULL))
+		setitimer(ITIMER_REAL, &it, NULL);
+}
+
+static void disarm(lsbx *b)
+{
+	if (!b->line)
+		return;
+	struct itimerval off = {{0, 0}, {0, 0}};
+	setitimer(ITIMER_REAL, &off, NULL);
+	alarmed = NULL;
+}
+
 typedef struct {
 	lsbx *b;
 	lua_CFunction setup;
@@ -223,8 +259,11 @@ static int run(lua_State *L)
 		st = luaL_loadbufferx(co, text, len, lua_tostring(L, -1), "t");
 	}
 	int nres = 0;
-	if (st == LUA_OK)
+	if (st == LUA_OK) {
+		arm(b, co);
 		st = lua_resume(co, L, 0, &nres);
+		disarm(b);
+	}
 	stop(b, L); /* the script is over: no Lua code runs any more */
 	stop(b, co);
 	if (st == LUA_OK)

@@ -63,6 +63,7 @@ int lsbx_memory_error(lua_State *L);
 
 #define LSBX_FORK_GRACE_MS 250u /* past the time limit (plus a tenth of it) before the kill */
 #define LSBX_FORK_LATE 1        /* lsbx_fork: the child was killed at the deadline */
+#define LSBX_FORK_DIED 2        /* lsbx_fork: the child ended otherwise (a signal) */
 
 /* What runs in the child: the script (its limits' `line` set to `line`),
  * its result appended to out. */
@@ -71,8 +72,9 @@ typedef void (*lsbx_child_fn)(void *ud, volatile int *line, strbuf *out);
 /* Run fn(ud, line, out) in a child process killed, if still running, at
  * time_ms + a grace. Returns 0 with the child's `out` appended to res;
  * LSBX_FORK_LATE when it was killed, *line the script's line its hook saw
- * last (0: none); -1 with one line in err when the child could not be run
- * or ended otherwise (a signal). */
+ * last (0: none); LSBX_FORK_DIED with one line in err when the child ended
+ * otherwise (a signal: out of memory, say); -1 with one line in err when it
+ * could not be run or heard. */
 int lsbx_fork(unsigned time_ms, lsbx_child_fn fn, void *ud, strbuf *res, int *line, strbuf *err);
 
 /* ---- lsbx_lib.c: the libraries, their unsafe parts removed or bounded ---- */

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdio.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -86,6 +87,7 @@ int lsbx_fork(unsigned time_ms, lsbx_child_fn fn, void *ud, strbuf *res, int *li
 	fcntl(fds[0], F_SETFD, FD_CLOEXEC);
 	fcntl(fds[1], F_SETFD, FD_CLOEXEC);
 	long long deadline = now_ms() + time_ms + LSBX_FORK_GRACE_MS + time_ms / 10;
+	fflush(NULL); /* nothing buffered here is written twice by the child */
 	pid_t pid = fork();
 	if (pid == 0) {
 		close(fds[0]);
@@ -115,8 +117,10 @@ int lsbx_fork(unsigned time_ms, lsbx_child_fn fn, void *ud, strbuf *res, int *li
 	} else if (WIFSIGNALED(status)) {
 		sb_printf(err, "the script's process was ended by signal %d (%s)", WTERMSIG(status),
 			  strsignal(WTERMSIG(status)));
+		rc = LSBX_FORK_DIED;
 	} else {
 		sb_printf(err, "the script's process could not hand back its result (exit %d)", WEXITSTATUS(status));
+		rc = LSBX_FORK_DIED;
 	}
 out:
 	munmap((void *)shared, sizeof *shared);

@@ -20,8 +20,13 @@
  * - table.sort of more than 2^22 elements and table.move of more than 2^24
  *   are refused (moving nils allocates nothing, so the memory cap would not
  *   stop it; a sort compares in C).
+ * - load of a text chunk over 16 MiB is refused (compiling is C).
  * - xpcall's message handler does not run once the time limit is reached
  *   (Lua runs it with hooks off, where nothing could stop it).
+ * - these and the string, table and utf8 functions that take time in
+ *   proportion to their arguments look at the clock before each call (a
+ *   loop of them runs few instructions between two looks of the hook), and
+ *   their errors name the script's line and the function.
  * - setmetatable refuses a __gc field: finalizers run with hooks off. */
 #define _GNU_SOURCE /* memmem */
 #include <lauxlib.h>
@@ -33,6 +38,7 @@
 #define PATTERN_STEPS (UINT64_C(1) << 28) /* a few seconds of lstrlib's matcher */
 #define MOVE_MAX ((lua_Integer)1 << 24)
 #define SORT_MAX ((lua_Integer)1 << 22) /* a second or two of lua_lessthan */
+#define LOAD_MAX (UINT64_C(16) << 20)   /* bytes: the most a script file may hold */
 #define LONG_PATTERN 32                 /* pattern bytes that make a step longer */
 
 /* The message handler of original(): an error raised by a C function that
@@ -59,13 +65,12 @@ static int place(lua_State *L)
 }
 
 /* Call the original function (upvalue 1 of the running C function, named by
- * upvalue 2) with this call's arguments; its errors name the script's line
- * and the function. */
+ * upvalue 2) with this call's arguments, once the clock has been looked at;
+ * its errors name the script's line and the function (upvalue 3: place). */
 static int original(lua_State *L)
 {
 	lsbx_check_time(L);
-	lua_pushvalue(L, lua_upvalueindex(2));
-	lua_pushcclosure(L, place, 1);
+	lua_pushvalue(L, lua_upvalueindex(3));
 	lua_insert(L, 1);
 	lua_pushvalue(L, lua_upvalueindex(1));
 	lua_insert(L, 2);
@@ -253,9 +258,13 @@ static int guarded_xpcall(lua_State *L)
 	return original(L);
 }
 
-/* load(chunk [, name [, mode [, env]]]) with the mode always "t". */
+/* load(chunk [, name [, mode [, env]]]) with the mode always "t", a text
+ * chunk at most LOAD_MAX bytes (scaled: compiling is C). */
 static int text_load(lua_State *L)
 {
+	uint64_t most = scaled(L, LOAD_MAX);
+	if (lua_type(L, 1) == LUA_TSTRING && luaL_len(L, 1) > (lua_Integer)most)
+		return luaL_error(L, "load: a chunk of %I bytes (the sandbox allows %I)", luaL_len(L, 1), (lua_Integer)most);
 	int n = lua_gettop(L) >= 4 ? 4 : 3; /* an env given as nil is not no env */
 	lua_settop(L, n);
 	lua_pushliteral(L, "t");
@@ -289,13 +298,23 @@ static int no_gc_setmetatable(lua_State *L)
 }
 
 /* Replace field `name` of the table on top with f, which gets the original
- * as upvalue 1 and the name as upvalue 2. */
+ * as upvalue 1, the name as upvalue 2 and place() for it as upvalue 3. */
 static void wrap(lua_State *L, const char *name, lua_CFunction f)
 {
 	lua_getfield(L, -1, name);
 	lua_pushstring(L, name);
-	lua_pushcclosure(L, f, 2);
+	lua_pushstring(L, name);
+	lua_pushcclosure(L, place, 1);
+	lua_pushcclosure(L, f, 3);
 	lua_setfield(L, -2, name);
+}
+
+/* Wrap each of `names` (NULL-terminated) in the table on top with
+ * original(): the clock looked at before each call, errors at the line. */
+static void wrap_timed(lua_State *L, const char *const *names)
+{
+	for (; *names; names++)
+		wrap(L, *names, original);
 }
 
 void lsbx_openlibs(lua_State *L)
@@ -316,6 +335,8 @@ void lsbx_openlibs(lua_State *L)
 	wrap(L, "setmetatable", no_gc_setmetatable);
 	wrap(L, "xpcall", guarded_xpcall);
 	lua_getfield(L, -1, LUA_STRLIBNAME);
+	static const char *const str_timed[] = {"byte", "char", "format", "lower", "reverse", "sub", "upper", NULL};
+	wrap_timed(L, str_timed);
 	wrap(L, "rep", bounded_rep);
 	static const char *const patterns[] = {"find", "match", "gmatch", "gsub"};
 	for (int i = 0; i < 4; i++)
@@ -324,5 +345,11 @@ void lsbx_openlibs(lua_State *L)
 	lua_getfield(L, -1, LUA_TABLIBNAME);
 	wrap(L, "move", bounded_move);
 	wrap(L, "sort", bounded_sort);
+	static const char *const tab_timed[] = {"concat", "insert", "remove", "unpack", NULL};
+	wrap_timed(L, tab_timed);
+	lua_pop(L, 1);
+	lua_getfield(L, -1, LUA_UTF8LIBNAME);
+	static const char *const utf8_timed[] = {"char", "codepoint", "len", "offset", NULL};
+	wrap_timed(L, utf8_timed);
 	lua_pop(L, 2);
 }

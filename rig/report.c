@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common/fsio.h"
+#include "common/fstx.h"
 #include "common/version.h"
 
 static const char *const state_names[] = {
@@ -177,24 +177,26 @@ px_status px_report_write(const char *dir, const px_report_head *h, const px_row
 		return PX_EINPUT;
 	}
 	strbuf text[2];
-	char path[2][4096];
-	fs_file files[2];
 	static const char *const names[] = {"bench.md", "bench.csv"};
+	fstx *tx = fstx_new(dir);
+	strbuf why;
+	sb_init(&why);
 	for (size_t k = 0; k < 2; k++) {
 		sb_init(&text[k]);
 		(k ? px_report_csv : px_report_md)(&text[k], h, rows, n);
-		snprintf(path[k], sizeof path[k], "%s/%s", dir, names[k]);
-		files[k] = (fs_file){path[k], sb_str(&text[k]), text[k].len};
+		if (tx && !text[k].oom)
+			fstx_add(tx, names[k], strlen(names[k]), sb_str(&text[k]), text[k].len, &why);
 	}
-	size_t bad = 0;
 	px_status st = PX_OK;
-	if (text[0].oom || text[1].oom) {
-		snprintf(err, errlen, "cannot write %s and %s: out of memory", path[0], path[1]);
+	if (!tx || text[0].oom || text[1].oom || fstx_count(tx) != 2) {
+		snprintf(err, errlen, "cannot write %s/bench.md and bench.csv: out of memory", dir);
 		st = PX_ENOMEM;
-	} else if (fs_write_all(files, 2, &bad)) {
-		snprintf(err, errlen, "cannot write %s: %s (neither file changed)", path[bad], strerror(errno));
+	} else if (fstx_commit(tx, &why)) { /* both or neither, across a crash too */
+		snprintf(err, errlen, "%s (neither file changed)", sb_str(&why));
 		st = PX_EINPUT;
 	}
+	fstx_free(tx);
+	sb_free(&why);
 	sb_free(&text[0]);
 	sb_free(&text[1]);
 	return st;

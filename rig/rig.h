@@ -323,7 +323,8 @@ void px_report_csv(strbuf *sb, const px_report_head *h, const px_row *rows, size
 px_status px_report_writable(const char *dir, char *err, size_t errlen);
 
 /* Make dir (and its parents), then write dir/bench.md and dir/bench.csv,
- * both or neither (fs_write_all). PX_EINPUT when that cannot be done. */
+ * both or neither, across a crash too (common/fstx.h). PX_EINPUT when that
+ * cannot be done. */
 px_status px_report_write(const char *dir, const px_report_head *h, const px_row *rows, size_t n,
 			  char *err, size_t errlen);
 

@@ -1,8 +1,11 @@
-/* Unit tests for the transactional writer (common/fstx.c): name checks, and
+/* Unit tests for the transactional writer (common/fstx.c): name checks,
  * all-or-nothing commits when the k-th write or rename fails (simulated
- * through the fault hook). Prints TAP. */
+ * through the fault hook), and a process killed at each step of a commit:
+ * the next commit finds the folder all old or all new. Prints TAP. */
 #include <dirent.h>
 #include <errno.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -201,6 +204,69 @@ static void commits(void)
 	fstx_free(t);
 }
 
+/* SIGKILL at the k-th step of any kind. */
+static int kill_at(void *ud, const char *step, const char *path)
+{
+	int *k = ud;
+	(void)step;
+	(void)path;
+	if (!--*k)
+		raise(SIGKILL);
+	return 0;
+}
+
+/* A commit killed at each of its steps (3 writes, the journal, 3 renames,
+ * the journal's removal), then the next commit (of a.ptx): the folder
+ * holds the old files before the journal was written, the new ones once it
+ * was, and nothing else. */
+static void crashes(void)
+{
+	char dir[128], want[320];
+	for (int k = 1; k <= 9; k++) {
+		snprintf(dir, sizeof dir, "%s/kill%d", root, k);
+		mkdir(dir, 0755);
+		put(dir, "a.ptx", "A1");
+		put(dir, "c.ptx", "C1");
+		put(dir, ".a.ptx.tmp.Ab12Cd", "fsio's leftover");
+		put(dir, ".c.ptx.old.Ab12Cd", "fsio's leftover");
+		put(dir, ".keep.tmp.Ab12Cd", "the user's");
+		pid_t pid = fork();
+		if (!pid) {
+			fstx *t = fstx_new(dir);
+			fstx_add(t, "c.ptx", 5, "C2", 2, &err);
+			fstx_add(t, "a.ptx", 5, "A2", 2, &err);
+			fstx_add(t, "b.ptx", 5, "B2", 2, &err);
+			int left = k;
+			fstx_set_fault(t, kill_at, &left);
+			_exit(fstx_commit(t, &err) ? 1 : 0);
+		}
+		int status = 0;
+		waitpid(pid, &status, 0);
+		int killed = WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
+		fstx *t = fstx_new(dir);
+		sb_reset(&err);
+		fstx_add(t, "a.ptx", 5, "A3", 2, &err); /* b.ptx and c.ptx tell which way it went */
+		int rc = fstx_commit(t, &err);
+		fstx_free(t);
+		const char *got = listing(dir);
+		snprintf(want, sizeof want, ".keep.tmp.Ab12Cd=the user's,%s", k <= 4 ? "a.ptx=A3,c.ptx=C1" : "a.ptx=A3,b.ptx=B2,c.ptx=C2");
+		if (!ok((killed || k == 9) && rc == 0 && !strcmp(got, want), "killed at step %d of 8%s: the next commit finds "
+			"the folder all %s, no leftover", k, k == 9 ? " (no step 9: it ends)" : "", k <= 4 ? "old" : "new"))
+			printf("#   killed %d, rc %d (%s)\n#   got  %s\n#   want %s\n", killed, rc, sb_str(&err), got, want);
+	}
+	snprintf(dir, sizeof dir, "%s/kill2", root);
+	put(dir, ".ptxpose-journal", "ptxpose fstx journal 1 commit\n1 a.ptx\n");
+	fstx *t = fstx_new(dir);
+	sb_reset(&err);
+	snprintf(want, sizeof want, "cannot read %s/.ptxpose-journal: it is damaged (an unfinished commit; remove it to "
+		 "give up on it)", dir);
+	ok(fstx_commit(t, &err) < 0 && !strcmp(sb_str(&err), want), "a damaged journal stops the commit: %s", sb_str(&err));
+	fstx_free(t);
+	sb_reset(&err);
+	ok(fstx_name(".ptxpose-journal", 16, &err) < 0 && fstx_name(".a.ptxpose-new", 14, &err) < 0,
+	   "the journal's names are not names a caller may write: %s", sb_str(&err));
+}
+
 int main(void)
 {
 	snprintf(root, sizeof root, "%s/fstx.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
@@ -211,6 +277,7 @@ int main(void)
 	sb_init(&err);
 	names();
 	commits();
+	crashes();
 	sb_free(&err);
 	char cmd[128];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
