@@ -17,7 +17,7 @@
 #include "lib/kreg.h"
 
 static const char help[] =
-	"usage: ptxpose list [--arch sm_90] [--no-sass] [--csv | --json] [FILE.ptx... | DIR]\n"
+	"usage: ptxpose list [--arch sm_90] [--no-sass] [--csv | --json] [-v] [FILE.ptx... | DIR]\n"
 	"\n"
 	"Summarizes PTX files, one row each; with none given, the library's kernels\n"
 	"(those built into ptxpose, and $PTXPOSE_PTX's), named by the file they came from:\n"
@@ -50,6 +50,8 @@ static const char help[] =
 	"               ld_ideal}, error; numbers are JSON numbers, null where the table\n"
 	"               shows -\n"
 	"  --jobs N     files inspected at a time (default: the processors online)\n"
+	"  -v           the tools used, then each file's ptxas -v output on stderr,\n"
+	"               under a line 'FILE:'\n"
 	"\n"
 	"Exit codes: 0 ok, 2 usage, 3 a file missing, unreadable or without ptxpose\n"
 	"metadata, 5 a file ptxas rejects (shown with its error after the table),\n"
@@ -60,7 +62,7 @@ static const char help[] =
 
 typedef struct {
 	const char *arch;
-	int no_sass, csv, json;
+	int no_sass, csv, json, verbose;
 	uint64_t jobs;
 	char **files;
 	int nfiles;
@@ -92,6 +94,8 @@ static int parse_args(int argc, char **argv, list_opts *o)
 			o->csv = 1;
 		else if (!strcmp(argv[i], "--json"))
 			o->json = 1;
+		else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose"))
+			o->verbose = 1;
 		else if (argv[i][0] == '-' && argv[i][1]) {
 			cli_err("list", "unknown flag '%s' (try --help)", argv[i]);
 			return -1;
@@ -241,6 +245,8 @@ int cmd_list(int argc, char **argv)
 		fprintf(stderr, "ptxpose list: note: %s; LDG128 and STG128 are left as - (--no-sass)\n", err);
 		tools.cuobjdump[0] = '\0';
 	}
+	if (o.verbose)
+		fprintf(stderr, "ptxas: %s\ncuobjdump: %s\n", tools.ptxas, tools.cuobjdump[0] ? tools.cuobjdump : "(none)");
 	if ((n = o.nfiles ? collect(&o, &paths) : library_kernels(&reg, &in)) < 0 ||
 	    !(rows = calloc((size_t)n + 1, sizeof *rows)) || !(reps = calloc((size_t)n + 1, sizeof *reps)) ||
 	    (!in && !(in = calloc((size_t)n + 1, sizeof *in)))) {
@@ -249,7 +255,7 @@ int cmd_list(int argc, char **argv)
 	}
 	for (int i = 0; o.nfiles && i < n; i++)
 		in[i].path = paths[i];
-	ins_inspect_many(&tools, in, n, o.arch, (int)o.jobs, reps);
+	ins_inspect_many(&tools, in, n, o.arch, (int)o.jobs, reps, NULL);
 	if (o.csv)
 		sb_add(&out, LIST_CSV_HEAD);
 	if (o.json)
@@ -264,6 +270,8 @@ int cmd_list(int argc, char **argv)
 			goto done;
 		}
 		list_fill_row(r, &rows[i]);
+		if (o.verbose)
+			fprintf(stderr, "%s:\n%s", in[i].path, sb_str(&r->log));
 		if (o.csv)
 			list_csv_row(r, &rows[i], &out);
 		if (o.json) {

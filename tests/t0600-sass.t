@@ -60,27 +60,35 @@ for path in sys.argv[1:]:
         print("\n".join("# " + l for l in json.dumps(r, indent=1).splitlines()))
 PY
 
-# sass --json for every file, as many at a time as there are processors
-# (cuobjdump's nvdisasm takes most of the time, on one core each)
-i=0
-for f in "$@"; do
-	i=$((i + 1))
-	printf '%s\0%s\0' "$tmp/j$i" "$f"
-done | xargs -0 -n 2 -P "$(nproc 2>/dev/null || echo 2)" \
-	sh -c '"$0" sass --json "$2" >"$1" 2>"$1.err"; echo $? >"$1.rc"; printf %s "$2" >"$1.name"' "$PX"
-if [ "$(cat "$tmp/j1.rc")" = 7 ]; then
-	nok "ptxas or cuobjdump missing: $(head -1 "$tmp/j1.err") -- run the README's set-up command (./build.sh test), which installs nvidia-cuda-cuobjdump into .deps/"
+# sass --json of every file in one run: one object a line, in order; their
+# SASS comes from merged modules (one ptxas and one cuobjdump a processor)
+"$PX" sass --json -v "$@" >"$tmp/all.jsonl" 2>"$tmp/all.err"
+rc=$?
+if [ "$rc" = 7 ]; then
+	nok "ptxas or cuobjdump missing: $(head -1 "$tmp/all.err") -- run the README's set-up command (./build.sh test), which installs nvidia-cuda-cuobjdump into .deps/"
 	finish
 fi
+[ "$rc" = 0 ] && ok "sass --json of the $# files: exit 0" || { nok "sass --json of the $# files: exit $rc"; diag <"$tmp/all.err"; }
+grep -q "^sass: $# files: $# from [1-9][0-9]* merged modules*, 0 alone$" "$tmp/all.err" &&
+	ok "... all $# from merged modules (one nvdisasm start a module, not a file)" ||
+	{ nok "... all $# from merged modules"; grep '^sass:' "$tmp/all.err" | diag; }
 i=0 made=
 for f in "$@"; do
 	i=$((i + 1))
-	if [ "$(cat "$tmp/j$i.rc" 2>/dev/null)" = 0 ]; then
+	sed -n "${i}p" "$tmp/all.jsonl" >"$tmp/j$i"
+	printf %s "$f" >"$tmp/j$i.name"
+	if grep -q "^{\"file\":\"$f\"," "$tmp/j$i"; then
 		made="$made $tmp/j$i"
 	else
-		nok "$f: ptxpose sass --json"
-		diag <"$tmp/j$i.err"
+		nok "$f: line $i of sass --json is its object"
+		diag <"$tmp/j$i"
 	fi
+done
+# the same objects as from each file alone (its own ptxas and cuobjdump)
+for f in ptx/narrow_b16.ptx ptx/cute_vec_swizzle_b32.ptx; do
+	"$PX" sass --json "$f" >"$tmp/alone" 2>"$tmp/err"
+	if grep -F "{\"file\":\"$f\"," "$tmp/all.jsonl" | cmp -s - "$tmp/alone"; then ok "$f: the same JSON from all files at once as alone"
+	else nok "$f: the same JSON from all files at once as alone"; diag <"$tmp/alone"; diag <"$tmp/err"; fi
 done
 python3 "$tmp/check.py" $made >"$tmp/res" 2>"$tmp/err" || { nok "the JSON reader ran"; diag <"$tmp/err"; }
 while IFS= read -r line; do
