@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/list.h"
@@ -53,8 +54,13 @@ static const char help[] =
 	"  -v           the tools used, then each file's ptxas -v output on stderr,\n"
 	"               under a line 'FILE:'\n"
 	"\n"
-	"Exit codes: 0 ok, 2 usage, 3 a file missing, unreadable or without ptxpose\n"
-	"metadata, 5 a file ptxas rejects (shown with its error after the table),\n"
+	"On a terminal, a progress line on stderr while the tools run, erased after;\n"
+	"none when stderr is a pipe or a file. Errors follow the table on stderr, one\n"
+	"line a file (a rejected file: ptxas's output); a file that cannot be read\n"
+	"gets no row when no file could be.\n"
+	"\n"
+	"Exit codes: 0 ok, 2 usage, 3 a file missing, unreadable, empty, holding a NUL\n"
+	"byte or without ptxpose metadata, 5 a file ptxas rejects,\n"
 	"7 ptxas missing (cuobjdump: " INS_CUOBJDUMP_INSTALL "), or a tool\n"
 	"that failed, ran past $PTXPOSE_TOOL_TIMEOUT seconds (default 300) or printed\n"
 	"more than 64 MiB.\n";
@@ -255,7 +261,16 @@ int cmd_list(int argc, char **argv)
 	}
 	for (int i = 0; o.nfiles && i < n; i++)
 		in[i].path = paths[i];
+	/* a terminal sees what takes the time; a pipe or a file gets no progress */
+	int progress = n > 1 && isatty(STDERR_FILENO);
+	if (progress) {
+		fprintf(stderr, "ptxpose list: %s %d files...", tools.cuobjdump[0] ? "assembling and disassembling" : "assembling", n);
+		fflush(stderr);
+	}
 	ins_inspect_many(&tools, in, n, o.arch, (int)o.jobs, reps, NULL);
+	if (progress)
+		fputs("\r\033[K", stderr);
+	int unread = 0;
 	if (o.csv)
 		sb_add(&out, LIST_CSV_HEAD);
 	if (o.json)
@@ -280,10 +295,14 @@ int cmd_list(int argc, char **argv)
 			list_json_row(r, &rows[i], &out);
 		}
 		if (st == INS_EASM) {
-			sb_printf(&errors, "%s:\n%s", in[i].path, sb_str(&r->log));
+			sb_printf(&errors, "ptxpose list: ptxas rejected %s for %s:\n%s", in[i].path, o.arch, sb_str(&r->log));
 			rc = EXIT_CUDA;
 		} else if (st == INS_EINPUT || !r->have_meta) {
-			sb_printf(&errors, "%s: %s\n", in[i].path, st == INS_EINPUT ? r->err : r->meta_err);
+			/* the reading error names the file already */
+			if (st == INS_EINPUT)
+				sb_printf(&errors, "ptxpose list: %s\n", r->err), unread++;
+			else
+				sb_printf(&errors, "ptxpose list: %s: %s\n", in[i].path, r->meta_err);
 			if (rc == EXIT_OK)
 				rc = EXIT_INPUT;
 		}
@@ -292,11 +311,11 @@ int cmd_list(int argc, char **argv)
 		sb_add(&out, "]\n");
 	if (o.csv || o.json)
 		fputs(sb_str(&out), stdout);
-	else
+	else if (unread < n)  /* no table of files none of which could be read */
 		list_print_table(rows, n);
 	if (errors.len) {
 		fflush(stdout);
-		fprintf(stderr, "\n%s", sb_str(&errors));
+		fprintf(stderr, "%s%s", unread < n ? "\n" : "", sb_str(&errors));
 	}
 done:
 	for (int i = 0; i < n; i++) {

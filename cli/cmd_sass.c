@@ -95,7 +95,8 @@ static const char help[] =
 	"PATH, /usr/local/cuda/bin, the folder of the ptxpose binary, .deps/nvidia/*/bin\n"
 	"beside it, or the Python nvidia packages (" INS_CUOBJDUMP_INSTALL ").\n"
 	"Exit codes: 0 ok (--diff: the same), 1 --diff: the summaries differ, 2 usage or\n"
-	"unknown --arch, 3 file missing or unreadable, 5 ptxas rejected the PTX, 7 ptxas\n"
+	"unknown --arch, 3 file missing, unreadable, empty or holding a NUL byte, 5 ptxas\n"
+	"rejected the PTX, 7 ptxas\n"
 	"or cuobjdump missing, failed, ran past $PTXPOSE_TOOL_TIMEOUT seconds (default\n"
 	"300) or printed more than 64 MiB.\n";
 
