@@ -35,7 +35,7 @@ typedef struct {
 #define INS_CUOBJDUMP_INSTALL "pip install nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm"
 
 /* Find ptxas: $PTXPOSE_PTXAS, PATH, /usr/local/cuda/bin, the folder of the
- * running binary, .deps/nvidia/STAR/bin beside it (a checkout's), the Python
+ * running binary, ../libexec/ptxpose from it, .deps/nvidia/STAR/bin beside it (a checkout's), the Python
  * nvidia packages (site-packages/nvidia/STAR/bin).
  * INS_OK with the path in out, or INS_ENOTOOL and what to install. */
 int ins_find_ptxas(char *out, size_t outlen, char *err, size_t errlen);
