@@ -78,6 +78,15 @@ static int starts(const char *p, const char *word)
 	return !strncmp(p, word, n) && !ident_char(p[n]);
 }
 
+/* 1 when the directive word (".shared") is in [p, e). */
+static int within(const char *p, const char *e, const char *word)
+{
+	for (; p < e; p++)
+		if (*p == '.' && starts(p, word))
+			return 1;
+	return 0;
+}
+
 /* Split one file at module scope: header lines into pt->header, variable
  * names into pt->names, and check that nothing else is there but entries.
  * 0, or -1 when the file is not one to merge. */
@@ -122,7 +131,7 @@ static int scan(const char *ptx, part *pt)
 		if (entry < 0)
 			return -1;
 		if (!entry) {
-			if (*e != ';' || !(strstr(p, ".shared") < e || strstr(p, ".global") < e || strstr(p, ".const") < e) ||
+			if (*e != ';' || !(within(p, e, ".shared") || within(p, e, ".global") || within(p, e, ".const")) ||
 			    pt->nnames == (int)(sizeof pt->names / sizeof pt->names[0]) ||
 			    declared_name(p, e, pt->names[pt->nnames], sizeof pt->names[0]))
 				return -1;
