@@ -18,7 +18,8 @@
 #include "lib/kreg.h"
 
 static const char help[] =
-	"usage: ptxpose list [--arch sm_90] [--no-sass] [--csv | --json] [-v] [FILE.ptx... | DIR]\n"
+	"usage: ptxpose list [--arch sm_90] [--no-sass | --no-ptxas] [--csv | --json] [-v]\n"
+	"                    [FILE.ptx... | DIR]\n"
 	"\n"
 	"Summarizes PTX files, one row each; with none given, the library's kernels\n"
 	"(those built into ptxpose, and $PTXPOSE_PTX's), named by the file they came from:\n"
@@ -42,6 +43,8 @@ static const char help[] =
 	"  --arch SM    target for ptxas (default sm_90)\n"
 	"  --no-sass    skip cuobjdump: LDG128 and STG128 are -. Without cuobjdump\n"
 	"               list does the same, with a one-line note on stderr\n"
+	"  --no-ptxas   run no tool: the metadata's columns only (name to smem, bank\n"
+	"               W/I); the others are -, null in JSON, empty in CSV\n"
 	"  --csv        comma-separated values with a header, all numbers separate\n"
 	"  --json       one JSON array, an object a file: file, name, elem, tile (\"64x64\"\n"
 	"               or null), per_block, block, vec, smem, registers, smem_bytes\n"
@@ -68,7 +71,7 @@ static const char help[] =
 
 typedef struct {
 	const char *arch;
-	int no_sass, csv, json, verbose;
+	int no_sass, no_ptxas, csv, json, verbose;
 	uint64_t jobs;
 	char **files;
 	int nfiles;
@@ -96,6 +99,8 @@ static int parse_args(int argc, char **argv, list_opts *o)
 			continue;
 		if (!strcmp(argv[i], "--no-sass"))
 			o->no_sass = 1;
+		else if (!strcmp(argv[i], "--no-ptxas"))
+			o->no_ptxas = o->no_sass = 1;
 		else if (!strcmp(argv[i], "--csv"))
 			o->csv = 1;
 		else if (!strcmp(argv[i], "--json"))
@@ -240,7 +245,8 @@ int cmd_list(int argc, char **argv)
 	}
 	ins_tools tools;
 	char err[512];
-	if (ins_find_ptxas(tools.ptxas, sizeof tools.ptxas, err, sizeof err)) {
+	tools.ptxas[0] = '\0';
+	if (!o.no_ptxas && ins_find_ptxas(tools.ptxas, sizeof tools.ptxas, err, sizeof err)) {
 		cli_err("list", "%s", err);
 		rc = EXIT_TOOL;
 		goto done;
@@ -262,7 +268,7 @@ int cmd_list(int argc, char **argv)
 	for (int i = 0; o.nfiles && i < n; i++)
 		in[i].path = paths[i];
 	/* a terminal sees what takes the time; a pipe or a file gets no progress */
-	int progress = n > 1 && isatty(STDERR_FILENO);
+	int progress = n > 1 && !o.no_ptxas && isatty(STDERR_FILENO);
 	if (progress) {
 		fprintf(stderr, "ptxpose list: %s %d files...", tools.cuobjdump[0] ? "assembling and disassembling" : "assembling", n);
 		fflush(stderr);

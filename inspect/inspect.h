@@ -215,8 +215,8 @@ typedef struct {
 	const ins_tile *tile;  /* for PTX without metadata (sass --tile ...); NULL: none */
 } ins_input;
 
-/* Read, assemble and (if tools->cuobjdump[0]) disassemble one PTX file or
- * text. Always fills *r as far as it got (free it with ins_report_free);
+/* Read, assemble (if tools->ptxas[0]) and (if tools->cuobjdump[0] too)
+ * disassemble one PTX file or text. Always fills *r as far as it got (free it with ins_report_free);
  * returns r->status. Missing metadata is not an error here: have_meta says. */
 int ins_inspect(const ins_tools *tools, const ins_input *in, const char *arch, ins_report *r);
 void ins_report_free(ins_report *r);

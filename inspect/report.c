@@ -47,6 +47,8 @@ int ins_inspect(const ins_tools *tools, const ins_input *in, const char *arch, i
 	r->have_meta = meta_parse(in->ptx ? in->ptx : ptx, &r->meta, r->meta_err, sizeof r->meta_err) == 0;
 	free(ptx);
 
+	if (!tools->ptxas[0])  /* the metadata only (list --no-ptxas) */
+		return finish(r, INS_OK);
 	ins_cubin cubin = {0}, *want = tools->cuobjdump[0] ? &cubin : NULL;
 	int st = in->ptx ? ins_ptxas_text(tools->ptxas, in->ptx, arch, &r->res, want, &r->log, r->err, sizeof r->err)
 			 : ins_ptxas(tools->ptxas, path, arch, &r->res, want, &r->log, r->err, sizeof r->err);

@@ -97,6 +97,14 @@ if command -v script >/dev/null 2>&1; then
 else
 	ok "# SKIP script(1) missing: no terminal to show a progress line on"
 fi
+# --no-ptxas: the metadata's columns, no tool run (none needed)
+check "list --no-ptxas, ptxas missing: exit 0" 0 env PTXPOSE_PTXAS=/nonexistent PTXPOSE_CUOBJDUMP=/nonexistent "$PX" list --no-ptxas "$1" "$2"
+[ ! -s "$tmp/err" ] && [ "$(wc -l <"$tmp/out")" -eq 3 ] &&
+	awk 'NR > 1 && $2 != "-" && $7 == "-" && $8 == "-" && $9 == "-" && $10 == "-" && $11 == "-" { n++ } END { exit n != 2 }' "$tmp/out" &&
+	ok "... the metadata's columns, regs to STG128 as -" || { nok "... the metadata's columns, regs to STG128 as -"; diag <"$tmp/out"; diag <"$tmp/err"; }
+check "list --no-ptxas --csv" 0 "$PX" list --no-ptxas --csv "$1"
+awk -F, 'NR == 2 && $10 == "" && $11 == "" && $23 == "ok" { found = 1 } END { exit !found }' "$tmp/out" &&
+	ok "... registers and smem_bytes empty, status ok" || { nok "... CSV"; diag <"$tmp/out"; }
 check "list --help" 0 "$PX" list --help
 missing=
 for field in name elem tile block vec smem regs 'smem B' spill/stack LDG128 STG128 'bank W/I'; do
