@@ -1,4 +1,4 @@
-/* batch: inspect many files at once, several at a time. With more than two
+/* batch: inspect many files at once, several at a time. With two or more
  * files and cuobjdump, each file is assembled alone (its resources, its
  * errors) and the SASS comes from merged modules (merge.c): nvdisasm's start
  * costs about 0.4 s of CPU a cubin. */
@@ -81,7 +81,7 @@ void ins_inspect_many(const ins_tools *tools, const ins_input *in, int n, const 
 	if (!info)
 		info = &dummy;
 	*info = (ins_batch_info){0, 0, tools->cuobjdump[0] ? n : 0};
-	int *redo = n > 2 && tools->cuobjdump[0] ? calloc((size_t)n, sizeof *redo) : NULL;
+	int *redo = n > 1 && tools->cuobjdump[0] ? calloc((size_t)n, sizeof *redo) : NULL;
 	if (!redo) {
 		inspect_each(tools, in, NULL, n, arch, jobs, reps);
 		return;

@@ -226,7 +226,7 @@ void ins_report_free(ins_report *r);
 void ins_ipb_report(ins_report *r, const ins_tile *given);
 
 /* ins_inspect for each of in[0..n) into reps[0..n), up to `jobs` at a
- * time (batch.c). With more than two files the SASS comes from
+ * time (batch.c). With two files or more the SASS comes from
  * ins_merge_sass where it can; the reports are the same as alone, but for
  * cuobjdump's padding in sass_text. info (may be NULL) says how it went. */
 typedef struct {
