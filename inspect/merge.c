@@ -293,9 +293,10 @@ static int fits(const merge_job *j, const int *chunk_of, int n, int first, int c
  * then j->member and j->start in chunk order. */
 static void assign(merge_job *j, int n, int eligible, int jobs, int *chunk_of, int *first, int *size)
 {
+	/* files / jobs a module, from 8 (nvdisasm's start paid for enough) to 64
+	 * (ptxas on a module of 64 takes seconds, far from the tool timeout) */
 	int cap = (eligible + jobs - 1) / jobs;
-	if (cap < 8)
-		cap = 8;
+	cap = cap < 8 ? 8 : cap > 64 ? 64 : cap;
 	for (int i = 0; i < n; i++) {
 		if (chunk_of[i] != -2)
 			continue;
