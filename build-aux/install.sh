@@ -11,6 +11,7 @@
 #   (SOVER: MAJOR, or 0.MINOR while MAJOR is 0)
 #   PREFIX/lib/pkgconfig/ptxpose.pc
 #   PREFIX/share/doc/ptxpose/README.md, DESIGN.md, lib-README.md, LICENSE
+#   PREFIX/libexec/ptxpose/cuobjdump, nvdisasm (those in .deps/, if any)
 #
 # Then: as root into /usr or /usr/local with no DESTDIR, `ldconfig` (the
 # loader's cache learns the new library); under any other PREFIX, the lines
@@ -63,6 +64,27 @@ put 644 README.md "$doc/README.md"
 put 644 docs/DESIGN.md "$doc/DESIGN.md"
 put 644 lib/README.md "$doc/lib-README.md"
 put 644 LICENSE "$doc/LICENSE"
+# The tools `sass` and `list` run: cuobjdump, which runs nvdisasm. Those that
+# ./build.sh put into this checkout's .deps/ go into PREFIX/libexec/ptxpose/,
+# where the installed ptxpose looks (inspect/tool.c); those in PATH or
+# /usr/local/cuda/bin it finds where they are; otherwise say how to get them
+# (the command is INS_CUOBJDUMP_INSTALL's, inspect/inspect.h).
+libexec=$dest$prefix/libexec/ptxpose
+lacking=
+for t in cuobjdump nvdisasm; do
+	src=$(ls .deps/nvidia/*/bin/$t 2>/dev/null | tail -1)
+	if [ -n "$src" ] && [ -x "$src" ]; then
+		mkdir -p "$libexec"
+		put 755 "$src" "$libexec/$t"
+		echo "installed $t (from $src) into $libexec"
+	elif ! command -v $t >/dev/null 2>&1 && [ ! -x /usr/local/cuda/bin/$t ]; then
+		lacking="$lacking $t"
+	fi
+done
+if [ -n "$lacking" ]; then
+	echo "install: no$lacking here: ptxpose sass, and list's LDG128/STG128 columns, need it;" \
+		"get it with: pip install nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm (or NVIDIA's cuda-toolkit)" >&2
+fi
 echo "installed ptxpose $major.$minor.$patch into ${dest}$prefix"
 case "$prefix" in
 /usr | /usr/local)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/list.h"
@@ -17,7 +18,8 @@
 #include "lib/kreg.h"
 
 static const char help[] =
-	"usage: ptxpose list [--arch sm_90] [--no-sass] [--csv | --json] [FILE.ptx... | DIR]\n"
+	"usage: ptxpose list [--arch sm_90] [--no-sass | --no-ptxas] [--csv | --json] [-v]\n"
+	"                    [FILE.ptx... | DIR]\n"
 	"\n"
 	"Summarizes PTX files, one row each; with none given, the library's kernels\n"
 	"(those built into ptxpose, and $PTXPOSE_PTX's), named by the file they came from:\n"
@@ -41,6 +43,8 @@ static const char help[] =
 	"  --arch SM    target for ptxas (default sm_90)\n"
 	"  --no-sass    skip cuobjdump: LDG128 and STG128 are -. Without cuobjdump\n"
 	"               list does the same, with a one-line note on stderr\n"
+	"  --no-ptxas   run no tool: the metadata's columns only (name to smem, bank\n"
+	"               W/I); the others are -, null in JSON, empty in CSV\n"
 	"  --csv        comma-separated values with a header, all numbers separate\n"
 	"  --json       one JSON array, an object a file: file, name, elem, tile (\"64x64\"\n"
 	"               or null), per_block, block, vec, smem, registers, smem_bytes\n"
@@ -50,9 +54,16 @@ static const char help[] =
 	"               ld_ideal}, error; numbers are JSON numbers, null where the table\n"
 	"               shows -\n"
 	"  --jobs N     files inspected at a time (default: the processors online)\n"
+	"  -v           the tools used, then each file's ptxas -v output on stderr,\n"
+	"               under a line 'FILE:'\n"
 	"\n"
-	"Exit codes: 0 ok, 2 usage, 3 a file missing, unreadable or without ptxpose\n"
-	"metadata, 5 a file ptxas rejects (shown with its error after the table),\n"
+	"On a terminal, a progress line on stderr while the tools run, erased after;\n"
+	"none when stderr is a pipe or a file. Errors follow the table on stderr, one\n"
+	"line a file (a rejected file: ptxas's output); a file that cannot be read\n"
+	"gets no row when no file could be.\n"
+	"\n"
+	"Exit codes: 0 ok, 2 usage, 3 a file missing, unreadable, empty, holding a NUL\n"
+	"byte or without ptxpose metadata, 5 a file ptxas rejects,\n"
 	"7 ptxas missing (cuobjdump: " INS_CUOBJDUMP_INSTALL "), or a tool\n"
 	"that failed, ran past $PTXPOSE_TOOL_TIMEOUT seconds (default 300) or printed\n"
 	"more than 64 MiB.\n";
@@ -60,7 +71,7 @@ static const char help[] =
 
 typedef struct {
 	const char *arch;
-	int no_sass, csv, json;
+	int no_sass, no_ptxas, csv, json, verbose;
 	uint64_t jobs;
 	char **files;
 	int nfiles;
@@ -88,10 +99,14 @@ static int parse_args(int argc, char **argv, list_opts *o)
 			continue;
 		if (!strcmp(argv[i], "--no-sass"))
 			o->no_sass = 1;
+		else if (!strcmp(argv[i], "--no-ptxas"))
+			o->no_ptxas = o->no_sass = 1;
 		else if (!strcmp(argv[i], "--csv"))
 			o->csv = 1;
 		else if (!strcmp(argv[i], "--json"))
 			o->json = 1;
+		else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose"))
+			o->verbose = 1;
 		else if (argv[i][0] == '-' && argv[i][1]) {
 			cli_err("list", "unknown flag '%s' (try --help)", argv[i]);
 			return -1;
@@ -230,7 +245,8 @@ int cmd_list(int argc, char **argv)
 	}
 	ins_tools tools;
 	char err[512];
-	if (ins_find_ptxas(tools.ptxas, sizeof tools.ptxas, err, sizeof err)) {
+	tools.ptxas[0] = '\0';
+	if (!o.no_ptxas && ins_find_ptxas(tools.ptxas, sizeof tools.ptxas, err, sizeof err)) {
 		cli_err("list", "%s", err);
 		rc = EXIT_TOOL;
 		goto done;
@@ -241,6 +257,8 @@ int cmd_list(int argc, char **argv)
 		fprintf(stderr, "ptxpose list: note: %s; LDG128 and STG128 are left as - (--no-sass)\n", err);
 		tools.cuobjdump[0] = '\0';
 	}
+	if (o.verbose)
+		fprintf(stderr, "ptxas: %s\ncuobjdump: %s\n", tools.ptxas, tools.cuobjdump[0] ? tools.cuobjdump : "(none)");
 	if ((n = o.nfiles ? collect(&o, &paths) : library_kernels(&reg, &in)) < 0 ||
 	    !(rows = calloc((size_t)n + 1, sizeof *rows)) || !(reps = calloc((size_t)n + 1, sizeof *reps)) ||
 	    (!in && !(in = calloc((size_t)n + 1, sizeof *in)))) {
@@ -249,7 +267,16 @@ int cmd_list(int argc, char **argv)
 	}
 	for (int i = 0; o.nfiles && i < n; i++)
 		in[i].path = paths[i];
-	ins_inspect_many(&tools, in, n, o.arch, (int)o.jobs, reps);
+	/* a terminal sees what takes the time; a pipe or a file gets no progress */
+	int progress = n > 1 && !o.no_ptxas && isatty(STDERR_FILENO);
+	if (progress) {
+		fprintf(stderr, "ptxpose list: %s %d files...", tools.cuobjdump[0] ? "assembling and disassembling" : "assembling", n);
+		fflush(stderr);
+	}
+	ins_inspect_many(&tools, in, n, o.arch, (int)o.jobs, reps, NULL);
+	if (progress)
+		fputs("\r\033[K", stderr);
+	int unread = 0;
 	if (o.csv)
 		sb_add(&out, LIST_CSV_HEAD);
 	if (o.json)
@@ -264,6 +291,8 @@ int cmd_list(int argc, char **argv)
 			goto done;
 		}
 		list_fill_row(r, &rows[i]);
+		if (o.verbose)
+			fprintf(stderr, "%s:\n%s", in[i].path, sb_str(&r->log));
 		if (o.csv)
 			list_csv_row(r, &rows[i], &out);
 		if (o.json) {
@@ -272,10 +301,14 @@ int cmd_list(int argc, char **argv)
 			list_json_row(r, &rows[i], &out);
 		}
 		if (st == INS_EASM) {
-			sb_printf(&errors, "%s:\n%s", in[i].path, sb_str(&r->log));
+			sb_printf(&errors, "ptxpose list: ptxas rejected %s for %s:\n%s", in[i].path, o.arch, sb_str(&r->log));
 			rc = EXIT_CUDA;
 		} else if (st == INS_EINPUT || !r->have_meta) {
-			sb_printf(&errors, "%s: %s\n", in[i].path, st == INS_EINPUT ? r->err : r->meta_err);
+			/* the reading error names the file already */
+			if (st == INS_EINPUT)
+				sb_printf(&errors, "ptxpose list: %s\n", r->err), unread++;
+			else
+				sb_printf(&errors, "ptxpose list: %s: %s\n", in[i].path, r->meta_err);
 			if (rc == EXIT_OK)
 				rc = EXIT_INPUT;
 		}
@@ -284,11 +317,11 @@ int cmd_list(int argc, char **argv)
 		sb_add(&out, "]\n");
 	if (o.csv || o.json)
 		fputs(sb_str(&out), stdout);
-	else
+	else if (unread < n)  /* no table of files none of which could be read */
 		list_print_table(rows, n);
 	if (errors.len) {
 		fflush(stdout);
-		fprintf(stderr, "\n%s", sb_str(&errors));
+		fprintf(stderr, "%s%s", unread < n ? "\n" : "", sb_str(&errors));
 	}
 done:
 	for (int i = 0; i < n; i++) {

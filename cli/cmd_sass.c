@@ -13,6 +13,7 @@
 
 static const char help[] =
 	"usage: ptxpose sass [--arch sm_90] [--summary | --raw] [--json] [-v] FILE.ptx|VARIANT\n"
+	"       ptxpose sass --json [--arch sm_90] FILE|VARIANT...   (one object a line)\n"
 	"       ptxpose sass --diff [--arch sm_90] [--json] A B\n"
 	"       ... [--tile RxC --elem BITS --threads N]   (PTX without ptxpose metadata)\n"
 	"\n"
@@ -25,7 +26,10 @@ static const char help[] =
 	"  --arch SM     target architecture, sm_NN or sm_NNN with an optional a/f\n"
 	"  --summary     the summary only, no SASS listing\n"
 	"  --raw         the SASS exactly as cuobjdump printed it\n"
-	"  --json        one JSON object instead of text (with --diff: {\"a\":..., \"b\":...})\n"
+	"  --json        one JSON object instead of text (with --diff: {\"a\":..., \"b\":...});\n"
+	"                with several files, one object a line, in order (their SASS\n"
+	"                from one ptxas and one cuobjdump run per processor: a module\n"
+	"                holding them all, each file also assembled alone)\n"
 	"  --diff A B    two summaries side by side; '*' marks the lines that differ. As\n"
 	"                diff does, exits 0 when the summaries are the same (every line\n"
 	"                but file) and 1 when they differ, with or without --json\n"
@@ -88,10 +92,12 @@ static const char help[] =
 	"                  ptxpose displays it, the generator computes it\n"
 	"\n"
 	"Tools: ptxas and cuobjdump from $PTXPOSE_PTXAS and $PTXPOSE_CUOBJDUMP, else\n"
-	"PATH, /usr/local/cuda/bin, the folder of the ptxpose binary, .deps/nvidia/*/bin\n"
-	"beside it, or the Python nvidia packages (" INS_CUOBJDUMP_INSTALL ").\n"
+	"PATH, /usr/local/cuda/bin, the folder of the ptxpose binary, ../libexec/ptxpose\n"
+	"from it (./build.sh install puts them there), .deps/nvidia/*/bin beside it, or\n"
+	"the Python nvidia packages (" INS_CUOBJDUMP_INSTALL ").\n"
 	"Exit codes: 0 ok (--diff: the same), 1 --diff: the summaries differ, 2 usage or\n"
-	"unknown --arch, 3 file missing or unreadable, 5 ptxas rejected the PTX, 7 ptxas\n"
+	"unknown --arch, 3 file missing, unreadable, empty or holding a NUL byte, 5 ptxas\n"
+	"rejected the PTX, 7 ptxas\n"
 	"or cuobjdump missing, failed, ran past $PTXPOSE_TOOL_TIMEOUT seconds (default\n"
 	"300) or printed more than 64 MiB.\n";
 
@@ -101,7 +107,7 @@ typedef struct {
 	const char *arch, *tile;
 	uint64_t elem, threads;
 	int json, summary_only, raw, diff, verbose;
-	const char *files[2];
+	const char **files;
 	int nfiles;
 	ins_tile given;  /* --tile --elem --threads */
 } sass_opts;
@@ -171,13 +177,12 @@ static int parse_args(int argc, char **argv, sass_opts *o)
 		return EXIT_TOOL;
 	}
 	int rc = opt_parse(CMD, argc, argv, flags, sizeof flags / sizeof flags[0], o, pos, &npos, usage);
-	if (!rc && npos > 2) {
-		cli_err(CMD, "too many files: '%s'", pos[2]);
+	o->files = pos;
+	o->nfiles = npos;
+	if (!rc && npos > 2 - !o->diff && (!o->json || o->diff)) {
+		cli_err(CMD, "too many files: '%s' (several files need --json)", pos[2 - !o->diff]);
 		rc = EXIT_USAGE;
 	}
-	for (int i = 0; !rc && i < npos; i++)
-		o->files[o->nfiles++] = pos[i];
-	free(pos);
 	if (rc)
 		return rc;
 	if (!o->arch)
@@ -186,7 +191,7 @@ static int parse_args(int argc, char **argv, sass_opts *o)
 		cli_err(CMD, "--arch: expected sm_NN (sm_80, sm_90, sm_90a, sm_100, ...), got '%s'", o->arch);
 		return EXIT_USAGE;
 	}
-	if (o->nfiles != (o->diff ? 2 : 1)) {
+	if (o->diff ? o->nfiles != 2 : o->nfiles < 1) {
 		cli_err(CMD, o->diff ? "--diff needs two files" : "expected one PTX file or variant name (try --help)");
 		return EXIT_USAGE;
 	}
@@ -290,63 +295,93 @@ static void print_one(const sass_opts *o, const ins_report *r, strbuf *out)
 	ins_summary_text(r, out);
 }
 
-int cmd_sass(int argc, char **argv)
+/* The exit code of all reports, each error said (a tool's, the same for
+ * every file, once). */
+static int report_errors(const ins_report *rep, int n)
 {
-	sass_opts o;
-	int prc = parse_args(argc, argv, &o);
-	if (prc)
-		return prc == OPT_HELP ? EXIT_OK : prc;
-	kreg *reg = NULL;
-	ins_input in[2];
-	for (int i = 0; i < o.nfiles; i++) {
-		if (resolve(o.files[i], &reg, &in[i])) {
-			kreg_free(reg);
-			return EXIT_INPUT;
-		}
-		in[i].tile = o.given.threads ? &o.given : NULL;
-	}
-
-	ins_tools tools;
-	char err[512];
-	if (ins_find_ptxas(tools.ptxas, sizeof tools.ptxas, err, sizeof err) ||
-	    ins_find_cuobjdump(tools.cuobjdump, sizeof tools.cuobjdump, err, sizeof err)) {
-		cli_err(CMD, "%s", err);
-		kreg_free(reg);
-		return EXIT_TOOL;
-	}
-	if (o.verbose)
-		fprintf(stderr, "ptxas: %s\ncuobjdump: %s\n", tools.ptxas, tools.cuobjdump);
-
-	static ins_report rep[2];
 	int rc = EXIT_OK;
-	ins_inspect_many(&tools, in, o.nfiles, o.arch, 2, rep);
-	for (int i = 0; i < o.nfiles; i++)
-		if (rep[i].status != INS_OK) {
-			if (rc == EXIT_OK)
-				rc = exit_code(rep[i].status);
-			report_error(&rep[i]);
-		}
+	for (int i = 0; i < n; i++) {
+		int st = rep[i].status;
+		if (st == INS_OK)
+			continue;
+		if (rc == EXIT_OK)
+			rc = exit_code(st);
+		report_error(&rep[i]);
+		if (st == INS_ENOTOOL || st == INS_ETOOL || st == INS_EARCH)
+			break;
+	}
+	return rc;
+}
 
+static int run(const sass_opts *o, const ins_tools *tools, const ins_input *in, ins_report *rep)
+{
+	ins_batch_info info;
+	ins_inspect_many(tools, in, o->nfiles, o->arch, ins_jobs_default(), rep, &info);
+	if (o->verbose && o->nfiles > 2)
+		fprintf(stderr, "sass: %d files: %d from %d merged module%s, %d alone\n", o->nfiles, info.merged,
+			info.modules, info.modules == 1 ? "" : "s", info.alone);
+	int rc = report_errors(rep, o->nfiles);
 	strbuf out;
 	sb_init(&out);
-	if (o.json && o.diff) {
+	if (o->json && o->diff) {
 		sb_add(&out, "{\"a\":");
 		ins_json_report(&rep[0], &out);
 		sb_add(&out, ",\"b\":");
 		ins_json_report(&rep[1], &out);
 		sb_add(&out, "}\n");
-	} else if (o.json || rc == EXIT_OK) {
-		if (o.diff)
-			ins_summary_diff(&rep[0], &rep[1], &out);
-		else
-			print_one(&o, &rep[0], &out);
+	} else if (o->diff && rc == EXIT_OK) {
+		ins_summary_diff(&rep[0], &rep[1], &out);
+	} else if (o->json || rc == EXIT_OK) {
+		for (int i = 0; i < o->nfiles; i++)
+			print_one(o, &rep[i], &out);
 	}
 	fputs(sb_str(&out), stdout);
 	sb_free(&out);
-	if (o.diff && rc == EXIT_OK && summaries_differ(&rep[0], &rep[1]))
+	if (o->diff && rc == EXIT_OK && summaries_differ(&rep[0], &rep[1]))
 		rc = EXIT_WRONG; /* as diff(1): 1 means "they differ" */
+	return rc;
+}
+
+int cmd_sass(int argc, char **argv)
+{
+	sass_opts o;
+	int rc = parse_args(argc, argv, &o);
+	if (rc) {
+		free(o.files);
+		return rc == OPT_HELP ? EXIT_OK : rc;
+	}
+	kreg *reg = NULL;
+	ins_input *in = calloc((size_t)o.nfiles, sizeof *in);
+	ins_report *rep = calloc((size_t)o.nfiles, sizeof *rep);
+	ins_tools tools;
+	char err[512];
+	if (!in || !rep) {
+		cli_err(CMD, "out of memory");
+		rc = EXIT_TOOL;
+		goto done;
+	}
+	for (int i = 0; i < o.nfiles; i++) {
+		if (resolve(o.files[i], &reg, &in[i])) {
+			rc = EXIT_INPUT;
+			goto done;
+		}
+		in[i].tile = o.given.threads ? &o.given : NULL;
+	}
+	if (ins_find_ptxas(tools.ptxas, sizeof tools.ptxas, err, sizeof err) ||
+	    ins_find_cuobjdump(tools.cuobjdump, sizeof tools.cuobjdump, err, sizeof err)) {
+		cli_err(CMD, "%s", err);
+		rc = EXIT_TOOL;
+		goto done;
+	}
+	if (o.verbose)
+		fprintf(stderr, "ptxas: %s\ncuobjdump: %s\n", tools.ptxas, tools.cuobjdump);
+	rc = run(&o, &tools, in, rep);
 	for (int i = 0; i < o.nfiles; i++)
 		ins_report_free(&rep[i]);
+done:
+	free(rep);
+	free(in);
+	free(o.files);
 	kreg_free(reg);
 	return rc;
 }

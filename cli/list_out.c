@@ -67,6 +67,11 @@ void list_fill_row(const ins_report *r, list_row *row)
 		return;
 	}
 	const ins_res *x = &r->res;
+	if (!r->have_res) {  /* --no-ptxas */
+		for (int c = C_REGS; c <= C_STG; c++)
+			set(row, c, "-");
+		return;
+	}
 	set(row, C_REGS, "%u", x->registers);
 	/* static (ptxas) plus the dynamic bytes the launch passes (dyn_smem=) */
 	const char *dyn = meta_or(r, "dyn_smem", "0");
@@ -121,7 +126,7 @@ void list_csv_row(const ins_report *r, const list_row *row, strbuf *out)
 {
 	char num[16][24];
 	int k = 0;
-	const int ok = r->status == INS_OK, sass = ok && r->have_sass;
+	const int ok = r->status == INS_OK, res = ok && r->have_res, sass = res && r->have_sass;
 	const ins_res *x = &r->res;
 	const ins_sass *s = &r->sass;
 	const meta_smem *st = r->have_meta ? ins_smem_worst(&r->meta, 1) : NULL;
@@ -131,7 +136,7 @@ void list_csv_row(const ins_report *r, const list_row *row, strbuf *out)
 				  s->count[INS_C_STG][INS_W128], ins_sass_count(s, INS_C_LDL),
 				  ins_sass_count(s, INS_C_STL)};
 	for (int i = 0; i < 9; i++, k++) {
-		int show = i < 5 ? ok : sass;
+		int show = i < 5 ? res : sass;
 		snprintf(num[k], sizeof num[k], show ? "%llu" : "", v[i]);
 	}
 	const meta_smem *m[2] = {st, ld};
@@ -193,10 +198,11 @@ void list_json_row(const ins_report *r, const list_row *row, strbuf *out)
 	} meta_keys[] = {{"elem", 1}, {"tile", 0}, {"per_block", 1}, {"block", 0}, {"vec", 1}, {"smem", 0}};
 	for (size_t i = 0; i < sizeof meta_keys / sizeof meta_keys[0]; i++)
 		json_meta(out, r, meta_keys[i].key, meta_keys[i].numeric);
-	json_uint(out, "registers", ok, x->registers);
-	json_uint(out, "smem_bytes", ok, x->smem_bytes);
-	json_uint(out, "spill_bytes", ok, (unsigned long long)x->spill_store_bytes + x->spill_load_bytes);
-	json_uint(out, "stack_bytes", ok, x->stack_bytes);
+	const int res = ok && r->have_res;
+	json_uint(out, "registers", res, x->registers);
+	json_uint(out, "smem_bytes", res, x->smem_bytes);
+	json_uint(out, "spill_bytes", res, (unsigned long long)x->spill_store_bytes + x->spill_load_bytes);
+	json_uint(out, "stack_bytes", res, x->stack_bytes);
 	const char *w128[2] = {"ldg128", "stg128"};
 	enum ins_class c128[2] = {INS_C_LDG, INS_C_STG};
 	for (int i = 0; i < 2; i++) {

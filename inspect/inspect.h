@@ -35,7 +35,7 @@ typedef struct {
 #define INS_CUOBJDUMP_INSTALL "pip install nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm"
 
 /* Find ptxas: $PTXPOSE_PTXAS, PATH, /usr/local/cuda/bin, the folder of the
- * running binary, .deps/nvidia/STAR/bin beside it (a checkout's), the Python
+ * running binary, ../libexec/ptxpose from it, .deps/nvidia/STAR/bin beside it (a checkout's), the Python
  * nvidia packages (site-packages/nvidia/STAR/bin).
  * INS_OK with the path in out, or INS_ENOTOOL and what to install. */
 int ins_find_ptxas(char *out, size_t outlen, char *err, size_t errlen);
@@ -215,8 +215,8 @@ typedef struct {
 	const ins_tile *tile;  /* for PTX without metadata (sass --tile ...); NULL: none */
 } ins_input;
 
-/* Read, assemble and (if tools->cuobjdump[0]) disassemble one PTX file or
- * text. Always fills *r as far as it got (free it with ins_report_free);
+/* Read, assemble (if tools->ptxas[0]) and (if tools->cuobjdump[0] too)
+ * disassemble one PTX file or text. Always fills *r as far as it got (free it with ins_report_free);
  * returns r->status. Missing metadata is not an error here: have_meta says. */
 int ins_inspect(const ins_tools *tools, const ins_input *in, const char *arch, ins_report *r);
 void ins_report_free(ins_report *r);
@@ -226,9 +226,28 @@ void ins_report_free(ins_report *r);
 void ins_ipb_report(ins_report *r, const ins_tile *given);
 
 /* ins_inspect for each of in[0..n) into reps[0..n), up to `jobs` at a
- * time (batch.c). */
+ * time (batch.c). With two files or more the SASS comes from
+ * ins_merge_sass where it can; the reports are the same as alone, but for
+ * cuobjdump's padding in sass_text. info (may be NULL) says how it went. */
+typedef struct {
+	int merged;   /* files whose SASS came from a merged module */
+	int modules;  /* merged modules assembled and disassembled */
+	int alone;    /* files disassembled alone */
+} ins_batch_info;
+
 void ins_inspect_many(const ins_tools *tools, const ins_input *in, int n, const char *arch, int jobs,
-		      ins_report *reps);
+		      ins_report *reps, ins_batch_info *info);
+
+/* The SASS of the reports with status INS_OK (inspected without cuobjdump)
+ * from merged modules, up to `jobs` at a time (merge.c): fills sass,
+ * sass_text, listing and ipb; a tool's failure goes into the report's status
+ * and err; redo[i] = 1 for a file the merge could not take, to inspect
+ * alone. */
+void ins_merge_sass(const ins_tools *tools, const ins_input *in, int n, const char *arch, int jobs,
+		    ins_report *reps, int *redo, ins_batch_info *info);
+
+/* fn(arg, i) for each i < n, up to `jobs` threads at a time (batch.c). */
+void ins_each(int n, int jobs, void (*fn)(void *arg, int i), void *arg);
 
 /* The number of processors online, from 1 to 16. */
 int ins_jobs_default(void);

@@ -157,9 +157,11 @@ int ins_ptxas(const char *ptxas, const char *path, const char *arch,
 		st = INS_ETOOL;
 	} else if (cubin) {
 		size_t len;
-		unsigned char *data = (unsigned char *)fs_read(obj, &len);
+		/* capped as its printed output is */
+		unsigned char *data = (unsigned char *)fs_read_input(obj, INS_TOOL_OUTPUT_MAX, &len, NULL, 0);
 		if (!data) {
-			snprintf(err, errlen, "ptxas wrote no object: %s", strerror(errno));
+			snprintf(err, errlen, "ptxas wrote no object: %s",
+				 errno == EFBIG ? "more than 64 MiB" : strerror(errno));
 			st = INS_ETOOL;
 		} else {
 			cubin->data = data;

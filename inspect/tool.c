@@ -1,6 +1,7 @@
 /* tool: where ptxas and cuobjdump live, wherever ptxpose is installed. The
  * search order is the same for both: an environment variable, PATH, the CUDA
  * toolkit, the folder of the running binary (a tool installed beside it),
+ * ../libexec/ptxpose from it (what build-aux/install.sh installs),
  * .deps/nvidia/STAR/bin beside the binary or up to three folders above it
  * (what ./build.sh installs with pip --target into a checkout), then the
  * Python nvidia packages (pip install into an interpreter). */
@@ -106,6 +107,14 @@ static int beside_binary(const char *name, char *out, size_t outlen)
 	return !ins_exe_dir(dir, sizeof dir) && fmt(out, outlen, "%s/%s", dir, name) && is_exec(out);
 }
 
+/* PREFIX/libexec/ptxpose/NAME for PREFIX/bin/ptxpose: where
+ * build-aux/install.sh puts the tools it took from a checkout's .deps/. */
+static int in_libexec(const char *name, char *out, size_t outlen)
+{
+	char dir[INS_PATH_MAX];
+	return !ins_exe_dir(dir, sizeof dir) && fmt(out, outlen, "%s/../libexec/ptxpose/%s", dir, name) && is_exec(out);
+}
+
 /* .deps/ in the folder of the binary or up to three levels above it:
  * build/ptxpose and build/asan/ptxpose both reach the repository's. */
 static int in_deps(const char *name, char *out, size_t outlen)
@@ -177,12 +186,13 @@ static int find(const char *name, const char *env, const char *install,
 	}
 	if (in_path(name, out, outlen) ||
 	    (fmt(out, outlen, "%s/%s", CUDA_BIN, name) && is_exec(out)) ||
-	    beside_binary(name, out, outlen) || in_deps(name, out, outlen) || in_python(name, out, outlen) ||
+	    beside_binary(name, out, outlen) || in_libexec(name, out, outlen) || in_deps(name, out, outlen) ||
+	    in_python(name, out, outlen) ||
 	    in_site_packages(name, out, outlen))
 		return INS_OK;
 	out[0] = '\0';
-	snprintf(err, errlen, "%s not found (looked at $%s, PATH, %s, the binary's folder, .deps/ beside it, Python "
-		 "packages); install it with: %s", name, env, CUDA_BIN, install);
+	snprintf(err, errlen, "%s not found (looked at $%s, PATH, %s, the binary's folder, ../libexec/ptxpose and "
+		 ".deps/ beside it, Python packages); install it with: %s", name, env, CUDA_BIN, install);
 	return INS_ENOTOOL;
 }
 

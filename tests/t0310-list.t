@@ -1,7 +1,9 @@
 #!/bin/sh
 # t0310-list: `ptxpose list`, the main job's summary table: one row per PTX
 # file, CSV, --no-sass, and the failures (a file ptxas rejects, a file
-# without metadata, ptxas missing, a bad --arch, an empty folder).
+# without metadata, a missing, empty or NUL-holding file, ptxas missing, a bad
+# --arch, an empty folder), cuobjdump missing (a note, the table as
+# --no-sass), the progress line on a terminal and none in a pipe.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib/tap.sh
 
@@ -11,6 +13,7 @@ need_ptx "$1"
 nfiles=$#
 
 check "list --no-sass runs on ptx/" 0 "$PX" list --no-sass
+[ -s "$tmp/err" ] && { nok "... nothing on stderr (no progress line in a file)"; diag <"$tmp/err"; } || ok "... nothing on stderr (no progress line in a file)"
 rows=$(($(wc -l <"$tmp/out") - 1))
 if [ "$rows" -eq "$nfiles" ]; then ok "one row per file ($rows)"; else nok "one row per file ($rows rows, $nfiles files)"; diag <"$tmp/out"; fi
 if head -1 "$tmp/out" | grep -q '^name  *elem  *tile  *block  *vec  *smem  *regs  *smem B  *spill/stack  *LDG128  *STG128  *bank W/I$'; then
@@ -53,7 +56,7 @@ if grep -q '^good one ' "$tmp/out" && grep -q '^nometa ' "$tmp/out" && grep -q '
 else
 	nok "the rejected file is a row with its error, the others are listed"; diag <"$tmp/out"
 fi
-if grep -q 'broken.ptx:$' "$tmp/err" && grep -q 'ptxas .*error' "$tmp/err"; then
+if grep -q '^ptxpose list: ptxas rejected .*broken.ptx for sm_90:$' "$tmp/err" && grep -q 'ptxas .*error' "$tmp/err"; then
 	ok "ptxas's error text follows the table"
 else
 	nok "ptxas's error text follows the table"; diag <"$tmp/err"
@@ -64,12 +67,44 @@ grep -q 'no ptxpose metadata' "$tmp/err" && ok "... and says why" || { nok "... 
 mkdir "$tmp/empty"
 check "a folder without .ptx files exits 3" 3 "$PX" list --no-sass "$tmp/empty"
 check "a missing file exits 3" 3 "$PX" list --no-sass "$tmp/nothere.ptx"
+one_line "... one line, the path once, no table" "^ptxpose list: $tmp/nothere.ptx: cannot read: No such file or directory$"
+[ -s "$tmp/out" ] && { nok "... nothing on stdout"; diag <"$tmp/out"; } || ok "... nothing on stdout"
+: >"$tmp/empty.ptx"
+printf '.version 8.0\0\n' >"$tmp/nul.ptx"
+check "an empty file exits 3" 3 "$PX" list --no-sass "$tmp/empty.ptx"
+one_line "... one line" "^ptxpose list: $tmp/empty.ptx: an empty file: no PTX in it$"
+check "a file with a NUL byte exits 3" 3 "$PX" list --no-sass "$tmp/nul.ptx"
+one_line "... one line" "^ptxpose list: $tmp/nul.ptx: a NUL byte at offset 12: not PTX text$"
+check "a missing file among good ones exits 3" 3 "$PX" list --no-sass "$tmp/nothere.ptx" "$1"
+[ "$(wc -l <"$tmp/out")" -eq 3 ] && grep -q '^nothere .*error: .*nothere.ptx: cannot read' "$tmp/out" &&
+	grep -qx "ptxpose list: $tmp/nothere.ptx: cannot read: No such file or directory" "$tmp/err" &&
+	ok "... the table, with the error in its row and after it" || { nok "... the table and the error"; diag <"$tmp/out"; diag <"$tmp/err"; }
 check "--arch sm9 exits 2" 2 "$PX" list --arch sm9
 check "--arch sm_99 (unknown to ptxas) exits 2" 2 "$PX" list --no-sass --arch sm_99 "$1"
 check "an unknown flag exits 2" 2 "$PX" list --frobnicate
 check "ptxas missing exits 7" 7 env PTXPOSE_PTXAS=/nonexistent/ptxas "$PX" list --no-sass
 if [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q 'PTXPOSE_PTXAS' "$tmp/err"; then ok "... with one line"
 else nok "... with one line"; diag <"$tmp/err"; fi
+# no cuobjdump: the table as --no-sass, one note, exit 0
+check "list without cuobjdump: exit 0" 0 env PTXPOSE_CUOBJDUMP="$tmp/nothere" "$PX" list "$1" "$2"
+one_line "... one note saying what is left out" "^ptxpose list: note: PTXPOSE_CUOBJDUMP=.* is not an executable.*; LDG128 and STG128 are left as - (--no-sass)$"
+awk 'NR > 1 && $10 == "-" && $11 == "-" { n++ } END { exit n != 2 }' "$tmp/out" && ok "... the table, LDG128 and STG128 as -" ||
+	{ nok "... the table, LDG128 and STG128 as -"; diag <"$tmp/out"; }
+# a progress line on a terminal only (script(1) gives it one)
+if command -v script >/dev/null 2>&1; then
+	script -qec "\"$PX\" list --no-sass \"$1\" \"$2\"" /dev/null >"$tmp/tty" 2>&1
+	grep -q 'ptxpose list: assembling 2 files\.\.\.' "$tmp/tty" && ok "on a terminal: a progress line" || { nok "on a terminal: a progress line"; diag <"$tmp/tty"; }
+else
+	ok "# SKIP script(1) missing: no terminal to show a progress line on"
+fi
+# --no-ptxas: the metadata's columns, no tool run (none needed)
+check "list --no-ptxas, ptxas missing: exit 0" 0 env PTXPOSE_PTXAS=/nonexistent PTXPOSE_CUOBJDUMP=/nonexistent "$PX" list --no-ptxas "$1" "$2"
+[ ! -s "$tmp/err" ] && [ "$(wc -l <"$tmp/out")" -eq 3 ] &&
+	awk 'NR > 1 && $2 != "-" && $7 == "-" && $8 == "-" && $9 == "-" && $10 == "-" && $11 == "-" { n++ } END { exit n != 2 }' "$tmp/out" &&
+	ok "... the metadata's columns, regs to STG128 as -" || { nok "... the metadata's columns, regs to STG128 as -"; diag <"$tmp/out"; diag <"$tmp/err"; }
+check "list --no-ptxas --csv" 0 "$PX" list --no-ptxas --csv "$1"
+awk -F, 'NR == 2 && $10 == "" && $11 == "" && $23 == "ok" { found = 1 } END { exit !found }' "$tmp/out" &&
+	ok "... registers and smem_bytes empty, status ok" || { nok "... CSV"; diag <"$tmp/out"; }
 check "list --help" 0 "$PX" list --help
 missing=
 for field in name elem tile block vec smem regs 'smem B' spill/stack LDG128 STG128 'bank W/I'; do

@@ -6,7 +6,7 @@
 # files with shared memory have shared loads, shared stores and a barrier;
 # every file has instructions per byte, the arithmetic of its metadata's tile
 # (grid=linear: per_block elements), and narrow_b16's agrees with a count by
-# hand of its raw SASS.
+# hand of its raw SASS; the README's figures are this run's.
 # Needs cuobjdump: the README's set-up installs it (pip, into .deps/).
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib/tap.sh
@@ -60,27 +60,35 @@ for path in sys.argv[1:]:
         print("\n".join("# " + l for l in json.dumps(r, indent=1).splitlines()))
 PY
 
-# sass --json for every file, as many at a time as there are processors
-# (cuobjdump's nvdisasm takes most of the time, on one core each)
-i=0
-for f in "$@"; do
-	i=$((i + 1))
-	printf '%s\0%s\0' "$tmp/j$i" "$f"
-done | xargs -0 -n 2 -P "$(nproc 2>/dev/null || echo 2)" \
-	sh -c '"$0" sass --json "$2" >"$1" 2>"$1.err"; echo $? >"$1.rc"; printf %s "$2" >"$1.name"' "$PX"
-if [ "$(cat "$tmp/j1.rc")" = 7 ]; then
-	nok "ptxas or cuobjdump missing: $(head -1 "$tmp/j1.err") -- run the README's set-up command (./build.sh test), which installs nvidia-cuda-cuobjdump into .deps/"
+# sass --json of every file in one run: one object a line, in order; their
+# SASS comes from merged modules (one ptxas and one cuobjdump a processor)
+"$PX" sass --json -v "$@" >"$tmp/all.jsonl" 2>"$tmp/all.err"
+rc=$?
+if [ "$rc" = 7 ]; then
+	nok "ptxas or cuobjdump missing: $(head -1 "$tmp/all.err") -- run the README's set-up command (./build.sh test), which installs nvidia-cuda-cuobjdump into .deps/"
 	finish
 fi
+[ "$rc" = 0 ] && ok "sass --json of the $# files: exit 0" || { nok "sass --json of the $# files: exit $rc"; diag <"$tmp/all.err"; }
+grep -q "^sass: $# files: $# from [1-9][0-9]* merged modules*, 0 alone$" "$tmp/all.err" &&
+	ok "... all $# from merged modules (one nvdisasm start a module, not a file)" ||
+	{ nok "... all $# from merged modules"; grep '^sass:' "$tmp/all.err" | diag; }
 i=0 made=
 for f in "$@"; do
 	i=$((i + 1))
-	if [ "$(cat "$tmp/j$i.rc" 2>/dev/null)" = 0 ]; then
+	sed -n "${i}p" "$tmp/all.jsonl" >"$tmp/j$i"
+	printf %s "$f" >"$tmp/j$i.name"
+	if grep -q "^{\"file\":\"$f\"," "$tmp/j$i"; then
 		made="$made $tmp/j$i"
 	else
-		nok "$f: ptxpose sass --json"
-		diag <"$tmp/j$i.err"
+		nok "$f: line $i of sass --json is its object"
+		diag <"$tmp/j$i"
 	fi
+done
+# the same objects as from each file alone (its own ptxas and cuobjdump)
+for f in ptx/narrow_b16.ptx; do
+	"$PX" sass --json "$f" >"$tmp/alone" 2>"$tmp/err"
+	if grep -F "{\"file\":\"$f\"," "$tmp/all.jsonl" | cmp -s - "$tmp/alone"; then ok "$f: the same JSON from all files at once as alone"
+	else nok "$f: the same JSON from all files at once as alone"; diag <"$tmp/alone"; diag <"$tmp/err"; fi
 done
 python3 "$tmp/check.py" $made >"$tmp/res" 2>"$tmp/err" || { nok "the JSON reader ran"; diag <"$tmp/err"; }
 while IFS= read -r line; do
@@ -117,6 +125,33 @@ print("%d %.3f" % (n, n * 8 / 32768))
 	fi
 else
 	nok "$f: ptxpose sass --raw"
+	diag <"$tmp/err"
+fi
+
+# The README's figures of instructions per byte are this run's, for the ptxas
+# version they name (another ptxas makes other SASS: skipped, saying so).
+ptxas=$(sed -n 's/^ptxas: //p' "$tmp/all.err" | head -1)
+readme_ver=$(sed -n 's/.*For sm_90 with ptxas \([0-9.]*\), `ptxpose sass --summary$/\1/p' README.md)
+if [ -z "$readme_ver" ]; then
+	nok "README.md names the ptxas version of its instructions-per-byte figures"
+elif ! "$ptxas" --version 2>/dev/null | grep -q "release $readme_ver,"; then
+	ok "# SKIP README's instructions per byte are for ptxas $readme_ver; this is $("$ptxas" --version 2>/dev/null | grep -o 'release [0-9.]*')"
+elif python3 -c '
+import json, re, sys
+objs = {}
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    objs[r["file"]] = r["instructions_per_byte"]
+rows = re.findall(r"^    (\w+) +([0-9.]+) \((\d+) instructions x (\d+) warps / (\d+) bytes\)$", open("README.md").read(), re.M)
+assert len(rows) == 3, rows
+for name, value, ins, warps, nbytes in rows:
+    x = objs["ptx/%s.ptx" % name]
+    got = ("%.3f" % x["value"], x["instructions"], x["warps"], x["bytes"])
+    assert got == (value, int(ins), int(warps), int(nbytes)), (name, "README", (value, ins, warps, nbytes), "sass", got)
+' "$tmp/all.jsonl" 2>"$tmp/err"; then
+	ok "README.md's instructions per byte of narrow_b16, fast_b16, narrow_b8 are what sass gives (ptxas $readme_ver)"
+else
+	nok "README.md's instructions per byte of narrow_b16, fast_b16, narrow_b8 are what sass gives (ptxas $readme_ver)"
 	diag <"$tmp/err"
 fi
 

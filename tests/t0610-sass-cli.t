@@ -1,6 +1,6 @@
 #!/bin/sh
 # t0610-sass-cli: `ptxpose sass` as a command: the missing-tool message,
-# --diff, --json, exit codes for a bad --arch, a missing file and PTX that
+# --diff, --json (of one file and of several), exit codes for a bad --arch, a missing file and PTX that
 # does not assemble, variant names, file names with spaces, instructions per
 # byte for PTX without metadata (--tile --elem --threads, their bad values,
 # n/a without them), and --help documenting every field the summary prints.
@@ -79,6 +79,33 @@ else nok "--json holds ptxas, SASS, metadata (numbers as numbers) and bank model
 check "--json on PTX that ptxas rejects exits 5" 5 "$PX" sass --json "$tmp/broken.ptx"
 python3 -c 'import json,sys; r=json.load(sys.stdin); assert not r["ok"] and "error" in r["log"]' <"$tmp/out" 2>/dev/null &&
 	ok "... and still prints an object with ok false and ptxas's log" || { nok "... and still prints an object with ok false and ptxas's log"; diag <"$tmp/out"; }
+
+# Several files with --json: one object a line, in order. Their SASS comes from
+# merged modules (-v counts them): a copy of a file (the same entry name) goes
+# to a module of its own, a file with a module-scope function is disassembled
+# alone, a file ptxas rejects is an object with ok false (exit 5); the copy's
+# object, from a module of one, is the one it gets alone (t0600: one merged
+# with others).
+cp "$a" "$tmp/copy.ptx"
+sed 's/^\.visible \.entry/.func helper_fn()\n{\n\tret;\n}\n\n&/' "$b" >"$tmp/func.ptx"
+check "sass --json -v of 5 files, one rejected: exit 5" 5 "$PX" sass --json -v "$a" "$tmp/copy.ptx" "$tmp/func.ptx" "$tmp/broken.ptx" "$b"
+grep -qx 'sass: 5 files: 3 from 2 merged modules, 1 alone' "$tmp/err" && ok "... 3 from 2 merged modules (the copy apart), the function's file alone" ||
+	{ nok "... 3 from 2 merged modules, 1 alone"; grep -v '^ptxas' "$tmp/err" | diag; }
+cp "$tmp/out" "$tmp/several"
+if [ "$(wc -l <"$tmp/several")" -eq 5 ] && python3 -c '
+import json, sys
+rs = [json.loads(l) for l in open(sys.argv[1])]
+assert [r["file"].rsplit("/", 1)[-1] for r in rs] == ["cute_swizzle_b32.ptx", "copy.ptx", "func.ptx", "broken.ptx", "cute_vec_swizzle_b32.ptx"], rs
+assert [r["ok"] for r in rs] == [True, True, True, False, True]
+' "$tmp/several" 2>"$tmp/err"; then ok "... five objects in order, the rejected one with ok false"
+else nok "... five objects in order, the rejected one with ok false"; diag <"$tmp/err"; fi
+for f in "$tmp/copy.ptx"; do
+	"$PX" sass --json "$f" >"$tmp/one.json" 2>/dev/null
+	grep -F "{\"file\":\"$f\"," "$tmp/several" | cmp -s - "$tmp/one.json" && ok "... $(basename "$f"): the same object as alone" ||
+		{ nok "... $(basename "$f"): the same object as alone"; diag <"$tmp/one.json"; }
+done
+check "several files without --json: exit 2" 2 "$PX" sass "$a" "$b"
+one_line "... one line" "too many files: .* (several files need --json)"
 
 # --diff: side by side, '*' on the lines that differ; exit 1 when they do, as diff.
 check "--diff A B: exit 1, they differ" 1 "$PX" sass --diff "$a" "$b"

@@ -1,8 +1,9 @@
 #!/bin/sh
 # t0670-tools-limits: a ptxas or cuobjdump that never exits, one that closes
-# its output and runs on, and one that floods its output: `list`, `sass` and
-# `plan --ptxas` stop it after $PTXPOSE_TOOL_TIMEOUT seconds or 64 MiB of
-# output, with one line and exit 7. Each run is under timeout(1), so a
+# its output and runs on, one that floods its output and one that writes a
+# huge object: `list`, `sass` and `plan --ptxas` stop it after
+# $PTXPOSE_TOOL_TIMEOUT seconds or 64 MiB of output (or object), with one
+# line and exit 7. Each run is under timeout(1), so a
 # regression fails here instead of hanging the suite.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib/tap.sh
@@ -33,6 +34,10 @@ check "sass, PTXPOSE_PTXAS that floods: exit 7" 7 limited env PTXPOSE_PTXAS="$tm
 one_line "... one line naming the cap" "flood ($tmp/flood) printed more than 64 MiB, stopped"
 check "list, PTXPOSE_CUOBJDUMP that floods: exit 7" 7 limited env PTXPOSE_CUOBJDUMP="$tmp/flood" "$PX" list "$f"
 one_line "... one line naming the cap" "flood ($tmp/flood) printed more than 64 MiB, stopped"
+printf '#!/bin/sh\ntruncate -s 100M "$4" && echo "ptxas info    : Used 1 registers"\n' >"$tmp/bigobj"
+chmod +x "$tmp/bigobj"
+check "sass, PTXPOSE_PTXAS that writes a 100 MB object: exit 7" 7 limited env PTXPOSE_PTXAS="$tmp/bigobj" "$PX" sass "$f"
+one_line "... one line" "ptxas wrote no object: more than 64 MiB"
 for bad in 0 -1 1x 86401 ' 5' 99999999999999999999; do
 	check "PTXPOSE_TOOL_TIMEOUT='$bad': exit 7" 7 env PTXPOSE_TOOL_TIMEOUT="$bad" timeout 60 "$PX" sass "$f"
 	one_line "... one line" "PTXPOSE_TOOL_TIMEOUT=.*: expected seconds from 1 to 86400"
