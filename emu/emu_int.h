@@ -154,7 +154,13 @@ enum emu_op {
 	EMU_OP_LD_GLOBAL, EMU_OP_ST_GLOBAL, EMU_OP_LD_SHARED, EMU_OP_ST_SHARED,
 	EMU_OP_LD_PARAM,
 	EMU_OP_BAR, EMU_OP_BRA, EMU_OP_EXIT,
+	/* warp-synchronous (warp.c) */
+	EMU_OP_SHFL, EMU_OP_VOTE, EMU_OP_ACTIVEMASK, EMU_OP_WARPSYNC,
+	EMU_OP_LDMATRIX, EMU_OP_STMATRIX, EMU_OP_MOVMATRIX,
 };
+
+enum emu_shfl { EMU_SHFL_UP, EMU_SHFL_DOWN, EMU_SHFL_BFLY, EMU_SHFL_IDX };
+enum emu_vote { EMU_VOTE_ALL, EMU_VOTE_ANY, EMU_VOTE_UNI, EMU_VOTE_BALLOT };
 
 enum emu_cmp { EMU_CMP_EQ, EMU_CMP_NE, EMU_CMP_LT, EMU_CMP_LE, EMU_CMP_GT, EMU_CMP_GE };
 enum emu_bool { EMU_BOOL_NONE, EMU_BOOL_AND, EMU_BOOL_OR, EMU_BOOL_XOR };
@@ -233,6 +239,17 @@ enum emu_fault_kind {
 	EMU_F_SHARED_OOB, EMU_F_SHARED_MISALIGN,
 	EMU_F_RACE, EMU_F_DIVZERO, EMU_F_LOOP, EMU_F_BARRIER,
 	EMU_F_BUDGET_INS, EMU_F_BUDGET_BAR, /* the launch's budget is spent */
+	EMU_F_WARP,         /* a warp-synchronous instruction without its lanes */
+};
+
+/* Why a warp-synchronous instruction faulted (emu_fault.store for EMU_F_WARP;
+ * other_tid is the lane named, addr the member mask, bytes a second mask). */
+enum emu_warp_why {
+	EMU_W_NOT_MEMBER,   /* this lane executes it but is not in the member mask */
+	EMU_W_ABSENT,       /* a lane of the member mask does not execute it */
+	EMU_W_MASKS,        /* the lanes give different member masks */
+	EMU_W_ALIGNED,      /* .aligned: a lane of the warp does not execute it */
+	EMU_W_SOURCE,       /* shfl reads a lane that does not execute it */
 };
 
 typedef struct {
@@ -253,7 +270,7 @@ typedef struct {
 typedef struct {
 	uint32_t wep, rep;      /* epochs of the last write, of the reads */
 	uint16_t w, r1, r2;     /* writer, first two distinct readers: tid+1, 0 none */
-	uint16_t pad;
+	uint16_t wgen, r1gen, r2gen; /* their warps' bar.warp.sync count then */
 	uint32_t wins, r1ins, r2ins;
 } emu_shadow;
 
@@ -273,6 +290,7 @@ typedef struct {
 	uint64_t barriers;      /* barrier intervals ended, launch-wide */
 	uint64_t ins_allow;     /* the budgets so far (emu_launch, cta.c) */
 	uint64_t bar_allow;
+	uint16_t wgen[32];      /* per warp: bar.warp.sync of the whole warp so far */
 	uint8_t *tstate;        /* per thread of the CTA: enum emu_stop */
 	uint32_t *tpc;          /* per thread: the bar.sync it waits at, or where it exited */
 	emu_fault f;
@@ -320,6 +338,10 @@ typedef struct {
 	int sp;
 	emu_simt stk[EMU_SIMT_DEPTH];
 } emu_warp;
+
+/* A warp-synchronous instruction for the lanes g of m (warp.c): 0, or
+ * EMU_STOP_FAULT with x->f filled but for the instruction. */
+int emu_warp_op(emu_ctx *x, emu_warp *w, const emu_ins *i, uint32_t g, uint32_t pc);
 
 /* Run the warp's paths until every lane waits at a bar.sync or has exited
  * (x->tstate and x->tpc say which and where), or a lane faults (x->f). */

@@ -415,6 +415,18 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 				if (!m)
 					goto path_end;
 				break;
+			case EMU_OP_SHFL:
+			case EMU_OP_VOTE:
+			case EMU_OP_ACTIVEMASK:
+			case EMU_OP_WARPSYNC:
+			case EMU_OP_LDMATRIX:
+			case EMU_OP_STMATRIX:
+			case EMU_OP_MOVMATRIX:
+				if (emu_warp_op(x, w, i, g, pc)) {
+					x->executed += n * lanes;
+					return fault(x, w, pc, 0, x->f.tid - w->base);
+				}
+				break;
 			case EMU_OP_BRA: {
 				uint32_t tgt = (uint32_t)i->imm, nt = m & ~g;
 				if (tgt <= pc) { /* every loop passes here */
