@@ -145,7 +145,7 @@ static inline uint64_t bfe(uint64_t a, uint64_t c, uint64_t e, unsigned w, int s
 	} while (0)
 
 /* setp's comparison, lane by lane, with the switch outside the loop. */
-static void compare_lanes(const emu_ins *i, uint32_t g, uint64_t *T, const uint64_t *A, const uint64_t *B)
+static inline void compare_lanes(const emu_ins *i, uint32_t g, uint64_t *T, const uint64_t *A, const uint64_t *B)
 {
 	unsigned wd = i->w;
 #define CMP(op)                                                                                            \
@@ -376,6 +376,7 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 					unsigned l = (unsigned)__builtin_ctz(mm);
 					uint64_t addr = A[l] + (uint64_t)i->imm;
 					const uint8_t *p = i->op == EMU_OP_LD_GLOBAL ? emu_global(x, addr, bytes, 0)
+						: x->marks ? emu_shared_fast(x, addr, bytes, 0, w->base + l, (int)pc)
 						: emu_shared(x, addr, bytes, 0, w->base + l, (int)pc);
 					if (!p) {
 						x->executed += n * lanes;
@@ -395,6 +396,7 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 					unsigned l = (unsigned)__builtin_ctz(mm);
 					uint64_t addr = A[l] + (uint64_t)i->imm;
 					uint8_t *p = i->op == EMU_OP_ST_GLOBAL ? emu_global(x, addr, bytes, 1)
+						: x->marks ? emu_shared_fast(x, addr, bytes, 1, w->base + l, (int)pc)
 						: emu_shared(x, addr, bytes, 1, w->base + l, (int)pc);
 					if (!p) {
 						x->executed += n * lanes;
