@@ -313,6 +313,22 @@ uint8_t *emu_global(emu_ctx *x, uint64_t addr, unsigned bytes, int store);
 uint8_t *emu_shared(emu_ctx *x, uint64_t addr, unsigned bytes, int store,
 		    unsigned tid, int ins);
 
+/* emu_global's answer for an access that is fine, inline; the others
+ * (faults) go through it. */
+static inline uint8_t *emu_global_fast(emu_ctx *x, uint64_t addr, unsigned bytes, int store)
+{
+	const emu_launch *l = x->l;
+	if (!(addr & (bytes - 1))) {
+		uint64_t off = addr - EMU_IN_ADDR(l);
+		if (!store && off < l->in_bytes && bytes <= l->in_bytes - off)
+			return (uint8_t *)l->in + off;
+		off = addr - EMU_OUT_ADDR(l);
+		if (off < l->out_bytes && bytes <= l->out_bytes - off)
+			return (uint8_t *)l->out + off;
+	}
+	return emu_global(x, addr, bytes, store);
+}
+
 /* The first pass over a CTA of a program without warp-synchronous
  * instructions keeps per shared byte only what telling a race needs: the
  * interval, the writer and one reader (EMU_MANY: several). A race found

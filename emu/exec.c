@@ -8,6 +8,11 @@
  * branch's immediate post-dominator (cfg.c). */
 #include <string.h>
 
+/* The lane loops vectorize further at -O3 (GCC; clang vectorizes at -O2). */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("O3")
+#endif
+
 #include "emu/emu_int.h"
 
 __extension__ typedef unsigned __int128 u128;
@@ -397,7 +402,7 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 				for (uint32_t mm = g; mm; mm &= mm - 1) {
 					unsigned l = (unsigned)__builtin_ctz(mm);
 					uint64_t addr = A[l] + (uint64_t)i->imm;
-					const uint8_t *p = i->op == EMU_OP_LD_GLOBAL ? emu_global(x, addr, bytes, 0)
+					const uint8_t *p = i->op == EMU_OP_LD_GLOBAL ? emu_global_fast(x, addr, bytes, 0)
 						: x->marks ? emu_shared_fast(x, addr, bytes, 0, w->base + l, (int)pc)
 						: emu_shared(x, addr, bytes, 0, w->base + l, (int)pc);
 					if (!p) {
@@ -417,7 +422,7 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 				for (uint32_t mm = g; mm; mm &= mm - 1) {
 					unsigned l = (unsigned)__builtin_ctz(mm);
 					uint64_t addr = A[l] + (uint64_t)i->imm;
-					uint8_t *p = i->op == EMU_OP_ST_GLOBAL ? emu_global(x, addr, bytes, 1)
+					uint8_t *p = i->op == EMU_OP_ST_GLOBAL ? emu_global_fast(x, addr, bytes, 1)
 						: x->marks ? emu_shared_fast(x, addr, bytes, 1, w->base + l, (int)pc)
 						: emu_shared(x, addr, bytes, 1, w->base + l, (int)pc);
 					if (!p) {
