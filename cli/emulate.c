@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct {
 	const px_file *f;
@@ -25,6 +26,35 @@ static void stats_note(const emu_stats *st)
 	fclose(fp);
 }
 
+/* The last file's program, decoded once for all its shapes (check runs a
+ * file on each shape in turn); keyed by the text itself, not its address. */
+static struct {
+	char *ptx;
+	emu_prog *p;
+} cache;
+
+static int run_cached(const px_file *f, emu_launch *l, strbuf *diag)
+{
+	if (!cache.ptx || strcmp(cache.ptx, f->ptx)) {
+		emu_free(cache.p);
+		free(cache.ptx);
+		cache.p = NULL;
+		cache.ptx = NULL;
+		emu_prog *p;
+		int rc = emu_load(f->ptx, &p, diag);
+		if (rc != EMU_OK)
+			return rc;
+		cache.ptx = strdup(f->ptx);
+		if (cache.ptx)
+			cache.p = p;
+		else
+			emu_free(p);
+		if (!cache.ptx) /* no room to keep it: load it again next time */
+			return emu_transpose_launch(f->ptx, &f->meta, l, diag);
+	}
+	return emu_prog_launch(cache.p, &f->meta, l, diag);
+}
+
 static int emu_runner(void *ud, vfy_bufs *b, const px_shape *s)
 {
 	emu_job *e = ud;
@@ -34,7 +64,7 @@ static int emu_runner(void *ud, vfy_bufs *b, const px_shape *s)
 			.stride_out = s->stride_out, .misalign = s->offset * px_shape_elem_bytes(s)};
 	emu_stats st = {0};
 	l.stats = &st;
-	e->rc = emu_transpose_launch(e->f->ptx, &e->f->meta, &l, &e->diag);
+	e->rc = run_cached(e->f, &l, &e->diag);
 	stats_note(&st);
 	return e->rc != EMU_OK;
 }

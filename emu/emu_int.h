@@ -154,7 +154,13 @@ enum emu_op {
 	EMU_OP_LD_GLOBAL, EMU_OP_ST_GLOBAL, EMU_OP_LD_SHARED, EMU_OP_ST_SHARED,
 	EMU_OP_LD_PARAM,
 	EMU_OP_BAR, EMU_OP_BRA, EMU_OP_EXIT,
+	/* warp-synchronous (warp.c) */
+	EMU_OP_SHFL, EMU_OP_VOTE, EMU_OP_ACTIVEMASK, EMU_OP_WARPSYNC,
+	EMU_OP_LDMATRIX, EMU_OP_STMATRIX, EMU_OP_MOVMATRIX,
 };
+
+enum emu_shfl { EMU_SHFL_UP, EMU_SHFL_DOWN, EMU_SHFL_BFLY, EMU_SHFL_IDX };
+enum emu_vote { EMU_VOTE_ALL, EMU_VOTE_ANY, EMU_VOTE_UNI, EMU_VOTE_BALLOT };
 
 enum emu_cmp { EMU_CMP_EQ, EMU_CMP_NE, EMU_CMP_LT, EMU_CMP_LE, EMU_CMP_GT, EMU_CMP_GE };
 enum emu_bool { EMU_BOOL_NONE, EMU_BOOL_AND, EMU_BOOL_OR, EMU_BOOL_XOR };
@@ -181,6 +187,7 @@ typedef struct {
 	uint8_t sub2;       /* setp: enum emu_bool; cvt: destination signed */
 	uint8_t gneg;       /* guard '@!' */
 	uint8_t cneg;       /* setp: '!' on the combining predicate */
+	uint8_t bconst;     /* operand b is a constant: one value for every lane */
 	uint16_t g;         /* guard slot (the true constant when unguarded) */
 	uint16_t d, d2, a, b, c, e;  /* e: bfi's length */
 	uint16_t v[4];      /* ld/st/pack/unpack: the vector's slots */
@@ -217,10 +224,12 @@ struct emu_prog {
 	char *text;         /* the statements' texts, NUL-separated */
 	uint16_t truth;     /* the always-true guard's slot */
 	uint8_t warp_ops;   /* uses warp-synchronous instructions (no serial replay) */
+	int *poison;        /* the registers a thread may read before writing them (cfg.c) */
+	int npoison;
 };
 
-/* Fill the reconvergence point of every branch (cfg.c). 0, or -1 when out
- * of memory. */
+/* Fill the reconvergence point of every branch and the registers to
+ * poison (cfg.c). 0, or -1 when out of memory. */
 int emu_cfg(emu_prog *p);
 
 /* Resolve a parsed source into a program. 0, or -1 with diag. */
@@ -233,6 +242,17 @@ enum emu_fault_kind {
 	EMU_F_SHARED_OOB, EMU_F_SHARED_MISALIGN,
 	EMU_F_RACE, EMU_F_DIVZERO, EMU_F_LOOP, EMU_F_BARRIER,
 	EMU_F_BUDGET_INS, EMU_F_BUDGET_BAR, /* the launch's budget is spent */
+	EMU_F_WARP,         /* a warp-synchronous instruction without its lanes */
+};
+
+/* Why a warp-synchronous instruction faulted (emu_fault.store for EMU_F_WARP;
+ * other_tid is the lane named, addr the member mask, bytes a second mask). */
+enum emu_warp_why {
+	EMU_W_NOT_MEMBER,   /* this lane executes it but is not in the member mask */
+	EMU_W_ABSENT,       /* a lane of the member mask does not execute it */
+	EMU_W_MASKS,        /* the lanes give different member masks */
+	EMU_W_ALIGNED,      /* .aligned: a lane of the warp does not execute it */
+	EMU_W_SOURCE,       /* shfl reads a lane that does not execute it */
 };
 
 typedef struct {
@@ -253,7 +273,7 @@ typedef struct {
 typedef struct {
 	uint32_t wep, rep;      /* epochs of the last write, of the reads */
 	uint16_t w, r1, r2;     /* writer, first two distinct readers: tid+1, 0 none */
-	uint16_t pad;
+	uint16_t wgen, r1gen, r2gen; /* their warps' bar.warp.sync count then */
 	uint32_t wins, r1ins, r2ins;
 } emu_shadow;
 
@@ -265,6 +285,7 @@ typedef struct {
 	uint8_t *smem;          /* this CTA's shared memory */
 	uint32_t smem_bytes;
 	emu_shadow *shadow;     /* one per shared byte */
+	struct emu_mark *marks; /* one per shared byte in the first pass (NULL: use shadow) */
 	uint32_t epoch;         /* barrier interval, global across CTAs */
 	unsigned ctaid[3];
 	uint64_t budget;        /* backward branches a thread may take per interval */
@@ -273,6 +294,7 @@ typedef struct {
 	uint64_t barriers;      /* barrier intervals ended, launch-wide */
 	uint64_t ins_allow;     /* the budgets so far (emu_launch, cta.c) */
 	uint64_t bar_allow;
+	uint16_t wgen[32];      /* per warp: bar.warp.sync of the whole warp so far */
 	uint8_t *tstate;        /* per thread of the CTA: enum emu_stop */
 	uint32_t *tpc;          /* per thread: the bar.sync it waits at, or where it exited */
 	emu_fault f;
@@ -290,6 +312,59 @@ uint8_t *emu_global(emu_ctx *x, uint64_t addr, unsigned bytes, int store);
  * with the fault recorded. `ins` and `tid` are for the shadow. */
 uint8_t *emu_shared(emu_ctx *x, uint64_t addr, unsigned bytes, int store,
 		    unsigned tid, int ins);
+
+/* emu_global's answer for an access that is fine, inline; the others
+ * (faults) go through it. */
+static inline uint8_t *emu_global_fast(emu_ctx *x, uint64_t addr, unsigned bytes, int store)
+{
+	const emu_launch *l = x->l;
+	if (!(addr & (bytes - 1))) {
+		uint64_t off = addr - EMU_IN_ADDR(l);
+		if (!store && off < l->in_bytes && bytes <= l->in_bytes - off)
+			return (uint8_t *)l->in + off;
+		off = addr - EMU_OUT_ADDR(l);
+		if (off < l->out_bytes && bytes <= l->out_bytes - off)
+			return (uint8_t *)l->out + off;
+	}
+	return emu_global(x, addr, bytes, store);
+}
+
+/* The first pass over a CTA of a program without warp-synchronous
+ * instructions keeps per shared byte only what telling a race needs: the
+ * interval, the writer and one reader (EMU_MANY: several). A race found
+ * so is told by the replay (cta.c), with emu_shared's full record. */
+typedef struct emu_mark {
+	uint32_t ep;
+	uint16_t w, r;          /* tid+1, 0 none */
+} emu_mark;
+#define EMU_MANY 0xffff
+
+static inline uint8_t *emu_shared_fast(emu_ctx *x, uint64_t addr, unsigned bytes, int store, unsigned tid, int ins)
+{
+	if ((addr & (bytes - 1)) || addr >= x->smem_bytes || bytes > x->smem_bytes - addr)
+		return emu_shared(x, addr, bytes, store, tid, ins);
+	const uint16_t me = (uint16_t)(tid + 1);
+	const uint32_t ep = x->epoch;
+	emu_mark *s = x->marks + addr;
+	for (unsigned k = 0; k < bytes; k++, s++) {
+		if (s->ep != ep) {
+			*s = (emu_mark){ep, store ? me : 0, store ? 0 : me};
+			continue;
+		}
+		uint16_t other = s->w && s->w != me ? s->w : store && s->r && s->r != me ? s->r : 0;
+		if (other) {
+			x->f = (emu_fault){.kind = EMU_F_RACE, .addr = addr + k, .bytes = bytes, .store = store,
+					   .other_tid = other == EMU_MANY ? tid : other - 1u, .other_ins = ins,
+					   .other_store = s->w && s->w != me};
+			return NULL;
+		}
+		if (store)
+			s->w = me;
+		else if (s->r != me)
+			s->r = s->r ? EMU_MANY : me;
+	}
+	return x->smem + addr;
+}
 
 /* Format the fault of the current CTA into diag. */
 void emu_diag_fault(const emu_ctx *x, strbuf *diag);
@@ -320,6 +395,10 @@ typedef struct {
 	int sp;
 	emu_simt stk[EMU_SIMT_DEPTH];
 } emu_warp;
+
+/* A warp-synchronous instruction for the lanes g of m (warp.c): 0, or
+ * EMU_STOP_FAULT with x->f filled but for the instruction. */
+int emu_warp_op(emu_ctx *x, emu_warp *w, const emu_ins *i, uint32_t g, uint32_t pc);
 
 /* Run the warp's paths until every lane waits at a bar.sync or has exited
  * (x->tstate and x->tpc say which and where), or a lane faults (x->f). */

@@ -8,6 +8,11 @@
  * branch's immediate post-dominator (cfg.c). */
 #include <string.h>
 
+/* The lane loops vectorize further at -O3 (GCC; clang vectorizes at -O2). */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("O3")
+#endif
+
 #include "emu/emu_int.h"
 
 __extension__ typedef unsigned __int128 u128;
@@ -27,12 +32,30 @@ static inline uint64_t zx(uint64_t v, unsigned bytes)
 /* Little-endian element access (hosts and GPUs agree). */
 static inline uint64_t load_le(const uint8_t *p, unsigned bytes)
 {
-	uint64_t v = 0;
-	memcpy(&v, p, bytes);
-	return v;
+	uint8_t b;
+	uint16_t h;
+	uint32_t w;
+	uint64_t d;
+	switch (bytes) { /* fixed sizes: inline moves, no call */
+	case 1: memcpy(&b, p, 1); return b;
+	case 2: memcpy(&h, p, 2); return h;
+	case 4: memcpy(&w, p, 4); return w;
+	default: memcpy(&d, p, 8); return d;
+	}
 }
 
-static inline void store_le(uint8_t *p, uint64_t v, unsigned bytes) { memcpy(p, &v, bytes); }
+static inline void store_le(uint8_t *p, uint64_t v, unsigned bytes)
+{
+	uint8_t b = (uint8_t)v;
+	uint16_t h = (uint16_t)v;
+	uint32_t w = (uint32_t)v;
+	switch (bytes) {
+	case 1: memcpy(p, &b, 1); break;
+	case 2: memcpy(p, &h, 2); break;
+	case 4: memcpy(p, &w, 4); break;
+	default: memcpy(p, &v, 8); break;
+	}
+}
 
 static inline uint64_t mul_hi(uint64_t a, uint64_t b, unsigned w, int sgn)
 {
@@ -91,39 +114,6 @@ static inline uint64_t bfe(uint64_t a, uint64_t c, uint64_t e, unsigned w, int s
 	return zx(sbit ? v | ~m : v, w);
 }
 
-static inline int compare(const emu_ins *i, uint64_t a, uint64_t b)
-{
-	if (i->sgn) {
-		int64_t x = sx(a, i->w), y = sx(b, i->w);
-		switch (i->sub) {
-		case EMU_CMP_EQ: return x == y;
-		case EMU_CMP_NE: return x != y;
-		case EMU_CMP_LT: return x < y;
-		case EMU_CMP_LE: return x <= y;
-		case EMU_CMP_GT: return x > y;
-		default: return x >= y;
-		}
-	}
-	switch (i->sub) {
-	case EMU_CMP_EQ: return a == b;
-	case EMU_CMP_NE: return a != b;
-	case EMU_CMP_LT: return a < b;
-	case EMU_CMP_LE: return a <= b;
-	case EMU_CMP_GT: return a > b;
-	default: return a >= b;
-	}
-}
-
-static inline uint64_t combine(int how, uint64_t t, uint64_t c)
-{
-	switch (how) {
-	case EMU_BOOL_AND: return t & c;
-	case EMU_BOOL_OR: return t | c;
-	case EMU_BOOL_XOR: return t ^ c;
-	default: return t;
-	}
-}
-
 /* Run the statement for every lane l of m: a plain loop when all 32 are active. */
 #define LANES(m, ...)                                                             \
 	do {                                                                       \
@@ -139,6 +129,47 @@ static inline uint64_t combine(int how, uint64_t t, uint64_t c)
 			}                                                          \
 		}                                                                  \
 	} while (0)
+
+/* D[l] = expr for every lane l of m. With all 32 active the results go
+ * through a local array first: it aliases nothing, so the loop vectorizes
+ * (D may be one of the sources, lane for lane). */
+#define ALU(m, D, ...)                                                             \
+	do {                                                                       \
+		uint32_t m_ = (m);                                                 \
+		if (m_ == EMU_FULL) {                                              \
+			uint64_t t_[EMU_WARP];                                     \
+			for (unsigned l = 0; l < EMU_WARP; l++)                    \
+				t_[l] = (__VA_ARGS__);                             \
+			memcpy((D), t_, sizeof t_);                                \
+		} else {                                                           \
+			for (; m_; m_ &= m_ - 1) {                                 \
+				unsigned l = (unsigned)__builtin_ctz(m_);          \
+				(D)[l] = (__VA_ARGS__);                            \
+			}                                                          \
+		}                                                                  \
+	} while (0)
+
+/* setp's comparison, lane by lane, with the switch outside the loop. */
+static inline void compare_lanes(const emu_ins *i, uint32_t g, uint64_t *T, const uint64_t *A, const uint64_t *B)
+{
+	unsigned wd = i->w;
+#define CMP(op)                                                                                            \
+	do {                                                                                               \
+		if (i->sgn)                                                                                \
+			ALU(g, T, (uint64_t)(sx(A[l], wd) op sx(B[l], wd)));                             \
+		else                                                                                       \
+			ALU(g, T, (uint64_t)(A[l] op B[l]));                                              \
+	} while (0)
+	switch (i->sub) {
+	case EMU_CMP_EQ: CMP(==); break;
+	case EMU_CMP_NE: CMP(!=); break;
+	case EMU_CMP_LT: CMP(<); break;
+	case EMU_CMP_LE: CMP(<=); break;
+	case EMU_CMP_GT: CMP(>); break;
+	default: CMP(>=); break;
+	}
+#undef CMP
+}
 
 /* The lanes of m whose predicate (0 or 1 a lane) is set. */
 static inline uint32_t pred_mask(const uint64_t *P, uint32_t m)
@@ -222,7 +253,7 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 			const uint64_t mask = i->mask;
 			const unsigned wd = i->w;
 			switch (i->op) {
-			case EMU_OP_MOV: LANES(g, D[l] = A[l] & mask); break;
+			case EMU_OP_MOV: ALU(g, D, A[l] & mask); break;
 			case EMU_OP_PACK:
 				LANES(g, {
 					uint64_t v = 0;
@@ -238,14 +269,24 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 						SLOT(i->v[k])[l] = zx(a >> (8 * i->w2 * k), i->w2);
 				});
 				break;
-			case EMU_OP_ADD: LANES(g, D[l] = (A[l] + B[l]) & mask); break;
-			case EMU_OP_SUB: LANES(g, D[l] = (A[l] - B[l]) & mask); break;
-			case EMU_OP_MUL_LO: LANES(g, D[l] = (A[l] * B[l]) & mask); break;
+			case EMU_OP_ADD: ALU(g, D, (A[l] + B[l]) & mask); break;
+			case EMU_OP_SUB: ALU(g, D, (A[l] - B[l]) & mask); break;
+			case EMU_OP_MUL_LO:
+				if (wd <= 4) /* 32 x 32 bits: pmuludq, not a 64-bit multiply */
+					ALU(g, D, ((A[l] & 0xffffffffu) * (B[l] & 0xffffffffu)) & mask);
+				else
+					ALU(g, D, (A[l] * B[l]) & mask);
+				break;
 			case EMU_OP_MUL_HI: LANES(g, D[l] = mul_hi(A[l], B[l], wd, i->sgn) & mask); break;
-			case EMU_OP_MUL_WIDE: LANES(g, D[l] = mul_wide(A[l], B[l], wd, i->sgn) & mask); break;
-			case EMU_OP_MAD_LO: LANES(g, D[l] = (A[l] * B[l] + C[l]) & mask); break;
+			case EMU_OP_MUL_WIDE: ALU(g, D, mul_wide(A[l], B[l], wd, i->sgn) & mask); break;
+			case EMU_OP_MAD_LO:
+				if (wd <= 4)
+					ALU(g, D, ((A[l] & 0xffffffffu) * (B[l] & 0xffffffffu) + C[l]) & mask);
+				else
+					ALU(g, D, (A[l] * B[l] + C[l]) & mask);
+				break;
 			case EMU_OP_MAD_HI: LANES(g, D[l] = (mul_hi(A[l], B[l], wd, i->sgn) + C[l]) & mask); break;
-			case EMU_OP_MAD_WIDE: LANES(g, D[l] = (mul_wide(A[l], B[l], wd, i->sgn) + C[l]) & mask); break;
+			case EMU_OP_MAD_WIDE: ALU(g, D, (mul_wide(A[l], B[l], wd, i->sgn) + C[l]) & mask); break;
 			case EMU_OP_DIV:
 			case EMU_OP_REM:
 				for (uint32_t mm = g; mm; mm &= mm - 1) {
@@ -275,28 +316,60 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 				});
 				break;
 			}
-			case EMU_OP_AND: LANES(g, D[l] = A[l] & B[l]); break;
-			case EMU_OP_OR: LANES(g, D[l] = A[l] | B[l]); break;
-			case EMU_OP_XOR: LANES(g, D[l] = A[l] ^ B[l]); break;
-			case EMU_OP_NOT: LANES(g, D[l] = ~A[l] & mask); break;
-			case EMU_OP_SHL: LANES(g, D[l] = B[l] >= 8u * wd ? 0 : (A[l] << B[l]) & mask); break;
+			case EMU_OP_AND: ALU(g, D, A[l] & B[l]); break;
+			case EMU_OP_OR: ALU(g, D, A[l] | B[l]); break;
+			case EMU_OP_XOR: ALU(g, D, A[l] ^ B[l]); break;
+			case EMU_OP_NOT: ALU(g, D, ~A[l] & mask); break;
+			case EMU_OP_SHL:
+				if (i->bconst) { /* one amount: a vector shift */
+					uint64_t sh = B[0];
+					if (sh >= 8u * wd)
+						ALU(g, D, 0);
+					else
+						ALU(g, D, (A[l] << sh) & mask);
+				} else {
+					ALU(g, D, B[l] >= 8u * wd ? 0 : (A[l] << (B[l] & 63)) & mask);
+				}
+				break;
 			case EMU_OP_SHR:
 				if (i->sgn) /* amounts past the width fill with the sign */
-					LANES(g, D[l] = (uint64_t)(sx(A[l], wd) >> (B[l] >= 8u * wd ? 8u * wd - 1 : B[l])) & mask);
+					ALU(g, D, (uint64_t)(sx(A[l], wd) >> (B[l] >= 8u * wd ? 8u * wd - 1 : B[l])) & mask);
+				else if (i->bconst && B[0] < 8u * wd)
+					ALU(g, D, A[l] >> B[0]);
 				else
-					LANES(g, D[l] = B[l] >= 8u * wd ? 0 : A[l] >> B[l]);
+					ALU(g, D, B[l] >= 8u * wd ? 0 : A[l] >> (B[l] & 63));
 				break;
 			case EMU_OP_SETP: {
-				uint64_t *D2 = SLOT(i->d2);
-				LANES(g, {
-					uint64_t tr = (uint64_t)compare(i, A[l], B[l]), c = C[l] ^ i->cneg;
-					D[l] = combine(i->sub2, tr, c);
+				uint64_t *D2 = SLOT(i->d2), T[EMU_WARP];
+				compare_lanes(i, g, T, A, B);
+				if (i->sub2 == EMU_BOOL_NONE) {
 					if (i->w2)
-						D2[l] = combine(i->sub2, tr ^ 1, c);
-				});
+						ALU(g, D2, T[l] ^ 1);
+					ALU(g, D, T[l]);
+					break;
+				}
+				uint64_t Cn[EMU_WARP]; /* D or D2 may be C */
+				ALU(g, Cn, C[l] ^ i->cneg);
+				switch (i->sub2) {
+				case EMU_BOOL_AND:
+					if (i->w2)
+						ALU(g, D2, (T[l] ^ 1) & Cn[l]);
+					ALU(g, D, T[l] & Cn[l]);
+					break;
+				case EMU_BOOL_OR:
+					if (i->w2)
+						ALU(g, D2, (T[l] ^ 1) | Cn[l]);
+					ALU(g, D, T[l] | Cn[l]);
+					break;
+				default:
+					if (i->w2)
+						ALU(g, D2, (T[l] ^ 1) ^ Cn[l]);
+					ALU(g, D, T[l] ^ Cn[l]);
+					break;
+				}
 				break;
 			}
-			case EMU_OP_SELP: LANES(g, D[l] = C[l] ? A[l] : B[l]); break;
+			case EMU_OP_SELP: ALU(g, D, C[l] ? A[l] : B[l]); break;
 			case EMU_OP_CVT:
 				LANES(g, {
 					uint64_t v = i->sgn ? (uint64_t)sx(A[l], i->w2) : zx(A[l], i->w2);
@@ -306,15 +379,15 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 				break;
 			case EMU_OP_BFI: {
 				const uint64_t *E = SLOT(i->e);
-				LANES(g, D[l] = bfi(A[l], B[l], C[l], E[l], wd));
+				ALU(g, D, bfi(A[l], B[l], C[l], E[l], wd));
 				break;
 			}
 			case EMU_OP_BFE: {
 				const uint64_t *E = SLOT(i->e);
-				LANES(g, D[l] = bfe(A[l], C[l], E[l], wd, i->sgn));
+				ALU(g, D, bfe(A[l], C[l], E[l], wd, i->sgn));
 				break;
 			}
-			case EMU_OP_PRMT: LANES(g, D[l] = prmt((uint32_t)A[l], (uint32_t)B[l], (uint32_t)C[l])); break;
+			case EMU_OP_PRMT: ALU(g, D, prmt((uint32_t)A[l], (uint32_t)B[l], (uint32_t)C[l])); break;
 			case EMU_OP_LD_PARAM:
 				for (int k = 0; k < i->sub; k++) {
 					uint64_t v = load_le(x->param + i->imm + k * wd, wd);
@@ -329,7 +402,8 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 				for (uint32_t mm = g; mm; mm &= mm - 1) {
 					unsigned l = (unsigned)__builtin_ctz(mm);
 					uint64_t addr = A[l] + (uint64_t)i->imm;
-					const uint8_t *p = i->op == EMU_OP_LD_GLOBAL ? emu_global(x, addr, bytes, 0)
+					const uint8_t *p = i->op == EMU_OP_LD_GLOBAL ? emu_global_fast(x, addr, bytes, 0)
+						: x->marks ? emu_shared_fast(x, addr, bytes, 0, w->base + l, (int)pc)
 						: emu_shared(x, addr, bytes, 0, w->base + l, (int)pc);
 					if (!p) {
 						x->executed += n * lanes;
@@ -348,7 +422,8 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 				for (uint32_t mm = g; mm; mm &= mm - 1) {
 					unsigned l = (unsigned)__builtin_ctz(mm);
 					uint64_t addr = A[l] + (uint64_t)i->imm;
-					uint8_t *p = i->op == EMU_OP_ST_GLOBAL ? emu_global(x, addr, bytes, 1)
+					uint8_t *p = i->op == EMU_OP_ST_GLOBAL ? emu_global_fast(x, addr, bytes, 1)
+						: x->marks ? emu_shared_fast(x, addr, bytes, 1, w->base + l, (int)pc)
 						: emu_shared(x, addr, bytes, 1, w->base + l, (int)pc);
 					if (!p) {
 						x->executed += n * lanes;
@@ -368,6 +443,18 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 				lanes = (uint64_t)__builtin_popcount(m);
 				if (!m)
 					goto path_end;
+				break;
+			case EMU_OP_SHFL:
+			case EMU_OP_VOTE:
+			case EMU_OP_ACTIVEMASK:
+			case EMU_OP_WARPSYNC:
+			case EMU_OP_LDMATRIX:
+			case EMU_OP_STMATRIX:
+			case EMU_OP_MOVMATRIX:
+				if (emu_warp_op(x, w, i, g, pc)) {
+					x->executed += n * lanes;
+					return fault(x, w, pc, 0, x->f.tid - w->base);
+				}
 				break;
 			case EMU_OP_BRA: {
 				uint32_t tgt = (uint32_t)i->imm, nt = m & ~g;
