@@ -1,7 +1,7 @@
-/* cta: the launch. CTAs run one after another; inside a CTA each thread
- * runs alone up to its next bar.sync (exact for this subset, which has no
- * warp-synchronous instructions), then the barrier releases them all and a
- * new race-detection interval begins. */
+/* cta: the launch. CTAs run one after another; inside a CTA each warp runs
+ * up to its next bar.sync (its lanes in lockstep, exec.c), then the barrier
+ * releases them all and a new race-detection interval begins. A CTA that
+ * faults runs again a thread at a time (replay) for the message. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,7 +49,10 @@ static int check_block(const emu_prog *p, const unsigned *b, strbuf *diag)
 	return 0;
 }
 
-static void init_threads(emu_ctx *x, emu_thread *th, unsigned n, uint64_t *regs)
+/* The lanes of a CTA's warps at the CTA's start: registers poisoned (the
+ * constants stay from the launch), special registers per lane, every lane
+ * runnable from the first instruction. */
+static void init_warps(emu_ctx *x, emu_warp *wp, unsigned n, const uint64_t *poison)
 {
 	const emu_prog *p = x->prog;
 	const unsigned *b = x->l->block;
@@ -59,43 +62,52 @@ static void init_threads(emu_ctx *x, emu_thread *th, unsigned n, uint64_t *regs)
 		sval[EMU_SR_CTAID_X + k] = x->ctaid[k];
 		sval[EMU_SR_NCTAID_X + k] = x->l->grid[k];
 	}
-	for (unsigned t = 0; t < n; t++) {
-		uint64_t *R = regs + (size_t)t * (size_t)p->nslots;
-		memcpy(R, p->init, (size_t)p->nslots * sizeof *R);
-		sval[EMU_SR_TID_X] = t % b[0];
-		sval[EMU_SR_TID_Y] = t / b[0] % b[1];
-		sval[EMU_SR_TID_Z] = t / (b[0] * b[1]);
-		sval[EMU_SR_LANEID] = t % 32;
-		sval[EMU_SR_WARPID] = t / 32;
-		for (int k = 0; k < EMU_SR_COUNT; k++)
-			if (p->sreg_slot[k] >= 0)
-				R[p->sreg_slot[k]] = sval[k];
-		/* EMU_STOP_BAR: runnable from pc, like a thread a barrier released */
-		th[t] = (emu_thread){.R = R, .pc = 0, .tid = (uint16_t)t, .state = EMU_STOP_BAR};
+	for (unsigned w = 0; w * EMU_WARP < n; w++) {
+		emu_warp *W = &wp[w];
+		memcpy(W->R, poison, (size_t)p->nregs * EMU_WARP * sizeof *poison);
+		W->base = w * EMU_WARP;
+		unsigned cnt = n - W->base < EMU_WARP ? n - W->base : EMU_WARP;
+		W->lanes = cnt == EMU_WARP ? EMU_FULL : (1u << cnt) - 1;
+		for (unsigned l = 0; l < cnt; l++) {
+			unsigned t = W->base + l;
+			sval[EMU_SR_TID_X] = t % b[0];
+			sval[EMU_SR_TID_Y] = t / b[0] % b[1];
+			sval[EMU_SR_TID_Z] = t / (b[0] * b[1]);
+			sval[EMU_SR_LANEID] = l;
+			sval[EMU_SR_WARPID] = w;
+			for (int k = 0; k < EMU_SR_COUNT; k++)
+				if (p->sreg_slot[k] >= 0)
+					W->R[(size_t)p->sreg_slot[k] * EMU_WARP + l] = sval[k];
+			/* runnable from tpc + 1, like a thread a barrier released */
+			x->tstate[t] = EMU_STOP_BAR;
+			x->tpc[t] = EMU_NO_PC;
+		}
 	}
 }
 
 /* After an interval every live thread waits at a barrier or has exited.
  * Returns 1 when all exited, 0 when all wait at one bar.sync, -1 (fault
  * recorded) otherwise. */
-static int barrier_state(emu_ctx *x, const emu_thread *th, unsigned n)
+static int barrier_state(emu_ctx *x, unsigned n)
 {
+	const uint8_t *st = x->tstate;
+	const uint32_t *pc = x->tpc;
 	int ref = -1;
 	unsigned arrived = 0;
 	for (unsigned t = 0; t < n; t++)
-		if (th[t].state == EMU_STOP_BAR && ref < 0)
+		if (st[t] == EMU_STOP_BAR && ref < 0)
 			ref = (int)t;
 	if (ref < 0)
 		return 1;
 	for (unsigned t = 0; t < n; t++)
-		arrived += th[t].state == EMU_STOP_BAR && th[t].pc == th[ref].pc;
+		arrived += st[t] == EMU_STOP_BAR && pc[t] == pc[ref];
 	if (arrived == n)
 		return 0;
 	for (unsigned t = 0; t < n; t++)
-		if (th[t].state != EMU_STOP_BAR || th[t].pc != th[ref].pc) {
-			x->f = (emu_fault){.kind = EMU_F_BARRIER, .ins = (int)th[ref].pc, .tid = (unsigned)ref,
-					   .other_tid = t, .other_ins = (int)th[t].pc,
-					   .other_exited = th[t].state == EMU_STOP_EXIT, .arrived = arrived,
+		if (st[t] != EMU_STOP_BAR || pc[t] != pc[ref]) {
+			x->f = (emu_fault){.kind = EMU_F_BARRIER, .ins = (int)pc[ref], .tid = (unsigned)ref,
+					   .other_tid = t, .other_ins = (int)pc[t],
+					   .other_exited = st[t] == EMU_STOP_EXIT, .arrived = arrived,
 					   .threads = n};
 			break;
 		}
@@ -118,42 +130,104 @@ static void allow(emu_ctx *x, uint64_t ctas, unsigned n)
 	x->bar_allow = l->max_barriers ? l->max_barriers : grown(EMU_BAR_BASE, EMU_BAR_PER_CTA, ctas, UINT64_MAX);
 }
 
-static int stop(emu_ctx *x, const emu_thread *t, int kind)
+static int stop(emu_ctx *x, unsigned tid, int kind)
 {
-	x->f = (emu_fault){.kind = kind, .ins = (int)t->pc, .tid = t->tid};
+	x->f = (emu_fault){.kind = kind, .ins = (int)x->tpc[tid], .tid = tid};
 	return -1;
 }
 
-static int run_cta(emu_ctx *x, emu_thread *th, unsigned n, uint64_t *regs)
+/* Every live lane of a warp, from where the barrier released it. */
+static void start_warp(emu_ctx *x, emu_warp *W)
 {
-	init_threads(x, th, n, regs);
+	uint32_t live = 0;
+	for (uint32_t mm = W->lanes; mm; mm &= mm - 1) {
+		unsigned l = (unsigned)__builtin_ctz(mm);
+		if (x->tstate[W->base + l] == EMU_STOP_BAR)
+			live |= 1u << l;
+	}
+	W->run = live;
+	W->sp = 0;
+	if (live) /* all at one bar.sync (barrier_state), or all at the start */
+		W->stk[W->sp++] = (emu_simt){live, x->tpc[W->base + (unsigned)__builtin_ctz(live)] + 1, EMU_NO_PC};
+}
+
+/* One thread alone until its barrier or exit: the serial mode. */
+static int run_thread(emu_ctx *x, emu_warp *W, unsigned t)
+{
+	emu_warp one = {.R = W->R, .base = W->base, .lanes = W->lanes, .run = 1u << (t % EMU_WARP), .sp = 1};
+	one.stk[0] = (emu_simt){one.run, x->tpc[t] + 1, EMU_NO_PC};
+	return emu_exec(x, &one);
+}
+
+/* One interval of the CTA: each warp a warp at a time, or (serial) each
+ * thread alone in the order of its tid, as the emulator ran them before
+ * warps: a fault's message then names what that order meets first. */
+static int run_interval(emu_ctx *x, emu_warp *wp, unsigned n, int serial)
+{
+	unsigned nw = (n + EMU_WARP - 1) / EMU_WARP;
+	if (!serial) {
+		for (unsigned w = 0; w < nw; w++) {
+			start_warp(x, &wp[w]);
+			if (!wp[w].run)
+				continue;
+			if (emu_exec(x, &wp[w]) == EMU_STOP_FAULT)
+				return -1;
+			if (x->executed > x->ins_allow)
+				return stop(x, wp[w].base + (unsigned)__builtin_ctz(wp[w].lanes), EMU_F_BUDGET_INS);
+		}
+		return 0;
+	}
+	for (unsigned t = 0; t < n; t++) {
+		if (x->tstate[t] != EMU_STOP_BAR)
+			continue;
+		if (run_thread(x, &wp[t / EMU_WARP], t) == EMU_STOP_FAULT)
+			return -1;
+		if (x->executed > x->ins_allow)
+			return stop(x, t, EMU_F_BUDGET_INS);
+	}
+	return 0;
+}
+
+static int run_cta(emu_ctx *x, emu_warp *wp, unsigned n, const uint64_t *poison, int serial)
+{
+	init_warps(x, wp, n, poison);
 	memset(x->smem, EMU_SMEM_POISON, x->smem_bytes);
 	x->epoch++;
 	for (;;) {
-		for (unsigned t = 0; t < n; t++) {
-			if (th[t].state != EMU_STOP_BAR)
-				continue;
-			if (emu_exec(x, &th[t]) == EMU_STOP_FAULT)
-				return -1;
-			if (x->executed > x->ins_allow)
-				return stop(x, &th[t], EMU_F_BUDGET_INS);
-		}
-		int st = barrier_state(x, th, n);
+		if (run_interval(x, wp, n, serial))
+			return -1;
+		int st = barrier_state(x, n);
 		if (st)
 			return st > 0 ? 0 : -1;
 		if (++x->barriers > x->bar_allow)
-			return stop(x, &th[0], EMU_F_BUDGET_BAR);
+			return stop(x, 0, EMU_F_BUDGET_BAR);
 		x->epoch++;
-		for (unsigned t = 0; t < n; t++)
-			th[t].pc++;
 	}
+}
+
+/* A CTA faulted, a warp at a time. Run it again from its start with its
+ * threads one at a time, so that the message is the one this order gives
+ * (the same fault: each lane's path does not depend on the order until
+ * the first race). Programs with warp-synchronous instructions cannot run
+ * a thread alone: their fault stands as found. */
+static void replay(emu_ctx *x, emu_warp *wp, unsigned n, const uint64_t *poison, uint64_t executed,
+		   uint64_t barriers)
+{
+	if (x->prog->warp_ops)
+		return;
+	emu_ctx warp = *x;
+	x->executed = executed;
+	x->barriers = barriers;
+	if (!run_cta(x, wp, n, poison, 1))
+		*x = warp; /* not found alone: keep the first report */
 }
 
 /* The memory one CTA needs, within the emulator's limits: shared memory
  * into *smem. -1 with the message otherwise. */
 static int check_size(const emu_prog *p, const emu_launch *l, unsigned n, uint32_t *smem, strbuf *diag)
 {
-	uint64_t regfile = (uint64_t)n * (uint64_t)p->nslots * sizeof(uint64_t);
+	uint64_t lanes = (n + EMU_WARP - 1) / EMU_WARP * EMU_WARP; /* whole warps */
+	uint64_t regfile = lanes * (uint64_t)p->nslots * sizeof(uint64_t);
 	if (regfile > EMU_MAX_REGFILE) {
 		sb_printf(diag, "kernel %s: %d registers and constants a thread for %u threads is %llu MiB of "
 				"emulated registers (the emulator's limit is %u MiB)", p->entry, p->nslots, n,
@@ -187,23 +261,41 @@ int emu_run(const emu_prog *p, const emu_launch *l, strbuf *diag)
 	unsigned n = l->block[0] * l->block[1] * l->block[2];
 	if (check_size(p, l, n, &x.smem_bytes, diag))
 		return EMU_UNSUPPORTED;
-	uint64_t *regs = malloc((size_t)n * (size_t)p->nslots * sizeof *regs);
-	emu_thread *th = malloc(n * sizeof *th);
+	unsigned nw = (n + EMU_WARP - 1) / EMU_WARP;
+	size_t per_warp = (size_t)p->nslots * EMU_WARP;
+	uint64_t *regs = malloc(nw * per_warp * sizeof *regs);
+	uint64_t *poison = malloc((size_t)p->nregs * EMU_WARP * sizeof *poison + 1);
+	emu_warp *wp = malloc(nw * sizeof *wp);
+	x.tstate = malloc(n);
+	x.tpc = malloc(n * sizeof *x.tpc);
 	x.smem = malloc(x.smem_bytes + 1);
 	x.shadow = calloc((size_t)x.smem_bytes + 1, sizeof *x.shadow);
 	int rc = EMU_OK;
 	uint64_t ctas = 0;
-	if (!regs || !th || !x.smem || !x.shadow) {
+	if (!regs || !poison || !wp || !x.tstate || !x.tpc || !x.smem || !x.shadow) {
 		sb_add(diag, "out of memory for the emulated block");
 		rc = EMU_FAULT;
 		goto out;
 	}
+	/* every slot of every lane from the program's image, once: registers
+	 * are poisoned again for each CTA, constants stay */
+	for (int s = 0; s < p->nslots; s++)
+		for (unsigned ln = 0; ln < EMU_WARP; ln++) {
+			if (s < p->nregs)
+				poison[(size_t)s * EMU_WARP + ln] = p->init[s];
+			for (unsigned w = 0; w < nw; w++)
+				regs[w * per_warp + (size_t)s * EMU_WARP + ln] = p->init[s];
+		}
+	for (unsigned w = 0; w < nw; w++)
+		wp[w].R = regs + w * per_warp;
 	for (unsigned z = 0; z < l->grid[2] && rc == EMU_OK; z++)
 		for (unsigned y = 0; y < l->grid[1] && rc == EMU_OK; y++)
 			for (unsigned cx = 0; cx < l->grid[0]; cx++) {
 				x.ctaid[0] = cx, x.ctaid[1] = y, x.ctaid[2] = z;
 				allow(&x, ++ctas, n);
-				if (run_cta(&x, th, n, regs)) {
+				uint64_t executed = x.executed, barriers = x.barriers;
+				if (run_cta(&x, wp, n, poison, 0)) {
+					replay(&x, wp, n, poison, executed, barriers);
 					emu_diag_fault(&x, diag);
 					rc = EMU_FAULT;
 					break;
@@ -212,11 +304,15 @@ int emu_run(const emu_prog *p, const emu_launch *l, strbuf *diag)
 out:
 	if (l->stats) {
 		l->stats->instructions = x.executed;
+		l->stats->warp_instructions = x.warp_executed;
 		l->stats->ctas = ctas;
 		l->stats->barriers = x.barriers;
 	}
 	free(regs);
-	free(th);
+	free(poison);
+	free(wp);
+	free(x.tstate);
+	free(x.tpc);
 	free(x.smem);
 	free(x.shadow);
 	return rc;

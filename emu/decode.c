@@ -358,6 +358,7 @@ int emu_decode(const emu_src *s, emu_prog *p, strbuf *diag)
 	p->nregs = s->nregs;
 	if (layout_shared(&D) || dec_const(&D, 1, &truth))
 		goto out;
+	p->truth = truth;
 	p->code = calloc((size_t)s->nins + 1, sizeof *p->code);
 	if (!p->code) {
 		dec_err(&D, "out of memory");
@@ -408,7 +409,7 @@ int emu_decode(const emu_src *s, emu_prog *p, strbuf *diag)
 	sb_add(&pool, "}");
 	sb_addc(&pool, '\0');
 	p->ncode = s->nins + 1;
-	if (pool.oom) {
+	if (pool.oom || emu_cfg(p)) {
 		sb_add(diag, "out of memory");
 		goto out;
 	}

@@ -70,5 +70,8 @@ int dec_label(dec *D, int k);
 
 /* Decode D->r into D->ins (opcodes.c). */
 int dec_opcode(dec *D);
+/* The warp-synchronous instructions (opwarp.c); bar.warp.sync from d_bar. */
+int dec_opwarp(dec *D);
+int dec_warpsync(dec *D);
 
 #endif

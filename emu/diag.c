@@ -61,6 +61,34 @@ static void shared_addr(strbuf *sb, const emu_ctx *x, uint64_t addr)
 		sb_printf(sb, "0x%" PRIx64, addr);
 }
 
+/* A warp-synchronous instruction whose lanes did not all take part. */
+static void warp_fault(strbuf *sb, const emu_ctx *x)
+{
+	const emu_fault *f = &x->f;
+	unsigned lane = f->tid % EMU_WARP;
+	switch (f->store) {
+	case EMU_W_NOT_MEMBER:
+		sb_printf(sb, "lane %u executes it but is not in the member mask 0x%08x", lane, (unsigned)f->addr);
+		break;
+	case EMU_W_ABSENT:
+		sb_printf(sb, "lane %u of the member mask 0x%08x does not execute it with lane %u (divergent, guarded "
+			      "off or exited)", f->other_tid, (unsigned)f->addr, lane);
+		break;
+	case EMU_W_MASKS:
+		sb_printf(sb, "lane %u gives the member mask 0x%08x, lane %u 0x%08x", lane, (unsigned)f->addr,
+			  f->other_tid, f->bytes);
+		break;
+	case EMU_W_ALIGNED:
+		sb_printf(sb, "lane %u of the warp does not execute it with lane %u (.aligned: the whole warp must)",
+			  f->other_tid, lane);
+		break;
+	default:
+		sb_printf(sb, "lane %u reads lane %u, which does not execute it (active lanes 0x%08x)", lane,
+			  f->other_tid, (unsigned)f->addr);
+		break;
+	}
+}
+
 static void access_fault(strbuf *sb, const emu_ctx *x)
 {
 	const emu_fault *f = &x->f;
@@ -113,6 +141,9 @@ static void access_fault(strbuf *sb, const emu_ctx *x)
 		sb_printf(sb, "instruction budget spent: %" PRIu64 " instructions executed, the launch allows %" PRIu64
 			      "%s: an endless loop?", x->executed, x->ins_allow,
 			  x->l->max_instructions ? "" : " (2^26 + 2^14 a thread started, 2^34 at most)");
+		break;
+	case EMU_F_WARP:
+		warp_fault(sb, x);
 		break;
 	case EMU_F_BUDGET_BAR:
 		sb_printf(sb, "barrier budget spent: %" PRIu64 " barrier intervals, the launch allows %" PRIu64

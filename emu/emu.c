@@ -53,15 +53,10 @@ int emu_transpose(const char *ptx, const px_meta *m,
 	return emu_transpose_launch(ptx, m, &l, diag);
 }
 
-int emu_transpose_launch(const char *ptx, const px_meta *m, emu_launch *l, strbuf *diag)
+int emu_prog_launch(const emu_prog *p, const px_meta *m, emu_launch *l, strbuf *diag)
 {
-	emu_prog *p;
-	int rc = emu_load(ptx, &p, diag);
-	if (rc != EMU_OK)
-		return rc;
 	if (strcmp(p->entry, m->kernel)) {
 		sb_printf(diag, "the metadata names kernel %s but the file's entry is %s", m->kernel, p->entry);
-		emu_free(p);
 		return EMU_UNSUPPORTED;
 	}
 	char err[256];
@@ -69,10 +64,18 @@ int emu_transpose_launch(const char *ptx, const px_meta *m, emu_launch *l, strbu
 	memcpy(l->block, m->block, sizeof l->block);
 	if (meta_grid_dims(m, l->rows, l->cols, l->batch, l->grid, err, sizeof err)) {
 		sb_add(diag, err);
-		rc = EMU_FAULT;
-	} else {
-		rc = emu_run(p, l, diag);
+		return EMU_FAULT;
 	}
+	return emu_run(p, l, diag);
+}
+
+int emu_transpose_launch(const char *ptx, const px_meta *m, emu_launch *l, strbuf *diag)
+{
+	emu_prog *p;
+	int rc = emu_load(ptx, &p, diag);
+	if (rc != EMU_OK)
+		return rc;
+	rc = emu_prog_launch(p, m, l, diag);
 	emu_free(p);
 	return rc;
 }

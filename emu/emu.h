@@ -37,7 +37,8 @@ void emu_free(emu_prog *p);
 const char *emu_entry(const emu_prog *p);
 
 typedef struct {
-	uint64_t instructions;  /* executed, guarded-off ones included */
+	uint64_t instructions;  /* executed by a thread, guarded-off ones included */
+	uint64_t warp_instructions; /* executed by a warp for its active lanes */
 	uint64_t ctas;
 	uint64_t barriers;      /* barrier intervals ended (all CTAs) */
 } emu_stats;
@@ -85,5 +86,7 @@ int emu_run(const emu_prog *p, const emu_launch *l, strbuf *diag);
  * misalignment in *l, over the grid meta_grid_dims gives it (which honours
  * PTXPOSE_GRID_MAX); l->grid, block and dyn_smem are filled in here. */
 int emu_transpose_launch(const char *ptx, const px_meta *m, emu_launch *l, strbuf *diag);
+/* The same with a program loaded once (emu_load) for many launches. */
+int emu_prog_launch(const emu_prog *p, const px_meta *m, emu_launch *l, strbuf *diag);
 
 #endif

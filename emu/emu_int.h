@@ -2,8 +2,9 @@
  *
  * Pipeline: emu_lex (text -> tokens), emu_parse (tokens -> declarations and
  * raw instructions; operand.c reads operands, map.c hashes names), emu_decode (raw instructions -> emu_ins with resolved
- * slots), emu_exec (one thread until a barrier or exit), emu_cta (a CTA's
- * threads and barriers, the grid), emu_mem (global/shared access, bounds and
+ * slots; cfg.c the reconvergence points), emu_exec (a warp's lanes in
+ * lockstep until a barrier or exit), emu_cta (a CTA's warps and barriers,
+ * the grid), emu_mem (global/shared access, bounds and
  * race shadow), emu_diag (the one-line fault messages). */
 #ifndef EMU_EMU_INT_H
 #define EMU_EMU_INT_H
@@ -153,7 +154,13 @@ enum emu_op {
 	EMU_OP_LD_GLOBAL, EMU_OP_ST_GLOBAL, EMU_OP_LD_SHARED, EMU_OP_ST_SHARED,
 	EMU_OP_LD_PARAM,
 	EMU_OP_BAR, EMU_OP_BRA, EMU_OP_EXIT,
+	/* warp-synchronous (warp.c) */
+	EMU_OP_SHFL, EMU_OP_VOTE, EMU_OP_ACTIVEMASK, EMU_OP_WARPSYNC,
+	EMU_OP_LDMATRIX, EMU_OP_STMATRIX, EMU_OP_MOVMATRIX,
 };
+
+enum emu_shfl { EMU_SHFL_UP, EMU_SHFL_DOWN, EMU_SHFL_BFLY, EMU_SHFL_IDX };
+enum emu_vote { EMU_VOTE_ALL, EMU_VOTE_ANY, EMU_VOTE_UNI, EMU_VOTE_BALLOT };
 
 enum emu_cmp { EMU_CMP_EQ, EMU_CMP_NE, EMU_CMP_LT, EMU_CMP_LE, EMU_CMP_GT, EMU_CMP_GE };
 enum emu_bool { EMU_BOOL_NONE, EMU_BOOL_AND, EMU_BOOL_OR, EMU_BOOL_XOR };
@@ -185,6 +192,7 @@ typedef struct {
 	uint16_t v[4];      /* ld/st/pack/unpack: the vector's slots */
 	uint64_t mask;      /* result mask (ld: of the destination registers) */
 	int64_t imm;        /* ld/st: address offset; bra: target index */
+	uint32_t rpc;       /* bra: where divergent lanes meet again (EMU_NO_PC: none) */
 	uint32_t line;
 	uint32_t text;      /* offset of the statement's text in emu_prog.text */
 } emu_ins;
@@ -213,7 +221,13 @@ struct emu_prog {
 	uint32_t smem_static;  /* bytes of static shared memory */
 	uint32_t dyn_align;    /* alignment of the extern shared variable, 0 if none */
 	char *text;         /* the statements' texts, NUL-separated */
+	uint16_t truth;     /* the always-true guard's slot */
+	uint8_t warp_ops;   /* uses warp-synchronous instructions (no serial replay) */
 };
+
+/* Fill the reconvergence point of every branch (cfg.c). 0, or -1 when out
+ * of memory. */
+int emu_cfg(emu_prog *p);
 
 /* Resolve a parsed source into a program. 0, or -1 with diag. */
 int emu_decode(const emu_src *s, emu_prog *p, strbuf *diag);
@@ -225,6 +239,17 @@ enum emu_fault_kind {
 	EMU_F_SHARED_OOB, EMU_F_SHARED_MISALIGN,
 	EMU_F_RACE, EMU_F_DIVZERO, EMU_F_LOOP, EMU_F_BARRIER,
 	EMU_F_BUDGET_INS, EMU_F_BUDGET_BAR, /* the launch's budget is spent */
+	EMU_F_WARP,         /* a warp-synchronous instruction without its lanes */
+};
+
+/* Why a warp-synchronous instruction faulted (emu_fault.store for EMU_F_WARP;
+ * other_tid is the lane named, addr the member mask, bytes a second mask). */
+enum emu_warp_why {
+	EMU_W_NOT_MEMBER,   /* this lane executes it but is not in the member mask */
+	EMU_W_ABSENT,       /* a lane of the member mask does not execute it */
+	EMU_W_MASKS,        /* the lanes give different member masks */
+	EMU_W_ALIGNED,      /* .aligned: a lane of the warp does not execute it */
+	EMU_W_SOURCE,       /* shfl reads a lane that does not execute it */
 };
 
 typedef struct {
@@ -245,7 +270,7 @@ typedef struct {
 typedef struct {
 	uint32_t wep, rep;      /* epochs of the last write, of the reads */
 	uint16_t w, r1, r2;     /* writer, first two distinct readers: tid+1, 0 none */
-	uint16_t pad;
+	uint16_t wgen, r1gen, r2gen; /* their warps' bar.warp.sync count then */
 	uint32_t wins, r1ins, r2ins;
 } emu_shadow;
 
@@ -261,9 +286,13 @@ typedef struct {
 	unsigned ctaid[3];
 	uint64_t budget;        /* backward branches a thread may take per interval */
 	uint64_t executed;      /* instructions, launch-wide */
+	uint64_t warp_executed; /* warp instructions, launch-wide */
 	uint64_t barriers;      /* barrier intervals ended, launch-wide */
 	uint64_t ins_allow;     /* the budgets so far (emu_launch, cta.c) */
 	uint64_t bar_allow;
+	uint16_t wgen[32];      /* per warp: bar.warp.sync of the whole warp so far */
+	uint8_t *tstate;        /* per thread of the CTA: enum emu_stop */
+	uint32_t *tpc;          /* per thread: the bar.sync it waits at, or where it exited */
 	emu_fault f;
 } emu_ctx;
 
@@ -283,18 +312,39 @@ uint8_t *emu_shared(emu_ctx *x, uint64_t addr, unsigned bytes, int store,
 /* Format the fault of the current CTA into diag. */
 void emu_diag_fault(const emu_ctx *x, strbuf *diag);
 
-/* ---- execution (exec.c) ---- */
+/* ---- execution (exec.c), a warp at a time ---- */
+#define EMU_WARP 32
+#define EMU_FULL 0xffffffffu
+#define EMU_NO_PC UINT32_MAX   /* no reconvergence point: the paths meet at a barrier or exit */
+#define EMU_SIMT_DEPTH 72       /* divergence splits a mask strictly: 2 entries a level, 32 levels */
+
 enum emu_stop { EMU_STOP_BAR, EMU_STOP_EXIT, EMU_STOP_FAULT };
 
+/* One entry of a warp's reconvergence stack: the lanes of a path, where
+ * they are, and where they wait for the others (the branch's immediate
+ * post-dominator, cfg.c). */
 typedef struct {
-	uint64_t *R;        /* register file: prog->nslots slots */
-	uint32_t pc;
-	uint16_t tid;
-	uint8_t state;      /* enum emu_stop of the last run */
-} emu_thread;
+	uint32_t mask, pc, rpc;
+} emu_simt;
 
-/* Run one thread from t->pc until it reaches bar.sync (t->pc points at it),
- * exits, or faults (x->f filled). */
-int emu_exec(emu_ctx *x, emu_thread *t);
+/* A warp: registers lane-major (slot s of lane l at R[s * 32 + l]), the
+ * lanes that may still run (not exited, not waiting at bar.sync), and the
+ * stack. The serial mode (cta.c) runs one lane of it at a time. */
+typedef struct {
+	uint64_t *R;
+	unsigned base;      /* tid of lane 0 */
+	uint32_t lanes;     /* lanes that exist */
+	uint32_t run;       /* lanes not exited and not waiting at a barrier */
+	int sp;
+	emu_simt stk[EMU_SIMT_DEPTH];
+} emu_warp;
+
+/* A warp-synchronous instruction for the lanes g of m (warp.c): 0, or
+ * EMU_STOP_FAULT with x->f filled but for the instruction. */
+int emu_warp_op(emu_ctx *x, emu_warp *w, const emu_ins *i, uint32_t g, uint32_t pc);
+
+/* Run the warp's paths until every lane waits at a bar.sync or has exited
+ * (x->tstate and x->tpc say which and where), or a lane faults (x->f). */
+int emu_exec(emu_ctx *x, emu_warp *w);
 
 #endif

@@ -1,7 +1,11 @@
-/* exec: run one thread of the decoded program until it reaches a barrier,
- * exits or faults. Every operand is a slot of the thread's register file;
- * slots hold values masked to their register's width, so unsigned results
- * need one mask and signed ones a sign extension at the point of use. */
+/* exec: run a warp of the decoded program, each instruction for all its
+ * active lanes at once, until every lane waits at a barrier or has exited,
+ * or a lane faults. Every operand is a slot of the warp's lane-major
+ * register file (32 lanes a slot); slots hold values masked to their
+ * register's width, so unsigned results need one mask and signed ones a
+ * sign extension at the point of use. Divergent branches split the active
+ * mask onto the warp's reconvergence stack; the paths meet again at the
+ * branch's immediate post-dominator (cfg.c). */
 #include <string.h>
 
 #include "emu/emu_int.h"
@@ -23,12 +27,30 @@ static inline uint64_t zx(uint64_t v, unsigned bytes)
 /* Little-endian element access (hosts and GPUs agree). */
 static inline uint64_t load_le(const uint8_t *p, unsigned bytes)
 {
-	uint64_t v = 0;
-	memcpy(&v, p, bytes);
-	return v;
+	uint8_t b;
+	uint16_t h;
+	uint32_t w;
+	uint64_t d;
+	switch (bytes) { /* fixed sizes: inline moves, no call */
+	case 1: memcpy(&b, p, 1); return b;
+	case 2: memcpy(&h, p, 2); return h;
+	case 4: memcpy(&w, p, 4); return w;
+	default: memcpy(&d, p, 8); return d;
+	}
 }
 
-static inline void store_le(uint8_t *p, uint64_t v, unsigned bytes) { memcpy(p, &v, bytes); }
+static inline void store_le(uint8_t *p, uint64_t v, unsigned bytes)
+{
+	uint8_t b = (uint8_t)v;
+	uint16_t h = (uint16_t)v;
+	uint32_t w = (uint32_t)v;
+	switch (bytes) {
+	case 1: memcpy(p, &b, 1); break;
+	case 2: memcpy(p, &h, 2); break;
+	case 4: memcpy(p, &w, 4); break;
+	default: memcpy(p, &v, 8); break;
+	}
+}
 
 static inline uint64_t mul_hi(uint64_t a, uint64_t b, unsigned w, int sgn)
 {
@@ -87,175 +109,352 @@ static inline uint64_t bfe(uint64_t a, uint64_t c, uint64_t e, unsigned w, int s
 	return zx(sbit ? v | ~m : v, w);
 }
 
-static inline int compare(const emu_ins *i, uint64_t a, uint64_t b)
+/* Run the statement for every lane l of m: a plain loop when all 32 are active. */
+#define LANES(m, ...)                                                             \
+	do {                                                                       \
+		uint32_t m_ = (m);                                                 \
+		if (m_ == EMU_FULL) {                                              \
+			for (unsigned l = 0; l < EMU_WARP; l++) {                  \
+				__VA_ARGS__;                                       \
+			}                                                          \
+		} else {                                                           \
+			for (; m_; m_ &= m_ - 1) {                                 \
+				unsigned l = (unsigned)__builtin_ctz(m_);          \
+				__VA_ARGS__;                                            \
+			}                                                          \
+		}                                                                  \
+	} while (0)
+
+/* D[l] = expr for every lane l of m. With all 32 active the results go
+ * through a local array first: it aliases nothing, so the loop vectorizes
+ * (D may be one of the sources, lane for lane). */
+#define ALU(m, D, ...)                                                             \
+	do {                                                                       \
+		uint32_t m_ = (m);                                                 \
+		if (m_ == EMU_FULL) {                                              \
+			uint64_t t_[EMU_WARP];                                     \
+			for (unsigned l = 0; l < EMU_WARP; l++)                    \
+				t_[l] = (__VA_ARGS__);                             \
+			memcpy((D), t_, sizeof t_);                                \
+		} else {                                                           \
+			for (; m_; m_ &= m_ - 1) {                                 \
+				unsigned l = (unsigned)__builtin_ctz(m_);          \
+				(D)[l] = (__VA_ARGS__);                            \
+			}                                                          \
+		}                                                                  \
+	} while (0)
+
+/* setp's comparison, lane by lane, with the switch outside the loop. */
+static void compare_lanes(const emu_ins *i, uint32_t g, uint64_t *T, const uint64_t *A, const uint64_t *B)
 {
-	if (i->sgn) {
-		int64_t x = sx(a, i->w), y = sx(b, i->w);
-		switch (i->sub) {
-		case EMU_CMP_EQ: return x == y;
-		case EMU_CMP_NE: return x != y;
-		case EMU_CMP_LT: return x < y;
-		case EMU_CMP_LE: return x <= y;
-		case EMU_CMP_GT: return x > y;
-		default: return x >= y;
-		}
-	}
+	unsigned wd = i->w;
+#define CMP(op)                                                                                            \
+	do {                                                                                               \
+		if (i->sgn)                                                                                \
+			ALU(g, T, (uint64_t)(sx(A[l], wd) op sx(B[l], wd)));                             \
+		else                                                                                       \
+			ALU(g, T, (uint64_t)(A[l] op B[l]));                                              \
+	} while (0)
 	switch (i->sub) {
-	case EMU_CMP_EQ: return a == b;
-	case EMU_CMP_NE: return a != b;
-	case EMU_CMP_LT: return a < b;
-	case EMU_CMP_LE: return a <= b;
-	case EMU_CMP_GT: return a > b;
-	default: return a >= b;
+	case EMU_CMP_EQ: CMP(==); break;
+	case EMU_CMP_NE: CMP(!=); break;
+	case EMU_CMP_LT: CMP(<); break;
+	case EMU_CMP_LE: CMP(<=); break;
+	case EMU_CMP_GT: CMP(>); break;
+	default: CMP(>=); break;
 	}
+#undef CMP
 }
 
-static inline uint64_t combine(int how, uint64_t t, uint64_t c)
+/* The lanes of m whose predicate (0 or 1 a lane) is set. */
+static inline uint32_t pred_mask(const uint64_t *P, uint32_t m)
 {
-	switch (how) {
-	case EMU_BOOL_AND: return t & c;
-	case EMU_BOOL_OR: return t | c;
-	case EMU_BOOL_XOR: return t ^ c;
-	default: return t;
-	}
+	uint32_t g = 0;
+	for (unsigned l = 0; l < EMU_WARP; l++)
+		g |= (uint32_t)(P[l] & 1) << l;
+	return g & m;
 }
 
-static int fault(emu_ctx *x, emu_thread *t, uint32_t pc, int kind, uint64_t n)
+static int fault(emu_ctx *x, emu_warp *w, uint32_t pc, int kind, unsigned lane)
 {
 	if (kind)
 		x->f.kind = kind;
 	x->f.ins = (int)pc;
-	x->f.tid = t->tid;
-	t->pc = pc;
-	x->executed += n;
-	return t->state = EMU_STOP_FAULT;
+	x->f.tid = w->base + lane;
+	w->stk[w->sp - 1].pc = pc;
+	return EMU_STOP_FAULT;
 }
 
-int emu_exec(emu_ctx *x, emu_thread *t)
+/* Lanes of g stop at pc: waiting at its bar.sync, or exited. */
+static void park(emu_ctx *x, emu_warp *w, uint32_t g, uint32_t pc, int state)
+{
+	w->run &= ~g;
+	LANES(g, { x->tstate[w->base + l] = (uint8_t)state; x->tpc[w->base + l] = pc; });
+}
+
+/* A branch that splits the path on top of the stack: the taken lanes g and
+ * the others nt meet at the branch's reconvergence point, or where the path
+ * was to meet its siblings when the branch has none. */
+static int diverge(emu_ctx *x, emu_warp *w, const emu_ins *i, uint32_t pc, uint32_t g, uint32_t nt)
+{
+	emu_simt *t = &w->stk[w->sp - 1];
+	uint32_t r = i->rpc == EMU_NO_PC ? t->rpc : i->rpc;
+	if (r == t->rpc) {
+		*t = (emu_simt){nt, pc + 1, r};
+	} else {
+		if (w->sp + 2 > EMU_SIMT_DEPTH)
+			return fault(x, w, pc, EMU_F_LOOP, (unsigned)__builtin_ctz(g));
+		t->pc = r;
+		w->stk[w->sp++] = (emu_simt){nt, pc + 1, r};
+	}
+	w->stk[w->sp++] = (emu_simt){g, (uint32_t)i->imm, r};
+	return 0;
+}
+
+#define SLOT(s) (R + (size_t)(s) * EMU_WARP)
+
+int emu_exec(emu_ctx *x, emu_warp *w)
 {
 	const emu_ins *code = x->prog->code;
-	uint64_t *R = t->R;
-	uint32_t pc = t->pc;
-	uint64_t budget = x->budget, n = 0;
-	for (;; pc++) {
-		const emu_ins *i = &code[pc];
-		n++;
-		if (!(R[i->g] ^ i->gneg))
+	const uint16_t truth = x->prog->truth;
+	uint64_t *R = w->R;
+	uint64_t budget = x->budget;
+	while (w->sp) {
+		emu_simt *top = &w->stk[w->sp - 1];
+		uint32_t m = top->mask & w->run;
+		if (!m || top->pc == top->rpc) {
+			w->sp--;
 			continue;
-		uint64_t a = R[i->a], b = R[i->b];
-		switch (i->op) {
-		case EMU_OP_MOV: R[i->d] = a & i->mask; break;
-		case EMU_OP_PACK: {
-			uint64_t v = 0;
-			for (int k = 0; k < i->sub; k++)
-				v |= zx(R[i->v[k]], i->w2) << (8 * i->w2 * k);
-			R[i->d] = v;
-			break;
 		}
-		case EMU_OP_UNPACK:
-			for (int k = 0; k < i->sub; k++)
-				R[i->v[k]] = zx(a >> (8 * i->w2 * k), i->w2);
-			break;
-		case EMU_OP_ADD: R[i->d] = (a + b) & i->mask; break;
-		case EMU_OP_SUB: R[i->d] = (a - b) & i->mask; break;
-		case EMU_OP_MUL_LO: R[i->d] = (a * b) & i->mask; break;
-		case EMU_OP_MUL_HI: R[i->d] = mul_hi(a, b, i->w, i->sgn) & i->mask; break;
-		case EMU_OP_MUL_WIDE: R[i->d] = mul_wide(a, b, i->w, i->sgn) & i->mask; break;
-		case EMU_OP_MAD_LO: R[i->d] = (a * b + R[i->c]) & i->mask; break;
-		case EMU_OP_MAD_HI: R[i->d] = (mul_hi(a, b, i->w, i->sgn) + R[i->c]) & i->mask; break;
-		case EMU_OP_MAD_WIDE: R[i->d] = (mul_wide(a, b, i->w, i->sgn) + R[i->c]) & i->mask; break;
-		case EMU_OP_DIV:
-		case EMU_OP_REM:
-			if (!b)
-				return fault(x, t, pc, EMU_F_DIVZERO, n);
-			if (!i->sgn)
-				R[i->d] = i->op == EMU_OP_DIV ? a / b : a % b;
-			else if (sx(b, i->w) == -1) /* avoids INT_MIN / -1 */
-				R[i->d] = i->op == EMU_OP_DIV ? (0 - a) & i->mask : 0;
-			else if (i->op == EMU_OP_DIV)
-				R[i->d] = (uint64_t)(sx(a, i->w) / sx(b, i->w)) & i->mask;
-			else
-				R[i->d] = (uint64_t)(sx(a, i->w) % sx(b, i->w)) & i->mask;
-			break;
-		case EMU_OP_MIN:
-		case EMU_OP_MAX: {
-			int lt = i->sgn ? sx(a, i->w) < sx(b, i->w) : a < b;
-			R[i->d] = (lt == (i->op == EMU_OP_MIN)) ? a : b;
-			break;
-		}
-		case EMU_OP_AND: R[i->d] = a & b; break;
-		case EMU_OP_OR: R[i->d] = a | b; break;
-		case EMU_OP_XOR: R[i->d] = a ^ b; break;
-		case EMU_OP_NOT: R[i->d] = ~a & i->mask; break;
-		case EMU_OP_SHL: R[i->d] = b >= 8u * i->w ? 0 : (a << b) & i->mask; break;
-		case EMU_OP_SHR:
-			if (i->sgn) /* amounts past the width fill with the sign */
-				R[i->d] = (uint64_t)(sx(a, i->w) >> (b >= 8u * i->w ? 8u * i->w - 1 : b)) & i->mask;
-			else
-				R[i->d] = b >= 8u * i->w ? 0 : a >> b;
-			break;
-		case EMU_OP_SETP: {
-			uint64_t tr = (uint64_t)compare(i, a, b), c = R[i->c] ^ i->cneg;
-			R[i->d] = combine(i->sub2, tr, c);
-			if (i->w2)
-				R[i->d2] = combine(i->sub2, tr ^ 1, c);
-			break;
-		}
-		case EMU_OP_SELP: R[i->d] = R[i->c] ? a : b; break;
-		case EMU_OP_CVT: {
-			uint64_t v = i->sgn ? (uint64_t)sx(a, i->w2) : zx(a, i->w2);
-			v = i->sub2 ? (uint64_t)sx(v, i->w) : zx(v, i->w);
-			R[i->d] = v & i->mask;
-			break;
-		}
-		case EMU_OP_BFI: R[i->d] = bfi(a, b, R[i->c], R[i->e], i->w); break;
-		case EMU_OP_BFE: R[i->d] = bfe(a, R[i->c], R[i->e], i->w, i->sgn); break;
-		case EMU_OP_PRMT: R[i->d] = prmt((uint32_t)a, (uint32_t)b, (uint32_t)R[i->c]); break;
-		case EMU_OP_LD_GLOBAL:
-		case EMU_OP_LD_SHARED:
-		case EMU_OP_LD_PARAM: {
-			uint64_t addr = a + (uint64_t)i->imm;
-			unsigned bytes = (unsigned)i->w * i->sub;
-			const uint8_t *p = i->op == EMU_OP_LD_PARAM ? x->param + i->imm
-				: i->op == EMU_OP_LD_GLOBAL ? emu_global(x, addr, bytes, 0)
-				: emu_shared(x, addr, bytes, 0, t->tid, (int)pc);
-			if (!p)
-				return fault(x, t, pc, 0, n);
-			for (int k = 0; k < i->sub; k++) {
-				uint64_t v = load_le(p + k * i->w, i->w);
-				R[i->v[k]] = (i->sgn ? (uint64_t)sx(v, i->w) : v) & i->mask;
+		uint32_t pc = top->pc;
+		const uint32_t rpc = top->rpc;
+		uint64_t lanes = (uint64_t)__builtin_popcount(m), n = 0;
+		for (;; pc++) {
+			if (pc == rpc)
+				break;
+			const emu_ins *i = &code[pc];
+			n++;
+			x->warp_executed++;
+			uint32_t g = m;
+			if (i->g != truth) {
+				g = pred_mask(SLOT(i->g), m);
+				if (i->gneg)
+					g ^= m;
+				if (!g)
+					continue;
 			}
-			break;
-		}
-		case EMU_OP_ST_GLOBAL:
-		case EMU_OP_ST_SHARED: {
-			uint64_t addr = a + (uint64_t)i->imm;
-			unsigned bytes = (unsigned)i->w * i->sub;
-			uint8_t *p = i->op == EMU_OP_ST_GLOBAL ? emu_global(x, addr, bytes, 1)
-				: emu_shared(x, addr, bytes, 1, t->tid, (int)pc);
-			if (!p)
-				return fault(x, t, pc, 0, n);
-			for (int k = 0; k < i->sub; k++)
-				store_le(p + k * i->w, R[i->v[k]], i->w);
-			break;
-		}
-		case EMU_OP_BAR:
-			t->pc = pc;
-			x->executed += n;
-			return t->state = EMU_STOP_BAR;
-		case EMU_OP_BRA:
-			if (i->imm <= (int64_t)pc) { /* every loop passes here */
-				if (--budget == 0)
-					return fault(x, t, pc, EMU_F_LOOP, n);
-				if (x->executed + n > x->ins_allow)
-					return fault(x, t, pc, EMU_F_BUDGET_INS, n);
+			uint64_t *D = SLOT(i->d);
+			const uint64_t *A = SLOT(i->a), *B = SLOT(i->b), *C = SLOT(i->c);
+			const uint64_t mask = i->mask;
+			const unsigned wd = i->w;
+			switch (i->op) {
+			case EMU_OP_MOV: ALU(g, D, A[l] & mask); break;
+			case EMU_OP_PACK:
+				LANES(g, {
+					uint64_t v = 0;
+					for (int k = 0; k < i->sub; k++)
+						v |= zx(SLOT(i->v[k])[l], i->w2) << (8 * i->w2 * k);
+					D[l] = v;
+				});
+				break;
+			case EMU_OP_UNPACK:
+				LANES(g, {
+					uint64_t a = A[l];
+					for (int k = 0; k < i->sub; k++)
+						SLOT(i->v[k])[l] = zx(a >> (8 * i->w2 * k), i->w2);
+				});
+				break;
+			case EMU_OP_ADD: ALU(g, D, (A[l] + B[l]) & mask); break;
+			case EMU_OP_SUB: ALU(g, D, (A[l] - B[l]) & mask); break;
+			case EMU_OP_MUL_LO: ALU(g, D, (A[l] * B[l]) & mask); break;
+			case EMU_OP_MUL_HI: LANES(g, D[l] = mul_hi(A[l], B[l], wd, i->sgn) & mask); break;
+			case EMU_OP_MUL_WIDE: ALU(g, D, mul_wide(A[l], B[l], wd, i->sgn) & mask); break;
+			case EMU_OP_MAD_LO: ALU(g, D, (A[l] * B[l] + C[l]) & mask); break;
+			case EMU_OP_MAD_HI: LANES(g, D[l] = (mul_hi(A[l], B[l], wd, i->sgn) + C[l]) & mask); break;
+			case EMU_OP_MAD_WIDE: ALU(g, D, (mul_wide(A[l], B[l], wd, i->sgn) + C[l]) & mask); break;
+			case EMU_OP_DIV:
+			case EMU_OP_REM:
+				for (uint32_t mm = g; mm; mm &= mm - 1) {
+					unsigned l = (unsigned)__builtin_ctz(mm);
+					uint64_t a = A[l], b = B[l];
+					if (!b) {
+						x->executed += n * lanes;
+						return fault(x, w, pc, EMU_F_DIVZERO, l);
+					}
+					if (!i->sgn)
+						D[l] = i->op == EMU_OP_DIV ? a / b : a % b;
+					else if (sx(b, wd) == -1) /* avoids INT_MIN / -1 */
+						D[l] = i->op == EMU_OP_DIV ? (0 - a) & mask : 0;
+					else if (i->op == EMU_OP_DIV)
+						D[l] = (uint64_t)(sx(a, wd) / sx(b, wd)) & mask;
+					else
+						D[l] = (uint64_t)(sx(a, wd) % sx(b, wd)) & mask;
+				}
+				break;
+			case EMU_OP_MIN:
+			case EMU_OP_MAX: {
+				int min = i->op == EMU_OP_MIN;
+				LANES(g, {
+					uint64_t a = A[l], b = B[l];
+					int lt = i->sgn ? sx(a, wd) < sx(b, wd) : a < b;
+					D[l] = (lt == min) ? a : b;
+				});
+				break;
 			}
-			pc = (uint32_t)i->imm - 1;
-			break;
-		case EMU_OP_EXIT:
-			t->pc = pc;
-			x->executed += n;
-			return t->state = EMU_STOP_EXIT;
+			case EMU_OP_AND: ALU(g, D, A[l] & B[l]); break;
+			case EMU_OP_OR: ALU(g, D, A[l] | B[l]); break;
+			case EMU_OP_XOR: ALU(g, D, A[l] ^ B[l]); break;
+			case EMU_OP_NOT: ALU(g, D, ~A[l] & mask); break;
+			case EMU_OP_SHL: ALU(g, D, B[l] >= 8u * wd ? 0 : (A[l] << (B[l] & 63)) & mask); break;
+			case EMU_OP_SHR:
+				if (i->sgn) /* amounts past the width fill with the sign */
+					ALU(g, D, (uint64_t)(sx(A[l], wd) >> (B[l] >= 8u * wd ? 8u * wd - 1 : B[l])) & mask);
+				else
+					ALU(g, D, B[l] >= 8u * wd ? 0 : A[l] >> (B[l] & 63));
+				break;
+			case EMU_OP_SETP: {
+				uint64_t *D2 = SLOT(i->d2), T[EMU_WARP];
+				compare_lanes(i, g, T, A, B);
+				if (i->sub2 == EMU_BOOL_NONE) {
+					if (i->w2)
+						ALU(g, D2, T[l] ^ 1);
+					ALU(g, D, T[l]);
+					break;
+				}
+				uint64_t Cn[EMU_WARP]; /* D or D2 may be C */
+				ALU(g, Cn, C[l] ^ i->cneg);
+				switch (i->sub2) {
+				case EMU_BOOL_AND:
+					if (i->w2)
+						ALU(g, D2, (T[l] ^ 1) & Cn[l]);
+					ALU(g, D, T[l] & Cn[l]);
+					break;
+				case EMU_BOOL_OR:
+					if (i->w2)
+						ALU(g, D2, (T[l] ^ 1) | Cn[l]);
+					ALU(g, D, T[l] | Cn[l]);
+					break;
+				default:
+					if (i->w2)
+						ALU(g, D2, (T[l] ^ 1) ^ Cn[l]);
+					ALU(g, D, T[l] ^ Cn[l]);
+					break;
+				}
+				break;
+			}
+			case EMU_OP_SELP: ALU(g, D, C[l] ? A[l] : B[l]); break;
+			case EMU_OP_CVT:
+				LANES(g, {
+					uint64_t v = i->sgn ? (uint64_t)sx(A[l], i->w2) : zx(A[l], i->w2);
+					v = i->sub2 ? (uint64_t)sx(v, wd) : zx(v, wd);
+					D[l] = v & mask;
+				});
+				break;
+			case EMU_OP_BFI: {
+				const uint64_t *E = SLOT(i->e);
+				ALU(g, D, bfi(A[l], B[l], C[l], E[l], wd));
+				break;
+			}
+			case EMU_OP_BFE: {
+				const uint64_t *E = SLOT(i->e);
+				ALU(g, D, bfe(A[l], C[l], E[l], wd, i->sgn));
+				break;
+			}
+			case EMU_OP_PRMT: ALU(g, D, prmt((uint32_t)A[l], (uint32_t)B[l], (uint32_t)C[l])); break;
+			case EMU_OP_LD_PARAM:
+				for (int k = 0; k < i->sub; k++) {
+					uint64_t v = load_le(x->param + i->imm + k * wd, wd);
+					v = (i->sgn ? (uint64_t)sx(v, wd) : v) & mask;
+					uint64_t *V = SLOT(i->v[k]);
+					LANES(g, V[l] = v);
+				}
+				break;
+			case EMU_OP_LD_GLOBAL:
+			case EMU_OP_LD_SHARED: {
+				unsigned bytes = wd * i->sub;
+				for (uint32_t mm = g; mm; mm &= mm - 1) {
+					unsigned l = (unsigned)__builtin_ctz(mm);
+					uint64_t addr = A[l] + (uint64_t)i->imm;
+					const uint8_t *p = i->op == EMU_OP_LD_GLOBAL ? emu_global(x, addr, bytes, 0)
+						: emu_shared(x, addr, bytes, 0, w->base + l, (int)pc);
+					if (!p) {
+						x->executed += n * lanes;
+						return fault(x, w, pc, 0, l);
+					}
+					for (int k = 0; k < i->sub; k++) {
+						uint64_t v = load_le(p + k * wd, wd);
+						SLOT(i->v[k])[l] = (i->sgn ? (uint64_t)sx(v, wd) : v) & mask;
+					}
+				}
+				break;
+			}
+			case EMU_OP_ST_GLOBAL:
+			case EMU_OP_ST_SHARED: {
+				unsigned bytes = wd * i->sub;
+				for (uint32_t mm = g; mm; mm &= mm - 1) {
+					unsigned l = (unsigned)__builtin_ctz(mm);
+					uint64_t addr = A[l] + (uint64_t)i->imm;
+					uint8_t *p = i->op == EMU_OP_ST_GLOBAL ? emu_global(x, addr, bytes, 1)
+						: emu_shared(x, addr, bytes, 1, w->base + l, (int)pc);
+					if (!p) {
+						x->executed += n * lanes;
+						return fault(x, w, pc, 0, l);
+					}
+					for (int k = 0; k < i->sub; k++)
+						store_le(p + k * wd, SLOT(i->v[k])[l], wd);
+				}
+				break;
+			}
+			case EMU_OP_BAR:
+			case EMU_OP_EXIT:
+				x->executed += n * lanes;
+				n = 0;
+				park(x, w, g, pc, i->op == EMU_OP_BAR ? EMU_STOP_BAR : EMU_STOP_EXIT);
+				m &= ~g;
+				lanes = (uint64_t)__builtin_popcount(m);
+				if (!m)
+					goto path_end;
+				break;
+			case EMU_OP_SHFL:
+			case EMU_OP_VOTE:
+			case EMU_OP_ACTIVEMASK:
+			case EMU_OP_WARPSYNC:
+			case EMU_OP_LDMATRIX:
+			case EMU_OP_STMATRIX:
+			case EMU_OP_MOVMATRIX:
+				if (emu_warp_op(x, w, i, g, pc)) {
+					x->executed += n * lanes;
+					return fault(x, w, pc, 0, x->f.tid - w->base);
+				}
+				break;
+			case EMU_OP_BRA: {
+				uint32_t tgt = (uint32_t)i->imm, nt = m & ~g;
+				if (tgt <= pc) { /* every loop passes here */
+					if (--budget == 0) {
+						x->executed += n * lanes;
+						return fault(x, w, pc, EMU_F_LOOP, (unsigned)__builtin_ctz(g));
+					}
+					if (x->executed + n * lanes > x->ins_allow) {
+						x->executed += n * lanes;
+						return fault(x, w, pc, EMU_F_BUDGET_INS, (unsigned)__builtin_ctz(g));
+					}
+				}
+				if (!nt) {
+					pc = tgt - 1;
+					break;
+				}
+				x->executed += n * lanes;
+				n = 0;
+				if (diverge(x, w, i, pc, g, nt))
+					return EMU_STOP_FAULT;
+				goto next;
+			}
+			}
 		}
+	path_end:
+		top->pc = pc;
+		x->executed += n * lanes;
+	next:;
 	}
+	return EMU_STOP_BAR;
 }

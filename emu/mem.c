@@ -53,34 +53,56 @@ uint8_t *emu_shared(emu_ctx *x, uint64_t addr, unsigned bytes, int store, unsign
 	}
 	uint16_t me = (uint16_t)(tid + 1);
 	uint32_t ep = x->epoch;
+	/* accesses of this warp's other lanes before its last bar.warp.sync
+	 * (of the whole warp) are ordered with this one: no race */
+	const unsigned warp = tid / EMU_WARP;
+	const uint16_t gen = x->wgen[warp];
+#define ORDERED(who, wgen) ((unsigned)((who) - 1) / EMU_WARP == warp && (wgen) != gen)
 	emu_shadow *s = x->shadow + addr;
 	for (unsigned k = 0; k < bytes; k++, s++) {
-		if (s->wep == ep && s->w != me) {
+		if (s->wep == ep && s->w != me && !ORDERED(s->w, s->wgen)) {
 			f->addr = addr + k;
 			f->bytes = bytes;
 			f->store = store;
 			return race(x, s->w, (int)s->wins, 1);
 		}
 		if (store) {
-			if (s->rep == ep && (s->r1 != me || s->r2)) {
-				f->addr = addr + k;
-				f->bytes = bytes;
-				f->store = store;
-				int first = s->r1 != me;
-				return race(x, first ? s->r1 : s->r2, (int)(first ? s->r1ins : s->r2ins), 0);
+			if (s->rep == ep) {
+				int c1 = s->r1 != me && !ORDERED(s->r1, s->r1gen);
+				int c2 = s->r2 && s->r2 != me && !ORDERED(s->r2, s->r2gen);
+				if (c1 || c2) {
+					f->addr = addr + k;
+					f->bytes = bytes;
+					f->store = store;
+					return race(x, c1 ? s->r1 : s->r2, (int)(c1 ? s->r1ins : s->r2ins), 0);
+				}
 			}
 			s->wep = ep;
 			s->w = me;
 			s->wins = (uint32_t)ins;
-		} else if (s->rep != ep) {
+			s->wgen = gen;
+			continue;
+		}
+		if (s->rep == ep && s->r2 && ORDERED(s->r2, s->r2gen))
+			s->r2 = 0;
+		if (s->rep == ep && ORDERED(s->r1, s->r1gen)) { /* drop it: a later writer is ordered after it */
+			s->r1 = s->r2, s->r1ins = s->r2ins, s->r1gen = s->r2gen;
+			s->r2 = 0;
+			if (!s->r1)
+				s->rep = 0;
+		}
+		if (s->rep != ep) {
 			s->rep = ep;
 			s->r1 = me;
 			s->r2 = 0;
 			s->r1ins = (uint32_t)ins;
+			s->r1gen = gen;
 		} else if (s->r1 != me && !s->r2) {
 			s->r2 = me;
 			s->r2ins = (uint32_t)ins;
+			s->r2gen = gen;
 		}
 	}
+#undef ORDERED
 	return x->smem + addr;
 }

@@ -298,6 +298,11 @@ static int d_ldst(dec *D)
 static int d_bar(dec *D)
 {
 	emu_ins *i = D->ins;
+	if (!strcmp(D->base, "bar") && dec_take(D, "warp")) {
+		if (!dec_take(D, "sync"))
+			return dec_unsupported(D, "only bar.warp.sync");
+		return dec_warpsync(D);
+	}
 	if (!dec_take(D, "sync"))
 		return dec_unsupported(D, "only bar.sync");
 	if (!strcmp(D->base, "barrier"))
@@ -342,5 +347,5 @@ int dec_opcode(dec *D)
 	for (size_t k = 0; k < sizeof table / sizeof table[0]; k++)
 		if (!strcmp(D->base, table[k].m))
 			return table[k].fn(D);
-	return dec_unsupported(D, NULL);
+	return dec_opwarp(D);
 }

@@ -165,7 +165,7 @@ static void unsupported(void)
 		{"\t#include <x>\n", 0, "unexpected character '#'"},
 		{"\t/* a\n\t b */ add.u32 %nope, %t, 1;\n", 1, "register %nope is not declared (or is an unsupported special register)"},
 		{"\tbar.sync 0, 32;\n", 0, "unsupported instruction 'bar.sync' (a thread count is outside the subset)"},
-		{"\tshfl.sync.idx.b32 %t, %t, 0, 31, -1;\n", 0, "unsupported instruction 'shfl.sync.idx.b32'"},
+		{"\tredux.sync.add.u32 %t, %t, -1;\n", 0, "unsupported instruction 'redux.sync.add.u32'"},
 		{"\t{\n", 0, "unsupported nested block '{'"},
 	};
 	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
