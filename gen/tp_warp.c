@@ -213,7 +213,10 @@ void wx_granule(wx *x, int store, const char *const w[4], unsigned rows, unsigne
 {
 	char a[64];
 	const char *base = store ? x->sta : x->lda, *pitch = store ? x->pout : x->pin;
-	tp_addr(a, sizeof a, row_addr(x, &x->rc[store], store ? "st" : "ld", base, pitch, rows), cols * x->es);
+	const char *r = row_addr(x, &x->rc[store], store ? "st" : "ld", base, pitch, rows);
+	if (!w)
+		return;
+	tp_addr(a, sizeof a, r, cols * x->es);
 	if (store)
 		ptxb_op(x->e.b, NULL, "st.global.v4.b32", "%s, {%s, %s, %s, %s}", a, w[0], w[1], w[2], w[3]);
 	else
@@ -222,16 +225,18 @@ void wx_granule(wx *x, int store, const char *const w[4], unsigned rows, unsigne
 
 void wx_global(wx *x, int store, unsigned krow, unsigned kcol)
 {
-	for (unsigned i = 0; i < x->UPT; i++)
-		for (unsigned k = 0; k < x->NLD; k++) {
-			unsigned dr, dc;
-			wx_unit_delta(x, i, &dr, &dc);
-			/* input: rows dr + k*krow, columns dc; output: rows dc, columns dr + k*kcol */
-			if (store)
-				wx_granule(x, 1, x->d[i][k], dc, dr + k * kcol);
-			else
-				wx_granule(x, 0, x->d[i][k], dr + k * krow, dc);
-		}
+	for (int pass = 0; pass < 2; pass++) /* the addresses, then the accesses */
+		for (unsigned i = 0; i < x->UPT; i++)
+			for (unsigned k = 0; k < x->NLD; k++) {
+				unsigned dr, dc;
+				wx_unit_delta(x, i, &dr, &dc);
+				const char *const *w = pass ? x->d[i][k] : NULL;
+				/* input: rows dr + k*krow, columns dc; output: rows dc, columns dr + k*kcol */
+				if (store)
+					wx_granule(x, 1, w, dc, dr + k * kcol);
+				else
+					wx_granule(x, 0, w, dr + k * krow, dc);
+			}
 }
 
 /* dst = base + ((row0 [+ row]) * ld + col0 [+ col]) * es; row and col
