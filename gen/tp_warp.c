@@ -6,11 +6,11 @@
  * Why study kernels. The tile kernels transpose a thread's own v x v block
  * in registers (prmt for packed elements) and move it between threads
  * through shared memory. These move data between the lanes of a warp
- * instead: movmatrix and ldmatrix.trans for 16-bit elements (Triton's
- * layout conversion reads its tile back with ldmatrix.trans), shfl for
- * words. They are committed so that the emulator and every check exercise
- * these instructions, and timed against the tile kernels (bench/TUNING.md);
- * their metadata says study=1, so a heuristic plan never picks them. */
+ * instead: movmatrix, ldmatrix.trans and stmatrix.trans for 16-bit elements
+ * (Triton's layout conversion reads its tile back with ldmatrix.trans),
+ * shfl for words. They are committed so that the emulator and every check
+ * exercise these instructions, and timed against the tile kernels
+ * (bench/TUNING.md); their metadata says study=1, so no plan picks them. */
 #include <stdio.h>
 #include <string.h>
 
