@@ -1,11 +1,15 @@
-/* cfg: where the lanes of a warp that a branch splits meet again. The
+/* cfg: where the lanes of a warp that a branch splits meet again, and
+ * which registers a thread may read before it writes them. The
  * program's basic blocks, their post-dominator tree (Cooper, Harvey and
  * Kennedy's iterative algorithm on the reversed graph, rooted at a virtual
  * exit), and for every branch the first instruction of its block's
  * immediate post-dominator. A branch whose paths meet only at the exit, or
  * in a loop that never reaches it, gets EMU_NO_PC: its lanes run apart
- * until a barrier or their exit. Computed once, when the program loads. */
+ * until a barrier or their exit. The registers written on every path
+ * before a read need no poison at a CTA's start (cta.c copies the others
+ * only). Computed once, when the program loads. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "emu/emu_int.h"
 
@@ -161,6 +165,110 @@ static void postdominators(cfg *G, const uint32_t *rpo, uint32_t count)
 	}
 }
 
+/* Registers read (conservatively: every operand field, unused ones are
+ * slot 0) and written for sure (unguarded) by an instruction. */
+static int reads(const emu_ins *i, uint16_t *r)
+{
+	int n = 0;
+	r[n++] = i->g, r[n++] = i->a, r[n++] = i->b, r[n++] = i->c, r[n++] = i->e;
+	if (i->op == EMU_OP_ST_GLOBAL || i->op == EMU_OP_ST_SHARED || i->op == EMU_OP_PACK ||
+	    i->op == EMU_OP_STMATRIX)
+		for (int k = 0; k < 4; k++)
+			r[n++] = i->v[k];
+	return n;
+}
+
+static int writes(const emu_prog *p, const emu_ins *i, uint16_t *w)
+{
+	int n = 0;
+	if (i->g != p->truth)
+		return 0;
+	switch (i->op) {
+	case EMU_OP_ST_GLOBAL: case EMU_OP_ST_SHARED: case EMU_OP_BAR: case EMU_OP_BRA: case EMU_OP_EXIT:
+	case EMU_OP_WARPSYNC: case EMU_OP_STMATRIX:
+		return 0;
+	case EMU_OP_LD_GLOBAL: case EMU_OP_LD_SHARED: case EMU_OP_LD_PARAM: case EMU_OP_UNPACK: case EMU_OP_LDMATRIX:
+		for (int k = 0; k < i->sub && k < 4; k++)
+			w[n++] = i->v[k];
+		return n;
+	case EMU_OP_SETP:
+	case EMU_OP_SHFL:
+		w[n++] = i->d;
+		if (i->w2)
+			w[n++] = i->d2;
+		return n;
+	default:
+		w[n++] = i->d;
+		return n;
+	}
+}
+
+#define BIT(set, r) ((set)[(r) / 64] >> ((r) % 64) & 1)
+
+/* Must-written sets per block (forward, intersection over predecessors),
+ * then each read checked against the set where it happens. */
+static int poison_set(const cfg *G, emu_prog *p)
+{
+	uint32_t nr = (uint32_t)p->nregs, words = (nr + 63) / 64, nb = G->nb;
+	p->npoison = 0;
+	p->poison = malloc((nr + 1) * sizeof *p->poison);
+	if (!p->poison)
+		return -1;
+	uint64_t *in = NULL, *need = calloc(words + 1, sizeof *need), *run = calloc(words + 1, sizeof *run);
+	if ((uint64_t)nb * words <= (1u << 22)) /* else: every register poisoned */
+		in = malloc(((size_t)nb * words + 1) * sizeof *in);
+	if (!need || !run || !in) {
+		for (uint32_t r = 0; r < nr; r++)
+			p->poison[p->npoison++] = (int)r;
+		free(in);
+		free(need);
+		free(run);
+		return need && run ? 0 : -1;
+	}
+	memset(in, 0xff, (size_t)nb * words * sizeof *in);
+	memset(in, 0, words * sizeof *in); /* nothing written at the entry */
+	uint16_t sl[16];
+	for (int changed = 1; changed;) {
+		changed = 0;
+		for (uint32_t b = 0; b < nb; b++) {
+			memcpy(run, in + (size_t)b * words, words * sizeof *run);
+			for (uint32_t k = G->start[b]; k < G->start[b + 1]; k++)
+				for (int n = writes(p, &p->code[k], sl), j = 0; j < n; j++)
+					if (sl[j] < nr)
+						run[sl[j] / 64] |= 1ull << (sl[j] % 64);
+			for (int j = 0; j < 2; j++) {
+				uint32_t s = G->succ[2 * b + j];
+				if (s == UNDEF || s == nb)
+					continue;
+				uint64_t *t = in + (size_t)s * words;
+				for (uint32_t w = 0; w < words; w++)
+					if (t[w] & ~run[w]) {
+						t[w] &= run[w];
+						changed = 1;
+					}
+			}
+		}
+	}
+	for (uint32_t b = 0; b < nb; b++) {
+		memcpy(run, in + (size_t)b * words, words * sizeof *run);
+		for (uint32_t k = G->start[b]; k < G->start[b + 1]; k++) {
+			for (int n = reads(&p->code[k], sl), j = 0; j < n; j++)
+				if (sl[j] < nr && !BIT(run, sl[j]))
+					need[sl[j] / 64] |= 1ull << (sl[j] % 64);
+			for (int n = writes(p, &p->code[k], sl), j = 0; j < n; j++)
+				if (sl[j] < nr)
+					run[sl[j] / 64] |= 1ull << (sl[j] % 64);
+		}
+	}
+	for (uint32_t r = 0; r < nr; r++)
+		if (BIT(need, r))
+			p->poison[p->npoison++] = (int)r;
+	free(in);
+	free(need);
+	free(run);
+	return 0;
+}
+
 int emu_cfg(emu_prog *p)
 {
 	cfg G = {0};
@@ -187,7 +295,7 @@ int emu_cfg(emu_prog *p)
 		uint32_t d = G.idom[G.bof[k]];
 		i->rpc = d == UNDEF || d == G.nb ? EMU_NO_PC : G.start[d];
 	}
-	rc = 0;
+	rc = poison_set(&G, p);
 out:
 	free(G.start);
 	free(G.bof);

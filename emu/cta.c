@@ -64,7 +64,9 @@ static void init_warps(emu_ctx *x, emu_warp *wp, unsigned n, const uint64_t *poi
 	}
 	for (unsigned w = 0; w * EMU_WARP < n; w++) {
 		emu_warp *W = &wp[w];
-		memcpy(W->R, poison, (size_t)p->nregs * EMU_WARP * sizeof *poison);
+		for (int k = 0; k < p->npoison; k++) /* the others are written before they are read */
+			memcpy(W->R + (size_t)p->poison[k] * EMU_WARP, poison + (size_t)p->poison[k] * EMU_WARP,
+			       EMU_WARP * sizeof *poison);
 		W->base = w * EMU_WARP;
 		unsigned cnt = n - W->base < EMU_WARP ? n - W->base : EMU_WARP;
 		W->lanes = cnt == EMU_WARP ? EMU_FULL : (1u << cnt) - 1;
@@ -218,8 +220,10 @@ static void replay(emu_ctx *x, emu_warp *wp, unsigned n, const uint64_t *poison,
 	emu_ctx warp = *x;
 	x->executed = executed;
 	x->barriers = barriers;
+	x->marks = NULL; /* the full record, for the message */
 	if (!run_cta(x, wp, n, poison, 1))
 		*x = warp; /* not found alone: keep the first report */
+	x->marks = warp.marks;
 }
 
 /* The memory one CTA needs, within the emulator's limits: shared memory
@@ -270,9 +274,11 @@ int emu_run(const emu_prog *p, const emu_launch *l, strbuf *diag)
 	x.tpc = malloc(n * sizeof *x.tpc);
 	x.smem = malloc(x.smem_bytes + 1);
 	x.shadow = calloc((size_t)x.smem_bytes + 1, sizeof *x.shadow);
+	emu_mark *marks = p->warp_ops ? NULL : calloc((size_t)x.smem_bytes + 1, sizeof *marks);
+	x.marks = marks;
 	int rc = EMU_OK;
 	uint64_t ctas = 0;
-	if (!regs || !poison || !wp || !x.tstate || !x.tpc || !x.smem || !x.shadow) {
+	if (!regs || !poison || !wp || !x.tstate || !x.tpc || !x.smem || !x.shadow || (!p->warp_ops && !marks)) {
 		sb_add(diag, "out of memory for the emulated block");
 		rc = EMU_FAULT;
 		goto out;
@@ -315,5 +321,6 @@ out:
 	free(x.tpc);
 	free(x.smem);
 	free(x.shadow);
+	free(marks);
 	return rc;
 }

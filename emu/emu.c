@@ -38,6 +38,7 @@ void emu_free(emu_prog *p)
 	free(p->init);
 	free(p->vars);
 	free(p->text);
+	free(p->poison);
 	free(p);
 }
 

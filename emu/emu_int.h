@@ -187,6 +187,7 @@ typedef struct {
 	uint8_t sub2;       /* setp: enum emu_bool; cvt: destination signed */
 	uint8_t gneg;       /* guard '@!' */
 	uint8_t cneg;       /* setp: '!' on the combining predicate */
+	uint8_t bconst;     /* operand b is a constant: one value for every lane */
 	uint16_t g;         /* guard slot (the true constant when unguarded) */
 	uint16_t d, d2, a, b, c, e;  /* e: bfi's length */
 	uint16_t v[4];      /* ld/st/pack/unpack: the vector's slots */
@@ -223,10 +224,12 @@ struct emu_prog {
 	char *text;         /* the statements' texts, NUL-separated */
 	uint16_t truth;     /* the always-true guard's slot */
 	uint8_t warp_ops;   /* uses warp-synchronous instructions (no serial replay) */
+	int *poison;        /* the registers a thread may read before writing them (cfg.c) */
+	int npoison;
 };
 
-/* Fill the reconvergence point of every branch (cfg.c). 0, or -1 when out
- * of memory. */
+/* Fill the reconvergence point of every branch and the registers to
+ * poison (cfg.c). 0, or -1 when out of memory. */
 int emu_cfg(emu_prog *p);
 
 /* Resolve a parsed source into a program. 0, or -1 with diag. */
@@ -282,6 +285,7 @@ typedef struct {
 	uint8_t *smem;          /* this CTA's shared memory */
 	uint32_t smem_bytes;
 	emu_shadow *shadow;     /* one per shared byte */
+	struct emu_mark *marks; /* one per shared byte in the first pass (NULL: use shadow) */
 	uint32_t epoch;         /* barrier interval, global across CTAs */
 	unsigned ctaid[3];
 	uint64_t budget;        /* backward branches a thread may take per interval */
@@ -308,6 +312,43 @@ uint8_t *emu_global(emu_ctx *x, uint64_t addr, unsigned bytes, int store);
  * with the fault recorded. `ins` and `tid` are for the shadow. */
 uint8_t *emu_shared(emu_ctx *x, uint64_t addr, unsigned bytes, int store,
 		    unsigned tid, int ins);
+
+/* The first pass over a CTA of a program without warp-synchronous
+ * instructions keeps per shared byte only what telling a race needs: the
+ * interval, the writer and one reader (EMU_MANY: several). A race found
+ * so is told by the replay (cta.c), with emu_shared's full record. */
+typedef struct emu_mark {
+	uint32_t ep;
+	uint16_t w, r;          /* tid+1, 0 none */
+} emu_mark;
+#define EMU_MANY 0xffff
+
+static inline uint8_t *emu_shared_fast(emu_ctx *x, uint64_t addr, unsigned bytes, int store, unsigned tid, int ins)
+{
+	if ((addr & (bytes - 1)) || addr >= x->smem_bytes || bytes > x->smem_bytes - addr)
+		return emu_shared(x, addr, bytes, store, tid, ins);
+	const uint16_t me = (uint16_t)(tid + 1);
+	const uint32_t ep = x->epoch;
+	emu_mark *s = x->marks + addr;
+	for (unsigned k = 0; k < bytes; k++, s++) {
+		if (s->ep != ep) {
+			*s = (emu_mark){ep, store ? me : 0, store ? 0 : me};
+			continue;
+		}
+		uint16_t other = s->w && s->w != me ? s->w : store && s->r && s->r != me ? s->r : 0;
+		if (other) {
+			x->f = (emu_fault){.kind = EMU_F_RACE, .addr = addr + k, .bytes = bytes, .store = store,
+					   .other_tid = other == EMU_MANY ? tid : other - 1u, .other_ins = ins,
+					   .other_store = s->w && s->w != me};
+			return NULL;
+		}
+		if (store)
+			s->w = me;
+		else if (s->r != me)
+			s->r = s->r ? EMU_MANY : me;
+	}
+	return x->smem + addr;
+}
 
 /* Format the fault of the current CTA into diag. */
 void emu_diag_fault(const emu_ctx *x, strbuf *diag);

@@ -145,7 +145,7 @@ static inline uint64_t bfe(uint64_t a, uint64_t c, uint64_t e, unsigned w, int s
 	} while (0)
 
 /* setp's comparison, lane by lane, with the switch outside the loop. */
-static void compare_lanes(const emu_ins *i, uint32_t g, uint64_t *T, const uint64_t *A, const uint64_t *B)
+static inline void compare_lanes(const emu_ins *i, uint32_t g, uint64_t *T, const uint64_t *A, const uint64_t *B)
 {
 	unsigned wd = i->w;
 #define CMP(op)                                                                                            \
@@ -266,10 +266,20 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 				break;
 			case EMU_OP_ADD: ALU(g, D, (A[l] + B[l]) & mask); break;
 			case EMU_OP_SUB: ALU(g, D, (A[l] - B[l]) & mask); break;
-			case EMU_OP_MUL_LO: ALU(g, D, (A[l] * B[l]) & mask); break;
+			case EMU_OP_MUL_LO:
+				if (wd <= 4) /* 32 x 32 bits: pmuludq, not a 64-bit multiply */
+					ALU(g, D, ((A[l] & 0xffffffffu) * (B[l] & 0xffffffffu)) & mask);
+				else
+					ALU(g, D, (A[l] * B[l]) & mask);
+				break;
 			case EMU_OP_MUL_HI: LANES(g, D[l] = mul_hi(A[l], B[l], wd, i->sgn) & mask); break;
 			case EMU_OP_MUL_WIDE: ALU(g, D, mul_wide(A[l], B[l], wd, i->sgn) & mask); break;
-			case EMU_OP_MAD_LO: ALU(g, D, (A[l] * B[l] + C[l]) & mask); break;
+			case EMU_OP_MAD_LO:
+				if (wd <= 4)
+					ALU(g, D, ((A[l] & 0xffffffffu) * (B[l] & 0xffffffffu) + C[l]) & mask);
+				else
+					ALU(g, D, (A[l] * B[l] + C[l]) & mask);
+				break;
 			case EMU_OP_MAD_HI: LANES(g, D[l] = (mul_hi(A[l], B[l], wd, i->sgn) + C[l]) & mask); break;
 			case EMU_OP_MAD_WIDE: ALU(g, D, (mul_wide(A[l], B[l], wd, i->sgn) + C[l]) & mask); break;
 			case EMU_OP_DIV:
@@ -305,10 +315,22 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 			case EMU_OP_OR: ALU(g, D, A[l] | B[l]); break;
 			case EMU_OP_XOR: ALU(g, D, A[l] ^ B[l]); break;
 			case EMU_OP_NOT: ALU(g, D, ~A[l] & mask); break;
-			case EMU_OP_SHL: ALU(g, D, B[l] >= 8u * wd ? 0 : (A[l] << (B[l] & 63)) & mask); break;
+			case EMU_OP_SHL:
+				if (i->bconst) { /* one amount: a vector shift */
+					uint64_t sh = B[0];
+					if (sh >= 8u * wd)
+						ALU(g, D, 0);
+					else
+						ALU(g, D, (A[l] << sh) & mask);
+				} else {
+					ALU(g, D, B[l] >= 8u * wd ? 0 : (A[l] << (B[l] & 63)) & mask);
+				}
+				break;
 			case EMU_OP_SHR:
 				if (i->sgn) /* amounts past the width fill with the sign */
 					ALU(g, D, (uint64_t)(sx(A[l], wd) >> (B[l] >= 8u * wd ? 8u * wd - 1 : B[l])) & mask);
+				else if (i->bconst && B[0] < 8u * wd)
+					ALU(g, D, A[l] >> B[0]);
 				else
 					ALU(g, D, B[l] >= 8u * wd ? 0 : A[l] >> (B[l] & 63));
 				break;
@@ -376,6 +398,7 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 					unsigned l = (unsigned)__builtin_ctz(mm);
 					uint64_t addr = A[l] + (uint64_t)i->imm;
 					const uint8_t *p = i->op == EMU_OP_LD_GLOBAL ? emu_global(x, addr, bytes, 0)
+						: x->marks ? emu_shared_fast(x, addr, bytes, 0, w->base + l, (int)pc)
 						: emu_shared(x, addr, bytes, 0, w->base + l, (int)pc);
 					if (!p) {
 						x->executed += n * lanes;
@@ -395,6 +418,7 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 					unsigned l = (unsigned)__builtin_ctz(mm);
 					uint64_t addr = A[l] + (uint64_t)i->imm;
 					uint8_t *p = i->op == EMU_OP_ST_GLOBAL ? emu_global(x, addr, bytes, 1)
+						: x->marks ? emu_shared_fast(x, addr, bytes, 1, w->base + l, (int)pc)
 						: emu_shared(x, addr, bytes, 1, w->base + l, (int)pc);
 					if (!p) {
 						x->executed += n * lanes;

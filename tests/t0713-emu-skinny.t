@@ -10,16 +10,15 @@
 # (The long shapes the other way round are as correct, through one tile a K
 # column, but emulate 9000 blocks of a mostly idle tile: seconds each, so
 # the short ones above cover that path.) Batches are in t0711 and capped
-# grids in t0712, with every other kernel.
+# grids in t0712, with every other kernel. The shapes: tests/lib/emu_shapes.sh.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib/tap.sh
 # the plain build: the emulator's own code runs under ASan and UBSan in
 # t0700-t0702, t0730 and its fuzz target; here it checks kernels
 PX=build/ptxpose
 need_ptxpose
-SHAPES="1x5000,5000x1,3x1000,1000x3,7x999,64x2000,2000x64"
-WIDE="3x9000,3x9000:offset=1,7x5001:ld_in=5003:ld_out=9:offset=2,33x5000"
-TALL="9000x3,9000x3:offset=3,5001x7:ld_in=9:ld_out=5003:offset=1,5000x33"
+. tests/lib/emu_shapes.sh
+SHAPES=$EMU_SKINNY_SHAPES WIDE=$EMU_SKINNY_WIDE TALL=$EMU_SKINNY_TALL
 wide=$(grep -l '^// ptxpose skinny=wide ' ptx/*.ptx)
 tall=$(grep -l '^// ptxpose skinny=tall ' ptx/*.ptx)
 [ -n "$wide" ] && [ -n "$tall" ] && ok "wide and tall skinny_* kernels in ptx/" ||

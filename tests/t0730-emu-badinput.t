@@ -37,6 +37,14 @@ kernel count 1024 '\t.reg .b32 %c;\n\t.reg .pred %p;\n\tmov.u32 %c, 0;\nL:\n\tad
 emu "1024 threads counting to 2^24 each" 8 \
 	'kernel k line 15 (`@%p bra L`): thread (.*instruction budget spent: .* (2^26 + 2^14 a thread started, 2^34 at most): an endless loop?' count
 
+# issue 18: at 4096x4096 (16M threads) an endless loop still stops early,
+# in the first CTA (its thread 0 spends the 2^26 backward branches a
+# thread may take between barriers before the launch's budget)
+kernel endless 32x8 'L:\n\tbra.uni L;\n'
+check "an endless loop at 4096x4096 stops within 60 s: exit 8" 8 \
+	timeout 60 "$PX" run --emulate "$tmp/endless.ptx" --rows 4096 --cols 4096
+one_line "... with one line" 'thread (0,0,0) block (0,0,0): more than 67108864 backward branches without reaching a barrier or exit'
+
 kernel negoff 32x8 '\t.reg .b64 %in;\n\tld.global.u64 %in, [%in+-9223372036854775808];\n'
 emu "[%in+-9223372036854775808]" 3 'line 10: address offset -9223372036854775808 is out of range (-2^31 to 2^31-1)$' negoff
 kernel bigoff 32x8 '\t.reg .b32 %r;\n\tld.param.u32 %r, [rows+9223372036854775807];\n'
