@@ -153,11 +153,12 @@ stage_peers() {
 # memcheck (and racecheck for the ones with shared memory) on small shapes,
 # then timed beside the fast and narrow kernels of their width on large,
 # 2048^2-ish, odd and skinny shapes. About 5 minutes on an H100.
-STUDY_CHECK=1000x999,4096x4096,4096x4096:ld_in=4104:ld_out=4112:offset=8,4096x4096:offset=1,3x100003,100003x3
-STUDY_CHECK=$STUDY_CHECK,64x20000,20000x64,64x128:batch=100:stride_in=8200:stride_out=8200,33x31:batch=3:stride_in=1100:stride_out=1200:offset=1
-STUDY_SAN=1000x999,512x512,512x512:ld_in=520:offset=8,3x5003,64x128:batch=5:stride_in=8200:stride_out=8200
-STUDY_TIME=16384x16384,8192x8192,4096x4096,2048x2048,2048x2048:offset=8,1080x1920,8191x8193,64x128:batch=4096
-STUDY_TIME=$STUDY_TIME,1000000x64,64x1000000,30000x8,8x30000
+# STUDY_CHECK, STUDY_SAN and STUDY_TIME replace the shape lists.
+study_d=1000x999,4096x4096,4096x4096:ld_in=4104:ld_out=4112:offset=8,4096x4096:offset=1,3x100003,100003x3,64x20000,20000x64
+STUDY_CHECK=${STUDY_CHECK:-$study_d,64x128:batch=100:stride_in=8200:stride_out=8200,33x31:batch=3:stride_in=1100:stride_out=1200:offset=1}
+STUDY_SAN=${STUDY_SAN:-1000x999,512x512,512x512:ld_in=520:offset=8,3x5003,64x128:batch=5:stride_in=8200:stride_out=8200}
+study_d=16384x16384,8192x8192,4096x4096,2048x2048,2048x2048:offset=8,1080x1920,8191x8193,64x128:batch=4096
+STUDY_TIME=${STUDY_TIME:-$study_d,1000000x64,64x1000000,30000x8,8x30000}
 stage_study() {
 	log study kernels: verify
 	rm -rf build/study && $px gen --out build/study bench/results/tuning/round13.lua >/dev/null || return 1

@@ -44,6 +44,7 @@ static const char *const grids[] = {"'tile'", "'linear'"};
 static const char *const bools[] = {"true", "false", "'yes'"};
 static const char *const groups[] = {"0", "1", "2", "8", "65535", "65536"};
 static const char *const masks[] = {"0", "1", "7", "31", "1024"};
+static const char *const families[] = {"'tile'", "'movmatrix'", "'ldmatrix'", "'stmatrix'", "'shfl'", "'wmma'"};
 static const char *const misc[] = {
 	"error({})", "error('x\\ny')", "pcall(error)", "local s = string.rep('a', 1000):gsub('a+', 'b')",
 	"collectgarbage('count')", "assert(io == nil)",
@@ -77,6 +78,7 @@ static void transpose(strbuf *s, bytes *b)
 	FIELD(s, b, "st_cs", bools);
 	FIELD(s, b, "group", groups);
 	FIELD(s, b, "swizzle_mask", masks);
+	FIELD(s, b, "family", families);
 	if (!take(b, 16))
 		sb_add(s, "tiel = {32, 32}, ");
 	sb_add(s, "}");

@@ -141,8 +141,9 @@ void wx_ldmatrix_tile(wx *x)
 	unsigned ng = p->tn / 8;
 	char regs[96];
 	ptxb_group(b, "Every global load of the thread first: its granules by input rows.");
-	for (unsigned i = 0; i < x->UPT; i++)
-		wx_granule(x, 0, x->d[i][0], i * x->T / ng, 0);
+	for (int pass = 0; pass < 2; pass++) /* the addresses, then the loads */
+		for (unsigned i = 0; i < x->UPT; i++)
+			wx_granule(x, 0, pass ? x->d[i][0] : NULL, i * x->T / ng, 0);
 	ptxb_group(b, "Into shared memory by input rows, a barrier, and back with ldmatrix.trans.");
 	for (unsigned i = 0; i < x->UPT; i++) {
 		const char *const *w = x->d[i][0];

@@ -103,6 +103,7 @@ void wx_stmatrix_tile(wx *x)
 		ptxb_op(b, NULL, "ld.shared.v4.b32", "{%s, %s, %s, %s}, [%s]", w[0], w[1], w[2], w[3],
 			wx_reg_name(x, "sld", i));
 	}
-	for (unsigned i = 0; i < x->UPT; i++)
-		wx_granule(x, 1, x->d[i][0], i * x->T / ng, 0);
+	for (int pass = 0; pass < 2; pass++) /* the addresses, then the stores */
+		for (unsigned i = 0; i < x->UPT; i++)
+			wx_granule(x, 1, pass ? x->d[i][0] : NULL, i * x->T / ng, 0);
 }

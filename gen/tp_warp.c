@@ -6,11 +6,11 @@
  * Why study kernels. The tile kernels transpose a thread's own v x v block
  * in registers (prmt for packed elements) and move it between threads
  * through shared memory. These move data between the lanes of a warp
- * instead: movmatrix and ldmatrix.trans for 16-bit elements (Triton's
- * layout conversion reads its tile back with ldmatrix.trans), shfl for
- * words. They are committed so that the emulator and every check exercise
- * these instructions, and timed against the tile kernels (bench/TUNING.md);
- * their metadata says study=1, so a heuristic plan never picks them. */
+ * instead: movmatrix, ldmatrix.trans and stmatrix.trans for 16-bit elements
+ * (Triton's layout conversion reads its tile back with ldmatrix.trans),
+ * shfl for words. They are committed so that the emulator and every check
+ * exercise these instructions, and timed against the tile kernels
+ * (bench/TUNING.md); their metadata says study=1, so no plan picks them. */
 #include <stdio.h>
 #include <string.h>
 
@@ -213,7 +213,10 @@ void wx_granule(wx *x, int store, const char *const w[4], unsigned rows, unsigne
 {
 	char a[64];
 	const char *base = store ? x->sta : x->lda, *pitch = store ? x->pout : x->pin;
-	tp_addr(a, sizeof a, row_addr(x, &x->rc[store], store ? "st" : "ld", base, pitch, rows), cols * x->es);
+	const char *r = row_addr(x, &x->rc[store], store ? "st" : "ld", base, pitch, rows);
+	if (!w)
+		return;
+	tp_addr(a, sizeof a, r, cols * x->es);
 	if (store)
 		ptxb_op(x->e.b, NULL, "st.global.v4.b32", "%s, {%s, %s, %s, %s}", a, w[0], w[1], w[2], w[3]);
 	else
@@ -222,16 +225,18 @@ void wx_granule(wx *x, int store, const char *const w[4], unsigned rows, unsigne
 
 void wx_global(wx *x, int store, unsigned krow, unsigned kcol)
 {
-	for (unsigned i = 0; i < x->UPT; i++)
-		for (unsigned k = 0; k < x->NLD; k++) {
-			unsigned dr, dc;
-			wx_unit_delta(x, i, &dr, &dc);
-			/* input: rows dr + k*krow, columns dc; output: rows dc, columns dr + k*kcol */
-			if (store)
-				wx_granule(x, 1, x->d[i][k], dc, dr + k * kcol);
-			else
-				wx_granule(x, 0, x->d[i][k], dr + k * krow, dc);
-		}
+	for (int pass = 0; pass < 2; pass++) /* the addresses, then the accesses */
+		for (unsigned i = 0; i < x->UPT; i++)
+			for (unsigned k = 0; k < x->NLD; k++) {
+				unsigned dr, dc;
+				wx_unit_delta(x, i, &dr, &dc);
+				const char *const *w = pass ? x->d[i][k] : NULL;
+				/* input: rows dr + k*krow, columns dc; output: rows dc, columns dr + k*kcol */
+				if (store)
+					wx_granule(x, 1, w, dc, dr + k * kcol);
+				else
+					wx_granule(x, 0, w, dr + k * krow, dc);
+			}
 }
 
 /* dst = base + ((row0 [+ row]) * ld + col0 [+ col]) * es; row and col

@@ -1,5 +1,5 @@
 /* tp_warp: the warp-collective study families (internal to gen/tp_warp*.c,
- * tp_movmatrix.c, tp_ldmatrix.c, tp_shfl.c; issue 20).
+ * tp_movmatrix.c, tp_ldmatrix.c, tp_stmatrix.c, tp_shfl.c; issue 20).
  *
  * A tile of TM x TN elements is cut into units of UR x UC that one warp
  * moves together; warp w takes units w, w + W, w + 2W, ... in row-major
@@ -73,7 +73,8 @@ void wx_quad_xpose(wx *x, const char *const r[4]);
 
 /* One 16-byte global access of words w: `rows` rows and `cols` columns
  * past the lane's address in unit 0 (input coordinates for loads, output
- * ones for stores). */
+ * ones for stores). w NULL: only the row's address register, so that a
+ * side's addresses can all come before its accesses. */
 void wx_granule(wx *x, int store, const char *const w[4], unsigned rows, unsigned cols);
 
 /* The lane's global granules of the tile: loads (all of them) or stores,

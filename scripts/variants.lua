@@ -178,3 +178,17 @@ for _, elem in ipairs{8, 16, 32, 64, 128} do
     ::next::
   end
 end
+
+-- The warp-collective study kernels (issue 20, gen/tp_warp.h): 16-byte
+-- granules on both global sides, transposed between the lanes of a warp:
+-- a quad's 4x4 word transpose (shfl.sync) around movmatrix.trans, after
+-- ldmatrix.trans from a shared stage, before stmatrix.trans into one
+-- (sm_90), or alone for words. Their metadata says study=1, so no plan
+-- picks them; they are here so that ptxas, the emulator and the GPU checks
+-- exercise these instructions, and `bash bench/gpu-session.sh study` times
+-- them against the kernels above (bench/TUNING.md).
+for _, v in ipairs{ {"movmatrix", 16}, {"ldmatrix", 16}, {"stmatrix", 16}, {"shfl", 32} } do
+  local name = string.format("study_%s_b%d", v[1], v[2])
+  ptx.write(name .. ".ptx", ptx.transpose{ name = name, family = v[1], elem = v[2], tile = {64, 64},
+    threads = {32, 8} })
+end

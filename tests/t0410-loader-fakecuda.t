@@ -180,6 +180,9 @@ small=1x1,1x37,37x1,31x33,200x199,257x255,67x129:ld_in=132:ld_out=72,31x33:offse
 check "check: every file in ptx/ over small shapes of the same kinds" 0 $PX check --shapes "$small" ptx/*.ptx
 [ "$(grep -c '^ok ' "$tmp/out")" -eq $((nptx * 9)) ] && head -1 "$tmp/out" | grep -qx "1..$((nptx * 9))" &&
 	ok "... $((nptx * 9)) ok lines after the plan" || { nok "... TAP"; diag <"$tmp/out"; }
+# a sheared kernel's tile rows start row_step rows apart, so its grid has more
+# of them than rows / TM (128 rows of a 128-row tile, row_step 120: 2)
+check "check: sheared kernels, grids of rows / row_step" 0 $PX check --shapes 128x128,8191x257 ptx/narrow_shear_b16.ptx ptx/narrow_shear_b8.ptx
 check "check: a faulting kernel, then good ones: exit 5" 5 $PX check --shapes 31x33,4x4 "$tmp/fault32.ptx" "$tmp/k32.ptx" "$tmp/bogus32.ptx" "$tmp/wrong32.ptx"
 sed -n 2p "$tmp/out" | grep -qx 'not ok 1 - fault32 31x33' && grep -qx '# not run: the kernel faulted on an earlier shape' "$tmp/out" &&
 	ok "... the fault is reported, its other shapes not run" || { nok "... fault"; diag <"$tmp/out"; }

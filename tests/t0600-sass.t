@@ -3,7 +3,9 @@
 # summary (text and JSON); no file uses local memory (LDL/STL) or generic
 # LD/ST; files with 16-byte accesses (vec x elem = 128 bits: vec=4 of
 # 32-bit, vec=2 of 64-bit elements) have 128-bit global loads AND stores;
-# files with shared memory have shared loads, shared stores and a barrier;
+# files with shared memory have shared loads, shared stores and a barrier
+# (the study kernels' LDSM and STSM stand in for LDS and STS, and their
+# listings show SHFL.BFLY and MOVM, LDSM or STSM);
 # every file has instructions per byte, the arithmetic of its metadata's tile
 # (grid=linear: per_block elements), and narrow_b16's agrees with a count by
 # hand of its raw SASS; the README's figures are this run's.
@@ -39,8 +41,13 @@ for path in sys.argv[1:]:
         say(s["ldg"].get("128", 0) > 0 and s["stg"].get("128", 0) > 0,
             "16-byte accesses: LDG.E.128 x%d and STG.E.128 x%d" % (s["ldg"].get("128", 0), s["stg"].get("128", 0)))
     if m.get("smem", "none") != "none":
-        say(sum(s["lds"].values()) > 0 and sum(s["sts"].values()) > 0 and s["bar"] > 0,
-            "shared memory: LDS, STS and BAR present")
+        # the study kernels' ldmatrix (LDSM) and stmatrix (STSM) are shared
+        # loads and stores that the summary's LDS and STS do not count; the
+        # listing shows them (below)
+        fam = m.get("family")
+        say((sum(s["lds"].values()) > 0 or fam == "ldmatrix") and (sum(s["sts"].values()) > 0 or fam == "stmatrix")
+            and s["bar"] > 0, "shared memory: LDS, STS and BAR present" if fam not in ("ldmatrix", "stmatrix")
+            else "shared memory: %s, %s and BAR present" % (("LDSM", "STS") if fam == "ldmatrix" else ("LDS", "STSM")))
     # instructions per byte: instructions x warps / (2 x the tile's bytes), here from the metadata
     x = r.get("instructions_per_byte") or {}
     rows, cols = (1, int(m["per_block"])) if m.get("grid") == "linear" else map(int, str(m.get("tile", "0x0")).split("x"))
@@ -98,6 +105,22 @@ while IFS= read -r line; do
 	*) echo "$line" ;;
 	esac
 done <"$tmp/res"
+
+# The study kernels' warp instructions reach the SASS: SHFL.BFLY for the quad
+# transposes, and MOVM, LDSM or STSM by family (metadata family=).
+for f in $(grep -l '^// ptxpose .* study=1' "$@"); do
+	fam=$(sed -n 's/^\/\/ ptxpose family=\([a-z]*\) .*/\1/p' "$f")
+	case $fam in
+	movmatrix) want=MOVM ;; ldmatrix) want=LDSM ;; stmatrix) want=STSM ;; *) want=SHFL ;;
+	esac
+	if "$PX" sass "$f" >"$tmp/t" 2>"$tmp/err" && grep -q '^ *\/\*[0-9a-f]*\*\/ .*SHFL\.BFLY' "$tmp/t" &&
+	   grep -q "^ *\/\*[0-9a-f]*\*\/ .*$want" "$tmp/t"; then
+		ok "$f: the listing shows SHFL.BFLY and $want"
+	else
+		nok "$f: the listing shows SHFL.BFLY and $want"
+		diag <"$tmp/err"
+	fi
+done
 
 # narrow_b16's figure by hand from the raw SASS: every instruction line but the
 # NOPs and the unguarded BRA to its own address, x 8 warps (32x8 threads) / 32768

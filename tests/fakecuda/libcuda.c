@@ -44,7 +44,7 @@ typedef struct alloc {
 typedef struct module {
 	struct module *next;
 	char kernel[128];
-	unsigned elem, block[3], tile[2], dyn_smem;
+	unsigned elem, block[3], tile[2], row_step, dyn_smem;
 	unsigned long long per_block;
 	int linear, wrong, pad, overrun, gap, fault, refuse, regs;
 	double speed;
@@ -623,6 +623,9 @@ EXPORT CUresult cuModuleLoadData(CUmodule *out, const void *image)
 	m->linear = strstr(ptx, "grid=linear") != NULL;
 	meta_dims(ptx, " block=", m->block, 3);
 	meta_dims(ptx, " tile=", m->tile, 2);
+	m->row_step = (unsigned)meta_num(ptx, " row_step=", m->tile[0]); /* a sheared kernel's (docs/DESIGN.md) */
+	if (!m->row_step)
+		m->row_step = 1;
 	m->per_block = meta_num(ptx, "per_block=", 1);
 	m->dyn_smem = (unsigned)meta_num(ptx, "dyn_smem=", 0);
 	m->wrong = strstr(ptx, "fakecuda: wrong") != NULL;
@@ -705,7 +708,7 @@ static int grid_ok(const module *m, unsigned gx, unsigned gy, unsigned gz, uint3
 	unsigned long long want[3], got[3] = {gx, gy, gz}, cap[3] = {0x7fffffffu, 65535, 65535};
 	want[0] = m->linear ? ((unsigned long long)rows * cols + m->per_block - 1) / m->per_block
 			    : (cols + m->tile[1] - 1) / m->tile[1];
-	want[1] = m->linear ? 1 : (rows + m->tile[0] - 1) / m->tile[0];
+	want[1] = m->linear ? 1 : (rows + m->row_step - 1) / m->row_step;
 	want[2] = batch;
 	const char *v = getenv("PTXPOSE_GRID_MAX");
 	if (v && sscanf(v, "%llux%llux%llu", &cap[0], &cap[1], &cap[2]) != 3)
