@@ -78,6 +78,8 @@ class _Problem:
         self.x = vx = _arrays.view(x, 'x', stream)
         self.mx = mx = _arrays.matrix(vx, 'x')
         _arrays.check_pointer(vx, 'x')
+        if mx.span and not vx.ptr:
+            raise InvalidArgument(f'x: a null data pointer for shape {vx.shape}')
         self.device = _device_of(vx, 'x')
         want = vx.shape[:-2] + (mx.cols, mx.rows)
         if out is None and plan_only:  # a Plan's C-contiguous result: its layout, no memory
@@ -93,6 +95,8 @@ class _Problem:
             raise InvalidArgument(f'out: a read-only array ({type(out).__name__})')
         self.mo = mo = _arrays.matrix(vo, 'out')
         _arrays.check_pointer(vo, 'out')
+        if mo.span and not vo.ptr and vo.kind != 'plan':
+            raise InvalidArgument(f'out: a null data pointer for shape {vo.shape}')
         od = _device_of(vo, 'out') if vo.kind != 'plan' else self.device
         if vo.kind != 'plan' and od != self.device:
             raise InvalidArgument(f'out: on device {od}, x on device {self.device}')
@@ -151,8 +155,16 @@ class Plan:
 
     def __init__(self, x: Any, out: Any = None, *, mode: str = 'heuristic', kernel: Optional[str] = None,
                  measure_budget_ms: float = 0.0, align: Optional[int] = None):
-        if mode not in MODES:
+        if not isinstance(mode, str) or mode not in MODES:
             raise InvalidArgument(f"mode {mode!r}: 'heuristic' or 'measure'")
+        if kernel is not None and (not isinstance(kernel, str) or '\0' in kernel):
+            raise InvalidArgument(f'kernel {kernel!r}: a kernel name (str, ptxpose.kernels())')
+        if align is not None:
+            align = _arrays.integer(align, 'align', 1, 2**31)  # the desc's uint32 align_in/out
+        try:
+            measure_budget_ms = float(measure_budget_ms)
+        except (TypeError, ValueError):
+            raise InvalidArgument(f'measure_budget_ms {measure_budget_ms!r} is not a number') from None
         pb = _Problem(x, out, None, plan_only=True)
         if pb.empty:
             raise InvalidArgument(f'x: shape {pb.x.shape} has no element: nothing to plan')
@@ -162,7 +174,7 @@ class Plan:
         a_in = align or _arrays.alignment(pb.x.ptr)
         a_out = align or (_arrays.alignment(pb.out.ptr) if pb.out.ptr else 256)
         self._kernel = kernel.encode() if kernel is not None else None
-        d = _desc(self._fields, a_in, a_out, MODES[mode], self._kernel, float(measure_budget_ms))
+        d = _desc(self._fields, a_in, a_out, MODES[mode], self._kernel, measure_budget_ms)
         self._ptr = ctypes.c_void_p()
         _handles.check(_lib.load().ptxpose_plan_create(self._handle.ptr, ctypes.byref(self._ptr), ctypes.byref(d)))
         self.desc: Dict[str, Any] = {k: getattr(d, k) for k in ('elem_bytes', 'rows', 'cols', 'ld_in', 'ld_out',
