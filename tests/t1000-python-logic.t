@@ -144,6 +144,9 @@ raises(lambda: _arrays.view(DL((4, 4), dev=(1, 0))), ptxpose.InvalidArgument, r'
 raises(lambda: _arrays.view(DL((4, 4), dev=(10, 0))), ptxpose.InvalidArgument, 'an array on ROCm, not a CUDA device',
        'DLPack on another kind of device')
 raises(lambda: _arrays.view(DL((4, 4), bits=4)), ptxpose.Unsupported, 'float4: elements of 4 bits', 'sub-byte elements')
+dl = DL((4, 4))
+dl.m.t.ndim = 1 << 30
+raises(lambda: _arrays.view(dl), ptxpose.InvalidArgument, 'ndim 1073741824', 'a DLPack ndim past 64: refused, not read')
 
 # ---- streams
 class TorchLike:

@@ -202,6 +202,8 @@ def _dlpack_view(role, x, stream) -> View:
         raise InvalidArgument(f'{role}: __dlpack__ of {type(x).__name__} returned no "dltensor" capsule '
                               f'(a used or versioned one)')
     t = _DLTensor.from_address(_capsule_pointer(cap, b'dltensor'))  # DLManagedTensor starts with it
+    if not 0 <= t.ndim <= 64:  # the shape and strides arrays are read through raw pointers
+        raise InvalidArgument(f'{role}: __dlpack__ of {type(x).__name__}: ndim {t.ndim}')
     shape = tuple(t.shape[i] for i in range(t.ndim))
     code, bits, lanes = t.dtype.code, t.dtype.bits, t.dtype.lanes
     name = (DL_CODES[code] if code < len(DL_CODES) else f'code{code}') + str(bits) + (f'x{lanes}' if lanes > 1 else '')
