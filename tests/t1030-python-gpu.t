@@ -89,6 +89,8 @@ class C16:
 raises(lambda: ptxpose.transpose(C16(), torch.empty(64, 64, dtype=torch.complex128, device='cuda')),
        ptxpose.Misaligned, 'aligned to 8 bytes only', 'complex128 at an 8-byte aligned pointer: refused')
 raises(lambda: ptxpose.transpose(torch.ones(4, 4)), ptxpose.InvalidArgument, 'a host array', 'a CPU tensor')
+raises(lambda: ptxpose.transpose(torch.eye(4, device='cuda').to_sparse()), ptxpose.Unsupported,
+       'layout torch.sparse_coo', 'a sparse tensor: refused, named')
 x = rand((64, 64), torch.float32)
 raises(lambda: ptxpose.transpose(x, out=x), ptxpose.InvalidArgument, 'overlap', 'out=x')
 x = torch.randn(33, 65, device='cuda', dtype=torch.complex64).conj()

@@ -123,6 +123,8 @@ def _torch_view(role, x, stream) -> View:
             raise InvalidArgument(f'out: a torch.Tensor with a lazy {lazy}: ptxpose writes the memory as it is, '
                                   f'so the values out shows would not be those transposed; pass a plain tensor')
         x = _torch_resolved(x, stream)
+    if x.layout is not sys.modules['torch'].strided:  # sparse, MKL-DNN: no data pointer or strides to read
+        raise Unsupported(f'{role}: a torch.Tensor of layout {x.layout}: ptxpose moves dense (strided) tensors')
     dtype = _TORCH_NAMES.get(x.dtype)
     if dtype is None:
         dtype = _TORCH_NAMES[x.dtype] = str(x.dtype).replace('torch.', '')
