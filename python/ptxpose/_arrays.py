@@ -143,12 +143,15 @@ def _cai_view(role, x, cai, kind) -> View:
     except TypeError:
         raise InvalidArgument(f'{role}: __cuda_array_interface__ shape {shape!r} is not a tuple of integers') \
             from None
-    ptr = integer(ptr or 0, f'{role}: __cuda_array_interface__ data pointer')
-    version = integer(cai.get('version', 2), f'{role}: __cuda_array_interface__ version')
+    if type(ptr) is not int or not 0 <= ptr <= ADDRESS_MAX:  # the common case costs one test; else named
+        ptr = integer(ptr or 0, f'{role}: __cuda_array_interface__ data pointer')
+    version = cai.get('version', 2)
+    if type(version) is not int:
+        version = integer(version, f'{role}: __cuda_array_interface__ version')
     stream = cai.get('stream') if version >= 3 else None
-    if stream is not None:  # v3: 1 the legacy default stream, 2 the per-thread one, 0 disallowed
+    if stream is not None and (type(stream) is not int or not 0 < stream <= ADDRESS_MAX):
         stream = integer(stream, f'{role}: __cuda_array_interface__ stream')
-        if stream == 0:
+        if stream == 0:  # v3: 1 is the legacy default stream, 2 the per-thread one, 0 disallowed
             raise InvalidArgument(f'{role}: __cuda_array_interface__ stream 0 is disallowed by version 3 (it is '
                                   f'ambiguous: 1 is the legacy default stream, 2 the per-thread one)')
     if cai.get('mask') is not None:
