@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple
 
 from . import _arrays, _handles, _lib, _streams
-from ._arrays import Matrix, View
+from ._arrays import View
 from ._errors import ContextMismatch, InvalidArgument, Unsupported
 
 MODES = {'heuristic': 0, 'measure': 1}
