@@ -229,6 +229,8 @@ ok(rc == 0 and out.endswith('($PTXPOSE_LIB)\n'), '$PTXPOSE_LIB is taken, and sai
 rc, out, err = run(['-m', 'ptxpose', '--version'], PTXPOSE_LIB='/nonexistent/libptxpose.so')
 ok(rc == 7 and err.count('\n') == 1 and 'libptxpose.so.0.3 not found' in err and '$PTXPOSE_LIB names no file' in err,
    f'no library: exit 7, one line ({err.strip()[:90]}...)', err)
+rc, out, err = run(['-c', 'import ptxpose; print(hasattr(ptxpose, "__version__"))'], PTXPOSE_LIB='/nonexistent/l.so')
+ok(rc == 0 and out == 'False\n', 'no library: hasattr(ptxpose, "__version__") is False, not an exception', err)
 rc, out, err = run(['-c', 'import ptxpose, sys\ntry:\n ptxpose.device()\nexcept ptxpose.NoDriver as e:\n'
                     ' print(e.status, e.message)'], PTXPOSE_LIBCUDA='/nonexistent/libcuda.so.1')
 ok(rc == 0 and out.startswith('4 ') and 'libcuda' in out, f'no driver: NoDriver, status 4 ({out.strip()[:80]})', err)
