@@ -144,6 +144,10 @@ raises(lambda: _arrays.view(DL((4, 4), dev=(1, 0))), ptxpose.InvalidArgument, r'
 raises(lambda: _arrays.view(DL((4, 4), dev=(10, 0))), ptxpose.InvalidArgument, 'an array on ROCm, not a CUDA device',
        'DLPack on another kind of device')
 raises(lambda: _arrays.view(DL((4, 4), bits=4)), ptxpose.Unsupported, 'float4: elements of 4 bits', 'sub-byte elements')
+cx, dl = CAI((4, 4), stream=7), DL((4, 4))
+cx.device = type('Dev', (), {'id': 0})()  # said, so that no driver is asked
+ok(ptxpose._core._Problem(cx, dl, None).stream == 7 and dl.got_stream == 7,
+   "a DLPack out is given the stream the transpose runs on (x's, here its CAI v3 stream), not the legacy default")
 dl = DL((4, 4))
 dl.m.t.ndim = 1 << 30
 raises(lambda: _arrays.view(dl), ptxpose.InvalidArgument, 'ndim 1073741824', 'a DLPack ndim past 64: refused, not read')

@@ -72,7 +72,7 @@ def _device_of(v: View, role: str) -> int:
 
 class _Problem:
     """A transpose of x into out, checked: the two views and matrices, and the desc's fields."""
-    __slots__ = ('x', 'out', 'mx', 'mo', 'device', 'empty')
+    __slots__ = ('x', 'out', 'mx', 'mo', 'device', 'empty', 'stream')
 
     def __init__(self, x: Any, out: Any, stream: Optional[int], plan_only: bool = False):
         self.x = vx = _arrays.view(x, 'x', stream)
@@ -81,11 +81,13 @@ class _Problem:
         if mx.span and not vx.ptr:
             raise InvalidArgument(f'x: a null data pointer for shape {vx.shape}')
         self.device = _device_of(vx, 'x')
+        # the stream the transpose runs on (None for a plan): out's DLPack producer orders its work before it
+        self.stream = stream if stream is not None or plan_only else _streams.current(vx)
         want = vx.shape[:-2] + (mx.cols, mx.rows)
         if out is None and plan_only:  # a Plan's C-contiguous result: its layout, no memory
             vo = View(None, 'plan', 0, want, _arrays.contiguous(want), vx.itemsize, vx.dtype, self.device)
         else:
-            vo = _arrays.view(_allocate(vx, want) if out is None else out, 'out', stream)
+            vo = _arrays.view(_allocate(vx, want) if out is None else out, 'out', self.stream)
         self.out = vo
         if vo.shape != want:
             raise InvalidArgument(f'out: shape {vo.shape}, but x of shape {vx.shape} transposes to {want}')
@@ -195,17 +197,14 @@ class Plan:
         """Enqueue the transpose of x into out (None: a new array of x's kind) on `stream`
         (None: the caller's current stream) and return out; no synchronization. x and out
         must have the plan's layout."""
-        s = _streams.handle(stream)
-        pb = _Problem(x, out, s)
+        pb = _Problem(x, out, _streams.handle(stream))
         if pb.fields() != self._fields:
             raise InvalidArgument(f'x and out do not have the layout of this plan: (elem_bytes, rows, cols, ld_in, '
                                   f'ld_out, batch, stride_in, stride_out) {pb.fields()}, the plan '
                                   f'{self._fields}')
         if pb.device != self.device:
             raise ContextMismatch(f'x: on device {pb.device}, the plan on device {self.device}')
-        if s is None:
-            s = _streams.current(pb.x)
-        _handles.check(_lib.load().ptxpose_execute(self._ptr, pb.x.ptr, pb.out.ptr, s))
+        _handles.check(_lib.load().ptxpose_execute(self._ptr, pb.x.ptr, pb.out.ptr, pb.stream))
         return pb.out.obj
 
     def close(self) -> None:
@@ -241,8 +240,7 @@ def transpose(x: Any, out: Any = None, *, stream: Any = None) -> Any:
     Returns out. Asynchronous: no synchronization, so it can be captured in a CUDA graph (plan a
     problem once outside the capture: the first call for a problem makes its plan).
     """
-    s = _streams.handle(stream)
-    pb = _Problem(x, out, s)
+    pb = _Problem(x, out, _streams.handle(stream))
     if pb.empty:
         return pb.out.obj
     h = _handles.get(pb.device)
@@ -256,9 +254,7 @@ def transpose(x: Any, out: Any = None, *, stream: Any = None) -> Any:
         d = _desc(key[:8], key[8], key[9], 0, None, 0.0)
         _handles.check(lib.ptxpose_plan_create(h.ptr, ctypes.byref(ptr), ctypes.byref(d)))
         owned = h.plans.setdefault(key, _Owned(ptr))  # a plan another thread made first is kept
-    if s is None:
-        s = _streams.current(pb.x)
-    _handles.check(lib.ptxpose_execute(owned.ptr, pb.x.ptr, pb.out.ptr, s))
+    _handles.check(lib.ptxpose_execute(owned.ptr, pb.x.ptr, pb.out.ptr, pb.stream))
     return pb.out.obj
 
 
