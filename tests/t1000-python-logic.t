@@ -144,6 +144,11 @@ raises(lambda: _arrays.view(DL((4, 4), dev=(1, 0))), ptxpose.InvalidArgument, r'
 raises(lambda: _arrays.view(DL((4, 4), dev=(10, 0))), ptxpose.InvalidArgument, 'an array on ROCm, not a CUDA device',
        'DLPack on another kind of device')
 raises(lambda: _arrays.view(DL((4, 4), bits=4)), ptxpose.Unsupported, 'float4: elements of 4 bits', 'sub-byte elements')
+ctypes.pythonapi.PyCapsule_GetPointer.argtypes = None  # another module's declaration: not the package's concern
+ctypes.pythonapi.PyCapsule_GetPointer.restype = ctypes.c_int
+ok(_arrays.view(DL((4, 4), ptr=0x123456789000)).ptr == 0x123456789000,
+   "DLPack: read through the package's own PyCapsule functions (another module's declaration of ctypes.pythonapi's "
+   "does not truncate the pointer)")
 cx, dl = CAI((4, 4), stream=7), DL((4, 4))
 cx.device = type('Dev', (), {'id': 0})()  # said, so that no driver is asked
 ok(ptxpose._core._Problem(cx, dl, None).stream == 7 and dl.got_stream == 7,

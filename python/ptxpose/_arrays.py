@@ -180,10 +180,11 @@ class _DLTensor(ctypes.Structure):
                 ('strides', ctypes.POINTER(ctypes.c_int64)), ('byte_offset', ctypes.c_uint64)]
 
 
-_capsule_pointer = ctypes.pythonapi.PyCapsule_GetPointer
-_capsule_pointer.restype, _capsule_pointer.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
-_capsule_valid = ctypes.pythonapi.PyCapsule_IsValid
-_capsule_valid.restype, _capsule_valid.argtypes = ctypes.c_int, [ctypes.py_object, ctypes.c_char_p]
+# private function objects: ctypes.pythonapi's are shared, and another module may declare them otherwise
+_capsule_pointer = ctypes.PYFUNCTYPE(ctypes.c_void_p, ctypes.py_object, ctypes.c_char_p)(
+    ('PyCapsule_GetPointer', ctypes.pythonapi))
+_capsule_valid = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.py_object, ctypes.c_char_p)(
+    ('PyCapsule_IsValid', ctypes.pythonapi))
 
 
 def dlpack_device(role, x) -> int:
