@@ -149,6 +149,19 @@ ctypes.pythonapi.PyCapsule_GetPointer.restype = ctypes.c_int
 ok(_arrays.view(DL((4, 4), ptr=0x123456789000)).ptr == 0x123456789000,
    "DLPack: read through the package's own PyCapsule functions (another module's declaration of ctypes.pythonapi's "
    "does not truncate the pointer)")
+allocated = []
+
+
+def empty(shape, dtype):  # the module's empty(): what transpose() makes a result of a CAI array with
+    allocated.append(shape)
+
+
+for shape in ((1, 1 << 31), (3, 1 << 31, 1)):
+    big = CAI(shape, '|u1')
+    big.device, big.dtype = type('Dev', (), {'id': 0})(), 'uint8'
+    raises(lambda: ptxpose.transpose(big), ptxpose.InvalidArgument, 'are 1 to 2147483647; no result allocated',
+           f'shape {shape}, past the library\'s 2^31-1, refused before a result is allocated')
+ok(not allocated, '... nothing allocated', allocated)
 cx, dl = CAI((4, 4), stream=7), DL((4, 4))
 cx.device = type('Dev', (), {'id': 0})()  # said, so that no driver is asked
 ok(ptxpose._core._Problem(cx, dl, None).stream == 7 and dl.got_stream == 7,

@@ -11,6 +11,7 @@ from ._arrays import View
 from ._errors import ContextMismatch, InvalidArgument, Unsupported
 
 MODES = {'heuristic': 0, 'measure': 1}
+DIM_MAX = 2**31 - 1  # rows, cols and batch (include/ptxpose.h); the library checks them, this spares an allocation
 PLANS_KEPT = 1024  # transpose()'s plans per device; past it they are dropped and made again
 
 
@@ -84,6 +85,9 @@ class _Problem:
         # the stream the transpose runs on (None for a plan): out's DLPack producer orders its work before it
         self.stream = stream if stream is not None or plan_only else _streams.current(vx)
         want = vx.shape[:-2] + (mx.cols, mx.rows)
+        if out is None and mx.span and max(mx.rows, mx.cols, mx.batch) > DIM_MAX:  # before any memory is taken
+            raise InvalidArgument(f'x: shape {vx.shape}: rows, cols and batch of a transpose are 1 to {DIM_MAX}; '
+                                  f'no result allocated')
         if out is None and plan_only:  # a Plan's C-contiguous result: its layout, no memory
             vo = View(None, 'plan', 0, want, _arrays.contiguous(want), vx.itemsize, vx.dtype, self.device)
         else:
