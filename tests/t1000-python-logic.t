@@ -144,6 +144,31 @@ raises(lambda: _arrays.view(DL((4, 4), dev=(1, 0))), ptxpose.InvalidArgument, r'
 raises(lambda: _arrays.view(DL((4, 4), dev=(10, 0))), ptxpose.InvalidArgument, 'an array on ROCm, not a CUDA device',
        'DLPack on another kind of device')
 raises(lambda: _arrays.view(DL((4, 4), bits=4)), ptxpose.Unsupported, 'float4: elements of 4 bits', 'sub-byte elements')
+ctypes.pythonapi.PyCapsule_GetPointer.argtypes = None  # another module's declaration: not the package's concern
+ctypes.pythonapi.PyCapsule_GetPointer.restype = ctypes.c_int
+ok(_arrays.view(DL((4, 4), ptr=0x123456789000)).ptr == 0x123456789000,
+   "DLPack: read through the package's own PyCapsule functions (another module's declaration of ctypes.pythonapi's "
+   "does not truncate the pointer)")
+allocated = []
+
+
+def empty(shape, dtype):  # the module's empty(): what transpose() makes a result of a CAI array with
+    allocated.append(shape)
+
+
+for shape in ((1, 1 << 31), (3, 1 << 31, 1)):
+    big = CAI(shape, '|u1')
+    big.device, big.dtype = type('Dev', (), {'id': 0})(), 'uint8'
+    raises(lambda: ptxpose.transpose(big), ptxpose.InvalidArgument, 'are 1 to 2147483647; no result allocated',
+           f'shape {shape}, past the library\'s 2^31-1, refused before a result is allocated')
+ok(not allocated, '... nothing allocated', allocated)
+cx, dl = CAI((4, 4), stream=7), DL((4, 4))
+cx.device = type('Dev', (), {'id': 0})()  # said, so that no driver is asked
+ok(ptxpose._core._Problem(cx, dl, None).stream == 7 and dl.got_stream == 7,
+   "a DLPack out is given the stream the transpose runs on (x's, here its CAI v3 stream), not the legacy default")
+dl = DL((4, 4))
+dl.m.t.ndim = 1 << 30
+raises(lambda: _arrays.view(dl), ptxpose.InvalidArgument, 'ndim 1073741824', 'a DLPack ndim past 64: refused, not read')
 
 # ---- streams
 class TorchLike:
@@ -170,6 +195,67 @@ raises(lambda: _streams.handle(-1), ptxpose.InvalidArgument, 'stream: -1', 'a ne
 raises(lambda: _streams.handle('s'), ptxpose.InvalidArgument, 'builtins.str is not a CUDA stream', 'a str stream')
 ok(_streams.current(_arrays.view(CAI((2, 2), stream=2))) == 2 and _streams.current(_arrays.view(CAI((2, 2)))) == 0,
    "default stream: the CAI's, else the legacy default (0)")
+
+# ---- hostile values: each an Error naming it, never a value ctypes would wrap past a C type's range
+class FakeTorch:  # what the package reads of a torch.Tensor (a lazy conjugate here)
+    __module__ = 'torch'
+    device = type('Dev', (), {'type': 'cuda', 'index': 0})()
+    dtype = 'torch.complex64'
+
+    def data_ptr(self):
+        return 0x10000
+
+    def is_conj(self):
+        return True
+
+    def is_neg(self):
+        return False
+
+
+raises(lambda: _arrays.view(FakeTorch(), 'out'), ptxpose.InvalidArgument, 'out: a torch.Tensor with a lazy conjugate',
+       'a lazy-conjugate torch out (resolving it would leave the caller\'s out unwritten)')
+for desc, cai, cls, pattern in [
+        ('a negative pointer', dict(data=(-16, False)), ptxpose.InvalidArgument, 'data pointer -16 is out of range'),
+        ('a pointer past 64 bits', dict(data=(1 << 64, False)), ptxpose.SizeOverflow,
+         'data pointer 18446744073709551616'),
+        ('a float pointer', dict(data=(1.5, False)), ptxpose.InvalidArgument, 'data pointer 1.5 is not an integer'),
+        ('a shape of str', dict(shape='ab'), ptxpose.InvalidArgument, "shape 'ab' is not a tuple of integers"),
+        ('strides of str', dict(strides=('a', 4)), ptxpose.InvalidArgument, r"strides \('a', 4\) are not integers"),
+        ('a typestr not a str', dict(typestr=4), ptxpose.InvalidArgument, 'typestr 4 is not a NumPy type string'),
+        ('a version of str', dict(version='3'), ptxpose.InvalidArgument, "version '3' is not an integer"),
+        ('a v3 stream 0', dict(stream=0), ptxpose.InvalidArgument, 'stream 0 is disallowed by version 3'),
+        ('a v3 stream past 64 bits', dict(stream=1 << 70), ptxpose.SizeOverflow, 'stream 1180591620717411303424'),
+        ('a v3 stream of str', dict(stream='s'), ptxpose.InvalidArgument, "stream 's' is not an integer")]:
+    base = dict(shape=(4, 4), typestr='<f4', data=(0x10000, False), version=3)
+    raises(lambda: _arrays.view(type('C', (), {'__cuda_array_interface__': dict(base, **cai)})()), cls, pattern,
+           f'CAI: {desc}')
+ok([_arrays.view(CAI((2, 2), stream=s)).stream for s in (1, 2)] == [1, 2], 'CAI v3 streams 1 and 2 are taken')
+raises(lambda: mat((4, 4), (1 << 66, 4)), ptxpose.SizeOverflow, r'strides \(18446744073709551616, 1\).*past 2\^63',
+       'a row stride past 2^63 elements (the desc\'s ld_in would wrap to 0: cols)')
+raises(lambda: mat((1 << 64, 2, 2), typestr='|u1'), ptxpose.SizeOverflow, '18446744073709551616 elements is past',
+       'a batch past 2^63 (it would wrap to 0)')
+raises(lambda: mat((3, -4)), ptxpose.InvalidArgument, r'shape \(3, -4\) has a negative dimension',
+       'a negative dimension')
+raises(lambda: ptxpose.transpose(CAI((4, 4), ptr=0)), ptxpose.InvalidArgument,
+       r'x: a null data pointer for shape \(4, 4\)', 'a null pointer')
+for arg, cls, pattern in [(1 << 64, ptxpose.InvalidArgument, 'past 64 bits'),
+                          (type('S', (), {'cuda_stream': -5})(), ptxpose.InvalidArgument, 'S.cuda_stream -5'),
+                          (type('S', (), {'__cuda_stream__': lambda s: 7})(), ptxpose.InvalidArgument, 'gave 7')]:
+    raises(lambda: _streams.handle(arg), cls, pattern, f'stream= {pattern}')
+for kw, cls, pattern in [(dict(align=1 << 40), ptxpose.SizeOverflow, 'align 1099511627776 is out of range'),
+                         (dict(align=-1), ptxpose.InvalidArgument, 'align -1 is out of range'),
+                         (dict(measure_budget_ms='x'), ptxpose.InvalidArgument,
+                          "measure_budget_ms 'x' is not a number"),
+                         (dict(kernel='fast\0b32'), ptxpose.InvalidArgument, "kernel 'fast"),
+                         (dict(kernel=b'fast_b32'), ptxpose.InvalidArgument, "kernel b'fast_b32'"),
+                         (dict(mode=['measure']), ptxpose.InvalidArgument, r"mode \['measure'\]")]:
+    raises(lambda: ptxpose.Plan(CAI((4, 4)), **kw), cls, pattern, f'Plan({", ".join(kw)}=...)')
+for dev in (1 << 40, 'x', 1.5, True):
+    raises(lambda: ptxpose.device(dev), ptxpose.InvalidArgument, 'not a device ordinal',
+           f'device({dev!r}) (cuDeviceGet takes a C int)')
+bad_dev = type('D', (), {'__dlpack__': lambda s, stream=None: 0, '__dlpack_device__': lambda s: 'ab'})()
+raises(lambda: _arrays.view(bad_dev),
+       ptxpose.InvalidArgument, 'is not \\(device type, id\\)', 'a malformed __dlpack_device__')
 
 # ---- errors
 ok(all(isinstance(_errors.from_status(s, 'm'), ptxpose.Error) and _errors.from_status(s, 'm').status == s

@@ -165,8 +165,25 @@ for th in threads:
     th.start()
 for th in threads:
     th.join()
-ptxpose._core.PLANS_KEPT = kept
 ok(not bad, '4 threads, 48 transposes of 20 problems through a cache of 3 plans: all correct', bad)
+# the plans dropped are destroyed (the library says STALE of them), and the cache stays within its bound
+h = ptxpose._handles.get(0)
+lib, info = ptxpose._lib.load(), ptxpose._lib.PlanInfo()
+old = [o.ptr for o in h.plans.values()]
+for k in range(4):
+    ptxpose.transpose(Arr((3, 40 + k), '<f4'))
+cu('cuStreamSynchronize', None)
+ok(len(h.plans) <= 3 and old and all(lib.ptxpose_plan_get(p, ctypes.byref(info)) == 12 for p in old),
+   f"transpose()'s cache: {len(h.plans)} plans kept of 3; the {len(old)} dropped destroyed (PTXPOSE_ERR_STALE)")
+ptxpose._core.PLANS_KEPT = kept
+pc = ptxpose.Plan(x)
+ptr = pc._ptr
+pc.close()
+ok(lib.ptxpose_plan_get(ptr, ctypes.byref(info)) == 12 and pc._ptr is None, 'Plan.close(): the plan destroyed')
+pc = ptxpose.Plan(x)
+ptr = pc._ptr
+del pc
+ok(lib.ptxpose_plan_get(ptr, ctypes.byref(info)) == 12, 'a Plan collected: its plan destroyed')
 
 # ---- bad input: each an Error naming the value, nothing launched
 x = Arr((64, 64), '<f4')
@@ -212,6 +229,8 @@ ok(rc == 0 and out.endswith('($PTXPOSE_LIB)\n'), '$PTXPOSE_LIB is taken, and sai
 rc, out, err = run(['-m', 'ptxpose', '--version'], PTXPOSE_LIB='/nonexistent/libptxpose.so')
 ok(rc == 7 and err.count('\n') == 1 and 'libptxpose.so.0.3 not found' in err and '$PTXPOSE_LIB names no file' in err,
    f'no library: exit 7, one line ({err.strip()[:90]}...)', err)
+rc, out, err = run(['-c', 'import ptxpose; print(hasattr(ptxpose, "__version__"))'], PTXPOSE_LIB='/nonexistent/l.so')
+ok(rc == 0 and out == 'False\n', 'no library: hasattr(ptxpose, "__version__") is False, not an exception', err)
 rc, out, err = run(['-c', 'import ptxpose, sys\ntry:\n ptxpose.device()\nexcept ptxpose.NoDriver as e:\n'
                     ' print(e.status, e.message)'], PTXPOSE_LIBCUDA='/nonexistent/libcuda.so.1')
 ok(rc == 0 and out.startswith('4 ') and 'libcuda' in out, f'no driver: NoDriver, status 4 ({out.strip()[:80]})', err)

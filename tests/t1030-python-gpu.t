@@ -89,10 +89,14 @@ class C16:
 raises(lambda: ptxpose.transpose(C16(), torch.empty(64, 64, dtype=torch.complex128, device='cuda')),
        ptxpose.Misaligned, 'aligned to 8 bytes only', 'complex128 at an 8-byte aligned pointer: refused')
 raises(lambda: ptxpose.transpose(torch.ones(4, 4)), ptxpose.InvalidArgument, 'a host array', 'a CPU tensor')
+raises(lambda: ptxpose.transpose(torch.eye(4, device='cuda').to_sparse()), ptxpose.Unsupported,
+       'layout torch.sparse_coo', 'a sparse tensor: refused, named')
 x = rand((64, 64), torch.float32)
 raises(lambda: ptxpose.transpose(x, out=x), ptxpose.InvalidArgument, 'overlap', 'out=x')
 x = torch.randn(33, 65, device='cuda', dtype=torch.complex64).conj()
 ok(exact(ptxpose.transpose(x), x.resolve_conj()), 'a lazy conjugate is resolved first')
+raises(lambda: ptxpose.transpose(x, torch.empty(65, 33, dtype=x.dtype, device='cuda').conj()), ptxpose.InvalidArgument,
+       'out: a torch.Tensor with a lazy conjugate', 'a lazy-conjugate out: refused (it would not be written)')
 
 
 class CAIOnly:
@@ -168,6 +172,16 @@ for how in ('current', 'explicit'):
         ptxpose.transpose(x, y, stream=s)
     s.synchronize()
     ok(exact(y, src), f'a busy non-default stream ({how}): the transpose ran after the copy queued before it')
+s = torch.cuda.Stream()
+src = rand((1024, 1024), torch.complex64)
+x, y = torch.zeros_like(src), torch.empty_like(src)
+torch.cuda.synchronize()
+with torch.cuda.stream(s):
+    torch.cuda._sleep(50_000_000)
+    x.copy_(src)
+ptxpose.transpose(x.conj(), y, stream=s)
+s.synchronize()
+ok(exact(y, src.conj().resolve_conj()), 'a lazy conjugate on a busy explicit stream: resolved on it, after the copy')
 
 # ---- CuPy
 try:

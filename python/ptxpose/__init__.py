@@ -24,5 +24,8 @@ __all__ = ['transpose', 'Plan', 'PlanInfo', 'Kernel', 'Device', 'kernels', 'devi
 
 def __getattr__(name: str) -> str:
     if name == '__version__':  # the library's: the package is built from the same tree
-        return version().split()[0]
+        try:
+            return version().split()[0]
+        except LibraryNotFound as e:  # an AttributeError, so that hasattr() and getattr(m, n, d) answer
+            raise AttributeError(f'ptxpose.__version__: {e.message}') from None
     raise AttributeError(f"module 'ptxpose' has no attribute {name!r}")

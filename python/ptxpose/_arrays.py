@@ -10,11 +10,15 @@ matrix, the leading ones its batch. Nothing here calls the GPU.
 from __future__ import annotations
 
 import ctypes
+import operator
+import sys
 from typing import Any, Optional, Tuple
 
-from ._errors import InvalidArgument, Misaligned, Unsupported
+from ._errors import InvalidArgument, Misaligned, SizeOverflow, Unsupported
 
 WIDTHS = (1, 2, 4, 8, 16)
+ADDRESS_MAX = 2**64 - 1  # pointers and stream handles: what a C pointer holds
+FIELD_MAX = 2**63 - 1  # a desc's sizes and strides: the library refuses more (PTXPOSE_ERR_OVERFLOW)
 TYPESTR_KINDS = {'f': 'float', 'i': 'int', 'u': 'uint', 'c': 'complex', 'b': 'bool', 'V': 'void'}
 DL_CODES = ('int', 'uint', 'float', 'opaque', 'bfloat', 'complex', 'bool')
 DL_CPU, DL_CUDA, DL_CUDA_HOST, DL_CUDA_MANAGED = 1, 2, 3, 13
@@ -37,9 +41,27 @@ class View:
         self.readonly, self.keep = readonly, keep
 
 
+def integer(v: Any, what: str, lo: int = 0, hi: int = ADDRESS_MAX) -> int:
+    """v as an int in lo..hi (an int, or what has __index__: a NumPy integer), or an Error
+    naming it: ctypes would otherwise wrap a value past a C type's range without a word."""
+    if isinstance(v, int) and not isinstance(v, bool):
+        i = v
+    else:
+        try:
+            if isinstance(v, bool):
+                raise TypeError
+            i = operator.index(v)
+        except TypeError:
+            raise InvalidArgument(f'{what} {v!r} is not an integer') from None
+    if lo <= i <= hi:
+        return i
+    raise (SizeOverflow if i > hi else InvalidArgument)(f'{what} {i} is out of range ({lo} to {hi})')
+
+
 def typestr_dtype(typestr: str) -> Tuple[str, int]:
     """('float32', 4) for '<f4': the dtype's name and its width in bytes."""
-    if len(typestr) < 3 or typestr[0] not in '<>|=' or typestr[1] not in TYPESTR_KINDS or not typestr[2:].isdigit():
+    if (not isinstance(typestr, str) or len(typestr) < 3 or typestr[0] not in '<>|=' or typestr[1] not in TYPESTR_KINDS
+            or not typestr[2:].isdigit()):
         raise InvalidArgument(f"__cuda_array_interface__: typestr {typestr!r} is not a NumPy type string")
     width = int(typestr[2:])
     kind = TYPESTR_KINDS[typestr[1]]
@@ -59,6 +81,10 @@ def _byte_strides(role, shape, strides, itemsize):
     """Element strides from byte strides (None: C-contiguous)."""
     if strides is None:
         return contiguous(shape)
+    try:
+        strides = tuple(map(operator.index, strides))
+    except TypeError:
+        raise InvalidArgument(f'{role}: strides {strides!r} are not integers') from None
     if len(strides) != len(shape):
         raise InvalidArgument(f'{role}: {len(strides)} strides for {len(shape)} dimensions')
     for i, (n, s) in enumerate(zip(shape, strides)):
@@ -77,12 +103,28 @@ def _check_width(role, dtype, itemsize):
 _TORCH_NAMES: dict = {}  # torch.dtype: its name ("float32"), made once
 
 
-def _torch_view(role, x) -> View:
+def _torch_resolved(x, stream):
+    """x's values in memory (a copy), made on the stream the transpose will run on: the copy is
+    then ordered before the transpose, and its memory is not reused before the transpose ends."""
+    if stream is None or stream <= 2:  # the current stream (what None runs on), or a default stream
+        return x.resolve_conj().resolve_neg()
+    torch = sys.modules['torch']
+    with torch.cuda.stream(torch.cuda.ExternalStream(stream, device=x.device)):
+        return x.resolve_conj().resolve_neg()
+
+
+def _torch_view(role, x, stream) -> View:
     if x.device.type != 'cuda':
         raise InvalidArgument(f'{role}: a host array (torch.Tensor on {x.device}): ptxpose needs CUDA device '
                               f'memory (.cuda() it first)')
     if x.is_conj() or x.is_neg():  # a lazy conjugate or negation: the memory holds the other values
-        x = x.resolve_conj().resolve_neg()
+        lazy = 'conjugate (is_conj())' if x.is_conj() else 'negation (is_neg())'
+        if role == 'out':  # resolving it would make a copy, and the caller's out would not be written
+            raise InvalidArgument(f'out: a torch.Tensor with a lazy {lazy}: ptxpose writes the memory as it is, '
+                                  f'so the values out shows would not be those transposed; pass a plain tensor')
+        x = _torch_resolved(x, stream)
+    if x.layout is not sys.modules['torch'].strided:  # sparse, MKL-DNN: no data pointer or strides to read
+        raise Unsupported(f'{role}: a torch.Tensor of layout {x.layout}: ptxpose moves dense (strided) tensors')
     dtype = _TORCH_NAMES.get(x.dtype)
     if dtype is None:
         dtype = _TORCH_NAMES[x.dtype] = str(x.dtype).replace('torch.', '')
@@ -93,11 +135,25 @@ def _torch_view(role, x) -> View:
 
 def _cai_view(role, x, cai, kind) -> View:
     try:
-        shape = tuple(int(n) for n in cai['shape'])
-        ptr, readonly = cai['data']
-        typestr = cai['typestr']
+        shape, (ptr, readonly), typestr = cai['shape'], cai['data'], cai['typestr']
     except (KeyError, TypeError, ValueError) as e:
         raise InvalidArgument(f'{role}: __cuda_array_interface__ of {type(x).__name__} lacks {e}') from None
+    try:
+        shape = tuple(map(operator.index, shape))
+    except TypeError:
+        raise InvalidArgument(f'{role}: __cuda_array_interface__ shape {shape!r} is not a tuple of integers') \
+            from None
+    if type(ptr) is not int or not 0 <= ptr <= ADDRESS_MAX:  # the common case costs one test; else named
+        ptr = integer(ptr or 0, f'{role}: __cuda_array_interface__ data pointer')
+    version = cai.get('version', 2)
+    if type(version) is not int:
+        version = integer(version, f'{role}: __cuda_array_interface__ version')
+    stream = cai.get('stream') if version >= 3 else None
+    if stream is not None and (type(stream) is not int or not 0 < stream <= ADDRESS_MAX):
+        stream = integer(stream, f'{role}: __cuda_array_interface__ stream')
+        if stream == 0:  # v3: 1 is the legacy default stream, 2 the per-thread one, 0 disallowed
+            raise InvalidArgument(f'{role}: __cuda_array_interface__ stream 0 is disallowed by version 3 (it is '
+                                  f'ambiguous: 1 is the legacy default stream, 2 the per-thread one)')
     if cai.get('mask') is not None:
         raise Unsupported(f'{role}: a masked array (__cuda_array_interface__ mask): not supported')
     dtype, itemsize = typestr_dtype(typestr)
@@ -107,8 +163,7 @@ def _cai_view(role, x, cai, kind) -> View:
     device = getattr(dev, 'id', None)  # CuPy and Numba say; another array: the pointer's device
     if kind == 'cupy':
         dtype = str(x.dtype)
-    return View(x, kind, int(ptr or 0), shape, strides, itemsize, dtype, device,
-                cai.get('stream') if cai.get('version', 2) >= 3 else None, bool(readonly))
+    return View(x, kind, ptr, shape, strides, itemsize, dtype, device, stream, bool(readonly))
 
 
 class _DLDevice(ctypes.Structure):
@@ -125,15 +180,19 @@ class _DLTensor(ctypes.Structure):
                 ('strides', ctypes.POINTER(ctypes.c_int64)), ('byte_offset', ctypes.c_uint64)]
 
 
-_capsule_pointer = ctypes.pythonapi.PyCapsule_GetPointer
-_capsule_pointer.restype, _capsule_pointer.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
-_capsule_valid = ctypes.pythonapi.PyCapsule_IsValid
-_capsule_valid.restype, _capsule_valid.argtypes = ctypes.c_int, [ctypes.py_object, ctypes.c_char_p]
+# private function objects: ctypes.pythonapi's are shared, and another module may declare them otherwise
+_capsule_pointer = ctypes.PYFUNCTYPE(ctypes.c_void_p, ctypes.py_object, ctypes.c_char_p)(
+    ('PyCapsule_GetPointer', ctypes.pythonapi))
+_capsule_valid = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.py_object, ctypes.c_char_p)(
+    ('PyCapsule_IsValid', ctypes.pythonapi))
 
 
 def dlpack_device(role, x) -> int:
     """The CUDA ordinal of a DLPack array; a host (or other) device raises."""
-    dtype, did = (int(t) for t in x.__dlpack_device__())
+    try:
+        dtype, did = map(operator.index, x.__dlpack_device__())
+    except (TypeError, ValueError):
+        raise InvalidArgument(f'{role}: __dlpack_device__ of {type(x).__name__} is not (device type, id)') from None
     if dtype not in (DL_CUDA, DL_CUDA_MANAGED):
         where = DL_NAMES.get(dtype, f'device type {dtype}')
         raise InvalidArgument(f'{role}: a host array ({type(x).__module__}.{type(x).__name__} on {where}): '
@@ -149,6 +208,8 @@ def _dlpack_view(role, x, stream) -> View:
         raise InvalidArgument(f'{role}: __dlpack__ of {type(x).__name__} returned no "dltensor" capsule '
                               f'(a used or versioned one)')
     t = _DLTensor.from_address(_capsule_pointer(cap, b'dltensor'))  # DLManagedTensor starts with it
+    if not 0 <= t.ndim <= 64:  # the shape and strides arrays are read through raw pointers
+        raise InvalidArgument(f'{role}: __dlpack__ of {type(x).__name__}: ndim {t.ndim}')
     shape = tuple(t.shape[i] for i in range(t.ndim))
     code, bits, lanes = t.dtype.code, t.dtype.bits, t.dtype.lanes
     name = (DL_CODES[code] if code < len(DL_CODES) else f'code{code}') + str(bits) + (f'x{lanes}' if lanes > 1 else '')
@@ -166,7 +227,7 @@ def view(x: Any, role: str = 'x', stream: Optional[int] = None) -> View:
     __dlpack__ (the stream the transpose will run on)."""
     mod = type(x).__module__.partition('.')[0]
     if mod == 'torch' and hasattr(x, 'data_ptr'):
-        return _torch_view(role, x)
+        return _torch_view(role, x, stream)
     cai = getattr(x, '__cuda_array_interface__', None)
     if cai is not None:
         return _cai_view(role, x, cai, mod if mod in ('cupy', 'numba') else 'cai')
@@ -194,11 +255,13 @@ def matrix(v: View, role: str) -> Matrix:
     shape, strides = v.shape, v.strides
     if len(shape) == 2:  # the common case, quickly: rows of adjacent elements, ld >= cols
         rows, cols = shape
-        if rows > 1 and cols > 1 and strides[1] == 1 and strides[0] >= cols:
+        if rows > 1 and cols > 1 and strides[1] == 1 and FIELD_MAX >= strides[0] >= cols and rows <= FIELD_MAX:
             return Matrix(1, rows, cols, strides[0], 0, ((rows - 1) * strides[0] + cols) * v.itemsize)
     if len(shape) < 2:
         raise InvalidArgument(f'{role}: {len(shape)}-d array of shape {shape}: a transpose needs at least 2 '
                               f'dimensions (it swaps the last two)')
+    if min(shape) < 0:
+        raise InvalidArgument(f'{role}: shape {shape} has a negative dimension')
     if 0 in shape:  # nothing to move: no stride matters
         batch = 1
         for n in shape[:-2]:
@@ -228,12 +291,17 @@ def matrix(v: View, role: str) -> Matrix:
     bstride = lead[-1][1] if lead else 0
     if batch > 1 and bstride == 0:
         raise Unsupported(f'{role}: a broadcast batch (stride 0, shape {shape}): not supported')
+    big = max(batch, rows, ld, bstride)
+    if big > FIELD_MAX:  # the desc's uint64 fields would wrap; the library names what it refuses below
+        raise SizeOverflow(f'{role}: shape {shape} with strides {strides}: {big} elements is past 2^63')
     span = ((batch - 1) * bstride + (rows - 1) * ld + cols) * v.itemsize
     return Matrix(batch, rows, cols, ld, bstride if batch > 1 else 0, span)
 
 
 def check_pointer(v: View, role: str) -> None:
-    """The pointer holds whole elements, and 16-byte elements are 16-byte aligned."""
+    """The pointer is an address that holds whole elements, and 16-byte elements are 16-byte aligned."""
+    if v.ptr > ADDRESS_MAX:
+        raise InvalidArgument(f'{role}: pointer {v.ptr:#x} is past 64 bits')
     if v.ptr % v.itemsize:
         low = v.ptr & -v.ptr
         raise Misaligned(f'{role}: pointer {v.ptr:#x} of {v.dtype} ({v.itemsize}-byte elements) is aligned to '

@@ -7,10 +7,11 @@ from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple
 
 from . import _arrays, _handles, _lib, _streams
-from ._arrays import Matrix, View
+from ._arrays import View
 from ._errors import ContextMismatch, InvalidArgument, Unsupported
 
 MODES = {'heuristic': 0, 'measure': 1}
+DIM_MAX = 2**31 - 1  # rows, cols and batch (include/ptxpose.h); the library checks them, this spares an allocation
 PLANS_KEPT = 1024  # transpose()'s plans per device; past it they are dropped and made again
 
 
@@ -72,18 +73,25 @@ def _device_of(v: View, role: str) -> int:
 
 class _Problem:
     """A transpose of x into out, checked: the two views and matrices, and the desc's fields."""
-    __slots__ = ('x', 'out', 'mx', 'mo', 'device', 'empty')
+    __slots__ = ('x', 'out', 'mx', 'mo', 'device', 'empty', 'stream')
 
     def __init__(self, x: Any, out: Any, stream: Optional[int], plan_only: bool = False):
         self.x = vx = _arrays.view(x, 'x', stream)
         self.mx = mx = _arrays.matrix(vx, 'x')
         _arrays.check_pointer(vx, 'x')
+        if mx.span and not vx.ptr:
+            raise InvalidArgument(f'x: a null data pointer for shape {vx.shape}')
         self.device = _device_of(vx, 'x')
+        # the stream the transpose runs on (None for a plan): out's DLPack producer orders its work before it
+        self.stream = stream if stream is not None or plan_only else _streams.current(vx)
         want = vx.shape[:-2] + (mx.cols, mx.rows)
+        if out is None and mx.span and max(mx.rows, mx.cols, mx.batch) > DIM_MAX:  # before any memory is taken
+            raise InvalidArgument(f'x: shape {vx.shape}: rows, cols and batch of a transpose are 1 to {DIM_MAX}; '
+                                  f'no result allocated')
         if out is None and plan_only:  # a Plan's C-contiguous result: its layout, no memory
             vo = View(None, 'plan', 0, want, _arrays.contiguous(want), vx.itemsize, vx.dtype, self.device)
         else:
-            vo = _arrays.view(_allocate(vx, want) if out is None else out, 'out', stream)
+            vo = _arrays.view(_allocate(vx, want) if out is None else out, 'out', self.stream)
         self.out = vo
         if vo.shape != want:
             raise InvalidArgument(f'out: shape {vo.shape}, but x of shape {vx.shape} transposes to {want}')
@@ -93,6 +101,8 @@ class _Problem:
             raise InvalidArgument(f'out: a read-only array ({type(out).__name__})')
         self.mo = mo = _arrays.matrix(vo, 'out')
         _arrays.check_pointer(vo, 'out')
+        if mo.span and not vo.ptr and vo.kind != 'plan':
+            raise InvalidArgument(f'out: a null data pointer for shape {vo.shape}')
         od = _device_of(vo, 'out') if vo.kind != 'plan' else self.device
         if vo.kind != 'plan' and od != self.device:
             raise InvalidArgument(f'out: on device {od}, x on device {self.device}')
@@ -151,8 +161,16 @@ class Plan:
 
     def __init__(self, x: Any, out: Any = None, *, mode: str = 'heuristic', kernel: Optional[str] = None,
                  measure_budget_ms: float = 0.0, align: Optional[int] = None):
-        if mode not in MODES:
+        if not isinstance(mode, str) or mode not in MODES:
             raise InvalidArgument(f"mode {mode!r}: 'heuristic' or 'measure'")
+        if kernel is not None and (not isinstance(kernel, str) or '\0' in kernel):
+            raise InvalidArgument(f'kernel {kernel!r}: a kernel name (str, ptxpose.kernels())')
+        if align is not None:
+            align = _arrays.integer(align, 'align', 1, 2**31)  # the desc's uint32 align_in/out
+        try:
+            measure_budget_ms = float(measure_budget_ms)
+        except (TypeError, ValueError):
+            raise InvalidArgument(f'measure_budget_ms {measure_budget_ms!r} is not a number') from None
         pb = _Problem(x, out, None, plan_only=True)
         if pb.empty:
             raise InvalidArgument(f'x: shape {pb.x.shape} has no element: nothing to plan')
@@ -162,7 +180,7 @@ class Plan:
         a_in = align or _arrays.alignment(pb.x.ptr)
         a_out = align or (_arrays.alignment(pb.out.ptr) if pb.out.ptr else 256)
         self._kernel = kernel.encode() if kernel is not None else None
-        d = _desc(self._fields, a_in, a_out, MODES[mode], self._kernel, float(measure_budget_ms))
+        d = _desc(self._fields, a_in, a_out, MODES[mode], self._kernel, measure_budget_ms)
         self._ptr = ctypes.c_void_p()
         _handles.check(_lib.load().ptxpose_plan_create(self._handle.ptr, ctypes.byref(self._ptr), ctypes.byref(d)))
         self.desc: Dict[str, Any] = {k: getattr(d, k) for k in ('elem_bytes', 'rows', 'cols', 'ld_in', 'ld_out',
@@ -183,17 +201,14 @@ class Plan:
         """Enqueue the transpose of x into out (None: a new array of x's kind) on `stream`
         (None: the caller's current stream) and return out; no synchronization. x and out
         must have the plan's layout."""
-        s = _streams.handle(stream)
-        pb = _Problem(x, out, s)
+        pb = _Problem(x, out, _streams.handle(stream))
         if pb.fields() != self._fields:
             raise InvalidArgument(f'x and out do not have the layout of this plan: (elem_bytes, rows, cols, ld_in, '
                                   f'ld_out, batch, stride_in, stride_out) {pb.fields()}, the plan '
                                   f'{self._fields}')
         if pb.device != self.device:
             raise ContextMismatch(f'x: on device {pb.device}, the plan on device {self.device}')
-        if s is None:
-            s = _streams.current(pb.x)
-        _handles.check(_lib.load().ptxpose_execute(self._ptr, pb.x.ptr, pb.out.ptr, s))
+        _handles.check(_lib.load().ptxpose_execute(self._ptr, pb.x.ptr, pb.out.ptr, pb.stream))
         return pb.out.obj
 
     def close(self) -> None:
@@ -229,8 +244,7 @@ def transpose(x: Any, out: Any = None, *, stream: Any = None) -> Any:
     Returns out. Asynchronous: no synchronization, so it can be captured in a CUDA graph (plan a
     problem once outside the capture: the first call for a problem makes its plan).
     """
-    s = _streams.handle(stream)
-    pb = _Problem(x, out, s)
+    pb = _Problem(x, out, _streams.handle(stream))
     if pb.empty:
         return pb.out.obj
     h = _handles.get(pb.device)
@@ -244,9 +258,7 @@ def transpose(x: Any, out: Any = None, *, stream: Any = None) -> Any:
         d = _desc(key[:8], key[8], key[9], 0, None, 0.0)
         _handles.check(lib.ptxpose_plan_create(h.ptr, ctypes.byref(ptr), ctypes.byref(d)))
         owned = h.plans.setdefault(key, _Owned(ptr))  # a plan another thread made first is kept
-    if s is None:
-        s = _streams.current(pb.x)
-    _handles.check(lib.ptxpose_execute(owned.ptr, pb.x.ptr, pb.out.ptr, s))
+    _handles.check(lib.ptxpose_execute(owned.ptr, pb.x.ptr, pb.out.ptr, pb.stream))
     return pb.out.obj
 
 

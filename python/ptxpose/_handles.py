@@ -120,9 +120,9 @@ def get(ordinal: Optional[int]) -> Handle:
     h = _handles.get(ordinal)
     if h is not None:
         return h
+    if isinstance(ordinal, bool) or not isinstance(ordinal, int) or not 0 <= ordinal < 2**31:
+        raise InvalidArgument(f'device {ordinal!r}: not a device ordinal (an int, 0 to 2^31-1)')
     with _lock:
         if ordinal not in _handles:
-            if ordinal < 0:
-                raise InvalidArgument(f'device {ordinal}: not a device ordinal')
             _handles[ordinal] = Handle(ordinal)
         return _handles[ordinal]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import sys
 from typing import Any, Optional
 
+from ._arrays import ADDRESS_MAX, integer
 from ._errors import InvalidArgument
 
 
@@ -22,18 +23,25 @@ def handle(stream: Any) -> Optional[int]:
     if stream is None:
         return None
     if isinstance(stream, int) and not isinstance(stream, bool):
-        if stream < 0:
-            raise InvalidArgument(f'stream: {stream} is not a stream handle (a negative int)')
+        if not 0 <= stream <= ADDRESS_MAX:
+            raise InvalidArgument(f'stream: {stream} is not a stream handle (' +
+                                  ('a negative int)' if stream < 0 else 'past 64 bits)'))
         return stream
     if hasattr(stream, '__cuda_stream__'):
-        return int(stream.__cuda_stream__()[1])
+        got = stream.__cuda_stream__()
+        if not isinstance(got, tuple) or len(got) != 2:
+            raise InvalidArgument(f'stream: {type(stream).__name__}.__cuda_stream__() gave {got!r}, not '
+                                  f'(version, handle)')
+        return integer(got[1], 'stream: the __cuda_stream__ handle')
     for attr in ('cuda_stream', 'ptr'):  # torch.cuda.Stream, cupy.cuda.Stream
         v = getattr(stream, attr, None)
         if isinstance(v, int):
-            return v
+            return integer(v, f'stream: {type(stream).__name__}.{attr}')
     h = getattr(stream, 'handle', None)  # numba.cuda stream: a ctypes c_void_p
     if h is not None and hasattr(h, 'value'):
         return int(h.value or 0)
+    if hasattr(type(stream), '__index__') and not isinstance(stream, bool):  # a NumPy integer
+        return integer(stream, 'stream')
     raise InvalidArgument(f'stream: a {type(stream).__module__}.{type(stream).__name__} is not a CUDA stream (an '
                           f'int handle, a torch.cuda.Stream, a CuPy or Numba stream, or an object with '
                           f'__cuda_stream__)')
