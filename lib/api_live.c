@@ -24,8 +24,15 @@
 
 #define TAG 0xbu
 #define CHUNK 1024
-#define CHUNKS 4096 /* 4 Mi objects alive at once */
-#define GEN_MAX 0xffffffffu
+/* tests/unit/live_unit.c builds this file with small limits */
+#ifndef API_LIVE_CHUNKS
+#define API_LIVE_CHUNKS 4096 /* 4 Mi objects alive at once */
+#endif
+#ifndef API_LIVE_GEN_MAX
+#define API_LIVE_GEN_MAX 0xffffffffu
+#endif
+#define CHUNKS API_LIVE_CHUNKS
+#define GEN_MAX API_LIVE_GEN_MAX
 
 enum { FREE = 0, HANDLE = 1, PLAN = 2, RETIRED = 3 };
 
