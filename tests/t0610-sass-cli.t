@@ -50,6 +50,9 @@ check "no file exits 2" 2 "$PX" sass
 check "--diff with one file exits 2" 2 "$PX" sass --diff "$a"
 check "a missing file exits 3" 3 "$PX" sass "$tmp/nothere.ptx"
 one_line "... naming it" "nothere.ptx: cannot read: No such file"
+: >"$tmp/empty.ptx"
+check "an empty file exits 3" 3 "$PX" sass "$tmp/empty.ptx"
+one_line "... one line" "^ptxpose sass: $tmp/empty.ptx: an empty file: no PTX in it$"
 check "a missing variant name exits 3" 3 "$PX" sass no_such_variant
 one_line "... saying there is no such kernel" "no_such_variant: no such file, and no kernel of that name among the library.s"
 sed "s/\bret;/bogus.instruction;/" "$a" >"$tmp/broken.ptx"
