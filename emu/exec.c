@@ -178,6 +178,8 @@ static inline void compare_lanes(const emu_ins *i, uint32_t g, uint64_t *T, cons
 /* The lanes of m whose predicate (0 or 1 a lane) is set. */
 static inline uint32_t pred_mask(const uint64_t *P, uint32_t m)
 {
+	if (!(m & (m - 1))) /* one lane (the replay): no loop */
+		return P[__builtin_ctz(m)] & 1 ? m : 0;
 	uint64_t g = 0; /* an OR of masked constants: it vectorizes, per-lane shifts do not */
 	for (unsigned l = 0; l < EMU_WARP; l++)
 		g |= (0 - (P[l] & 1)) & (UINT64_C(1) << l);
