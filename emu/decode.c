@@ -400,6 +400,7 @@ int emu_decode(const emu_src *s, emu_prog *p, strbuf *diag)
 		if (dec_opcode(&D) || dec_done(&D))
 			goto out;
 		i->bconst = D.slot_kind[i->b] == SLOT_CONST;
+		i->cconst = D.slot_kind[i->c] == SLOT_CONST;
 	}
 	/* the closing brace returns */
 	emu_ins *e = &p->code[s->nins];

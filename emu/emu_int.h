@@ -188,6 +188,7 @@ typedef struct {
 	uint8_t gneg;       /* guard '@!' */
 	uint8_t cneg;       /* setp: '!' on the combining predicate */
 	uint8_t bconst;     /* operand b is a constant: one value for every lane */
+	uint8_t cconst;     /* ... operand c */
 	uint16_t g;         /* guard slot (the true constant when unguarded) */
 	uint16_t d, d2, a, b, c, e;  /* e: bfi's length */
 	uint16_t v[4];      /* ld/st/pack/unpack: the vector's slots */

@@ -155,7 +155,11 @@ static inline void compare_lanes(const emu_ins *i, uint32_t g, uint64_t *T, cons
 	unsigned wd = i->w;
 #define CMP(op)                                                                                            \
 	do {                                                                                               \
-		if (i->sgn)                                                                                \
+		if (wd == 4 && i->sgn) /* 32-bit: compares the vector unit has */                        \
+			ALU(g, T, (uint64_t)((int32_t)(uint32_t)A[l] op (int32_t)(uint32_t)B[l]));       \
+		else if (wd == 4)                                                                          \
+			ALU(g, T, (uint64_t)((uint32_t)A[l] op (uint32_t)B[l]));                          \
+		else if (i->sgn)                                                                           \
 			ALU(g, T, (uint64_t)(sx(A[l], wd) op sx(B[l], wd)));                             \
 		else                                                                                       \
 			ALU(g, T, (uint64_t)(A[l] op B[l]));                                              \
@@ -174,10 +178,12 @@ static inline void compare_lanes(const emu_ins *i, uint32_t g, uint64_t *T, cons
 /* The lanes of m whose predicate (0 or 1 a lane) is set. */
 static inline uint32_t pred_mask(const uint64_t *P, uint32_t m)
 {
-	uint32_t g = 0;
+	if (!(m & (m - 1))) /* one lane (the replay): no loop */
+		return P[__builtin_ctz(m)] & 1 ? m : 0;
+	uint64_t g = 0; /* an OR of masked constants: it vectorizes, per-lane shifts do not */
 	for (unsigned l = 0; l < EMU_WARP; l++)
-		g |= (uint32_t)(P[l] & 1) << l;
-	return g & m;
+		g |= (0 - (P[l] & 1)) & (UINT64_C(1) << l);
+	return (uint32_t)g & m;
 }
 
 static int fault(emu_ctx *x, emu_warp *w, uint32_t pc, int kind, unsigned lane)
@@ -309,11 +315,16 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 			case EMU_OP_MIN:
 			case EMU_OP_MAX: {
 				int min = i->op == EMU_OP_MIN;
-				LANES(g, {
-					uint64_t a = A[l], b = B[l];
-					int lt = i->sgn ? sx(a, wd) < sx(b, wd) : a < b;
-					D[l] = (lt == min) ? a : b;
-				});
+				if (wd == 4 && i->sgn)
+					ALU(g, D, ((int32_t)(uint32_t)A[l] < (int32_t)(uint32_t)B[l]) == min ? A[l] : B[l]);
+				else if (wd == 4)
+					ALU(g, D, ((uint32_t)A[l] < (uint32_t)B[l]) == min ? A[l] : B[l]);
+				else
+					LANES(g, {
+						uint64_t a = A[l], b = B[l];
+						int lt = i->sgn ? sx(a, wd) < sx(b, wd) : a < b;
+						D[l] = (lt == min) ? a : b;
+					});
 				break;
 			}
 			case EMU_OP_AND: ALU(g, D, A[l] & B[l]); break;
@@ -369,7 +380,7 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 				}
 				break;
 			}
-			case EMU_OP_SELP: ALU(g, D, C[l] ? A[l] : B[l]); break;
+			case EMU_OP_SELP: ALU(g, D, (A[l] & (0 - (C[l] & 1))) | (B[l] & ((C[l] & 1) - 1))); break; /* C is 0 or 1 */
 			case EMU_OP_CVT:
 				LANES(g, {
 					uint64_t v = i->sgn ? (uint64_t)sx(A[l], i->w2) : zx(A[l], i->w2);
@@ -387,7 +398,18 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 				ALU(g, D, bfe(A[l], C[l], E[l], wd, i->sgn));
 				break;
 			}
-			case EMU_OP_PRMT: ALU(g, D, prmt((uint32_t)A[l], (uint32_t)B[l], (uint32_t)C[l])); break;
+			case EMU_OP_PRMT:
+				if (i->cconst && !(C[0] & 0x8888)) { /* one selector, no sign bytes: fixed shifts */
+					unsigned s0 = 8 * (C[0] & 7), s1 = 8 * (C[0] >> 4 & 7), s2 = 8 * (C[0] >> 8 & 7),
+						 s3 = 8 * (C[0] >> 12 & 7);
+#define V (B[l] << 32 | (A[l] & 0xffffffffu)) /* {b, a}: the 8 bytes to pick from */
+					ALU(g, D, (V >> s0 & 0xff) | (V >> s1 & 0xff) << 8 | (V >> s2 & 0xff) << 16 |
+							  (V >> s3 & 0xff) << 24);
+#undef V
+				} else {
+					ALU(g, D, prmt((uint32_t)A[l], (uint32_t)B[l], (uint32_t)C[l]));
+				}
+				break;
 			case EMU_OP_LD_PARAM:
 				for (int k = 0; k < i->sub; k++) {
 					uint64_t v = load_le(x->param + i->imm + k * wd, wd);

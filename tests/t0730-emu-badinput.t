@@ -1,5 +1,6 @@
 #!/bin/sh
-# The emulator on hostile PTX through the CLI (issue 9, items 1, 8, 9): a
+# The emulator on hostile PTX through the CLI (issue 9, items 1, 8, 9;
+# issue 18; malformed or lane-less warp collectives, issue 20): a
 # kernel that never ends stops with exit 8 and one line naming the kernel,
 # the budget and where; immediates and offsets out of range, huge
 # declarations and 100,000 labels get a "line N:" error (exit 3) in seconds,
@@ -44,6 +45,13 @@ kernel endless 32x8 'L:\n\tbra.uni L;\n'
 check "an endless loop at 4096x4096 stops within 60 s: exit 8" 8 \
 	timeout 60 "$PX" run --emulate "$tmp/endless.ptx" --rows 4096 --cols 4096
 one_line "... with one line" 'thread (0,0,0) block (0,0,0): more than 67108864 backward branches without reaching a barrier or exit'
+
+# warp collectives: malformed at load (exit 3), without their lanes at run time (exit 8)
+kernel shflb64 32x8 '\t.reg .b64 %x;\n\tshfl.sync.idx.b64 %x, %x, 0, 31, -1;\n'
+emu "shfl.sync.idx.b64" 3 "line 10: unsupported instruction 'shfl.sync.idx.b64' (needs .b32)$" shflb64
+kernel shflmask 32x8 '\t.reg .b32 %r;\n\tmov.u32 %r, %tid.x;\n\tshfl.sync.idx.b32 %r, %r, 0, 31, 0xfffffffe;\n'
+emu "a lane left out of shfl's member mask" 8 \
+	'line 11 (`shfl.sync.idx.b32 %r, %r, 0, 31, 0xfffffffe`): thread (0,0,0) block (0,0,0): lane 0 executes it but is not in the member mask 0xfffffffe$' shflmask
 
 kernel negoff 32x8 '\t.reg .b64 %in;\n\tld.global.u64 %in, [%in+-9223372036854775808];\n'
 emu "[%in+-9223372036854775808]" 3 'line 10: address offset -9223372036854775808 is out of range (-2^31 to 2^31-1)$' negoff
