@@ -91,7 +91,7 @@ class _Problem:
         if out is None and plan_only:  # a Plan's C-contiguous result: its layout, no memory
             vo = View(None, 'plan', 0, want, _arrays.contiguous(want), vx.itemsize, vx.dtype, self.device)
         else:
-            vo = _arrays.view(_allocate(vx, want) if out is None else out, 'out', self.stream)
+            vo = _arrays.view(_allocate(vx.obj, vx.kind, vx.device, want) if out is None else out, 'out', self.stream)
         self.out = vo
         if vo.shape != want:
             raise InvalidArgument(f'out: shape {vo.shape}, but x of shape {vx.shape} transposes to {want}')
@@ -116,19 +116,18 @@ class _Problem:
         return (self.x.itemsize, mx.rows, mx.cols, mx.ld, mo.ld, mx.batch, mx.bstride, mo.bstride)
 
 
-def _allocate(v: View, shape: Tuple[int, ...]) -> Any:
-    """A new C-contiguous array of the caller's kind for the result."""
-    x = v.obj
-    if v.kind == 'torch':
+def _allocate(x: Any, kind: str, device: Optional[int], shape: Tuple[int, ...]) -> Any:
+    """A new C-contiguous array of the caller's kind (a View's `kind`) for the result."""
+    if kind == 'torch':
         return x.new_empty(shape)
     mod = sys.modules.get(type(x).__module__.partition('.')[0])
-    if v.kind == 'cupy':
-        with mod.cuda.Device(v.device):
+    if kind == 'cupy':
+        with mod.cuda.Device(device):
             return mod.empty(shape, dtype=x.dtype)
-    if v.kind == 'numba':
+    if kind == 'numba':
         return mod.cuda.device_array(shape, dtype=x.dtype)
     empty = getattr(mod, 'empty', None)
-    if v.kind == 'cai' and callable(empty) and hasattr(x, 'dtype'):
+    if kind == 'cai' and callable(empty) and hasattr(x, 'dtype'):
         return empty(shape, dtype=x.dtype)
     raise Unsupported(f'x: cannot make a result array like a {type(x).__module__}.{type(x).__name__} (its '
                       f'module has no empty()): pass out=')
@@ -272,6 +271,14 @@ def transpose(x: Any, out: Any = None, *, stream: Any = None) -> Any:
                 warm = _warm.get((tx, to)) if to is not None else None
                 if warm is not None and xp and op and not (xp < op + warm[2] and op < xp + warm[1]):  # else named below
                     return _launch(warm[0].ptr, xp, op, tx[3], stream, out)
+    else:
+        kind = _CAI_TYPES.get(type(x))
+        if kind is not None and (out is None or type(out) in _CAI_TYPES):
+            done, made = _cai_warm(x, kind, out, stream)
+            if done is not None:
+                return done
+            if made is not None:  # the result made, its layout not warm: checked below as out
+                out = made
     return _transpose(x, out, stream)
 
 
@@ -285,9 +292,10 @@ def _transpose(x: Any, out: Any, stream: Any) -> Any:
     lib = _lib.load()
     owned = h.plans.get(key)  # held here: another thread dropping the entry cannot destroy it under us
     if owned is None:
-        if len(h.plans) >= PLANS_KEPT or len(_warm) >= PLANS_KEPT:
+        if len(h.plans) >= PLANS_KEPT or len(_warm) >= PLANS_KEPT or len(_cai_warm_keys) >= PLANS_KEPT:
             h.plans.clear()
             _warm.clear()
+            _cai_warm_keys.clear()
         ptr = ctypes.c_void_p()
         d = _desc(key[:8], key[8], key[9], 0, None, 0.0)
         _handles.check(lib.ptxpose_plan_create(h.ptr, ctypes.byref(ptr), ctypes.byref(d)))
@@ -295,6 +303,8 @@ def _transpose(x: Any, out: Any, stream: Any) -> Any:
     _handles.check(lib.ptxpose_execute(owned.ptr, pb.x.ptr, pb.out.ptr, pb.stream))
     if pb.x.kind == 'torch' and pb.out.kind == 'torch' and pb.x.obj is x:  # x not resolved (a lazy conjugate)
         _remember(x, out, pb, owned)
+    elif pb.x.kind in _CAI_KINDS and pb.out.kind in _CAI_KINDS:
+        _cai_remember(pb, out is None, owned)
     return pb.out.obj
 
 
@@ -340,6 +350,97 @@ def _remember(x: Any, out: Any, pb: _Problem, owned: Optional['_Owned']) -> Tupl
         _warm[tx if out is None else (tx, to)] = ((owned, pb.out.shape, pb.out.ptr & 255) if out is None else
                                                   (owned, pb.mx.span, pb.mo.span))
     return tx, to
+
+
+# The same for arrays read through __cuda_array_interface__: (type, shape, strides, typestr, version, data's
+# read-only flag, a mask, a stream given, the pointer's low byte) of x and of out -> the plan and both spans;
+# x's key alone -> the shape of the result transpose(x) makes. The pointers, the devices and the stream are
+# read each call.
+_cai_warm_keys: Dict[Any, Tuple[Any, ...]] = {}
+_CAI_TYPES: Dict[type, str] = {}  # type -> its View kind
+_CAI_KINDS = ('cupy', 'numba', 'cai')
+_INT = {int}
+_MALFORMED = (KeyError, TypeError, ValueError, IndexError, AttributeError)  # what a malformed interface raises
+
+
+def _cai_key(a: Any) -> Tuple[Any, int, Any]:
+    """An interface array's key, its pointer and its CAI v3 stream (None); a TypeError where a
+    value is not of the exact type the full checks take without a word (a key compares by value:
+    64.0 would match 64)."""
+    c = a.__cuda_array_interface__
+    ptr, readonly = c['data']
+    shape, strides, version = c['shape'], c.get('strides'), c.get('version', 2)
+    if (type(ptr) is not int or not 0 < ptr <= _arrays.ADDRESS_MAX or type(version) is not int
+            or type(shape) is not tuple or set(map(type, shape)) != _INT
+            or not (strides is None or (type(strides) is tuple and set(map(type, strides)) == _INT))):
+        raise TypeError
+    s = c.get('stream') if version >= 3 else None
+    return (type(a), shape, strides, c['typestr'], version, readonly, c.get('mask') is None, s is None,
+            ptr & 255), ptr, s
+
+
+def _cai_device(a: Any, ptr: int, role: str) -> int:
+    d = getattr(getattr(a, 'device', None), 'id', None)
+    if d is not None:
+        return d
+    d = _handles.pointer_device(ptr, role)
+    return _handles.current_device() if d is None else d
+
+
+def _cai_warm(x: Any, kind: str, out: Any, stream: Any) -> Tuple[Any, Any]:
+    """transpose() of interface arrays of a layout checked before: (out, None) when done; else
+    (None, the result made, or None): the caller then takes the full path."""
+    try:
+        kx, xp, xs = _cai_key(x)
+    except _MALFORMED:  # named by the full path
+        return None, None
+    made = None
+    if out is None:
+        want = _cai_warm_keys.get(kx)
+        if want is None:
+            return None, None
+        dev = _cai_device(x, xp, 'x')
+        out = made = _allocate(x, kind, dev, want)
+    try:
+        ko, op, _ = _cai_key(out)
+        warm = _cai_warm_keys.get((kx, ko))
+    except _MALFORMED:
+        return None, made
+    if warm is None or (xp < op + warm[2] and op < xp + warm[1]):  # an overlap: named by the full path
+        return None, made
+    dev = _cai_device(x, xp, 'x')
+    if _cai_device(out, op, 'out') != dev:
+        return None, made
+    if stream is not None:
+        s = _streams.handle(stream)
+    elif xs is not None:
+        if type(xs) is not int or not 0 < xs <= _arrays.ADDRESS_MAX:
+            return None, made
+        s = xs
+    elif kind == 'cupy':
+        s = sys.modules['cupy'].cuda.get_current_stream().ptr
+    else:
+        s = 0
+    rc = _lib.load().ptxpose_execute(warm[0].ptr, xp, op, s)
+    if rc:
+        _handles.check(rc)
+    return out, None
+
+
+def _cai_remember(pb: _Problem, made: bool, owned: '_Owned') -> None:
+    """Note an interface problem that passed every check."""
+    try:
+        kx, _, _ = _cai_key(pb.x.obj)
+        ko, _, _ = _cai_key(pb.out.obj)
+        hash((kx, ko))
+    except _MALFORMED:
+        return
+    if len(_cai_warm_keys) >= PLANS_KEPT:
+        _cai_warm_keys.clear()
+    _CAI_TYPES[type(pb.x.obj)], _CAI_TYPES[type(pb.out.obj)] = pb.x.kind, pb.out.kind
+    _cai_warm_keys[(kx, ko)] = (owned, pb.mx.span, pb.mo.span)
+    if made:
+        _cai_warm_keys[kx] = pb.out.shape
 
 
 def _launch(plan: ctypes.c_void_p, xp: int, op: int, device: int, stream: Any, out: Any) -> Any:

@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
-# t1015-python-torchpath: the torch path of the ptxpose package, on the fake
-# driver with stand-in tensors (tests/lib/faketorch.py): the first call of a
+# t1015-python-warm: the warm paths of the ptxpose package, on the fake driver.
+# Torch, with stand-in tensors (tests/lib/faketorch.py): the first call of a
 # layout takes every check, the next ones only look the layout up (no
 # _Problem made) and are still correct for transpose(x), transpose(x, out)
 # and Plan.execute on torch's current stream; and on a warm layout, every
 # refusal still comes before the device: an overlapping out, a lazy-conjugate
-# out, a bad stream, a sparse tensor, another dtype.
+# out, a bad stream, a sparse tensor, another dtype. The same for arrays
+# read through __cuda_array_interface__ (tests/lib/fakearrays.py): looked up
+# once checked, exact, and on a warm layout an overlap, values that only
+# equal valid ones (a float shape, a bool version), a v3 stream 0, a
+# read-only out are refused as before.
 import os
 import sys
 
@@ -15,6 +19,7 @@ from pytap import finish, ok, raises  # noqa: E402
 import fakearrays  # noqa: E402,F401
 import faketorch  # noqa: E402
 from faketorch import Tensor, is_transpose  # noqa: E402
+from fakearrays import Arr, transposed  # noqa: E402
 import ptxpose  # noqa: E402
 
 made = []
@@ -91,4 +96,58 @@ raises(lambda: ptxpose.transpose(x, Tensor((129, 67), faketorch.float64, strides
        'out: dtype float64, x is float32', 'warm x: an out of another dtype')
 raises(lambda: ptxpose.transpose(x, Tensor((129, 67), strides=(70, 1), dev=1)), ptxpose.InvalidArgument,
        'out: on device 1', 'warm x: an out on another device')
+
+# ---- arrays through __cuda_array_interface__
+x = Arr((33, 65), '<f4')
+res = []
+for k in range(3):
+    x.fill(k)
+    made.clear()
+    y = ptxpose.transpose(x)
+    sync()
+    res.append((len(made), type(y) is Arr and y.elements() == transposed(x)))
+ok(res == [(1, True), (0, True), (0, True)], 'CAI transpose(x): checked once, then looked up; each exact', res)
+out = Arr((65, 33), '<f4', strides=(40 * 4, 4))  # a layout not yet seen
+res = []
+for k in range(3):
+    x.fill(10 + k)
+    out.clear()
+    made.clear()
+    ptxpose.transpose(x, out)
+    sync()
+    res.append((len(made), out.elements() == transposed(x)))
+ok(res == [(1, True), (0, True), (0, True)], 'CAI transpose(x, out): checked once, then looked up; each exact', res)
+
+
+class Like(Arr):
+    """An Arr whose interface says what it is told to."""
+
+    def __init__(self, base, **change):
+        self.__dict__.update(base.__dict__)
+        self.change = change
+
+    @property
+    def __cuda_array_interface__(self):
+        d = Arr.__cuda_array_interface__.fget(self)
+        d.update(self.change)
+        return d
+
+
+over = Arr((65, 33), '<f4', strides=(40 * 4, 4), mem=x.mem, offset=256 + ((out.ptr - x.ptr) & 255))
+ok(ptxpose._core._cai_key(over)[0] == ptxpose._core._cai_key(out)[0], 'an out over x with the key of the warm out')
+raises(lambda: ptxpose.transpose(x, over), ptxpose.InvalidArgument, 'x and out overlap: x spans',
+       'CAI warm: an out overlapping x, refused before the library is called')
+made.clear()
+ptxpose.transpose(Like(x), out)
+ptxpose.transpose(x, Like(out))
+ptxpose.transpose(Like(x), out)
+ok(len(made) == 2, 'a Like of x, and of out, made warm', len(made))
+raises(lambda: ptxpose.transpose(Like(x, shape=(33.0, 65)), out), ptxpose.InvalidArgument, 'shape .* integers',
+       'CAI warm: a float shape equal to the warm one')
+raises(lambda: ptxpose.transpose(Like(x, version=True), out), ptxpose.InvalidArgument, 'version True',
+       'CAI warm: a bool version')
+raises(lambda: ptxpose.transpose(Like(x, stream=0), out), ptxpose.InvalidArgument, 'stream 0 is disallowed',
+       'CAI warm: a v3 stream 0')
+raises(lambda: ptxpose.transpose(x, Like(out, data=(out.ptr, True))), ptxpose.InvalidArgument, 'read-only',
+       'CAI warm: a read-only out')
 finish()
