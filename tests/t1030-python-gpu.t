@@ -7,9 +7,12 @@
 # measured, every kernel of a width by name); torch.cuda.graph capture and
 # replay; stream order (a busy non-default stream, current or explicit: the
 # transpose must see what was queued before it there). Skips where there is
-# no CUDA device for PyTorch.
+# no CUDA device for PyTorch. Each section runs guarded: an exception is a
+# `not ok` line naming it (its traceback as diagnostics), the rest still run
+# and the plan is printed.
 import os
 import sys
+import traceback
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'lib'))
 from pytap import finish, ok, raises, skip_all  # noqa: E402
@@ -41,62 +44,93 @@ def rand(shape, dt):
 
 
 def bits(t):
-    return t.contiguous().view(torch.uint8)
+    """The bytes of t in C order. Flattened before the view: contiguous() keeps the stride of a
+    dimension of size 1 (a (7, 1) transposed view has strides (1, 7)), and a view to a narrower
+    dtype needs stride(-1) == 1."""
+    return t.contiguous().reshape(-1).view(torch.uint8)
 
 
 def exact(y, x):
-    return torch.equal(bits(y), bits(x.transpose(-1, -2).contiguous()))
+    want = x.transpose(-1, -2)
+    return y.shape == want.shape and y.dtype == want.dtype and torch.equal(bits(y), bits(want))
 
 
-print(f'# {torch.cuda.get_device_name()}, torch {torch.__version__}, ptxpose {ptxpose.version()}, '
-      f'{ptxpose.library_path()!r}')
-shapes = [(67, 129), (1000, 3), (3, 1000), (1, 7), (7, 1), (513, 257), (2048, 2048)]
+def guarded(fn):
+    """Run one section; an exception is a failed line naming the section, not the end of the test."""
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001
+        ok(False, f'{fn.__name__}: raised {type(e).__name__}: {e}'.splitlines()[0], traceback.format_exc())
+    return fn
+
+
+
+@guarded
+def header():
+    print(f'# {torch.cuda.get_device_name()}, torch {torch.__version__}, ptxpose {ptxpose.version()}, '
+          f'{ptxpose.library_path()!r}')
+
+
+SHAPES = [(67, 129), (1000, 3), (3, 1000), (1, 7), (7, 1), (513, 257), (2048, 2048)]
 for dt in DTYPES:
-    res = []
-    for sh in shapes:
-        x = rand(sh, dt)
-        y = ptxpose.transpose(x)
-        res.append(type(y) is torch.Tensor and y.dtype == dt and y.is_contiguous() and exact(y, x))
-    ok(all(res), f'{dt}: {len(shapes)} shapes bit-exact', res)
-
-big = rand((300, 520), torch.float32)
-x = big[5:260, 7:500]  # padded rows, an offset pointer
-ok(exact(ptxpose.transpose(x), x), 'a slice: padded rows, pointer 7 elements in')
-yb = torch.empty(520, 300, device='cuda')
-y = yb[:x.shape[1], :x.shape[0]]
-ok(ptxpose.transpose(x, out=y) is y and exact(y, x), 'out= a padded slice')
-x = rand((5, 67, 129), torch.float16)
-ok(exact(ptxpose.transpose(x), x), 'a batch of 5')
-x = rand((2, 3, 67, 129), torch.complex64)[:, :, 1:]
-ok(exact(ptxpose.transpose(x), x), '4-D with a row slice: a batch of 6, one batch stride')
-raises(lambda: ptxpose.transpose(rand((2, 3, 67, 129), torch.float32)[:, 1:]), ptxpose.Unsupported,
-       'not one batch of evenly spaced matrices', 'leading dimensions that are not one batch: refused, named')
-x = rand((4, 300), torch.int8)[:, 1:]
-ok(exact(ptxpose.transpose(x), x), 'an odd pointer for 1-byte elements')
-for dt in (torch.float16, torch.float32, torch.float64):
-    flat = rand((1 + 257 * 129,), dt)
-    x = flat[1:].view(257, 129)
-    ok(exact(ptxpose.transpose(x), x), f'{dt}: a pointer one element past alignment')
-raises(lambda: ptxpose.transpose(rand((64, 33), torch.float32).t()), ptxpose.Unsupported,
-       'the last dimension has stride 33', 'a column-strided view (x.t()): refused, named')
-base = torch.zeros(2 * 64 * 64 + 1, dtype=torch.float64, device='cuda')  # torch makes no such complex view
+    def every_shape(dt=dt):
+        res = []
+        for sh in SHAPES:
+            x = rand(sh, dt)
+            y = ptxpose.transpose(x)
+            res.append(type(y) is torch.Tensor and y.dtype == dt and y.is_contiguous() and exact(y, x))
+        ok(all(res), f'{dt}: {len(SHAPES)} shapes bit-exact', list(zip(SHAPES, res)))
+    every_shape.__name__ = f'{dt}: {len(SHAPES)} shapes'
+    guarded(every_shape)
 
 
-class C16:
-    __cuda_array_interface__ = dict(shape=(64, 64), typestr='<c16', data=(base.data_ptr() + 8, False), version=2)
+@guarded
+def views():
+    big = rand((300, 520), torch.float32)
+    x = big[5:260, 7:500]  # padded rows, an offset pointer
+    ok(exact(ptxpose.transpose(x), x), 'a slice: padded rows, pointer 7 elements in')
+    yb = torch.empty(520, 300, device='cuda')
+    y = yb[:x.shape[1], :x.shape[0]]
+    ok(ptxpose.transpose(x, out=y) is y and exact(y, x), 'out= a padded slice')
+    x = rand((5, 67, 129), torch.float16)
+    ok(exact(ptxpose.transpose(x), x), 'a batch of 5')
+    x = rand((2, 3, 67, 129), torch.complex64)[:, :, 1:]
+    ok(exact(ptxpose.transpose(x), x), '4-D with a row slice: a batch of 6, one batch stride')
+    raises(lambda: ptxpose.transpose(rand((2, 3, 67, 129), torch.float32)[:, 1:]), ptxpose.Unsupported,
+           'not one batch of evenly spaced matrices', 'leading dimensions that are not one batch: refused, named')
+    x = rand((4, 300), torch.int8)[:, 1:]
+    ok(exact(ptxpose.transpose(x), x), 'an odd pointer for 1-byte elements')
+    for dt in (torch.float16, torch.float32, torch.float64):
+        flat = rand((1 + 257 * 129,), dt)
+        x = flat[1:].view(257, 129)
+        ok(exact(ptxpose.transpose(x), x), f'{dt}: a pointer one element past alignment')
 
 
-raises(lambda: ptxpose.transpose(C16(), torch.empty(64, 64, dtype=torch.complex128, device='cuda')),
-       ptxpose.Misaligned, 'aligned to 8 bytes only', 'complex128 at an 8-byte aligned pointer: refused')
-raises(lambda: ptxpose.transpose(torch.ones(4, 4)), ptxpose.InvalidArgument, 'a host array', 'a CPU tensor')
-raises(lambda: ptxpose.transpose(torch.eye(4, device='cuda').to_sparse()), ptxpose.Unsupported,
-       'layout torch.sparse_coo', 'a sparse tensor: refused, named')
-x = rand((64, 64), torch.float32)
-raises(lambda: ptxpose.transpose(x, out=x), ptxpose.InvalidArgument, 'overlap', 'out=x')
-x = torch.randn(33, 65, device='cuda', dtype=torch.complex64).conj()
-ok(exact(ptxpose.transpose(x), x.resolve_conj()), 'a lazy conjugate is resolved first')
-raises(lambda: ptxpose.transpose(x, torch.empty(65, 33, dtype=x.dtype, device='cuda').conj()), ptxpose.InvalidArgument,
-       'out: a torch.Tensor with a lazy conjugate', 'a lazy-conjugate out: refused (it would not be written)')
+@guarded
+def refusals():
+    raises(lambda: ptxpose.transpose(rand((64, 33), torch.float32).t()), ptxpose.Unsupported,
+           'the last dimension has stride 33', 'a column-strided view (x.t()): refused, named')
+    base = torch.zeros(2 * 64 * 64 + 1, dtype=torch.float64, device='cuda')  # torch makes no such complex view
+
+    class C16:
+        __cuda_array_interface__ = dict(shape=(64, 64), typestr='<c16', data=(base.data_ptr() + 8, False), version=2)
+
+    raises(lambda: ptxpose.transpose(C16(), torch.empty(64, 64, dtype=torch.complex128, device='cuda')),
+           ptxpose.Misaligned, 'aligned to 8 bytes only', 'complex128 at an 8-byte aligned pointer: refused')
+    raises(lambda: ptxpose.transpose(torch.ones(4, 4)), ptxpose.InvalidArgument, 'a host array', 'a CPU tensor')
+    raises(lambda: ptxpose.transpose(torch.eye(4, device='cuda').to_sparse()), ptxpose.Unsupported,
+           'layout torch.sparse_coo', 'a sparse tensor: refused, named')
+    x = rand((64, 64), torch.float32)
+    raises(lambda: ptxpose.transpose(x, out=x), ptxpose.InvalidArgument, 'overlap', 'out=x')
+
+
+@guarded
+def lazy_conjugate():
+    x = torch.randn(33, 65, device='cuda', dtype=torch.complex64).conj()
+    ok(exact(ptxpose.transpose(x), x.resolve_conj()), 'a lazy conjugate is resolved first')
+    raises(lambda: ptxpose.transpose(x, torch.empty(65, 33, dtype=x.dtype, device='cuda').conj()),
+           ptxpose.InvalidArgument, 'out: a torch.Tensor with a lazy conjugate',
+           'a lazy-conjugate out: refused (it would not be written)')
 
 
 class CAIOnly:
@@ -115,86 +149,103 @@ class DLOnly:
         return self.t.__dlpack__(stream=stream)
 
 
-x = rand((67, 129), torch.float32)
-y = torch.empty(129, 67, device='cuda')
-ptxpose.transpose(CAIOnly(x), CAIOnly(y))
-ok(exact(y, x), 'the __cuda_array_interface__ path')
-y.zero_()
-ptxpose.transpose(DLOnly(x), y)
-ok(exact(y, x), 'the DLPack path')
+@guarded
+def interfaces():
+    x = rand((67, 129), torch.float32)
+    y = torch.empty(129, 67, device='cuda')
+    ptxpose.transpose(CAIOnly(x), CAIOnly(y))
+    ok(exact(y, x), 'the __cuda_array_interface__ path')
+    y.zero_()
+    ptxpose.transpose(DLOnly(x), y)
+    ok(exact(y, x), 'the DLPack path')
 
-# ---- Plan
-x, y = rand((4097, 4095), torch.float32), torch.empty(4095, 4097, device='cuda')
-p = ptxpose.Plan(x, y)
-ok(p.execute(x, y) is y and exact(y, x), f'Plan (heuristic): {p.info.kernel}')
-pm = ptxpose.Plan(x, y, mode='measure')
-y.zero_()
-pm.execute(x, y)
-ok(exact(y, x) and pm.info.measured_us > 0, f'Plan (measure): {pm.info.kernel}, {pm.info.measured_us:.1f} us, '
-   f'{pm.info.timed} timed, from the cache {pm.info.from_cache}')
-bad = []
-for k in ptxpose.kernels():
-    if k.elem_bytes == 4:
-        y.zero_()
-        ptxpose.Plan(x, y, kernel=k.name).execute(x, y)
-        if not exact(y, x):
-            bad.append(k.name)
-ok(not bad, 'every 4-byte kernel by name, bit-exact', bad)
 
-# ---- graph capture
-x, y0 = rand((3, 1000, 999), torch.bfloat16), None
-s = torch.cuda.Stream()
-s.wait_stream(torch.cuda.current_stream())
-with torch.cuda.stream(s):
-    ptxpose.transpose(x)  # plans it
-torch.cuda.current_stream().wait_stream(s)
-graph = torch.cuda.CUDAGraph()
-with torch.cuda.graph(graph):
-    y0 = ptxpose.transpose(x)
-x.copy_(rand(x.shape, x.dtype))
-graph.replay()
-torch.cuda.synchronize()
-ok(exact(y0, x), 'inside torch.cuda.graph: captured, and the replay transposes the current x')
+@guarded
+def plans():
+    x, y = rand((4097, 4095), torch.float32), torch.empty(4095, 4097, device='cuda')
+    p = ptxpose.Plan(x, y)
+    ok(p.execute(x, y) is y and exact(y, x), f'Plan (heuristic): {p.info.kernel}')
+    pm = ptxpose.Plan(x, y, mode='measure')
+    y.zero_()
+    pm.execute(x, y)
+    ok(exact(y, x) and pm.info.measured_us > 0, f'Plan (measure): {pm.info.kernel}, {pm.info.measured_us:.1f} us, '
+       f'{pm.info.timed} timed, from the cache {pm.info.from_cache}')
+    bad = []
+    for k in ptxpose.kernels():
+        if k.elem_bytes == 4:
+            y.zero_()
+            try:
+                ptxpose.Plan(x, y, kernel=k.name).execute(x, y)
+            except ptxpose.Error as e:
+                bad.append(f'{k.name}: {type(e).__name__}: {e}')
+                continue
+            if not exact(y, x):
+                bad.append(f'{k.name}: not bit-exact')
+    ok(not bad, 'every 4-byte kernel by name, bit-exact', '\n'.join(bad))
 
-# ---- streams: the transpose must be ordered after what is queued before it on its stream
-for how in ('current', 'explicit'):
+
+@guarded
+def graph_capture():
+    x = rand((3, 1000, 999), torch.bfloat16)
     s = torch.cuda.Stream()
-    x, src = torch.zeros(2048, 2048, device='cuda'), rand((2048, 2048), torch.float32)
-    y = torch.empty(2048, 2048, device='cuda')
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        ptxpose.transpose(x)  # plans it
+    torch.cuda.current_stream().wait_stream(s)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        y0 = ptxpose.transpose(x)
+    x.copy_(rand(x.shape, x.dtype))
+    graph.replay()
+    torch.cuda.synchronize()
+    ok(exact(y0, x), 'inside torch.cuda.graph: captured, and the replay transposes the current x')
+
+
+@guarded
+def streams():  # the transpose must be ordered after what is queued before it on its stream
+    for how in ('current', 'explicit'):
+        s = torch.cuda.Stream()
+        x, src = torch.zeros(2048, 2048, device='cuda'), rand((2048, 2048), torch.float32)
+        y = torch.empty(2048, 2048, device='cuda')
+        torch.cuda.synchronize()
+        with torch.cuda.stream(s):
+            torch.cuda._sleep(50_000_000)  # tens of ms: the default stream would transpose the zeros
+            x.copy_(src)
+        if how == 'current':
+            with torch.cuda.stream(s):
+                ptxpose.transpose(x, y)
+        else:
+            ptxpose.transpose(x, y, stream=s)
+        s.synchronize()
+        ok(exact(y, src), f'a busy non-default stream ({how}): the transpose ran after the copy queued before it')
+    s = torch.cuda.Stream()
+    src = rand((1024, 1024), torch.complex64)
+    x, y = torch.zeros_like(src), torch.empty_like(src)
     torch.cuda.synchronize()
     with torch.cuda.stream(s):
-        torch.cuda._sleep(50_000_000)  # tens of ms: the default stream would transpose the zeros
+        torch.cuda._sleep(50_000_000)
         x.copy_(src)
-    if how == 'current':
-        with torch.cuda.stream(s):
-            ptxpose.transpose(x, y)
-    else:
-        ptxpose.transpose(x, y, stream=s)
+    ptxpose.transpose(x.conj(), y, stream=s)
     s.synchronize()
-    ok(exact(y, src), f'a busy non-default stream ({how}): the transpose ran after the copy queued before it')
-s = torch.cuda.Stream()
-src = rand((1024, 1024), torch.complex64)
-x, y = torch.zeros_like(src), torch.empty_like(src)
-torch.cuda.synchronize()
-with torch.cuda.stream(s):
-    torch.cuda._sleep(50_000_000)
-    x.copy_(src)
-ptxpose.transpose(x.conj(), y, stream=s)
-s.synchronize()
-ok(exact(y, src.conj().resolve_conj()), 'a lazy conjugate on a busy explicit stream: resolved on it, after the copy')
+    ok(exact(y, src.conj().resolve_conj()), 'a lazy conjugate on a busy explicit stream: resolved on it, after the copy')
 
-# ---- CuPy
-try:
-    import cupy
-except Exception as e:  # noqa: BLE001
-    cupy = None
-    print(f'# CuPy: not installed ({type(e).__name__}), its tests left out')
-if cupy is not None:
+
+@guarded
+def cupy_arrays():
+    try:
+        import cupy
+    except Exception as e:  # noqa: BLE001
+        print(f'# CuPy: not installed ({type(e).__name__}), its tests left out')
+        return
     res = []
     for dt in ('uint8', 'float16', 'float32', 'float64', 'complex128'):
-        a = cupy.asarray(rand((67, 129), getattr(torch, dt)))
+        t = rand((67, 129), getattr(torch, dt))
+        torch.cuda.synchronize()  # made on torch's stream, read on CuPy's
+        a = cupy.asarray(t)
         b = ptxpose.transpose(a)
-        res.append(type(b) is cupy.ndarray and bool((b.view(cupy.uint8) == cupy.ascontiguousarray(a.T).view(cupy.uint8)).all()))
+        want = cupy.ascontiguousarray(a.T)
+        res.append(type(b) is cupy.ndarray and b.shape == want.shape and b.dtype == want.dtype
+                   and bool((b.ravel().view(cupy.uint8) == want.ravel().view(cupy.uint8)).all()))
     ok(all(res), 'CuPy: every width, a cupy.ndarray back, bit-exact against a.T', res)
     a = cupy.arange(6 * 70 * 90, dtype=cupy.float32).reshape(6, 70, 90)[:, 3:, 5:]
     ok(bool((ptxpose.transpose(a) == a.swapaxes(-1, -2)).all()), 'CuPy: a batched, padded, offset view')
@@ -208,4 +259,6 @@ if cupy is not None:
         b = ptxpose.transpose(a)
     cs.synchronize()
     ok(bool((b == 1).all()), "CuPy: on CuPy's current stream")
+
+
 finish()

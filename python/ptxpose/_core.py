@@ -91,7 +91,7 @@ class _Problem:
         if out is None and plan_only:  # a Plan's C-contiguous result: its layout, no memory
             vo = View(None, 'plan', 0, want, _arrays.contiguous(want), vx.itemsize, vx.dtype, self.device)
         else:
-            vo = _arrays.view(_allocate(vx, want) if out is None else out, 'out', self.stream)
+            vo = _arrays.view(_allocate(vx.obj, vx.kind, vx.device, want) if out is None else out, 'out', self.stream)
         self.out = vo
         if vo.shape != want:
             raise InvalidArgument(f'out: shape {vo.shape}, but x of shape {vx.shape} transposes to {want}')
@@ -116,19 +116,18 @@ class _Problem:
         return (self.x.itemsize, mx.rows, mx.cols, mx.ld, mo.ld, mx.batch, mx.bstride, mo.bstride)
 
 
-def _allocate(v: View, shape: Tuple[int, ...]) -> Any:
-    """A new C-contiguous array of the caller's kind for the result."""
-    x = v.obj
-    if v.kind == 'torch':
+def _allocate(x: Any, kind: str, device: Optional[int], shape: Tuple[int, ...]) -> Any:
+    """A new C-contiguous array of the caller's kind (a View's `kind`) for the result."""
+    if kind == 'torch':
         return x.new_empty(shape)
     mod = sys.modules.get(type(x).__module__.partition('.')[0])
-    if v.kind == 'cupy':
-        with mod.cuda.Device(v.device):
+    if kind == 'cupy':
+        with mod.cuda.Device(device):
             return mod.empty(shape, dtype=x.dtype)
-    if v.kind == 'numba':
+    if kind == 'numba':
         return mod.cuda.device_array(shape, dtype=x.dtype)
     empty = getattr(mod, 'empty', None)
-    if v.kind == 'cai' and callable(empty) and hasattr(x, 'dtype'):
+    if kind == 'cai' and callable(empty) and hasattr(x, 'dtype'):
         return empty(shape, dtype=x.dtype)
     raise Unsupported(f'x: cannot make a result array like a {type(x).__module__}.{type(x).__name__} (its '
                       f'module has no empty()): pass out=')
@@ -182,6 +181,7 @@ class Plan:
         self._kernel = kernel.encode() if kernel is not None else None
         d = _desc(self._fields, a_in, a_out, MODES[mode], self._kernel, measure_budget_ms)
         self._ptr = ctypes.c_void_p()
+        self._warm: Dict[Any, Tuple[int, int]] = {}  # execute()'s torch layouts checked: (x, out) keys -> spans
         _handles.check(_lib.load().ptxpose_plan_create(self._handle.ptr, ctypes.byref(self._ptr), ctypes.byref(d)))
         self.desc: Dict[str, Any] = {k: getattr(d, k) for k in ('elem_bytes', 'rows', 'cols', 'ld_in', 'ld_out',
                                                                'batch', 'stride_in', 'stride_out', 'align_in',
@@ -201,6 +201,12 @@ class Plan:
         """Enqueue the transpose of x into out (None: a new array of x's kind) on `stream`
         (None: the caller's current stream) and return out; no synchronization. x and out
         must have the plan's layout."""
+        if type(x) in _TORCH_TYPES and type(out) in _TORCH_TYPES:  # a layout executed before: no checks again
+            tx, xp = _torch_key(x)
+            to, op = _torch_key(out)
+            spans = self._warm.get((tx, to)) if tx is not None and to is not None else None
+            if spans is not None and xp and op and not (xp < op + spans[1] and op < xp + spans[0]):
+                return _launch(self._ptr, xp, op, tx[3], stream, out)
         pb = _Problem(x, out, _streams.handle(stream))
         if pb.fields() != self._fields:
             raise InvalidArgument(f'x and out do not have the layout of this plan: (elem_bytes, rows, cols, ld_in, '
@@ -209,6 +215,10 @@ class Plan:
         if pb.device != self.device:
             raise ContextMismatch(f'x: on device {pb.device}, the plan on device {self.device}')
         _handles.check(_lib.load().ptxpose_execute(self._ptr, pb.x.ptr, pb.out.ptr, pb.stream))
+        if pb.x.kind == 'torch' and pb.out.kind == 'torch' and pb.x.obj is x and out is not None:
+            tx, to = _remember(x, out, pb, None)
+            if tx is not None and to is not None and len(self._warm) < PLANS_KEPT:
+                self._warm[(tx, to)] = (pb.mx.span, pb.mo.span)
         return pb.out.obj
 
     def close(self) -> None:
@@ -244,6 +254,36 @@ def transpose(x: Any, out: Any = None, *, stream: Any = None) -> Any:
     Returns out. Asynchronous: no synchronization, so it can be captured in a CUDA graph (plan a
     problem once outside the capture: the first call for a problem makes its plan).
     """
+    if type(x) in _TORCH_TYPES:  # a layout checked before: its plan, without reading it again
+        tx, xp = _torch_key(x)
+        if tx is not None:
+            if out is None:
+                warm = _warm.get(tx)
+                if warm is not None:
+                    owned, want, out_low = warm
+                    y = x.new_empty(want)
+                    op = y.data_ptr()
+                    if op & 255 == out_low and xp:
+                        return _launch(owned.ptr, xp, op, tx[3], stream, y)
+                    out = y  # another alignment: planned below
+            elif type(out) in _TORCH_TYPES:
+                to, op = _torch_key(out)
+                warm = _warm.get((tx, to)) if to is not None else None
+                if warm is not None and xp and op and not (xp < op + warm[2] and op < xp + warm[1]):  # else named below
+                    return _launch(warm[0].ptr, xp, op, tx[3], stream, out)
+    else:
+        kind = _CAI_TYPES.get(type(x))
+        if kind is not None and (out is None or type(out) in _CAI_TYPES):
+            done, made = _cai_warm(x, kind, out, stream)
+            if done is not None:
+                return done
+            if made is not None:  # the result made, its layout not warm: checked below as out
+                out = made
+    return _transpose(x, out, stream)
+
+
+def _transpose(x: Any, out: Any, stream: Any) -> Any:
+    """transpose(), every check made."""
     pb = _Problem(x, out, _streams.handle(stream))
     if pb.empty:
         return pb.out.obj
@@ -252,14 +292,164 @@ def transpose(x: Any, out: Any = None, *, stream: Any = None) -> Any:
     lib = _lib.load()
     owned = h.plans.get(key)  # held here: another thread dropping the entry cannot destroy it under us
     if owned is None:
-        if len(h.plans) >= PLANS_KEPT:
+        if len(h.plans) >= PLANS_KEPT or len(_warm) >= PLANS_KEPT or len(_cai_warm_keys) >= PLANS_KEPT:
             h.plans.clear()
+            _warm.clear()
+            _cai_warm_keys.clear()
         ptr = ctypes.c_void_p()
         d = _desc(key[:8], key[8], key[9], 0, None, 0.0)
         _handles.check(lib.ptxpose_plan_create(h.ptr, ctypes.byref(ptr), ctypes.byref(d)))
         owned = h.plans.setdefault(key, _Owned(ptr))  # a plan another thread made first is kept
     _handles.check(lib.ptxpose_execute(owned.ptr, pb.x.ptr, pb.out.ptr, pb.stream))
+    if pb.x.kind == 'torch' and pb.out.kind == 'torch' and pb.x.obj is x:  # x not resolved (a lazy conjugate)
+        _remember(x, out, pb, owned)
+    elif pb.x.kind in _CAI_KINDS and pb.out.kind in _CAI_KINDS:
+        _cai_remember(pb, out is None, owned)
     return pb.out.obj
+
+
+# transpose()'s torch problems seen and checked: (x's key) or (x's key, out's key) -> the plan and what the
+# call needs. A key holds all a check reads but the pointers, whose low byte it holds (alignment, whole
+# elements); the overlap of x and out is checked each call. Cleared with the handles' plans.
+_warm: Dict[Any, Tuple[Any, ...]] = {}
+_TORCH_TYPES: Dict[type, bool] = {}  # the tensor types seen: type(x) in it is the fast path's one test
+_raw_stream: Any = None  # torch's current stream of a device, as a handle
+_execute: Any = None  # the library's ptxpose_execute
+
+
+def _torch_key(t: Any) -> Tuple[Any, int]:
+    """A torch tensor's layout key and its pointer; (None, 0) where only the full checks can say."""
+    if t.is_conj() or t.is_neg():
+        return None, 0
+    try:
+        strides = t.stride()
+    except RuntimeError:  # sparse and other layouts without strides
+        return None, 0
+    p = t.data_ptr()
+    return (t.shape, strides, t.dtype, t.get_device(), p & 255), p
+
+
+def _remember(x: Any, out: Any, pb: _Problem, owned: Optional['_Owned']) -> Tuple[Any, Any]:
+    """Note a torch problem that passed every check (with transpose()'s plan, `owned`); its keys."""
+    global _raw_stream, _execute
+    if _raw_stream is None:
+        torch = sys.modules['torch']
+        raw = getattr(torch._C, '_cuda_getCurrentRawStream', None)  # the handle, without a Stream object
+        _raw_stream = raw or (lambda d: torch.cuda.current_stream(d).cuda_stream)
+        _execute = _lib.load().ptxpose_execute
+    tx, xp = _torch_key(x)
+    to, op = _torch_key(out) if out is not None else (None, 0)
+    if tx is None or tx[3] != pb.device or not xp or (out is not None and (to is None or not op)):
+        return None, None
+    _TORCH_TYPES[type(x)] = True
+    if out is not None:
+        _TORCH_TYPES[type(out)] = True
+    if owned is not None:
+        if len(_warm) >= PLANS_KEPT:
+            _warm.clear()
+        _warm[tx if out is None else (tx, to)] = ((owned, pb.out.shape, pb.out.ptr & 255) if out is None else
+                                                  (owned, pb.mx.span, pb.mo.span))
+    return tx, to
+
+
+# The same for arrays read through __cuda_array_interface__: (type, shape, strides, typestr, version, data's
+# read-only flag, a mask, a stream given, the pointer's low byte) of x and of out -> the plan and both spans;
+# x's key alone -> the shape of the result transpose(x) makes. The pointers, the devices and the stream are
+# read each call.
+_cai_warm_keys: Dict[Any, Tuple[Any, ...]] = {}
+_CAI_TYPES: Dict[type, str] = {}  # type -> its View kind
+_CAI_KINDS = ('cupy', 'numba', 'cai')
+_INT = {int}
+_MALFORMED = (KeyError, TypeError, ValueError, IndexError, AttributeError)  # what a malformed interface raises
+
+
+def _cai_key(a: Any) -> Tuple[Any, int, Any]:
+    """An interface array's key, its pointer and its CAI v3 stream (None); a TypeError where a
+    value is not of the exact type the full checks take without a word (a key compares by value:
+    64.0 would match 64)."""
+    c = a.__cuda_array_interface__
+    ptr, readonly = c['data']
+    shape, strides, version = c['shape'], c.get('strides'), c.get('version', 2)
+    if (type(ptr) is not int or not 0 < ptr <= _arrays.ADDRESS_MAX or type(version) is not int
+            or type(shape) is not tuple or set(map(type, shape)) != _INT
+            or not (strides is None or (type(strides) is tuple and set(map(type, strides)) == _INT))):
+        raise TypeError
+    s = c.get('stream') if version >= 3 else None
+    return (type(a), shape, strides, c['typestr'], version, readonly, c.get('mask') is None, s is None,
+            ptr & 255), ptr, s
+
+
+def _cai_device(a: Any, ptr: int, role: str) -> int:
+    d = getattr(getattr(a, 'device', None), 'id', None)
+    if d is not None:
+        return d
+    d = _handles.pointer_device(ptr, role)
+    return _handles.current_device() if d is None else d
+
+
+def _cai_warm(x: Any, kind: str, out: Any, stream: Any) -> Tuple[Any, Any]:
+    """transpose() of interface arrays of a layout checked before: (out, None) when done; else
+    (None, the result made, or None): the caller then takes the full path."""
+    try:
+        kx, xp, xs = _cai_key(x)
+    except _MALFORMED:  # named by the full path
+        return None, None
+    made = None
+    if out is None:
+        want = _cai_warm_keys.get(kx)
+        if want is None:
+            return None, None
+        dev = _cai_device(x, xp, 'x')
+        out = made = _allocate(x, kind, dev, want)
+    try:
+        ko, op, _ = _cai_key(out)
+        warm = _cai_warm_keys.get((kx, ko))
+    except _MALFORMED:
+        return None, made
+    if warm is None or (xp < op + warm[2] and op < xp + warm[1]):  # an overlap: named by the full path
+        return None, made
+    dev = _cai_device(x, xp, 'x')
+    if _cai_device(out, op, 'out') != dev:
+        return None, made
+    if stream is not None:
+        s = _streams.handle(stream)
+    elif xs is not None:
+        if type(xs) is not int or not 0 < xs <= _arrays.ADDRESS_MAX:
+            return None, made
+        s = xs
+    elif kind == 'cupy':
+        s = sys.modules['cupy'].cuda.get_current_stream().ptr
+    else:
+        s = 0
+    rc = _lib.load().ptxpose_execute(warm[0].ptr, xp, op, s)
+    if rc:
+        _handles.check(rc)
+    return out, None
+
+
+def _cai_remember(pb: _Problem, made: bool, owned: '_Owned') -> None:
+    """Note an interface problem that passed every check."""
+    try:
+        kx, _, _ = _cai_key(pb.x.obj)
+        ko, _, _ = _cai_key(pb.out.obj)
+        hash((kx, ko))
+    except _MALFORMED:
+        return
+    if len(_cai_warm_keys) >= PLANS_KEPT:
+        _cai_warm_keys.clear()
+    _CAI_TYPES[type(pb.x.obj)], _CAI_TYPES[type(pb.out.obj)] = pb.x.kind, pb.out.kind
+    _cai_warm_keys[(kx, ko)] = (owned, pb.mx.span, pb.mo.span)
+    if made:
+        _cai_warm_keys[kx] = pb.out.shape
+
+
+def _launch(plan: ctypes.c_void_p, xp: int, op: int, device: int, stream: Any, out: Any) -> Any:
+    """Execute a plan on arrays checked before, on the stream asked or torch's current one."""
+    s = _raw_stream(device) if stream is None else _streams.handle(stream)
+    rc = _execute(plan, xp, op, s)
+    if rc:
+        _handles.check(rc)
+    return out
 
 
 class _Owned:
