@@ -51,7 +51,7 @@ typedef struct {
 	ptxpose_handle h;
 	atomic_int notes, inner_ok, inner_bad;
 	int destroy;              /* destroy h at the first note */
-	int late;                 /* notes after that */
+	atomic_int late;          /* notes after that */
 	CUdeviceptr in, out;      /* 64 KB each */
 } reenter;
 
@@ -60,7 +60,8 @@ static void on_note(void *user, unsigned kind, const char *text)
 	reenter *r = user;
 	(void)kind, (void)text;
 	int n = atomic_fetch_add(&r->notes, 1);
-	r->late += r->destroy && n;
+	if (r->destroy && n) /* (threads share r: no plain write) */
+		atomic_fetch_add(&r->late, 1);
 	if (r->destroy && !n)
 		atomic_fetch_add(ptxpose_destroy(r->h) ? &r->inner_bad : &r->inner_ok, 1);
 	if (r->destroy || n > 64)
