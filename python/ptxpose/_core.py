@@ -321,11 +321,11 @@ def _torch_key(t: Any) -> Tuple[Any, int]:
     """A torch tensor's layout key and its pointer; (None, 0) where only the full checks can say."""
     if t.is_conj() or t.is_neg():
         return None, 0
-    try:
+    try:  # sparse and other layouts: no strides, or no storage to point at
         strides = t.stride()
-    except RuntimeError:  # sparse and other layouts without strides
+        p = t.data_ptr()
+    except RuntimeError:
         return None, 0
-    p = t.data_ptr()
     return (t.shape, strides, t.dtype, t.get_device(), p & 255), p
 
 

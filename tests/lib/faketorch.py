@@ -54,12 +54,12 @@ class Tensor:
         self.mem = mem or Dev(span + offset)
         self._ptr, self._conj, self.layout = self.mem.ptr + offset, conj, layout
 
-    def stride(self):
-        if self.layout != torch.strided:
-            raise RuntimeError(f'Tensors of type {self.layout} do not have strides')
+    def stride(self):  # as torch 2.11 on a GPU: a sparse tensor answers stride(), not data_ptr()
         return self._strides
 
     def data_ptr(self):
+        if self.layout != torch.strided:
+            raise RuntimeError("Cannot access data pointer of Tensor that doesn't have storage")
         return self._ptr
 
     @property
