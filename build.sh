@@ -14,7 +14,8 @@
 #   ./build.sh fuzz [SECONDS]
 #                       install clang and libFuzzer where missing, build the
 #                       fuzz targets (fuzz/fuzz_*.c) and run each for SECONDS
-#                       (default 20) on a copy of its seed corpus; fails on a
+#                       (default 20; one a processor at a time) on a copy of
+#                       its seed corpus; fails on a
 #                       crash, a leak, a sanitizer report or an input that
 #                       takes more than 10 s.
 #
@@ -207,11 +208,28 @@ fuzz)
 	build main
 	deps_fuzz
 	quiet_ninja fuzz
-	failed=0
+	# as many targets at a time as there are processors, each line printed in
+	# the targets' order once its batch ends
+	jobs=$(nproc 2>/dev/null || echo 1)
+	failed=0 batch=""
+	run_batch() {
+		for n in $batch; do
+			fuzz_one "$n" "$secs" >"build/fuzz/run/$n.line" 2>&1 &
+		done
+		wait
+		for n in $batch; do
+			cat "build/fuzz/run/$n.line"
+			grep -q ': ok,' "build/fuzz/run/$n.line" || failed=1
+		done
+		batch=""
+	}
+	mkdir -p build/fuzz/run
 	for f in fuzz/fuzz_*.c; do
 		n=${f#fuzz/fuzz_}
-		fuzz_one "${n%.c}" "$secs" || failed=1
+		batch="$batch ${n%.c}"
+		[ "$(echo $batch | wc -w)" -ge "$jobs" ] && run_batch
 	done
+	[ -n "$batch" ] && run_batch
 	exit $failed
 	;;
 *)
