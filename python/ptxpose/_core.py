@@ -250,11 +250,11 @@ class Plan:
 def transpose(x: Any, out: Any = None, *, stream: Any = None) -> Any:
     """Swap the last two dimensions of a CUDA array: out[..., j, i] = x[..., i, j].
 
-    x: a torch tensor, CuPy or Numba array, or any object with __cuda_array_interface__ (v2, v3)
-    or __dlpack__; its strides, dtype (1, 2, 4, 8 or 16-byte elements) and pointer alignment are
+    x: a torch tensor, CuPy, Numba or JAX array, or any object with __cuda_array_interface__ (v2,
+    v3) or __dlpack__; its strides, dtype (1, 2, 4, 8 or 16-byte elements) and pointer alignment are
     honoured, and its leading dimensions are a batch. out: None (a new C-contiguous array of x's
-    kind) or an array of shape x.shape[:-2] + (cols, rows) and x's dtype, on x's device, not
-    overlapping x. stream: None (the caller's current stream), an int handle or a stream object.
+    kind; a jax.Array for JAX, which out= cannot be: it is immutable) or an array of shape
+    x.shape[:-2] + (cols, rows) and x's dtype, on x's device, not overlapping x. stream: None (the caller's current stream), an int handle or a stream object.
     Returns out. Asynchronous: no synchronization, so it can be captured in a CUDA graph (plan a
     problem once outside the capture: the first call for a problem makes its plan).
     """
