@@ -41,11 +41,15 @@ def _free(ctx: int, ptr: int) -> None:
 
 
 def _delete(addr: int) -> None:
-    """The DLManagedTensor's deleter: frees its memory once."""
-    with _lock:
-        held = _live.pop(addr, None)
-    if held is not None and held[1]:
-        _free(held[0], held[1])  # cuMemFree waits for work on the memory; then x's capsule (held[4]) goes
+    """The DLManagedTensor's deleter: frees its memory once (raises nothing: it runs from C,
+    perhaps as the interpreter ends)."""
+    try:
+        with _lock:
+            held = _live.pop(addr, None)
+        if held is not None and held[1]:
+            _free(held[0], held[1])  # cuMemFree waits for work on the memory; then x's capsule (held[4]) goes
+    except Exception:
+        pass
 
 
 _DELETER = ctypes.CFUNCTYPE(None, VP)(_delete)  # kept alive with the module
