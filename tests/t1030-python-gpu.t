@@ -7,9 +7,10 @@
 # measured, every kernel of a width by name); torch.cuda.graph capture and
 # replay; stream order (a busy non-default stream, current or explicit: the
 # transpose must see what was queued before it there). Skips where there is
-# no CUDA device for PyTorch. Each section runs guarded: an exception is a
-# `not ok` line naming it (its traceback as diagnostics), the rest still run
-# and the plan is printed.
+# no CUDA device for PyTorch. JAX arrays where JAX sees the GPU (every
+# width, x64 on; bit-exact against jnp.swapaxes; out= refused). Each
+# section runs guarded: an exception is a `not ok` line naming it (its
+# traceback as diagnostics), the rest still run and the plan is printed.
 import os
 import sys
 import traceback
@@ -259,6 +260,76 @@ def cupy_arrays():
         b = ptxpose.transpose(a)
     cs.synchronize()
     ok(bool((b == 1).all()), "CuPy: on CuPy's current stream")
+
+
+def jax_arrays():
+    """JAX: every width (64-bit ones with jax_enable_x64), odd shapes and batches, each a jax.Array on
+    x's device, bit-exact against jnp.swapaxes; out= a JAX array refused. One line per case."""
+    os.environ.setdefault('XLA_PYTHON_CLIENT_PREALLOCATE', 'false')  # leave torch its memory
+    try:
+        import jax
+        import jax.numpy as jnp
+        jax.config.update('jax_enable_x64', True)
+        if not jax.devices('gpu'):
+            raise RuntimeError('no JAX GPU device')
+    except Exception as e:  # noqa: BLE001
+        print(f'# JAX: not usable on the GPU ({type(e).__name__}: {e}), its tests left out')
+        return
+    print(f'# jax {jax.__version__}, {jax.devices("gpu")[0]}')
+    key = [jax.random.PRNGKey(1)]
+
+    def rand_jax(shape, dt):
+        """Random bits of dt on the GPU, made by JAX (still pending when ptxpose reads them)."""
+        key[0], k = jax.random.split(key[0])
+        dt = jnp.dtype(jnp.bool_ if dt == 'bool' else getattr(jnp, dt) if isinstance(dt, str) else dt)
+        if dt == jnp.bool_:
+            return (jax.random.bits(k, shape, jnp.uint8) & 1).astype(jnp.bool_)
+        if jnp.issubdtype(dt, jnp.complexfloating):
+            part = jnp.float32 if dt == jnp.complex64 else jnp.float64
+            re, im = (rand_jax(shape, part) for _ in range(2))
+            return jax.lax.complex(re, im)
+        u = jax.random.bits(k, shape, jnp.dtype(f'uint{8 * dt.itemsize}'))
+        return jax.lax.bitcast_convert_type(u, dt)
+
+    def same_bits(y, want):
+        if y.shape != want.shape or y.dtype != want.dtype:
+            return False
+        if jnp.issubdtype(y.dtype, jnp.complexfloating):
+            return same_bits(jnp.real(y), jnp.real(want)) and same_bits(jnp.imag(y), jnp.imag(want))
+        if y.dtype == jnp.bool_:
+            return bool(jnp.array_equal(y, want))
+        u = jnp.dtype(f'uint{8 * y.dtype.itemsize}')
+        return bool(jnp.array_equal(jax.lax.bitcast_convert_type(y, u), jax.lax.bitcast_convert_type(want, u)))
+
+    shapes = [(67, 129), (1000, 3), (1, 7), (7, 1), (513, 257), (3, 33, 31), (2, 3, 5, 7)]
+    for dt in ('uint8', 'int8', 'bool', 'float16', 'bfloat16', 'int16', 'uint16', 'float32', 'int32', 'uint32',
+               'float64', 'int64', 'complex64', 'complex128'):
+        def jax_width(dt=dt):
+            res = []
+            for sh in shapes:
+                x = rand_jax(sh, dt)
+                y = ptxpose.transpose(x)
+                res.append(isinstance(y, jax.Array) and y.devices() == x.devices()
+                           and same_bits(y, jnp.swapaxes(x, -1, -2)))
+            ok(all(res), f'JAX {dt}: {len(shapes)} shapes, a jax.Array on x\'s device, bit-exact against '
+               f'jnp.swapaxes', list(zip(shapes, res)))
+        jax_width.__name__ = f'JAX {dt}'
+        guarded(jax_width)
+
+    def jax_use():
+        key[0], k = jax.random.split(key[0])
+        x = jax.random.uniform(k, (300, 500), jnp.float32)  # no NaN: x + 1 has one set of bits
+        y = ptxpose.transpose(x)
+        z = ptxpose.transpose(y + 1)  # JAX computes on the result, ptxpose reads JAX's pending result
+        ok(same_bits(z, x + 1) and same_bits(y, x.T), 'JAX: the result used by JAX and transposed back')
+        raises(lambda: ptxpose.transpose(x, jnp.zeros((500, 300), jnp.float32)), ptxpose.InvalidArgument,
+               'immutable', 'JAX: out= a jax.Array refused')
+        del y
+        ok(same_bits(x + 1, z), 'JAX: x still usable after its results are gone')
+    guarded(jax_use)
+
+
+guarded(jax_arrays)
 
 
 finish()

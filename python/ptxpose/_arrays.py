@@ -30,7 +30,7 @@ class View:
     """One array: `ptr` (bytes), `shape`, `strides` (elements), `itemsize` (bytes), `dtype` (a
     name such as "float32"), `device` (ordinal, or None when the array does not say), `stream`
     (the CAI v3 stream, or None), `readonly`, `kind` ("torch", "cupy", "numba", "cai",
-    "dlpack"), `obj` (the array) and `keep` (what must live while the pointer is used)."""
+    "dlpack", "jax"; "jaxout" for a JAX result's memory), `obj` (the array) and `keep` (what must live while the pointer is used)."""
     __slots__ = ('obj', 'kind', 'ptr', 'shape', 'strides', 'itemsize', 'dtype', 'device', 'stream',
                  'readonly', 'keep')
 
@@ -228,6 +228,15 @@ def view(x: Any, role: str = 'x', stream: Optional[int] = None) -> View:
     mod = type(x).__module__.partition('.')[0]
     if mod == 'torch' and hasattr(x, 'data_ptr'):
         return _torch_view(role, x, stream)
+    if mod in ('jax', 'jaxlib'):  # DLPack: its stream orders JAX's work (its interface waits on the host)
+        if role == 'out':
+            raise InvalidArgument(f'out: {type(x).__module__}.{type(x).__name__} is a jax.Array, immutable: '
+                                  f'ptxpose never writes one in place; pass out=None for a new jax.Array')
+        v = _dlpack_view(role, x, 1 if stream in (None, 0) else stream)
+        v.kind = 'jax'
+        return v
+    if mod == 'ptxpose' and hasattr(x, 'view'):  # a JAX result's memory (_jax.Buffer)
+        return x.view()
     cai = getattr(x, '__cuda_array_interface__', None)
     if cai is not None:
         return _cai_view(role, x, cai, mod if mod in ('cupy', 'numba') else 'cai')

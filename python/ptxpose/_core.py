@@ -6,7 +6,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple
 
-from . import _arrays, _handles, _lib, _streams
+from . import _arrays, _handles, _jax, _lib, _streams
 from ._arrays import View
 from ._errors import ContextMismatch, InvalidArgument, Unsupported
 
@@ -91,7 +91,9 @@ class _Problem:
         if out is None and plan_only:  # a Plan's C-contiguous result: its layout, no memory
             vo = View(None, 'plan', 0, want, _arrays.contiguous(want), vx.itemsize, vx.dtype, self.device)
         else:
-            vo = _arrays.view(_allocate(vx.obj, vx.kind, vx.device, want) if out is None else out, 'out', self.stream)
+            made = (_jax.Buffer(self.device, want, vx.dtype) if vx.kind == 'jax' else
+                    _allocate(vx.obj, vx.kind, vx.device, want)) if out is None else out
+            vo = _arrays.view(made, 'out', self.stream)
         self.out = vo
         if vo.shape != want:
             raise InvalidArgument(f'out: shape {vo.shape}, but x of shape {vx.shape} transposes to {want}')
@@ -215,6 +217,8 @@ class Plan:
         if pb.device != self.device:
             raise ContextMismatch(f'x: on device {pb.device}, the plan on device {self.device}')
         _handles.check(_lib.load().ptxpose_execute(self._ptr, pb.x.ptr, pb.out.ptr, pb.stream))
+        if pb.out.kind == 'jaxout':
+            return _jax.result(pb, x)
         if pb.x.kind == 'torch' and pb.out.kind == 'torch' and pb.x.obj is x and out is not None:
             tx, to = _remember(x, out, pb, None)
             if tx is not None and to is not None and len(self._warm) < PLANS_KEPT:
@@ -246,11 +250,11 @@ class Plan:
 def transpose(x: Any, out: Any = None, *, stream: Any = None) -> Any:
     """Swap the last two dimensions of a CUDA array: out[..., j, i] = x[..., i, j].
 
-    x: a torch tensor, CuPy or Numba array, or any object with __cuda_array_interface__ (v2, v3)
-    or __dlpack__; its strides, dtype (1, 2, 4, 8 or 16-byte elements) and pointer alignment are
+    x: a torch tensor, CuPy, Numba or JAX array, or any object with __cuda_array_interface__ (v2,
+    v3) or __dlpack__; its strides, dtype (1, 2, 4, 8 or 16-byte elements) and pointer alignment are
     honoured, and its leading dimensions are a batch. out: None (a new C-contiguous array of x's
-    kind) or an array of shape x.shape[:-2] + (cols, rows) and x's dtype, on x's device, not
-    overlapping x. stream: None (the caller's current stream), an int handle or a stream object.
+    kind; a jax.Array for JAX, which out= cannot be: it is immutable) or an array of shape
+    x.shape[:-2] + (cols, rows) and x's dtype, on x's device, not overlapping x. stream: None (the caller's current stream), an int handle or a stream object.
     Returns out. Asynchronous: no synchronization, so it can be captured in a CUDA graph (plan a
     problem once outside the capture: the first call for a problem makes its plan).
     """
@@ -286,7 +290,7 @@ def _transpose(x: Any, out: Any, stream: Any) -> Any:
     """transpose(), every check made."""
     pb = _Problem(x, out, _streams.handle(stream))
     if pb.empty:
-        return pb.out.obj
+        return _jax.result(pb, x) if pb.out.kind == 'jaxout' else pb.out.obj
     h = _handles.get(pb.device)
     key = pb.fields() + (_arrays.alignment(pb.x.ptr), _arrays.alignment(pb.out.ptr))
     lib = _lib.load()
@@ -305,6 +309,8 @@ def _transpose(x: Any, out: Any, stream: Any) -> Any:
         _remember(x, out, pb, owned)
     elif pb.x.kind in _CAI_KINDS and pb.out.kind in _CAI_KINDS:
         _cai_remember(pb, out is None, owned)
+    elif pb.out.kind == 'jaxout':
+        return _jax.result(pb, x)
     return pb.out.obj
 
 

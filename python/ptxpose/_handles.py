@@ -24,6 +24,12 @@ DRIVER = {  # name: argument types (every one returns CUresult)
     'cuCtxGetCurrent': [ctypes.POINTER(VP)],
     'cuCtxGetDevice': [ctypes.POINTER(ctypes.c_int)],
     'cuPointerGetAttribute': [VP, ctypes.c_int, ctypes.c_uint64],
+    'cuMemAlloc_v2': [ctypes.POINTER(ctypes.c_uint64), ctypes.c_size_t],  # a JAX result (_jax.py)
+    'cuMemFree_v2': [ctypes.c_uint64],
+    'cuEventCreate': [ctypes.POINTER(VP), ctypes.c_uint],
+    'cuEventRecord': [VP, VP],
+    'cuStreamWaitEvent': [VP, VP, ctypes.c_uint],
+    'cuEventDestroy_v2': [VP],
 }
 _fns: Dict[str, Optional[object]] = {}
 _lock = threading.Lock()
@@ -94,13 +100,14 @@ def current_device() -> int:
 
 
 class Handle:
-    """A ptxpose_handle on one device's primary context, with the plans transpose() keeps."""
+    """A ptxpose_handle on one device's primary context (`ctx`), with the plans transpose() keeps."""
 
     def __init__(self, ordinal: int):
         lib = _lib.load()
         self.ordinal, self.plans, self.ptr = ordinal, {}, VP()
         _init()
         dev, ctx = ctypes.c_int(), VP()
+        self.ctx = ctx  # the primary context
         try:
             _cu('cuDeviceGet', ctypes.byref(dev), ordinal)
         except Error as e:

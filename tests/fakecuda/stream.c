@@ -510,6 +510,17 @@ EXPORT CUresult cuEventRecord(CUevent e, CUstream s)
 	return CUDA_SUCCESS;
 }
 
+/* Work here runs when enqueued, so a wait has nothing to order; the stream and event are checked. */
+EXPORT CUresult cuStreamWaitEvent(CUstream s, CUevent e, unsigned flags)
+{
+	FAKE_LOCKED;
+	fstream *p;
+	CUresult rc = fake_ready();
+	if (rc || (rc = stream_ok(s, &p)))
+		return rc;
+	return e && ((double *)e)[1] != 0 && !flags ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
 EXPORT CUresult cuEventSynchronize(CUevent e)
 {
 	FAKE_LOCKED;
