@@ -180,10 +180,18 @@ static inline uint32_t pred_mask(const uint64_t *P, uint32_t m)
 {
 	if (!(m & (m - 1))) /* one lane (the replay): no loop */
 		return P[__builtin_ctz(m)] & 1 ? m : 0;
-	uint64_t g = 0; /* an OR of masked constants: it vectorizes, per-lane shifts do not */
+	/* the low bytes side by side (a vector narrowing), then 8 bits at a
+	 * time: the multiply moves byte k's bit 0 to bit 56 + k */
+	uint8_t b[EMU_WARP];
 	for (unsigned l = 0; l < EMU_WARP; l++)
-		g |= (0 - (P[l] & 1)) & (UINT64_C(1) << l);
-	return (uint32_t)g & m;
+		b[l] = (uint8_t)(P[l] & 1);
+	uint32_t g = 0;
+	for (unsigned k = 0; k < EMU_WARP / 8; k++) {
+		uint64_t v;
+		memcpy(&v, b + 8 * k, 8);
+		g |= (uint32_t)((v * UINT64_C(0x0102040810204080)) >> 56) << (8 * k);
+	}
+	return g & m;
 }
 
 static int fault(emu_ctx *x, emu_warp *w, uint32_t pc, int kind, unsigned lane)
