@@ -149,7 +149,11 @@ static inline uint64_t bfe(uint64_t a, uint64_t c, uint64_t e, unsigned w, int s
 		}                                                                  \
 	} while (0)
 
-/* setp's comparison, lane by lane, with the switch outside the loop. */
+/* setp's comparison, lane by lane, with the switch outside the loop;
+ * inlined (GCC leaves it a call otherwise: setp is the commonest op). */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
 static inline void compare_lanes(const emu_ins *i, uint32_t g, uint64_t *T, const uint64_t *A, const uint64_t *B)
 {
 	unsigned wd = i->w;
@@ -259,7 +263,6 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 				break;
 			const emu_ins *i = &code[pc];
 			n++;
-			x->warp_executed++;
 			uint32_t g = m;
 			if (i->g != truth) {
 				g = pred_mask(SLOT(i->g), m);
@@ -313,7 +316,7 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 					unsigned l = (unsigned)__builtin_ctz(mm);
 					uint64_t a = A[l], b = B[l];
 					if (!b) {
-						x->executed += n * lanes;
+						x->executed += n * lanes, x->warp_executed += n;
 						return fault(x, w, pc, EMU_F_DIVZERO, l);
 					}
 					if (!i->sgn)
@@ -442,7 +445,7 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 						: x->marks ? emu_shared_fast(x, addr, bytes, 0, w->base + l, (int)pc)
 						: emu_shared(x, addr, bytes, 0, w->base + l, (int)pc);
 					if (!p) {
-						x->executed += n * lanes;
+						x->executed += n * lanes, x->warp_executed += n;
 						return fault(x, w, pc, 0, l);
 					}
 					for (int k = 0; k < i->sub; k++) {
@@ -462,7 +465,7 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 						: x->marks ? emu_shared_fast(x, addr, bytes, 1, w->base + l, (int)pc)
 						: emu_shared(x, addr, bytes, 1, w->base + l, (int)pc);
 					if (!p) {
-						x->executed += n * lanes;
+						x->executed += n * lanes, x->warp_executed += n;
 						return fault(x, w, pc, 0, l);
 					}
 					for (int k = 0; k < i->sub; k++)
@@ -472,7 +475,7 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 			}
 			case EMU_OP_BAR:
 			case EMU_OP_EXIT:
-				x->executed += n * lanes;
+				x->executed += n * lanes, x->warp_executed += n;
 				n = 0;
 				park(x, w, g, pc, i->op == EMU_OP_BAR ? EMU_STOP_BAR : EMU_STOP_EXIT);
 				m &= ~g;
@@ -488,7 +491,7 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 			case EMU_OP_STMATRIX:
 			case EMU_OP_MOVMATRIX:
 				if (emu_warp_op(x, w, i, g, pc)) {
-					x->executed += n * lanes;
+					x->executed += n * lanes, x->warp_executed += n;
 					return fault(x, w, pc, 0, x->f.tid - w->base);
 				}
 				break;
@@ -496,11 +499,11 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 				uint32_t tgt = (uint32_t)i->imm, nt = m & ~g;
 				if (tgt <= pc) { /* every loop passes here */
 					if (--budget == 0) {
-						x->executed += n * lanes;
+						x->executed += n * lanes, x->warp_executed += n;
 						return fault(x, w, pc, EMU_F_LOOP, (unsigned)__builtin_ctz(g));
 					}
 					if (x->executed + n * lanes > x->ins_allow) {
-						x->executed += n * lanes;
+						x->executed += n * lanes, x->warp_executed += n;
 						return fault(x, w, pc, EMU_F_BUDGET_INS, (unsigned)__builtin_ctz(g));
 					}
 				}
@@ -508,7 +511,7 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 					pc = tgt - 1;
 					break;
 				}
-				x->executed += n * lanes;
+				x->executed += n * lanes, x->warp_executed += n;
 				n = 0;
 				if (diverge(x, w, i, pc, g, nt))
 					return EMU_STOP_FAULT;
@@ -518,7 +521,7 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 		}
 	path_end:
 		top->pc = pc;
-		x->executed += n * lanes;
+		x->executed += n * lanes, x->warp_executed += n;
 	next:;
 	}
 	return EMU_STOP_BAR;
