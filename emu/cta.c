@@ -49,19 +49,36 @@ static int check_block(const emu_prog *p, const unsigned *b, strbuf *diag)
 	return 0;
 }
 
-/* The lanes of a CTA's warps at the CTA's start: registers poisoned (the
- * constants stay from the launch), special registers per lane, every lane
- * runnable from the first instruction. */
-static void init_warps(emu_ctx *x, emu_warp *wp, unsigned n, const uint64_t *poison)
+/* The special registers that are the same in every CTA of the launch
+ * (all but %ctaid), per lane, once: no instruction writes them. */
+static void init_lanes(const emu_ctx *x, emu_warp *wp, unsigned n)
 {
 	const emu_prog *p = x->prog;
 	const unsigned *b = x->l->block;
 	unsigned sval[EMU_SR_COUNT] = {0};
 	for (int k = 0; k < 3; k++) {
 		sval[EMU_SR_NTID_X + k] = b[k];
-		sval[EMU_SR_CTAID_X + k] = x->ctaid[k];
 		sval[EMU_SR_NCTAID_X + k] = x->l->grid[k];
 	}
+	for (unsigned t = 0; t < n; t++) {
+		unsigned w = t / EMU_WARP, l = t % EMU_WARP;
+		sval[EMU_SR_TID_X] = t % b[0];
+		sval[EMU_SR_TID_Y] = t / b[0] % b[1];
+		sval[EMU_SR_TID_Z] = t / (b[0] * b[1]);
+		sval[EMU_SR_LANEID] = l;
+		sval[EMU_SR_WARPID] = w;
+		for (int k = 0; k < EMU_SR_COUNT; k++)
+			if (p->sreg_slot[k] >= 0 && (k < EMU_SR_CTAID_X || k > EMU_SR_CTAID_Z))
+				wp[w].R[(size_t)p->sreg_slot[k] * EMU_WARP + l] = sval[k];
+	}
+}
+
+/* The lanes of a CTA's warps at the CTA's start: registers poisoned (the
+ * constants and init_lanes' special registers stay from the launch),
+ * %ctaid, every lane runnable from the first instruction. */
+static void init_warps(emu_ctx *x, emu_warp *wp, unsigned n, const uint64_t *poison)
+{
+	const emu_prog *p = x->prog;
 	for (unsigned w = 0; w * EMU_WARP < n; w++) {
 		emu_warp *W = &wp[w];
 		for (int k = 0; k < p->npoison; k++) /* the others are written before they are read */
@@ -70,21 +87,16 @@ static void init_warps(emu_ctx *x, emu_warp *wp, unsigned n, const uint64_t *poi
 		W->base = w * EMU_WARP;
 		unsigned cnt = n - W->base < EMU_WARP ? n - W->base : EMU_WARP;
 		W->lanes = cnt == EMU_WARP ? EMU_FULL : (1u << cnt) - 1;
-		for (unsigned l = 0; l < cnt; l++) {
-			unsigned t = W->base + l;
-			sval[EMU_SR_TID_X] = t % b[0];
-			sval[EMU_SR_TID_Y] = t / b[0] % b[1];
-			sval[EMU_SR_TID_Z] = t / (b[0] * b[1]);
-			sval[EMU_SR_LANEID] = l;
-			sval[EMU_SR_WARPID] = w;
-			for (int k = 0; k < EMU_SR_COUNT; k++)
-				if (p->sreg_slot[k] >= 0)
-					W->R[(size_t)p->sreg_slot[k] * EMU_WARP + l] = sval[k];
-			/* runnable from tpc + 1, like a thread a barrier released */
-			x->tstate[t] = EMU_STOP_BAR;
-			x->tpc[t] = EMU_NO_PC;
+		for (int k = 0; k < 3; k++) {
+			int s = p->sreg_slot[EMU_SR_CTAID_X + k];
+			for (unsigned l = 0; s >= 0 && l < cnt; l++)
+				W->R[(size_t)s * EMU_WARP + l] = x->ctaid[k];
 		}
 	}
+	/* runnable from tpc + 1, like a thread a barrier released */
+	memset(x->tstate, EMU_STOP_BAR, n);
+	for (unsigned t = 0; t < n; t++)
+		x->tpc[t] = EMU_NO_PC;
 }
 
 /* After an interval every live thread waits at a barrier or has exited.
@@ -294,6 +306,7 @@ int emu_run(const emu_prog *p, const emu_launch *l, strbuf *diag)
 		}
 	for (unsigned w = 0; w < nw; w++)
 		wp[w].R = regs + w * per_warp;
+	init_lanes(&x, wp, n);
 	for (unsigned z = 0; z < l->grid[2] && rc == EMU_OK; z++)
 		for (unsigned y = 0; y < l->grid[1] && rc == EMU_OK; y++)
 			for (unsigned cx = 0; cx < l->grid[0]; cx++) {

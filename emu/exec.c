@@ -149,7 +149,11 @@ static inline uint64_t bfe(uint64_t a, uint64_t c, uint64_t e, unsigned w, int s
 		}                                                                  \
 	} while (0)
 
-/* setp's comparison, lane by lane, with the switch outside the loop. */
+/* setp's comparison, lane by lane, with the switch outside the loop;
+ * inlined (GCC leaves it a call otherwise: setp is the commonest op). */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
 static inline void compare_lanes(const emu_ins *i, uint32_t g, uint64_t *T, const uint64_t *A, const uint64_t *B)
 {
 	unsigned wd = i->w;
@@ -180,10 +184,18 @@ static inline uint32_t pred_mask(const uint64_t *P, uint32_t m)
 {
 	if (!(m & (m - 1))) /* one lane (the replay): no loop */
 		return P[__builtin_ctz(m)] & 1 ? m : 0;
-	uint64_t g = 0; /* an OR of masked constants: it vectorizes, per-lane shifts do not */
+	/* the low bytes side by side (a vector narrowing), then 8 bits at a
+	 * time: the multiply moves byte k's bit 0 to bit 56 + k */
+	uint8_t b[EMU_WARP];
 	for (unsigned l = 0; l < EMU_WARP; l++)
-		g |= (0 - (P[l] & 1)) & (UINT64_C(1) << l);
-	return (uint32_t)g & m;
+		b[l] = (uint8_t)(P[l] & 1);
+	uint32_t g = 0;
+	for (unsigned k = 0; k < EMU_WARP / 8; k++) {
+		uint64_t v;
+		memcpy(&v, b + 8 * k, 8);
+		g |= (uint32_t)((v * UINT64_C(0x0102040810204080)) >> 56) << (8 * k);
+	}
+	return g & m;
 }
 
 static int fault(emu_ctx *x, emu_warp *w, uint32_t pc, int kind, unsigned lane)
@@ -224,6 +236,12 @@ static int diverge(emu_ctx *x, emu_warp *w, const emu_ins *i, uint32_t pc, uint3
 
 #define SLOT(s) (R + (size_t)(s) * EMU_WARP)
 
+/* The lane loops are 64-bit integer work: a clone for x86-64-v3 (AVX2: four
+ * lanes a vector op and 64-bit compares) is chosen at load time where the
+ * CPU has it (GCC's function multi-versioning, glibc's ifunc). */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+__attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#endif
 int emu_exec(emu_ctx *x, emu_warp *w)
 {
 	const emu_ins *code = x->prog->code;
@@ -245,7 +263,6 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 				break;
 			const emu_ins *i = &code[pc];
 			n++;
-			x->warp_executed++;
 			uint32_t g = m;
 			if (i->g != truth) {
 				g = pred_mask(SLOT(i->g), m);
@@ -299,7 +316,7 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 					unsigned l = (unsigned)__builtin_ctz(mm);
 					uint64_t a = A[l], b = B[l];
 					if (!b) {
-						x->executed += n * lanes;
+						x->executed += n * lanes, x->warp_executed += n;
 						return fault(x, w, pc, EMU_F_DIVZERO, l);
 					}
 					if (!i->sgn)
@@ -428,7 +445,7 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 						: x->marks ? emu_shared_fast(x, addr, bytes, 0, w->base + l, (int)pc)
 						: emu_shared(x, addr, bytes, 0, w->base + l, (int)pc);
 					if (!p) {
-						x->executed += n * lanes;
+						x->executed += n * lanes, x->warp_executed += n;
 						return fault(x, w, pc, 0, l);
 					}
 					for (int k = 0; k < i->sub; k++) {
@@ -448,7 +465,7 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 						: x->marks ? emu_shared_fast(x, addr, bytes, 1, w->base + l, (int)pc)
 						: emu_shared(x, addr, bytes, 1, w->base + l, (int)pc);
 					if (!p) {
-						x->executed += n * lanes;
+						x->executed += n * lanes, x->warp_executed += n;
 						return fault(x, w, pc, 0, l);
 					}
 					for (int k = 0; k < i->sub; k++)
@@ -458,7 +475,7 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 			}
 			case EMU_OP_BAR:
 			case EMU_OP_EXIT:
-				x->executed += n * lanes;
+				x->executed += n * lanes, x->warp_executed += n;
 				n = 0;
 				park(x, w, g, pc, i->op == EMU_OP_BAR ? EMU_STOP_BAR : EMU_STOP_EXIT);
 				m &= ~g;
@@ -474,7 +491,7 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 			case EMU_OP_STMATRIX:
 			case EMU_OP_MOVMATRIX:
 				if (emu_warp_op(x, w, i, g, pc)) {
-					x->executed += n * lanes;
+					x->executed += n * lanes, x->warp_executed += n;
 					return fault(x, w, pc, 0, x->f.tid - w->base);
 				}
 				break;
@@ -482,11 +499,11 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 				uint32_t tgt = (uint32_t)i->imm, nt = m & ~g;
 				if (tgt <= pc) { /* every loop passes here */
 					if (--budget == 0) {
-						x->executed += n * lanes;
+						x->executed += n * lanes, x->warp_executed += n;
 						return fault(x, w, pc, EMU_F_LOOP, (unsigned)__builtin_ctz(g));
 					}
 					if (x->executed + n * lanes > x->ins_allow) {
-						x->executed += n * lanes;
+						x->executed += n * lanes, x->warp_executed += n;
 						return fault(x, w, pc, EMU_F_BUDGET_INS, (unsigned)__builtin_ctz(g));
 					}
 				}
@@ -494,7 +511,7 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 					pc = tgt - 1;
 					break;
 				}
-				x->executed += n * lanes;
+				x->executed += n * lanes, x->warp_executed += n;
 				n = 0;
 				if (diverge(x, w, i, pc, g, nt))
 					return EMU_STOP_FAULT;
@@ -504,7 +521,7 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 		}
 	path_end:
 		top->pc = pc;
-		x->executed += n * lanes;
+		x->executed += n * lanes, x->warp_executed += n;
 	next:;
 	}
 	return EMU_STOP_BAR;
