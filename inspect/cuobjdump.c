@@ -7,6 +7,7 @@
 
 #include "common/fsio.h"
 #include "inspect/proc.h"
+#include "inspect/toolcache.h"
 
 /* The first line of text, trimmed, for a one-line reason. */
 static void first_line(const char *text, char *err, size_t errlen, const char *prefix)
@@ -20,6 +21,15 @@ static void first_line(const char *text, char *err, size_t errlen, const char *p
 int ins_cuobjdump(const char *cuobjdump, const ins_cubin *cubin, strbuf *out,
 		  char *err, size_t errlen)
 {
+	/* $PTXPOSE_TOOL_CACHE: the listing of the same object by the same tool */
+	uint64_t key = 0;
+	if (ins_tc_dir() && !out->len) {
+		const char *parts[] = {"-sass", (const char *)cubin->data};
+		size_t lens[] = {6, cubin->len};
+		key = ins_tc_key(cuobjdump, parts, lens, 2);
+		if (ins_tc_get(key, out, NULL, NULL))
+			return INS_OK;
+	}
 	char dir[INS_PATH_MAX], obj[INS_PATH_MAX + 16];
 	if (ins_tmpdir_make(dir, sizeof dir, err, errlen))
 		return INS_ETOOL;
@@ -46,6 +56,8 @@ int ins_cuobjdump(const char *cuobjdump, const ins_cubin *cubin, strbuf *out,
 		} else if (!strstr(sb_str(out), "Function : ")) {
 			snprintf(err, errlen, "cuobjdump -sass printed no function");
 			st = INS_ETOOL;
+		} else if (key) {
+			ins_tc_put(key, sb_str(out), out->len, NULL, 0);
 		}
 	}
 	sb_free(&eb);

@@ -9,6 +9,7 @@
 
 #include "common/fsio.h"
 #include "inspect/proc.h"
+#include "inspect/toolcache.h"
 
 void ins_cubin_free(ins_cubin *c)
 {
@@ -132,6 +133,39 @@ static int classify_failure(const char *arch, const strbuf *log, char *err, size
 	return INS_EASM;
 }
 
+/* With $PTXPOSE_TOOL_CACHE: *key for this run (0 when the file cannot be
+ * read: no caching), and 1 when the cache holds its result, filled in as
+ * ptxas would have. Only for a log that starts empty: an entry is all of it. */
+static int cached_ptxas(const char *ptxas, const char *in, const char *archopt, uint64_t *key,
+			ins_res *res, ins_cubin *cubin, strbuf *log)
+{
+	size_t srclen;
+	char *src;
+	if (!ins_tc_dir() || log->len || !(src = fs_read(in, &srclen)))
+		return 0;
+	const char *parts[] = {"-v", archopt, in, src};
+	size_t lens[] = {3, strlen(archopt) + 1, strlen(in) + 1, srclen};
+	*key = ins_tc_key(ptxas, parts, lens, 4);
+	free(src);
+	unsigned char *data;
+	size_t len;
+	if (!ins_tc_get(*key, log, &data, &len))
+		return 0;
+	if (ins_ptxas_parse(sb_str(log), res)) { /* not what was kept: run ptxas */
+		free(data);
+		sb_reset(log);
+		memset(res, 0, sizeof *res);
+		return 0;
+	}
+	if (cubin) {
+		cubin->data = data;
+		cubin->len = len;
+	} else {
+		free(data);
+	}
+	return 1;
+}
+
 int ins_ptxas(const char *ptxas, const char *path, const char *arch,
 	      ins_res *res, ins_cubin *cubin, strbuf *log, char *err, size_t errlen)
 {
@@ -146,6 +180,12 @@ int ins_ptxas(const char *ptxas, const char *path, const char *arch,
 	snprintf(in, sizeof in, "%s%s", path[0] == '-' ? "./" : "", path);
 	snprintf(archopt, sizeof archopt, "-arch=%s", arch);
 	char *argv[] = {(char *)ptxas, "-v", archopt, "-o", obj, in, NULL};
+	uint64_t key = 0;
+	int cached = cached_ptxas(ptxas, in, archopt, &key, res, cubin, log);
+	if (cached) {
+		ins_tmpdir_remove(dir);
+		return INS_OK;
+	}
 	int rc = ins_proc_run(argv, log, log, err, errlen);
 	int st = INS_OK;
 	if (rc < 0) {
@@ -155,7 +195,7 @@ int ins_ptxas(const char *ptxas, const char *path, const char *arch,
 	} else if (ins_ptxas_parse(sb_str(log), res)) {
 		snprintf(err, errlen, "ptxas -v printed no 'Used N registers' line");
 		st = INS_ETOOL;
-	} else if (cubin) {
+	} else if (cubin || key) {
 		size_t len;
 		/* capped as its printed output is */
 		unsigned char *data = (unsigned char *)fs_read_input(obj, INS_TOOL_OUTPUT_MAX, &len, NULL, 0);
@@ -164,8 +204,14 @@ int ins_ptxas(const char *ptxas, const char *path, const char *arch,
 				 errno == EFBIG ? "more than 64 MiB" : strerror(errno));
 			st = INS_ETOOL;
 		} else {
-			cubin->data = data;
-			cubin->len = len;
+			if (key)
+				ins_tc_put(key, sb_str(log), log->len, data, len);
+			if (cubin) {
+				cubin->data = data;
+				cubin->len = len;
+			} else {
+				free(data);
+			}
 		}
 	}
 	ins_tmpdir_remove(dir);

@@ -68,8 +68,11 @@ for path in sys.argv[1:]:
 PY
 
 # sass --json of every file in one run: one object a line, in order; their
-# SASS comes from merged modules (one ptxas and one cuobjdump a processor)
-"$PX" sass --json -v "$@" >"$tmp/all.jsonl" 2>"$tmp/all.err"
+# SASS comes from merged modules (one ptxas and one cuobjdump a processor).
+# The plain build: this is about the kernels; the ASan build runs the same
+# code (merged modules, the SASS parser) on the single files below and in
+# t0610 (5 files, merged and alone).
+build/ptxpose sass --json -v "$@" >"$tmp/all.jsonl" 2>"$tmp/all.err"
 rc=$?
 if [ "$rc" = 7 ]; then
 	nok "ptxas or cuobjdump missing: $(head -1 "$tmp/all.err") -- run the README's set-up command (./build.sh test), which installs nvidia-cuda-cuobjdump into .deps/"

@@ -3,7 +3,8 @@
 # step lines, no "unchanged ptx/..." per file: a count), builds `ninja main`
 # alone, keeps check's TAP in build/check.tap and ends with a summary line;
 # apt-get waits for the lock (DPkg::Lock::Timeout), for update and install;
-# `ninja test`'s prove never says "No saved state"; `./build.sh fuzz` gives
+# `ninja test`'s prove never says "No saved state", starts with tests/slow-first
+# on a fresh tree and empties build/tool-cache first; `./build.sh fuzz` gives
 # the targets a private cache. Runs build.sh in a copy of it with stand-ins
 # (ninja, apt-get, ptxpose, prove, clang) on a PATH of its own: nothing is
 # built or installed.
@@ -76,13 +77,19 @@ run sh build.sh test
 grep -qx 'ninja all' "$log" && grep -qx 'ninja test' "$log" && ok "./build.sh test: ninja all, then ninja test" ||
 	{ nok "./build.sh test"; diag <"$log"; }
 
-# ninja test's prove: --state=slow only once build/prove-state has times
+# ninja test's prove: --state=slow only once build/prove-state has times;
+# before, the tests of tests/slow-first first, then tests/
 cmd=$(sed -n '/^rule prove$/,/^rule /s/^  command = //p' build.ninja | sed 's/\$\$/$/g; s/\$proveflags//')
 stub prove "echo \"prove \$*\" >>'$log'"
+mkdir -p "$t/tests" "$t/build/tool-cache" && cp tests/slow-first "$t/tests/"
+first=$(sed '/^#/d' tests/slow-first | head -1)
 : >"$log"
 (cd "$t" && PATH=$bin sh -c "$cmd")
-grep -q -- '--state=save ' "$log" && ! grep -q slow "$log" && ok "first prove: --state=save alone (no 'No saved state')" ||
+grep -q -- '--state=save ' "$log" && ! grep -q 'state=slow' "$log" && ok "first prove: --state=save alone (no 'No saved state')" ||
 	{ nok "first prove"; diag <"$log"; }
+grep -q -- "--statefile=build/prove-state $first .* tests/\$" "$log" && ok "... the tests of tests/slow-first first ($first), then tests/" ||
+	{ nok "... tests/slow-first first"; diag <"$log"; }
+[ ! -e "$t/build/tool-cache" ] && ok "... the tools' cache emptied first" || nok "... build/tool-cache is still there"
 echo x >"$t/build/prove-state"
 : >"$log"
 (cd "$t" && PATH=$bin sh -c "$cmd")

@@ -7,6 +7,7 @@
 # regression fails here instead of hanging the suite.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib/tap.sh
+unset PTXPOSE_TOOL_CACHE # the tools run here every time
 need_ptxpose
 f=ptx/fast_b32.ptx
 need_ptx "$f"

@@ -1,6 +1,7 @@
 # tap.sh: TAP helpers for the shell tests, sourced from the repository root
 # (`. tests/lib/tap.sh`). Sets $PX (the ptxpose under test: $PTXPOSE, else
-# the ASan build) and $tmp (a fresh folder, removed at exit).
+# the ASan build), $tmp (a fresh folder, removed at exit) and exports
+# $PTXPOSE_TOOL_CACHE (build/tool-cache unless set).
 #   ok DESC / nok DESC        one TAP line
 #   diag <FILE                the file as # diagnostics
 #   check DESC CODE CMD...    run CMD (stdout in $tmp/out, stderr in $tmp/err),
@@ -18,6 +19,10 @@
 #                             ours, then ok when it exits 0 (its stderr as #)
 #   finish                    print the plan and exit 1 if anything failed
 PX=${PTXPOSE:-build/asan/ptxpose}
+# ptxas's and cuobjdump's results, shared by the tests of a run (`ninja test`
+# empties it first): a kernel is assembled and disassembled once a run. A
+# test of the tools' own limits unsets it.
+export PTXPOSE_TOOL_CACHE="${PTXPOSE_TOOL_CACHE-$PWD/build/tool-cache}"
 n=0
 fails=0
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptxpose-test.XXXXXX") || exit 1
