@@ -238,8 +238,11 @@ static int diverge(emu_ctx *x, emu_warp *w, const emu_ins *i, uint32_t pc, uint3
 
 /* The lane loops are 64-bit integer work: a clone for x86-64-v3 (AVX2: four
  * lanes a vector op and 64-bit compares) is chosen at load time where the
- * CPU has it (GCC's function multi-versioning, glibc's ifunc). */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+ * CPU has it (GCC's function multi-versioning, glibc's ifunc). Not in the
+ * sanitizer builds: three instrumented copies took 30 s of the test build's
+ * compile, and the tests that time nothing gain less than that. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && \
+	!defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #endif
 int emu_exec(emu_ctx *x, emu_warp *w)
