@@ -244,8 +244,9 @@ def main():
     p('rule prove')
     # the slowest first: once build/prove-state has their times by those,
     # before it does (a fresh clone; prove would say that a selection by
-    # state is empty) by the committed list tests/slow-first
-    p('  command = rm -rf build/tool-cache && prove -j$$(nproc) --state=$$(test -s build/prove-state && echo slow,)save '
+    # state is empty) by the committed list tests/slow-first; one job more
+    # than processors, since a few tests mostly wait (gen's time limits)
+    p('  command = rm -rf build/tool-cache && prove -j$$(($$(nproc) + 1)) --state=$$(test -s build/prove-state && echo slow,)save '
       '--statefile=build/prove-state $proveflags $$(sed \'/^#/d\' tests/slow-first) tests/')
     p('  description = PROVE tests/')
     p('  pool = console')
