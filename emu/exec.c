@@ -237,6 +237,16 @@ static int diverge(emu_ctx *x, emu_warp *w, const emu_ins *i, uint32_t pc, uint3
 
 #define SLOT(s) (R + (size_t)(s) * EMU_WARP)
 
+/* A lane's global or shared bytes (NULL: a fault recorded), through the
+ * race detector's one-word marks where the first pass keeps them. */
+static inline uint8_t *lane_mem(emu_ctx *x, int global, uint64_t addr, unsigned bytes, int write, unsigned tid,
+				int pc)
+{
+	if (global)
+		return emu_global_fast(x, addr, bytes, write);
+	return x->marks ? emu_shared_fast(x, addr, bytes, write, tid, pc) : emu_shared(x, addr, bytes, write, tid, pc);
+}
+
 /* The lane loops are 64-bit integer work: a clone for x86-64-v3 (AVX2: four
  * lanes a vector op and 64-bit compares) is chosen at load time where the
  * CPU has it (GCC's function multi-versioning, glibc's ifunc). Not in the
@@ -445,9 +455,7 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 				for (uint32_t mm = g; mm; mm &= mm - 1) {
 					unsigned l = (unsigned)__builtin_ctz(mm);
 					uint64_t addr = A[l] + (uint64_t)i->imm;
-					const uint8_t *p = i->op == EMU_OP_LD_GLOBAL ? emu_global_fast(x, addr, bytes, 0)
-						: x->marks ? emu_shared_fast(x, addr, bytes, 0, w->base + l, (int)pc)
-						: emu_shared(x, addr, bytes, 0, w->base + l, (int)pc);
+					const uint8_t *p = lane_mem(x, i->op == EMU_OP_LD_GLOBAL, addr, bytes, 0, w->base + l, (int)pc);
 					if (!p) {
 						x->executed += n * lanes, x->warp_executed += n;
 						return fault(x, w, pc, 0, l);
@@ -465,9 +473,7 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 				for (uint32_t mm = g; mm; mm &= mm - 1) {
 					unsigned l = (unsigned)__builtin_ctz(mm);
 					uint64_t addr = A[l] + (uint64_t)i->imm;
-					uint8_t *p = i->op == EMU_OP_ST_GLOBAL ? emu_global_fast(x, addr, bytes, 1)
-						: x->marks ? emu_shared_fast(x, addr, bytes, 1, w->base + l, (int)pc)
-						: emu_shared(x, addr, bytes, 1, w->base + l, (int)pc);
+					uint8_t *p = lane_mem(x, i->op == EMU_OP_ST_GLOBAL, addr, bytes, 1, w->base + l, (int)pc);
 					if (!p) {
 						x->executed += n * lanes, x->warp_executed += n;
 						return fault(x, w, pc, 0, l);
