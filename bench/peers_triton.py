@@ -13,8 +13,14 @@ the 232448 B an H100 or H200 allows): configs that do not fit the device are
 left out before launch, and smaller tiles take their place. Imported only
 where Triton is installed.
 """
+import os
+import sys
+
 import triton
 import triton.language as tl
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'python'))
+from ptxpose._abi import NAMES as ABI_NAMES  # noqa: E402  the arguments of ptxpose's kernels (loader/abi.h)
 
 try:
     from triton.runtime.errors import OutOfResources
@@ -126,12 +132,12 @@ def launchers(x, y, case, quick, limit=None):
         if case.batch == 1 and lanes == 1 and triton.cdiv(case.cols, bn) <= YZ_MAX:
             # one matrix whose grid fits: the plain kernel, without the loops
             # that batches and 16-byte lanes need (they cost it registers)
-            args = (x, y, case.rows, case.cols, case.ld_in, case.ld_out)
+            args = (x, y) + tuple(getattr(case, n) for n in ABI_NAMES[2:6])  # rows .. ld_out
 
             def fn(grid=grid, args=args, bm=bm, bn=bn, w=w):
                 tl_transpose_2d[grid](*args, BM=bm, BN=bn, num_warps=w)
         else:
-            args = (x, y, case.rows, case.cols, case.ld_in, case.ld_out, case.batch, case.stride_in, case.stride_out)
+            args = (x, y) + tuple(getattr(case, n) for n in ABI_NAMES[2:])
 
             def fn(grid=grid, args=args, bm=bm, bn=bn, w=w):
                 tl_transpose[grid](*args, BM=bm, BN=bn, LANES=lanes, num_warps=w)

@@ -4,8 +4,8 @@
 
 #include <stdint.h>
 
-#include "lib/pxfile.h"
-#include "lib/status.h"
+#include "loader/pxfile.h"
+#include "loader/status.h"
 #include "rig/rig.h"
 
 /* Exit codes; docs/DESIGN.md keeps the table. */

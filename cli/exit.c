@@ -4,7 +4,7 @@
 
 #include "cli/cli.h"
 
-/* Indexed by px_status; keep in the enum's order (lib/status.h). */
+/* Indexed by px_status; keep in the enum's order (loader/status.h). */
 static const int exit_codes[] = {
 	[PX_OK] = EXIT_OK,
 	[PX_WRONG] = EXIT_WRONG,

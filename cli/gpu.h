@@ -7,7 +7,7 @@
 
 #include "common/strbuf.h"
 #include "include/ptxpose.h"
-#include "lib/pxfile.h"
+#include "loader/pxfile.h"
 #include "rig/rig.h"
 
 typedef struct {

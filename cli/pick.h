@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "lib/pxfile.h"
+#include "loader/pxfile.h"
 #include "rig/rig.h"
 
 /* The kernel for checked shape s (its elem_bits and offset count) into *f

@@ -6,26 +6,24 @@
 #include <string.h>
 
 #include "emu/emu_int.h"
+#include "loader/abi.h"
 
 #define EMU_BRANCH_BUDGET (1ull << 26)
 #define EMU_SMEM_POISON 0xa5
 
 static void put(uint8_t *param, const emu_param *pa, uint64_t v) { memcpy(param + pa->off, &v, pa->bytes); }
 
-/* Kernel ABI v2 (docs/DESIGN.md): in, out (u64), rows, cols, ld_in, ld_out,
- * batch (u32), stride_in, stride_out (u64). */
-#define ABI_PARAMS 9
-static const int abi_widths[ABI_PARAMS] = {8, 8, 4, 4, 4, 4, 4, 8, 8};
-
+/* Kernel ABI v2 (loader/abi.h): the parameters' count and widths. */
 static int check_abi(const emu_prog *p, strbuf *diag)
 {
-	int ok = p->nparams == ABI_PARAMS;
-	for (int k = 0; ok && k < ABI_PARAMS; k++)
-		ok = p->params[k].bytes == abi_widths[k];
-	if (!ok)
-		sb_printf(diag, "kernel %s: the parameters are not kernel ABI v2 (.u64 in, .u64 out, .u32 rows, "
-				".u32 cols, .u32 ld_in, .u32 ld_out, .u32 batch, .u64 stride_in, .u64 stride_out)",
-			  p->entry);
+	int ok = p->nparams == ABI_NPARAMS;
+	for (int k = 0; ok && k < ABI_NPARAMS; k++)
+		ok = p->params[k].bytes == abi_bytes[k];
+	if (!ok) {
+		char list[256];
+		sb_printf(diag, "kernel %s: the parameters are not kernel ABI v%d %s", p->entry, ABI_VERSION,
+			  abi_describe(list, sizeof list));
+	}
 	return ok ? 0 : -1;
 }
 
@@ -270,9 +268,12 @@ int emu_run(const emu_prog *p, const emu_launch *l, strbuf *diag)
 	if (check_block(p, l->block, diag))
 		return EMU_FAULT;
 	emu_ctx x = {.prog = p, .l = l, .budget = l->branch_budget ? l->branch_budget : EMU_BRANCH_BUDGET};
-	const uint64_t vals[ABI_PARAMS] = {EMU_IN_ADDR(l), EMU_OUT_ADDR(l), l->rows, l->cols, l->ld_in, l->ld_out,
-					   l->batch, l->stride_in, l->stride_out};
-	for (int k = 0; k < ABI_PARAMS; k++)
+	const abi_args a = {.in = EMU_IN_ADDR(l), .out = EMU_OUT_ADDR(l), .rows = l->rows, .cols = l->cols,
+			    .ld_in = l->ld_in, .ld_out = l->ld_out, .batch = l->batch,
+			    .stride_in = l->stride_in, .stride_out = l->stride_out};
+	uint64_t vals[ABI_NPARAMS];
+	abi_values(&a, vals);
+	for (int k = 0; k < ABI_NPARAMS; k++)
 		put(x.param, &p->params[k], vals[k]);
 	unsigned n = l->block[0] * l->block[1] * l->block[2];
 	if (check_size(p, l, n, &x.smem_bytes, diag))

@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "common/strbuf.h"
-#include "lib/meta.h"
+#include "loader/meta.h"
 
 enum {
 	EMU_OK = 0,

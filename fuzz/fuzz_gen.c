@@ -7,7 +7,7 @@
 
 #include "emu/emu.h"
 #include "gen/lptx.h"
-#include "lib/meta.h"
+#include "loader/meta.h"
 
 typedef struct {
 	const uint8_t *p;

@@ -1,8 +1,8 @@
-/* fuzz_meta: the metadata parser (lib/meta.c) on any bytes as a PTX text,
+/* fuzz_meta: the metadata parser (loader/meta.c) on any bytes as a PTX text,
  * then what the library does with metadata it accepted: every value looked
  * up, the launch grid for a few shapes. libFuzzer; see fuzz/README.md. */
 #include "fuzz/fuzz.h"
-#include "lib/meta.h"
+#include "loader/meta.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

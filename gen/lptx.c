@@ -13,7 +13,7 @@
 #include "common/fsio.h"
 #include "common/fstx.h"
 #include "gen/tp.h"
-#include "lib/meta.h"
+#include "loader/meta.h"
 
 #define PENDING_KEY "ptxpose.pending" /* the texts queued, kept alive for fstx */
 

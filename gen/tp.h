@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #include "common/strbuf.h"
-#include "lib/meta.h"
+#include "loader/meta.h"
 
 enum tp_smem { TP_SMEM_NONE, TP_SMEM_PLAIN, TP_SMEM_PADDED, TP_SMEM_SWIZZLE, TP_SMEM_RUNS /* skinny kernels */ };
 enum tp_skinny { TP_SKINNY_NONE, TP_SKINNY_WIDE, TP_SKINNY_TALL };
@@ -20,7 +20,7 @@ enum tp_family {
 };
 
 typedef struct {
-	char name[META_VAL_MAX + 1]; /* kernel entry name: a metadata value (lib/meta.h) */
+	char name[META_VAL_MAX + 1]; /* kernel entry name: a metadata value (loader/meta.h) */
 	unsigned elem;        /* element width in bits */
 	unsigned tm, tn;      /* tile: input rows × input columns per block */
 	unsigned tx, ty;      /* threads per block */

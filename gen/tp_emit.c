@@ -9,14 +9,8 @@
 #include <string.h>
 
 #include "gen/ptxb.h"
+#include "loader/abi.h"
 #include "gen/tp_int.h"
-
-const char tp_entry_params[] =
-	"\t.param .u64 param_in,\n\t.param .u64 param_out,\n"
-	"\t.param .u32 param_rows,\n\t.param .u32 param_cols,\n"
-	"\t.param .u32 param_ld_in,\n\t.param .u32 param_ld_out,\n"
-	"\t.param .u32 param_batch,\n"
-	"\t.param .u64 param_stride_in,\n\t.param .u64 param_stride_out\n";
 
 unsigned tp_lg2(unsigned x)
 {
@@ -585,8 +579,9 @@ int tp_emit_tile(const tp_params *p, const tp_geom *g, const char *header,
 int tp_finish(ptxb *b, const tp_params *p, const char *header, unsigned ty, strbuf *out, char *err,
 	      size_t errlen)
 {
+	char params[512];
 	ptxb_maxnreg(b, p->max_regs);
-	int rc = ptxb_finish(b, out, header, tp_target(p), p->name, tp_entry_params, p->tx, ty);
+	int rc = ptxb_finish(b, out, header, tp_target(p), p->name, abi_ptx_params(params, sizeof params), p->tx, ty);
 	if (rc)
 		snprintf(err, errlen, "generator: %s", ptxb_error(b));
 	ptxb_free(b);

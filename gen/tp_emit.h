@@ -33,7 +33,4 @@ int tp_emit_warp(const tp_params *p, const char *header, strbuf *out, char *err,
 int tp_finish(ptxb *b, const tp_params *p, const char *header, unsigned ty, strbuf *out, char *err,
 	      size_t errlen);
 
-/* The entry's parameter list (docs/DESIGN.md, kernel ABI). */
-extern const char tp_entry_params[];
-
 #endif

@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "common/strbuf.h"
-#include "lib/meta.h"
+#include "loader/meta.h"
 
 enum ins_status {
 	INS_OK = 0,

@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #include "include/ptxpose.h"
-#include "lib/cu_api.h"
+#include "loader/cu_api.h"
 #include "lib/kreg.h"
 #include "lib/model.h"
 

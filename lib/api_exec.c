@@ -1,7 +1,8 @@
 /* api_exec: ptxpose_execute (the pointers and the stream checked, one
- * kernel launched per kernel ABI v2, no lock, no synchronization) and
+ * kernel launched (loader/launch.c), no lock, no synchronization) and
  * ptxpose_transpose (a plan from the handle's cache, then execute). */
 #include "lib/api.h"
+#include "loader/launch.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,17 +69,11 @@ ptxpose_status api_launch(ptxpose_plan p, const void *in, void *out, ptxpose_str
 		snprintf(call, sizeof call, "cuMemcpyDtoDAsync(%llu bytes)", (unsigned long long)p->copy_bytes);
 		return driver_fail(f, rc, call);
 	}
-	/* .u64 in, out; .u32 rows, cols, ld_in, ld_out, batch; .u64 stride_in, stride_out */
-	uint32_t rows = p->rows, cols = p->cols, ld_in = p->ld_in, ld_out = p->ld_out, batch = p->batch;
-	uint64_t stride_in = p->stride_in, stride_out = p->stride_out;
-	void *args[] = {&d_in, &d_out, &rows, &cols, &ld_in, &ld_out, &batch, &stride_in, &stride_out};
-	rc = f->LaunchKernel(p->fn, p->grid[0], p->grid[1], p->grid[2], p->block[0], p->block[1], p->block[2],
-			     p->dyn_smem, (CUstream)stream, args, NULL);
-	if (!rc)
-		return PTXPOSE_OK;
-	snprintf(call, sizeof call, "cuLaunchKernel(%s, grid %ux%ux%u, block %ux%ux%u, %u B dynamic shared)",
-		 p->info.kernel, p->grid[0], p->grid[1], p->grid[2], p->block[0], p->block[1], p->block[2], p->dyn_smem);
-	return driver_fail(f, rc, call);
+	abi_args a = {.in = d_in, .out = d_out, .rows = p->rows, .cols = p->cols, .ld_in = p->ld_in,
+		      .ld_out = p->ld_out, .batch = p->batch, .stride_in = p->stride_in, .stride_out = p->stride_out};
+	rc = launch_kernel(f, p->fn, p->info.kernel, p->grid, p->block, p->dyn_smem, (CUstream)stream, &a, call,
+			   sizeof call);
+	return rc ? driver_fail(f, rc, call) : PTXPOSE_OK;
 }
 
 /* A plan already checked: the pointers, the context for the call, the launch. */

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "lib/cache.h"
-#include "lib/jit.h"
+#include "loader/jit.h"
 #include "lib/pick.h"
 
 static void note_line(void *ud, const char *line)

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/jit.h"
+#include "loader/jit.h"
 
 ptxpose_status ptxpose_kernel_count(ptxpose_handle h, int *count)
 {

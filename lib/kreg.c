@@ -12,7 +12,7 @@
 #include "common/fsio.h"
 #include "common/strbuf.h"
 #include "lib/cache.h"
-#include "lib/pxfile.h"
+#include "loader/pxfile.h"
 
 struct kreg {
 	kreg_kernel **k;

@@ -16,9 +16,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "lib/meta.h"
+#include "loader/meta.h"
 #include "lib/model.h"
-#include "lib/status.h"
+#include "loader/status.h"
 
 /* One entry of build/embed/ptx_kernels.c. */
 typedef struct {

@@ -17,7 +17,7 @@
 #ifndef LIB_MEASURE_H
 #define LIB_MEASURE_H
 
-#include "lib/cu_api.h"
+#include "loader/cu_api.h"
 
 #define MEASURE_RUNS 5
 #define MEASURE_RUN_US 50.0

@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "lib/meta.h"
+#include "loader/meta.h"
 
 /* ---- devices (model_dev.c) ---------------------------------------------- */
 

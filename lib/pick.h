@@ -4,7 +4,7 @@
 #ifndef LIB_PICK_H
 #define LIB_PICK_H
 
-#include "lib/cu.h"
+#include "loader/cu.h"
 #include "lib/kreg.h"
 #include "lib/model.h"
 

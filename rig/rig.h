@@ -21,9 +21,9 @@
 
 #include "common/strbuf.h"
 #include "include/ptxpose.h"
-#include "lib/cu.h"
-#include "lib/meta.h"
-#include "lib/status.h"
+#include "loader/cu.h"
+#include "loader/meta.h"
+#include "loader/status.h"
 
 /* ---- shapes (shape.c) --------------------------------------------------- */
 
@@ -150,7 +150,7 @@ px_status vfy_host_case(const px_shape *s, uint64_t seed, vfy_runner run, void *
 			vfy_result *res, char *err, size_t errlen);
 
 
-/* ---- operations to verify and time (launch.c) -------------------------- */
+/* ---- operations to verify and time (op.c) ------------------------------ */
 
 /* One thing to run over a shape's buffers, enqueued on `stream` (the rig's
  * timing stream, or NULL: the default stream), so that the same op can be

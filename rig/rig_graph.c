@@ -1,4 +1,4 @@
-/* rig_graph: graph timing (loader.h, PX_TIME_GRAPH). K calls of an op are
+/* rig_graph: graph timing (rig/rig.h, PX_TIME_GRAPH). K calls of an op are
  * captured on the rig's non-blocking stream into one CUDA graph and the
  * graph is replayed between two events; a call is the median replay / K.
  * K back-to-back calls between two events stand in for what cannot be

@@ -3,7 +3,7 @@
 #ifndef RIG_RIG_INT_H
 #define RIG_RIG_INT_H
 
-#include "lib/cu_api.h"
+#include "loader/cu_api.h"
 #include "rig/rig.h"
 
 #define RIG_GUARD (64u << 10) /* poisoned bytes before and after out, checked */

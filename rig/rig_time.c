@@ -1,4 +1,4 @@
-/* rig_time: time one operation (loader.h, px_time_opts): the method chosen,
+/* rig_time: time one operation (rig/rig.h, px_time_opts): the method chosen,
  * per-call events (warm-up calls, then events around each call on the
  * default stream and a wait for the second, the median; optionally the L2
  * emptied first), the statistics, and the words that name a method.

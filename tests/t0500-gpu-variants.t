@@ -27,7 +27,7 @@ sed '/add.u64                 %addr, %addr, %out;/d' $k >"$tmp/fault.ptx"
 sed 's/ret;/bogus.u32 %val, %val;\n\tret;/' $k >"$tmp/bogus.ptx"
 
 check "PTX that does not assemble: exit 5" 5 $PX run "$tmp/bogus.ptx" --rows 64 --cols 64
-head -1 "$tmp/err" | grep -q '^ptxpose run: lib/jit.c:[0-9]*: cuModuleLoadDataEx: CUDA_ERROR_[A-Z_]* (.*)$' &&
+head -1 "$tmp/err" | grep -q '^ptxpose run: loader/jit.c:[0-9]*: cuModuleLoadDataEx: CUDA_ERROR_[A-Z_]* (.*)$' &&
 	ok "... first line: file:line: call: error (description)" || { nok "... first line"; diag <"$tmp/err"; }
 grep -q '^JIT error log:$' "$tmp/err" && grep -qi 'error' "$tmp/err" && grep -q 'bogus' "$tmp/err" &&
 	ok "... then ptxas's error log, naming the bad instruction" || { nok "... the JIT log"; diag <"$tmp/err"; }

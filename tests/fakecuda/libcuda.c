@@ -1,6 +1,6 @@
 /* A fake libcuda.so.1 for the tests of the library and the rig on machines without a GPU.
  *
- * It exports the entry points lib/cu_api.h resolves, keeps "device"
+ * It exports the entry points loader/cu_api.h resolves, keeps "device"
  * memory in host memory (every range checked against its allocation), and
  * "runs" a kernel by transposing on the CPU per kernel ABI v2 after checking
  * the launch against the PTX's metadata (grid, block, dynamic shared memory,

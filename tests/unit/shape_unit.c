@@ -1,5 +1,5 @@
 /* Unit tests for shapes and their validation (rig/shape.c), the status
- * table (status.c), PTX file checks (pxfile.c), launch limits (launch.c)
+ * table (status.c), PTX file checks (pxfile.c), launch limits (rig/op.c)
  * and the bench tables (report.c). Prints TAP. */
 #include <stdint.h>
 #include <stdio.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lib/pxfile.h"
+#include "loader/pxfile.h"
 #include "rig/rig.h"
 #include "tap.h"
 

@@ -2,8 +2,8 @@
  * the verbose log they write to, byte counts for messages. Internal: the
  * public API maps px_status to ptxpose_status (include/ptxpose.h), and only
  * cli/ turns either into an exit code. */
-#ifndef LIB_STATUS_H
-#define LIB_STATUS_H
+#ifndef LOADER_STATUS_H
+#define LOADER_STATUS_H
 
 #include <stddef.h>
 #include <stdint.h>

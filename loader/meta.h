@@ -1,7 +1,7 @@
 /* meta: the self-describing header of a ptxpose PTX file (docs/DESIGN.md).
- * Pure C, no CUDA: the emulator, `list` and the loader all read it. */
-#ifndef LIB_META_H
-#define LIB_META_H
+ * Pure C, no CUDA: the emulator, `list`, gen and the library all read it. */
+#ifndef LOADER_META_H
+#define LOADER_META_H
 
 #include <stddef.h>
 #include <stdint.h>

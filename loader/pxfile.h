@@ -1,12 +1,12 @@
 /* pxfile: a ptxpose PTX file: its text, its metadata, and the checks that
  * the metadata describes the PTX (kernel ABI 2, the .entry, .reqntid). */
-#ifndef LIB_PXFILE_H
-#define LIB_PXFILE_H
+#ifndef LOADER_PXFILE_H
+#define LOADER_PXFILE_H
 
 #include <stddef.h>
 
-#include "lib/meta.h"
-#include "lib/status.h"
+#include "loader/meta.h"
+#include "loader/status.h"
 
 typedef struct px_file px_file;
 

@@ -1,5 +1,5 @@
 /* status: px_status names, the verbose log, byte counts. */
-#include "lib/status.h"
+#include "loader/status.h"
 
 #include <stdarg.h>
 #include <stdio.h>

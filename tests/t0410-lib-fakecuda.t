@@ -79,7 +79,7 @@ check "run: a kernel that faults: exit 5" 5 $PX run "$tmp/fault32.ptx" --rows 64
 grep -q 'cuCtxSynchronize after fault32: CUDA_ERROR_ILLEGAL_ADDRESS (an illegal memory access was encountered)' "$tmp/err" &&
 	ok "... the driver's error, named and explained" || { nok "... fault message"; diag <"$tmp/err"; }
 check "run: PTX that does not assemble: exit 5" 5 $PX run "$tmp/bogus32.ptx" --rows 64 --cols 64
-head -1 "$tmp/err" | grep -q '^ptxpose run: lib/jit.c:[0-9]*: cuModuleLoadDataEx: CUDA_ERROR_INVALID_PTX (a PTX JIT compilation failed)$' &&
+head -1 "$tmp/err" | grep -q '^ptxpose run: loader/jit.c:[0-9]*: cuModuleLoadDataEx: CUDA_ERROR_INVALID_PTX (a PTX JIT compilation failed)$' &&
 	ok "... first line: file:line: call: error name (description)" || { nok "... first line"; diag <"$tmp/err"; }
 grep -q "Not a name of any known instruction: 'bogus'" "$tmp/err" && ok "... then the JIT error log" || nok "... the JIT log"
 check "run: more threads than the registers allow: exit 5" 5 $PX run "$tmp/regs32.ptx" --rows 64 --cols 64

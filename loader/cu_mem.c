@@ -1,7 +1,7 @@
 /* cu_mem: device memory, pinned host memory and the copies between them.
  * A buffer made before a cu_reset carries an older generation: it is gone
  * with its context and is dropped, never freed. */
-#include "lib/cu_api.h"
+#include "loader/cu_api.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,11 +1,11 @@
 /* jit: PTX -> cubin -> module -> kernel, for the current device, with the
  * JIT's logs for the caller. */
-#ifndef LIB_JIT_H
-#define LIB_JIT_H
+#ifndef LOADER_JIT_H
+#define LOADER_JIT_H
 
 #include "common/strbuf.h"
-#include "lib/cu.h"
-#include "lib/meta.h"
+#include "loader/cu.h"
+#include "loader/meta.h"
 
 typedef struct jit_kernel jit_kernel;
 

@@ -1,14 +1,14 @@
 /* cu_api: the CUDA driver entry points ptxpose uses, resolved from
  * libcuda.so.1 at run time by their exported names (cuda.h #defines many API
  * names to _v2 symbols; the table names the symbols). Internal to lib/. */
-#ifndef LIB_CU_API_H
-#define LIB_CU_API_H
+#ifndef LOADER_CU_API_H
+#define LOADER_CU_API_H
 
 #include <cuda.h>
 #include <cudaTypedefs.h>
 
-#include "lib/cu.h"
-#include "lib/jit.h"
+#include "loader/cu.h"
+#include "loader/jit.h"
 
 /* field, exported symbol, older symbol to fall back on (or NULL), the
  * PFN typedef of cudaTypedefs.h that matches the symbol. Sorted by field. */
@@ -93,7 +93,7 @@ struct cu_ctx {
 	const px_log *log;
 };
 
-/* "lib/jit.c:88: cuLinkAddData: CUDA_ERROR_INVALID_PTX (a PTX JIT
+/* "loader/jit.c:88: cuLinkAddData: CUDA_ERROR_INVALID_PTX (a PTX JIT
  * compilation failed)" into err; PX_ENOMEM for CUDA_ERROR_OUT_OF_MEMORY,
  * else PX_ECUDA. */
 px_status cu_fail(const cu_ctx *cu, CUresult rc, const char *file, int line, const char *call,
@@ -103,7 +103,7 @@ px_status cu_fail(const cu_ctx *cu, CUresult rc, const char *file, int line, con
 /* "CUDA_ERROR_INVALID_PTX (a PTX JIT compilation failed)"; unknown codes too. */
 const char *cu_error_text(const cu_ctx *cu, CUresult rc, char *buf, size_t len);
 
-/* The kernel's handle, for launch.c; cu, its context. */
+/* The kernel's handle, for loader/launch.c; cu, its context. */
 CUfunction jit_function(const jit_kernel *k);
 cu_ctx *jit_cu(const jit_kernel *k);
 

@@ -1,6 +1,6 @@
 /* jit: link a ptxpose PTX file for the current device, load the cubin and
  * find its kernel; the JIT logs go back to the caller. */
-#include "lib/cu_api.h"
+#include "loader/cu_api.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* pxfile: a ptxpose PTX file: its text, its metadata, and the cross-checks
  * between the metadata and the PTX that it describes. */
-#include "lib/pxfile.h"
+#include "loader/pxfile.h"
 
 #include <stdio.h>
 #include <stdlib.h>

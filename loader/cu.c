@@ -1,6 +1,6 @@
 /* cu: libcuda.so.1 opened at run time, the device, its primary context, and
  * driver error text. */
-#include "lib/cu_api.h"
+#include "loader/cu_api.h"
 
 #include <dlfcn.h>
 #include <pthread.h>

@@ -2,14 +2,14 @@
  * device and pinned host memory, driver error text. Internal to the tree:
  * the library's API (lib/api*.c) and the rig (rig/) use it; programs use
  * include/ptxpose.h. PTXPOSE_LIBCUDA names another driver to dlopen (tests);
- * PTXPOSE_JIT=link makes jit_load use the linker (lib/jit.h). */
-#ifndef LIB_CU_H
-#define LIB_CU_H
+ * PTXPOSE_JIT=link makes jit_load use the linker (loader/jit.h). */
+#ifndef LOADER_CU_H
+#define LOADER_CU_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "lib/status.h"
+#include "loader/status.h"
 
 typedef struct cu_ctx cu_ctx;
 

@@ -1,5 +1,5 @@
 /* meta: the metadata of a ptxpose PTX file, and the launch grid it implies. */
-#include "lib/meta.h"
+#include "loader/meta.h"
 
 #include <errno.h>
 #include <stdio.h>
