@@ -56,7 +56,7 @@ void cli_log_stderr(void *ud, const char *line);
  * and compare. PX_OK, PX_WRONG, PX_ENOMEM, or PX_EUNAVAIL when the emulator
  * stopped: *emu_rc is then EMU_FAULT or EMU_UNSUPPORTED and err holds
  * "emulator: <its diagnostic>". */
-px_status vfy_emulate(const px_file *f, const px_shape *s, uint64_t seed, vfy_result *res, int *emu_rc,
+px_status cli_emulate(const px_file *f, const rig_shape *s, uint64_t seed, vfy_result *res, int *emu_rc,
 		      char *err, size_t errlen);
 
 #endif

@@ -25,24 +25,24 @@ typedef struct {
 	const char **files;
 	size_t nfiles;
 	glob_t g;  /* the default files */
-	px_time_opts topt;
+	rig_time_opts topt;
 } bench_opts;
 
 static const opt_spec flags[] = {
-	{"--batch", OPT_NUM, offsetof(bench_opts, batch), 1, PX_DIM_MAX, NULL},
-	{"--cols", OPT_NUM, offsetof(bench_opts, cols), 1, PX_DIM_MAX, NULL},
+	{"--batch", OPT_NUM, offsetof(bench_opts, batch), 1, RIG_DIM_MAX, NULL},
+	{"--cols", OPT_NUM, offsetof(bench_opts, cols), 1, RIG_DIM_MAX, NULL},
 	{"--elem", OPT_ELEM, offsetof(bench_opts, elem), 0, 0, NULL},
 	{"--flush-l2", OPT_SWITCH, offsetof(bench_opts, flush_l2), 0, 0, NULL},
 	{"--iters", OPT_NUM, offsetof(bench_opts, iters), 1, 10000, NULL},
-	{"--ld-in", OPT_NUM, offsetof(bench_opts, ld_in), 1, PX_DIM_MAX, NULL},
-	{"--ld-out", OPT_NUM, offsetof(bench_opts, ld_out), 1, PX_DIM_MAX, NULL},
+	{"--ld-in", OPT_NUM, offsetof(bench_opts, ld_in), 1, RIG_DIM_MAX, NULL},
+	{"--ld-out", OPT_NUM, offsetof(bench_opts, ld_out), 1, RIG_DIM_MAX, NULL},
 	{"--no-cublas", OPT_SWITCH, offsetof(bench_opts, no_cublas), 0, 0, NULL},
 	{"--out-dir", OPT_STR, offsetof(bench_opts, out_dir), 0, 0, NULL},
-	{"--rows", OPT_NUM, offsetof(bench_opts, rows), 1, PX_DIM_MAX, NULL},
+	{"--rows", OPT_NUM, offsetof(bench_opts, rows), 1, RIG_DIM_MAX, NULL},
 	{"--seed", OPT_NUM, offsetof(bench_opts, seed), 0, UINT64_MAX, NULL},
 	{"--shapes", OPT_STR, offsetof(bench_opts, shapes), 0, 0, NULL},
-	{"--stride-in", OPT_NUM, offsetof(bench_opts, stride_in), 0, PX_STRIDE_MAX, NULL},
-	{"--stride-out", OPT_NUM, offsetof(bench_opts, stride_out), 0, PX_STRIDE_MAX, NULL},
+	{"--stride-in", OPT_NUM, offsetof(bench_opts, stride_in), 0, RIG_STRIDE_MAX, NULL},
+	{"--stride-out", OPT_NUM, offsetof(bench_opts, stride_out), 0, RIG_STRIDE_MAX, NULL},
 	{"--time", OPT_STR, offsetof(bench_opts, time), 0, 0, NULL},
 	{"--verbose", OPT_SWITCH, offsetof(bench_opts, verbose), 0, 0, "-v"},
 };
@@ -58,19 +58,19 @@ typedef struct {
 	const bench_opts *o;
 	bench_var *v;
 	size_t nv;
-	px_shape *shapes;
+	rig_shape *shapes;
 	size_t nshapes;
 	cli_gpu g;       /* g.h NULL until the driver is opened */
-	px_geam *geam;
-	px_time_opts topt;
-	px_shape *cases;    /* every shape at every width it applies to */
+	rig_geam *geam;
+	rig_time_opts topt;
+	rig_shape *cases;    /* every shape at every width it applies to */
 	size_t ncases;
-	px_row *rows;
+	rig_row *rows;
 	size_t nrows;
 	size_t timed;       /* kernels (of the files) verified and timed: the
 			     * copy and cuBLAS alone are no result */
 	int unsaved;        /* the last write of the tables failed */
-	px_report_head head;
+	rig_report_head head;
 	int code;
 } bench;
 
@@ -145,8 +145,8 @@ static int parse(int argc, char **argv, bench_opts *o)
 		return EXIT_USAGE;
 	}
 	char err[256];
-	o->topt = (px_time_opts){.iters = (int)o->iters, .warmup = 10};
-	if (px_time_choose(o->time, o->flush_l2, &o->topt, err, sizeof err)) {
+	o->topt = (rig_time_opts){.iters = (int)o->iters, .warmup = 10};
+	if (rig_time_choose(o->time, o->flush_l2, &o->topt, err, sizeof err)) {
 		cli_err(CMD, "%s", err);
 		return EXIT_USAGE;
 	}
@@ -167,9 +167,9 @@ static void note_code(bench *b, int code)
 	b->code = cli_exit_merge(b->code, code);
 }
 
-static void add_row(bench *b, const char *variant, const px_shape *s, px_row_state state, const char *note)
+static void add_row(bench *b, const char *variant, const rig_shape *s, rig_row_state state, const char *note)
 {
-	px_row *r = realloc(b->rows, (b->nrows + 1) * sizeof *r);
+	rig_row *r = realloc(b->rows, (b->nrows + 1) * sizeof *r);
 	if (!r)
 		return;
 	b->rows = r;
@@ -184,18 +184,18 @@ static void add_row(bench *b, const char *variant, const px_shape *s, px_row_sta
 
 /* After a kernel faulted: a fresh context, kernels linked again as needed,
  * and the buffers of shape s (if any) made again. 0 when the case can go on. */
-static int recover(bench *b, const px_shape *s)
+static int recover(bench *b, const rig_shape *s)
 {
 	char err[1024];
 	/* after the reset, what the old context held is dropped, never freed;
 	 * the files are linked again in the new handle as they are needed */
-	px_geam_close(b->geam);
+	rig_geam_close(b->geam);
 	b->geam = NULL;
 	px_status st = cli_gpu_reset(&b->g, err, sizeof err);
-	if (!st && !b->o->no_cublas && px_geam_open(b->g.cu, &b->geam, err, sizeof err))
+	if (!st && !b->o->no_cublas && rig_geam_open(b->g.cu, &b->geam, err, sizeof err))
 		b->geam = NULL;
 	if (!st && s)
-		st = px_rig_shape(b->g.rig, s, b->o->seed, err, sizeof err);
+		st = rig_prepare(b->g.rig, s, b->o->seed, err, sizeof err);
 	if (st) {
 		cli_err(CMD, "after a device reset: %s", err);
 		note_code(b, cli_exit(st));
@@ -224,33 +224,33 @@ static int link_var(bench *b, bench_var *v)
 }
 
 /* Verify op on the rig's shape, then time it: one row. Returns the status. */
-static px_status bench_op(bench *b, const px_op *op, const px_shape *s, double copy_us)
+static px_status bench_op(bench *b, const rig_op *op, const rig_shape *s, double copy_us)
 {
 	char err[1024];
 	vfy_result res;
-	px_timing t;
-	px_status st = px_rig_verify(b->g.rig, op, &res, err, sizeof err);
+	rig_timing t;
+	px_status st = rig_verify(b->g.rig, op, &res, err, sizeof err);
 	if (st == PX_WRONG)
 		vfy_describe(&res, s, err, sizeof err);
 	if (!st)
-		st = px_rig_time(b->g.rig, op, &b->topt, &t, err, sizeof err);
+		st = rig_time(b->g.rig, op, &b->topt, &t, err, sizeof err);
 	if (st) {
-		add_row(b, op->name, s, st == PX_WRONG ? PX_ROW_FAIL : PX_ROW_ERROR, err);
+		add_row(b, op->name, s, st == PX_WRONG ? RIG_ROW_FAIL : RIG_ROW_ERROR, err);
 		note_code(b, st == PX_WRONG ? EXIT_WRONG : cli_exit(st));
 		if (st != PX_WRONG)
 			cli_err(CMD, "%s", err);
 		return st;
 	}
-	add_row(b, op->name, s, PX_ROW_OK, t.note);
-	px_row *r = &b->rows[b->nrows - 1];
-	px_time_how_text(&t, r->timing, sizeof r->timing);
+	add_row(b, op->name, s, RIG_ROW_OK, t.note);
+	rig_row *r = &b->rows[b->nrows - 1];
+	rig_time_how_text(&t, r->timing, sizeof r->timing);
 	r->us = t.median_us;
-	r->gbps = px_gbps(s, t.median_us);
+	r->gbps = rig_gbps(s, t.median_us);
 	r->pct_copy = copy_us > 0 ? 100 * copy_us / t.median_us : -1;
 	return PX_OK;
 }
 
-static void bench_variants(bench *b, const px_shape *s, double copy_us, const char *tag)
+static void bench_variants(bench *b, const rig_shape *s, double copy_us, const char *tag)
 {
 	size_t nvar = 0, k = 0;
 	for (size_t i = 0; i < b->nv; i++)
@@ -261,57 +261,57 @@ static void bench_variants(bench *b, const px_shape *s, double copy_us, const ch
 			continue;
 		fprintf(stderr, "[%s] variant %zu/%zu %s\n", tag, ++k, nvar, v->f.meta.kernel);
 		char err[512];
-		if (px_launch_check(&v->f.meta, s, err, sizeof err)) {
-			add_row(b, v->f.meta.kernel, s, PX_ROW_SKIP, err);
+		if (rig_launch_check(&v->f.meta, s, err, sizeof err)) {
+			add_row(b, v->f.meta.kernel, s, RIG_ROW_SKIP, err);
 			continue;
 		}
 		if (!link_var(b, v)) {
-			add_row(b, v->f.meta.kernel, s, PX_ROW_ERROR, v->err);
+			add_row(b, v->f.meta.kernel, s, RIG_ROW_ERROR, v->err);
 			continue;
 		}
 		ptxpose_plan plan = NULL;
 		px_status st = cli_gpu_plan(&b->g, v->f.meta.kernel, s, &plan, err, sizeof err);
 		if (st) {
-			add_row(b, v->f.meta.kernel, s, PX_ROW_ERROR, err);
+			add_row(b, v->f.meta.kernel, s, RIG_ROW_ERROR, err);
 			cli_err(CMD, "%s", err);
 			note_code(b, cli_exit(st));
 			continue;
 		}
-		px_op op = px_op_plan(plan, v->f.meta.kernel);
+		rig_op op = rig_op_plan(plan, v->f.meta.kernel);
 		st = bench_op(b, &op, s, copy_us);
 		ptxpose_plan_destroy(plan);
 		b->timed += st == PX_OK;
 		if (st == PX_ECUDA && recover(b, s))
 			return;
 	}
-	if (b->geam && px_geam_supports(s->elem_bits) && s->batch == 1) { /* geam: one matrix a call */
+	if (b->geam && rig_geam_supports(s->elem_bits) && s->batch == 1) { /* geam: one matrix a call */
 		fprintf(stderr, "[%s] cublas_geam\n", tag);
-		px_op op = px_op_geam(b->geam);
+		rig_op op = rig_op_geam(b->geam);
 		if (bench_op(b, &op, s, copy_us) == PX_ECUDA)
 			recover(b, NULL);
 	}
 }
 
-static void bench_case(bench *b, px_shape s, int ci, int ncases)
+static void bench_case(bench *b, rig_shape s, int ci, int ncases)
 {
 	char name[96], tag[160], err[1024];
-	px_shape_name(&s, name, sizeof name);
+	rig_shape_name(&s, name, sizeof name);
 	snprintf(tag, sizeof tag, "case %d/%d %s elem=%u", ci, ncases, name, s.elem_bits);
 	fprintf(stderr, "[%s] copy\n", tag);
-	px_status st = px_rig_fits(b->g.rig, &s, err, sizeof err);
+	px_status st = rig_fits(b->g.rig, &s, err, sizeof err);
 	if (st == PX_EUSAGE) {
-		add_row(b, "copy", &s, PX_ROW_SKIP, err);
+		add_row(b, "copy", &s, RIG_ROW_SKIP, err);
 		fprintf(stderr, "[%s] skipped: %s\n", tag, err);
 		return;
 	}
 	if (!st)
-		st = px_rig_shape(b->g.rig, &s, b->o->seed, err, sizeof err);
-	px_timing t;
-	px_op copy = px_op_copy(b->g.cu);
+		st = rig_prepare(b->g.rig, &s, b->o->seed, err, sizeof err);
+	rig_timing t;
+	rig_op copy = rig_op_copy(b->g.cu);
 	if (!st)
-		st = px_rig_time(b->g.rig, &copy, &b->topt, &t, err, sizeof err);
+		st = rig_time(b->g.rig, &copy, &b->topt, &t, err, sizeof err);
 	if (st) {
-		add_row(b, "copy", &s, PX_ROW_ERROR, err);
+		add_row(b, "copy", &s, RIG_ROW_ERROR, err);
 		cli_err(CMD, "%s: %s", name, err);
 		note_code(b, cli_exit(st));
 		if (st == PX_ECUDA)
@@ -320,17 +320,17 @@ static void bench_case(bench *b, px_shape s, int ci, int ncases)
 	}
 	char note[sizeof t.note + 32];
 	snprintf(note, sizeof note, "cuMemcpyDtoDAsync%s%s", t.note[0] ? "; " : "", t.note);
-	add_row(b, "copy", &s, PX_ROW_OK, note);
-	px_row *r = &b->rows[b->nrows - 1];
-	px_time_how_text(&t, r->timing, sizeof r->timing);
+	add_row(b, "copy", &s, RIG_ROW_OK, note);
+	rig_row *r = &b->rows[b->nrows - 1];
+	rig_time_how_text(&t, r->timing, sizeof r->timing);
 	r->us = t.median_us;
-	r->gbps = px_gbps(&s, t.median_us);
+	r->gbps = rig_gbps(&s, t.median_us);
 	r->pct_copy = 100;
 	bench_variants(b, &s, t.median_us, tag);
 }
 
 /* The widths, ascending, of the loaded files that shape s applies to. */
-static int case_elems(const bench *b, const px_shape *s, unsigned elems[5])
+static int case_elems(const bench *b, const rig_shape *s, unsigned elems[5])
 {
 	int n = 0;
 	for (unsigned bits = 8; bits <= 128; bits *= 2) {
@@ -384,12 +384,12 @@ static int make_cases(bench *b)
 	for (size_t i = 0; i < b->nshapes; i++) {
 		int n = case_elems(b, &b->shapes[i], elems);
 		for (int e = 0; e < n; e++) {
-			px_shape *s = &b->cases[b->ncases++];
+			rig_shape *s = &b->cases[b->ncases++];
 			*s = b->shapes[i];
 			s->elem_bits = elems[e];
 			char name[96];
-			if (px_shape_check(s, err, sizeof err)) {
-				cli_err(CMD, "%s elem=%u: %s", px_shape_name(&b->shapes[i], name, sizeof name), elems[e], err);
+			if (rig_shape_check(s, err, sizeof err)) {
+				cli_err(CMD, "%s elem=%u: %s", rig_shape_name(&b->shapes[i], name, sizeof name), elems[e], err);
 				return EXIT_USAGE;
 			}
 		}
@@ -402,7 +402,7 @@ static void bench_free(bench *b, bench_opts *o)
 	for (size_t i = 0; i < b->nv; i++)
 		px_file_free(&b->v[i].f);
 	free(b->v);
-	px_geam_close(b->geam);
+	rig_geam_close(b->geam);
 	if (b->g.h || b->g.cu)
 		cli_gpu_close(&b->g);
 	free(b->shapes);
@@ -422,7 +422,7 @@ static void save(bench *b)
 	char err[1024];
 	if (!b->timed)
 		return;
-	px_status st = px_report_write(b->o->out_dir, &b->head, b->rows, b->nrows, err, sizeof err);
+	px_status st = rig_report_write(b->o->out_dir, &b->head, b->rows, b->nrows, err, sizeof err);
 	b->unsaved = st != PX_OK;
 	if (st) {
 		cli_err(CMD, "%s", err);
@@ -440,9 +440,9 @@ int cmd_bench(int argc, char **argv)
 	if (code)
 		goto out;
 	/* every input is checked before the driver is opened or a file written */
-	px_shape one = {.rows = o.rows, .cols = o.cols, .ld_in = o.ld_in, .ld_out = o.ld_out,
+	rig_shape one = {.rows = o.rows, .cols = o.cols, .ld_in = o.ld_in, .ld_out = o.ld_out,
 			.batch = o.batch ? o.batch : 1, .stride_in = o.stride_in, .stride_out = o.stride_out};
-	st = px_shape_select(o.shapes ? o.shapes : BENCH_SHAPES, &one, &b.shapes, &b.nshapes, err, sizeof err);
+	st = rig_shape_select(o.shapes ? o.shapes : BENCH_SHAPES, &one, &b.shapes, &b.nshapes, err, sizeof err);
 	if (st) {
 		cli_err(CMD, "%s", err);
 		code = cli_exit(st);
@@ -450,7 +450,7 @@ int cmd_bench(int argc, char **argv)
 	}
 	if ((code = load_files(&b)) || (code = make_cases(&b)))
 		goto out;
-	if ((st = px_report_writable(o.out_dir, err, sizeof err))) {
+	if ((st = rig_report_writable(o.out_dir, err, sizeof err))) {
 		cli_err(CMD, "%s", err);
 		code = cli_exit(st);
 		goto out;
@@ -461,19 +461,19 @@ int cmd_bench(int argc, char **argv)
 		goto out;
 	}
 	b.topt = o.topt;
-	px_report_head_init(&b.head, b.g.cu, &b.topt);
-	if (!o.no_cublas && px_geam_open(b.g.cu, &b.geam, err, sizeof err))
+	rig_report_head_init(&b.head, b.g.cu, &b.topt);
+	if (!o.no_cublas && rig_geam_open(b.g.cu, &b.geam, err, sizeof err))
 		snprintf(b.head.extra, sizeof b.head.extra, "cublas_geam: not measured (%.200s)", err);
 	else if (b.geam)
 		snprintf(b.head.extra, sizeof b.head.extra, "cublas_geam: %s; its input has no NaN, Inf, zero or subnormal"
-			 " (geam computes 1*a + 0*c)", px_geam_version(b.geam));
+			 " (geam computes 1*a + 0*c)", rig_geam_version(b.geam));
 	for (size_t i = 0; i < b.ncases; i++) {
 		bench_case(&b, b.cases[i], (int)i + 1, (int)b.ncases);
 		save(&b);
 	}
 	strbuf md;
 	sb_init(&md);
-	px_report_md(&md, &b.head, b.rows, b.nrows);
+	rig_report_md(&md, &b.head, b.rows, b.nrows);
 	fputs(sb_str(&md), stdout);
 	sb_free(&md);
 	if (b.timed && !b.unsaved) {

@@ -35,25 +35,25 @@ typedef struct {
 } check_opts;
 
 static const opt_spec flags[] = {
-	{"--batch", OPT_NUM, offsetof(check_opts, batch), 1, PX_DIM_MAX, NULL},
-	{"--cols", OPT_NUM, offsetof(check_opts, cols), 1, PX_DIM_MAX, NULL},
+	{"--batch", OPT_NUM, offsetof(check_opts, batch), 1, RIG_DIM_MAX, NULL},
+	{"--cols", OPT_NUM, offsetof(check_opts, cols), 1, RIG_DIM_MAX, NULL},
 	{"--elem", OPT_ELEM, offsetof(check_opts, elem), 0, 0, NULL},
 	{"--emulate", OPT_SWITCH, offsetof(check_opts, emulate), 0, 0, NULL},
 	{"--flush-l2", OPT_REFUSE, 0, 0, 0, "check verifies without timing; time with ptxpose run or bench"},
 	{"--iters", OPT_REFUSE, 0, 0, 0, "check verifies without timing; time with ptxpose run or bench"},
-	{"--ld-in", OPT_NUM, offsetof(check_opts, ld_in), 1, PX_DIM_MAX, NULL},
-	{"--ld-out", OPT_NUM, offsetof(check_opts, ld_out), 1, PX_DIM_MAX, NULL},
-	{"--rows", OPT_NUM, offsetof(check_opts, rows), 1, PX_DIM_MAX, NULL},
+	{"--ld-in", OPT_NUM, offsetof(check_opts, ld_in), 1, RIG_DIM_MAX, NULL},
+	{"--ld-out", OPT_NUM, offsetof(check_opts, ld_out), 1, RIG_DIM_MAX, NULL},
+	{"--rows", OPT_NUM, offsetof(check_opts, rows), 1, RIG_DIM_MAX, NULL},
 	{"--seed", OPT_NUM, offsetof(check_opts, seed), 0, UINT64_MAX, NULL},
 	{"--shapes", OPT_STR, offsetof(check_opts, shapes), 0, 0, NULL},
-	{"--stride-in", OPT_NUM, offsetof(check_opts, stride_in), 0, PX_STRIDE_MAX, NULL},
-	{"--stride-out", OPT_NUM, offsetof(check_opts, stride_out), 0, PX_STRIDE_MAX, NULL},
+	{"--stride-in", OPT_NUM, offsetof(check_opts, stride_in), 0, RIG_STRIDE_MAX, NULL},
+	{"--stride-out", OPT_NUM, offsetof(check_opts, stride_out), 0, RIG_STRIDE_MAX, NULL},
 	{"--verbose", OPT_SWITCH, offsetof(check_opts, verbose), 0, 0, "-v"},
 };
 
 typedef struct {
 	const check_opts *o;
-	px_shape *shapes;
+	rig_shape *shapes;
 	size_t nshapes;
 	cli_gpu g;      /* g.h NULL when emulating */
 	int gpu;
@@ -132,13 +132,13 @@ static void note_code(check_run *c, int code)
 
 /* One TAP line. `what` (a file name or a kernel) is escaped: a newline or a
  * '#' in a file name cannot start a TAP line or a directive of its own. */
-static void tap(check_run *c, int ok, const char *what, const px_shape *s, const char *directive)
+static void tap(check_run *c, int ok, const char *what, const rig_shape *s, const char *directive)
 {
 	char name[96];
 	strbuf sb;
 	sb_init(&sb);
 	sb_add_esc(&sb, what, strlen(what), "#");
-	printf("%sok %d - %s %s%s%s\n", ok ? "" : "not ", ++c->n, sb_str(&sb), px_shape_name(s, name, sizeof name),
+	printf("%sok %d - %s %s%s%s\n", ok ? "" : "not ", ++c->n, sb_str(&sb), rig_shape_name(s, name, sizeof name),
 	       directive ? " # " : "", directive ? directive : "");
 	sb_free(&sb);
 }
@@ -175,33 +175,33 @@ static void fail_all(check_run *c, const char *what, const char *why, int lines,
 }
 
 /* One file and one shape: PX_OK or the failure, with the reason in err. */
-static px_status check_case(check_run *c, const px_file *f, px_shape *s, vfy_result *res, int *exit_code,
+static px_status check_case(check_run *c, const px_file *f, rig_shape *s, vfy_result *res, int *exit_code,
 			    char *err, size_t errlen)
 {
 	px_status st;
 	*exit_code = EXIT_OK;
 	/* a case refused (too large) fails with its code */
-	if ((st = px_shape_check(s, err, errlen)) || (st = px_launch_check(&f->meta, s, err, errlen))) {
+	if ((st = rig_shape_check(s, err, errlen)) || (st = rig_launch_check(&f->meta, s, err, errlen))) {
 		*exit_code = cli_exit(st);
 		return st;
 	}
 	if (c->gpu) {
 		ptxpose_plan plan = NULL;
-		if (!(st = px_rig_fits(c->g.rig, s, err, errlen)) && !(st = px_rig_shape(c->g.rig, s, c->o->seed, err, errlen)) &&
+		if (!(st = rig_fits(c->g.rig, s, err, errlen)) && !(st = rig_prepare(c->g.rig, s, c->o->seed, err, errlen)) &&
 		    !(st = cli_gpu_plan(&c->g, f->meta.kernel, s, &plan, err, errlen))) {
-			px_op op = px_op_plan(plan, f->meta.kernel);
-			st = px_rig_verify(c->g.rig, &op, res, err, errlen);
+			rig_op op = rig_op_plan(plan, f->meta.kernel);
+			st = rig_verify(c->g.rig, &op, res, err, errlen);
 			ptxpose_plan_destroy(plan);
 		}
 		*exit_code = st == PX_WRONG ? EXIT_WRONG : cli_exit(st);
 		return st;
 	}
-	if ((st = px_host_fits(px_shape_in_bytes(s) + px_shape_out_bytes(s), "the input and output", err, errlen))) {
+	if ((st = rig_host_fits(rig_shape_in_bytes(s) + rig_shape_out_bytes(s), "the input and output", err, errlen))) {
 		*exit_code = cli_exit(st);
 		return st;
 	}
 	int emu_rc;
-	st = vfy_emulate(f, s, c->o->seed, res, &emu_rc, err, errlen);
+	st = cli_emulate(f, s, c->o->seed, res, &emu_rc, err, errlen);
 	if (st == PX_EUNAVAIL)
 		*exit_code = emu_rc == EMU_UNSUPPORTED ? EXIT_INPUT : EXIT_EMU;
 	else
@@ -225,7 +225,7 @@ static void check_shapes(check_run *c, const px_file *f)
 	const char *kernel = f->meta.kernel;
 	int broken = 0;
 	for (size_t i = 0; i < c->nshapes; i++) {
-		px_shape s = c->shapes[i];
+		rig_shape s = c->shapes[i];
 		char why[1024], skip[96];
 		if (s.elem_bits && s.elem_bits != f->meta.elem_bits) {
 			snprintf(skip, sizeof skip, "SKIP the shape is for elem=%u, the file has elem=%u", s.elem_bits,
@@ -303,9 +303,9 @@ int cmd_check(int argc, char **argv)
 	}
 	check_run c = {.o = &o};
 	char err[1024];
-	px_shape one = {.rows = o.rows, .cols = o.cols, .ld_in = o.ld_in, .ld_out = o.ld_out,
+	rig_shape one = {.rows = o.rows, .cols = o.cols, .ld_in = o.ld_in, .ld_out = o.ld_out,
 			.batch = o.batch ? o.batch : 1, .stride_in = o.stride_in, .stride_out = o.stride_out};
-	px_status st = px_shape_select(o.shapes ? o.shapes : o.emulate ? EMU_SHAPES : GPU_SHAPES, &one, &c.shapes,
+	px_status st = rig_shape_select(o.shapes ? o.shapes : o.emulate ? EMU_SHAPES : GPU_SHAPES, &one, &c.shapes,
 				       &c.nshapes, err, sizeof err);
 	if (!st && !o.emulate) {
 		c.gpu = 1;

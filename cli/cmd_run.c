@@ -9,7 +9,7 @@
 #include "cli/cli.h"
 #include "cli/gpu.h"
 #include "cli/opts.h"
-#include "cli/pick.h"
+#include "cli/run_pick.h"
 #include "emu/emu.h"
 #include "rig/rig.h"
 
@@ -20,27 +20,27 @@ typedef struct {
 	const char *file, *time;
 	uint64_t rows, cols, ld_in, ld_out, batch, stride_in, stride_out, elem, iters, offset, seed;
 	int no_time, flush_l2, emulate, verbose, measure;
-	px_time_opts topt;
+	rig_time_opts topt;
 } run_opts;
 
 /* Flags, sorted. */
 static const opt_spec flags[] = {
-	{"--batch", OPT_NUM, offsetof(run_opts, batch), 1, PX_DIM_MAX, NULL},
-	{"--cols", OPT_NUM, offsetof(run_opts, cols), 1, PX_DIM_MAX, NULL},
+	{"--batch", OPT_NUM, offsetof(run_opts, batch), 1, RIG_DIM_MAX, NULL},
+	{"--cols", OPT_NUM, offsetof(run_opts, cols), 1, RIG_DIM_MAX, NULL},
 	{"--elem", OPT_ELEM, offsetof(run_opts, elem), 0, 0, NULL},
 	{"--emulate", OPT_SWITCH, offsetof(run_opts, emulate), 0, 0, NULL},
 	{"--flush-l2", OPT_SWITCH, offsetof(run_opts, flush_l2), 0, 0, NULL},
 	{"--iters", OPT_NUM, offsetof(run_opts, iters), 1, 10000, NULL},
-	{"--ld-in", OPT_NUM, offsetof(run_opts, ld_in), 1, PX_DIM_MAX, NULL},
-	{"--ld-out", OPT_NUM, offsetof(run_opts, ld_out), 1, PX_DIM_MAX, NULL},
+	{"--ld-in", OPT_NUM, offsetof(run_opts, ld_in), 1, RIG_DIM_MAX, NULL},
+	{"--ld-out", OPT_NUM, offsetof(run_opts, ld_out), 1, RIG_DIM_MAX, NULL},
 	{"--measure", OPT_SWITCH, offsetof(run_opts, measure), 0, 0, NULL},
 	{"--no-time", OPT_SWITCH, offsetof(run_opts, no_time), 0, 0, NULL},
 	{"--offset", OPT_NUM, offsetof(run_opts, offset), 0, 15, NULL},
-	{"--rows", OPT_NUM, offsetof(run_opts, rows), 1, PX_DIM_MAX, NULL},
+	{"--rows", OPT_NUM, offsetof(run_opts, rows), 1, RIG_DIM_MAX, NULL},
 	{"--seed", OPT_NUM, offsetof(run_opts, seed), 0, UINT64_MAX, NULL},
 	{"--shapes", OPT_REFUSE, 0, 0, 0, "run takes one shape (--rows, --cols); --shapes is for check and bench"},
-	{"--stride-in", OPT_NUM, offsetof(run_opts, stride_in), 0, PX_STRIDE_MAX, NULL},
-	{"--stride-out", OPT_NUM, offsetof(run_opts, stride_out), 0, PX_STRIDE_MAX, NULL},
+	{"--stride-in", OPT_NUM, offsetof(run_opts, stride_in), 0, RIG_STRIDE_MAX, NULL},
+	{"--stride-out", OPT_NUM, offsetof(run_opts, stride_out), 0, RIG_STRIDE_MAX, NULL},
 	{"--time", OPT_STR, offsetof(run_opts, time), 0, 0, NULL},
 	{"--verbose", OPT_SWITCH, offsetof(run_opts, verbose), 0, 0, "-v"},
 };
@@ -143,8 +143,8 @@ static int parse(int argc, char **argv, run_opts *o)
 	if (!o->iters)
 		o->iters = 100;
 	char err[256];
-	o->topt = (px_time_opts){.iters = (int)o->iters, .warmup = 10};
-	if (px_time_choose(o->time, o->flush_l2, &o->topt, err, sizeof err)) {
+	o->topt = (rig_time_opts){.iters = (int)o->iters, .warmup = 10};
+	if (rig_time_choose(o->time, o->flush_l2, &o->topt, err, sizeof err)) {
 		cli_err(CMD, "%s", err);
 		return EXIT_USAGE;
 	}
@@ -157,19 +157,19 @@ static int fail(px_status st, const char *err)
 	return cli_exit(st);
 }
 
-static int report_wrong(const char *head, const vfy_result *res, const px_shape *s, uint64_t seed)
+static int report_wrong(const char *head, const vfy_result *res, const rig_shape *s, uint64_t seed)
 {
 	char why[512];
 	printf("%s: FAIL %s (seed %llu)\n", head, vfy_describe(res, s, why, sizeof why), (unsigned long long)seed);
 	return EXIT_WRONG;
 }
 
-static int run_emulated(const px_file *f, const px_shape *s, const run_opts *o, const char *head)
+static int run_emulated(const px_file *f, const rig_shape *s, const run_opts *o, const char *head)
 {
 	vfy_result res;
 	char err[1024];
 	int emu_rc;
-	px_status st = vfy_emulate(f, s, o->seed, &res, &emu_rc, err, sizeof err);
+	px_status st = cli_emulate(f, s, o->seed, &res, &emu_rc, err, sizeof err);
 	if (st == PX_WRONG)
 		return report_wrong(head, &res, s, o->seed);
 	if (st == PX_EUNAVAIL) {
@@ -183,13 +183,13 @@ static int run_emulated(const px_file *f, const px_shape *s, const run_opts *o, 
 }
 
 /* Verify, then time the plan and the copy; prints the result line. */
-static int measure(cli_gpu *g, ptxpose_plan plan, const char *name, const px_shape *s, const run_opts *o,
+static int measure(cli_gpu *g, ptxpose_plan plan, const char *name, const rig_shape *s, const run_opts *o,
 		   const char *head)
 {
 	char err[1024];
 	vfy_result res;
-	px_op op = px_op_plan(plan, name), copy = px_op_copy(g->cu);
-	px_status st = px_rig_verify(g->rig, &op, &res, err, sizeof err);
+	rig_op op = rig_op_plan(plan, name), copy = rig_op_copy(g->cu);
+	px_status st = rig_verify(g->rig, &op, &res, err, sizeof err);
 	if (st == PX_WRONG)
 		return report_wrong(head, &res, s, o->seed);
 	if (st) {
@@ -203,17 +203,17 @@ static int measure(cli_gpu *g, ptxpose_plan plan, const char *name, const px_sha
 		printf("%s: PASS  [%s]\n", head, device);
 		return EXIT_OK;
 	}
-	px_timing tk, tc;
+	rig_timing tk, tc;
 	if (o->verbose) {
 		char how[512];
-		fprintf(stderr, "# timing: %s\n", px_time_method_text(&o->topt, how, sizeof how));
+		fprintf(stderr, "# timing: %s\n", rig_time_method_text(&o->topt, how, sizeof how));
 	}
-	if ((st = px_rig_time(g->rig, &op, &o->topt, &tk, err, sizeof err)) ||
-	    (st = px_rig_time(g->rig, &copy, &o->topt, &tc, err, sizeof err)))
+	if ((st = rig_time(g->rig, &op, &o->topt, &tk, err, sizeof err)) ||
+	    (st = rig_time(g->rig, &copy, &o->topt, &tc, err, sizeof err)))
 		return fail(st, err);
-	if (tk.how == PX_HOW_BACK_TO_BACK)
+	if (tk.how == RIG_HOW_BACK_TO_BACK)
 		fprintf(stderr, "# %s: %s\n", op.name, tk.note);
-	double gk = px_gbps(s, tk.median_us), gc = px_gbps(s, tc.median_us);
+	double gk = rig_gbps(s, tk.median_us), gc = rig_gbps(s, tc.median_us);
 	printf("%s: PASS  %.1f us  %.1f GB/s  %.1f%% of copy (copy %.1f GB/s)  [%s]\n", head, tk.median_us, gk,
 	       gc > 0 ? 100 * gk / gc : 0, gc, device);
 	return EXIT_OK;
@@ -221,7 +221,7 @@ static int measure(cli_gpu *g, ptxpose_plan plan, const char *name, const px_sha
 
 /* On the GPU through the library: f registered and its kernel planned, or
  * (f NULL) the library's own choice for the width. */
-static int run_gpu(const px_file *f, const px_shape *s, const run_opts *o)
+static int run_gpu(const px_file *f, const rig_shape *s, const run_opts *o)
 {
 	char err[1024], name[96], head[320];
 	cli_gpu g;
@@ -229,12 +229,12 @@ static int run_gpu(const px_file *f, const px_shape *s, const run_opts *o)
 	ptxpose_plan_info info = {0};
 	px_status st = cli_gpu_open(&g, o->verbose, err, sizeof err);
 	if (!st)
-		st = px_rig_fits(g.rig, s, err, sizeof err);
+		st = rig_fits(g.rig, s, err, sizeof err);
 	if (!st && f)
 		st = cli_gpu_link(&g, f, err, sizeof err);
 	g.plan_mode = o->measure ? PTXPOSE_PLAN_MEASURE : PTXPOSE_PLAN_HEURISTIC;
 	if (!st)
-		st = px_rig_shape(g.rig, s, o->seed, err, sizeof err);
+		st = rig_prepare(g.rig, s, o->seed, err, sizeof err);
 	if (!st)
 		st = cli_gpu_plan(&g, f ? f->meta.kernel : NULL, s, &plan, err, sizeof err);
 	int code = st ? fail(st, err) : EXIT_OK;
@@ -254,7 +254,7 @@ static int run_gpu(const px_file *f, const px_shape *s, const run_opts *o)
 		else if (!f)
 			cli_err(CMD, "picked %s by the cost model (%.2f us predicted on %s%s)", info.kernel, info.predicted_us,
 				cu_info(g.cu)->name, info.unsure ? "; unsure: the runner-up is within its margin" : "");
-		snprintf(head, sizeof head, "%s %s elem=%u", info.kernel, px_shape_name(s, name, sizeof name),
+		snprintf(head, sizeof head, "%s %s elem=%u", info.kernel, rig_shape_name(s, name, sizeof name),
 			 s->elem_bits);
 		code = measure(&g, plan, info.kernel, s, o, head);
 		ptxpose_plan_destroy(plan);
@@ -274,7 +274,7 @@ int cmd_run(int argc, char **argv)
 	px_status st = o.file ? px_file_load(&f, o.file, err, sizeof err) : PX_OK;
 	if (st)
 		return fail(st, err);
-	px_shape s = {.rows = o.rows, .cols = o.cols, .ld_in = o.ld_in, .ld_out = o.ld_out,
+	rig_shape s = {.rows = o.rows, .cols = o.cols, .ld_in = o.ld_in, .ld_out = o.ld_out,
 		      .elem_bits = o.file ? f.meta.elem_bits : (unsigned)o.elem, .offset = (unsigned)o.offset,
 		      .batch = o.batch ? o.batch : 1, .stride_in = o.stride_in, .stride_out = o.stride_out};
 	if (o.file && o.elem && o.elem != f.meta.elem_bits) {
@@ -283,18 +283,18 @@ int cmd_run(int argc, char **argv)
 		st = PX_EUSAGE;
 	}
 	if (!st)
-		st = px_shape_check(&s, err, sizeof err);
+		st = rig_shape_check(&s, err, sizeof err);
 	if (!st && o.file)
-		st = px_launch_check(&f.meta, &s, err, sizeof err);
+		st = rig_launch_check(&f.meta, &s, err, sizeof err);
 	if (!st)
-		st = px_host_fits(px_shape_in_bytes(&s) + px_shape_out_bytes(&s), "the input and output", err,
+		st = rig_host_fits(rig_shape_in_bytes(&s) + rig_shape_out_bytes(&s), "the input and output", err,
 				  sizeof err);
 	if (!st && !o.file && o.emulate) {
 		/* no GPU to plan on: the library's model, for the built-in H100 */
 		char note[512];
-		if (!(st = pick_kernel(&s, &f, note, sizeof note, err, sizeof err))) {
+		if (!(st = run_pick_kernel(&s, &f, note, sizeof note, err, sizeof err))) {
 			cli_err(CMD, "picked %s", note);
-			st = px_launch_check(&f.meta, &s, err, sizeof err);
+			st = rig_launch_check(&f.meta, &s, err, sizeof err);
 		}
 	}
 	if (st) {
@@ -302,7 +302,7 @@ int cmd_run(int argc, char **argv)
 		return fail(st, err);
 	}
 	if (o.emulate) {
-		snprintf(head, sizeof head, "%s %s elem=%u", f.meta.kernel, px_shape_name(&s, name, sizeof name),
+		snprintf(head, sizeof head, "%s %s elem=%u", f.meta.kernel, rig_shape_name(&s, name, sizeof name),
 			 f.meta.elem_bits);
 		code = run_emulated(&f, &s, &o, head);
 	} else {

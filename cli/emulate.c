@@ -55,13 +55,13 @@ static int run_cached(const px_file *f, emu_launch *l, strbuf *diag)
 	return emu_prog_launch(cache.p, &f->meta, l, diag);
 }
 
-static int emu_runner(void *ud, vfy_bufs *b, const px_shape *s)
+static int emu_runner(void *ud, vfy_bufs *b, const rig_shape *s)
 {
 	emu_job *e = ud;
 	emu_launch l = {.in = b->in, .in_bytes = b->in_bytes, .out = b->out, .out_bytes = b->out_bytes,
 			.rows = (uint32_t)s->rows, .cols = (uint32_t)s->cols, .ld_in = (uint32_t)s->ld_in,
 			.ld_out = (uint32_t)s->ld_out, .batch = (uint32_t)s->batch, .stride_in = s->stride_in,
-			.stride_out = s->stride_out, .misalign = s->offset * px_shape_elem_bytes(s)};
+			.stride_out = s->stride_out, .misalign = s->offset * rig_shape_elem_bytes(s)};
 	emu_stats st = {0};
 	l.stats = &st;
 	e->rc = run_cached(e->f, &l, &e->diag);
@@ -69,7 +69,7 @@ static int emu_runner(void *ud, vfy_bufs *b, const px_shape *s)
 	return e->rc != EMU_OK;
 }
 
-px_status vfy_emulate(const px_file *f, const px_shape *s, uint64_t seed, vfy_result *res, int *emu_rc,
+px_status cli_emulate(const px_file *f, const rig_shape *s, uint64_t seed, vfy_result *res, int *emu_rc,
 		      char *err, size_t errlen)
 {
 	emu_job e = {.f = f, .rc = EMU_OK};

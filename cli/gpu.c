@@ -21,7 +21,7 @@ static px_status make_handle(cli_gpu *g, char *err, size_t errlen)
 	unsigned kinds = PTXPOSE_LOG_JIT_ERROR | (g->verbose ? PTXPOSE_LOG_NOTE | PTXPOSE_LOG_JIT_INFO : 0);
 	if (!st)
 		st = ptxpose_set_log(g->h, on_log, g, kinds);
-	return st ? px_api_fail(st, err, errlen) : PX_OK;
+	return st ? rig_api_fail(st, err, errlen) : PX_OK;
 }
 
 px_status cli_gpu_open(cli_gpu *g, int verbose, char *err, size_t errlen)
@@ -32,7 +32,7 @@ px_status cli_gpu_open(cli_gpu *g, int verbose, char *err, size_t errlen)
 	sb_init(&g->jit);
 	px_status st = cu_open(&g->cu, 0, verbose ? &g->log : NULL, err, errlen);
 	if (!st)
-		st = px_rig_new(g->cu, &g->rig, err, errlen);
+		st = rig_new(g->cu, &g->rig, err, errlen);
 	if (!st)
 		st = make_handle(g, err, errlen);
 	return st;
@@ -42,7 +42,7 @@ void cli_gpu_close(cli_gpu *g)
 {
 	if (g->h)
 		ptxpose_destroy(g->h);
-	px_rig_free(g->rig);
+	rig_free(g->rig);
 	cu_close(g->cu);
 	sb_free(&g->jit);
 	memset(g, 0, sizeof *g);
@@ -55,7 +55,7 @@ px_status cli_gpu_reset(cli_gpu *g, char *err, size_t errlen)
 	g->h = NULL;
 	g->gen++;
 	px_status st = cu_reset(g->cu, err, errlen);
-	px_rig_drop(g->rig); /* after the reset: dropped, never freed */
+	rig_drop(g->rig); /* after the reset: dropped, never freed */
 	return st ? st : make_handle(g, err, errlen);
 }
 
@@ -72,7 +72,7 @@ px_status cli_gpu_link(cli_gpu *g, const px_file *f, char *err, size_t errlen)
 		st = ptxpose_plan_create(g->h, &probe, &d);
 	if (probe)
 		ptxpose_plan_destroy(probe);
-	return st ? px_api_fail(st, err, errlen) : PX_OK;
+	return st ? rig_api_fail(st, err, errlen) : PX_OK;
 }
 
 /* An address's alignment in bytes, up to 256. */
@@ -84,11 +84,11 @@ static unsigned align_of(uint64_t p)
 	return a;
 }
 
-px_status cli_gpu_plan(cli_gpu *g, const char *kernel, const px_shape *s, ptxpose_plan *out, char *err,
+px_status cli_gpu_plan(cli_gpu *g, const char *kernel, const rig_shape *s, ptxpose_plan *out, char *err,
 		       size_t errlen)
 {
 	uint64_t in, o;
-	px_rig_ptrs(g->rig, &in, &o);
+	rig_ptrs(g->rig, &in, &o);
 	ptxpose_desc d = PTXPOSE_DESC_INIT;
 	d.elem_bytes = s->elem_bits / 8;
 	d.rows = s->rows, d.cols = s->cols, d.ld_in = s->ld_in, d.ld_out = s->ld_out;
@@ -98,7 +98,7 @@ px_status cli_gpu_plan(cli_gpu *g, const char *kernel, const px_shape *s, ptxpos
 	d.kernel = kernel;
 	d.mode = g->plan_mode;
 	ptxpose_status st = ptxpose_plan_create(g->h, out, &d);
-	return st ? px_api_fail(st, err, errlen) : PX_OK;
+	return st ? rig_api_fail(st, err, errlen) : PX_OK;
 }
 
 const char *cli_gpu_jit(cli_gpu *g)

@@ -12,7 +12,7 @@
 
 typedef struct {
 	cu_ctx *cu;
-	px_rig *rig;
+	rig_ctx *rig;
 	ptxpose_handle h;
 	unsigned gen;      /* bumped by cli_gpu_reset: files must be linked again */
 	int verbose;
@@ -34,10 +34,10 @@ px_status cli_gpu_reset(cli_gpu *g, char *err, size_t errlen);
  * link it, so that a JIT failure is told once, with its log. */
 px_status cli_gpu_link(cli_gpu *g, const px_file *f, char *err, size_t errlen);
 
-/* A plan for the rig's current shape s (px_rig_shape done): the kernel
+/* A plan for the rig's current shape s (rig_prepare done): the kernel
  * named (NULL: the library's choice), for the alignment of the rig's
  * pointers. */
-px_status cli_gpu_plan(cli_gpu *g, const char *kernel, const px_shape *s, ptxpose_plan *out, char *err,
+px_status cli_gpu_plan(cli_gpu *g, const char *kernel, const rig_shape *s, ptxpose_plan *out, char *err,
 		       size_t errlen);
 
 /* The JIT logs gathered so far (then forgotten), "" when none. */

@@ -148,7 +148,7 @@ int plan_measure(const model_problem *p, const plan_measure_opts *o)
 		cli_err(CMD, "--measure: %s", ptxpose_last_error());
 		if (h)
 			ptxpose_destroy(h);
-		return cli_exit(px_from_ptxpose(st));
+		return cli_exit(rig_from_ptxpose(st));
 	}
 	ptxpose_plan_info info;
 	ptxpose_device_info dev;

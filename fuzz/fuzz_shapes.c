@@ -1,5 +1,5 @@
 /* fuzz_shapes: shape lists (rig/shape.c) on any bytes as a --shapes
- * value: px_shape_list, then px_shape_check and the byte sizes of every
+ * value: rig_shape_list, then rig_shape_check and the byte sizes of every
  * entry at every width it applies to. libFuzzer; see fuzz/README.md. */
 #include "fuzz/fuzz.h"
 #include "rig/rig.h"
@@ -9,29 +9,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *text = fuzz_text(data, size);
 	if (!text)
 		return 0;
-	px_shape *v = NULL;
+	rig_shape *v = NULL;
 	size_t n = 0;
 	char err[512], name[96];
-	px_status st = px_shape_list(text, &v, &n, err, sizeof err);
+	px_status st = rig_shape_list(text, &v, &n, err, sizeof err);
 	if (st && (v || !err[0]))
 		abort(); /* a refused list leaves nothing behind and says why */
 	for (size_t i = 0; !st && i < n; i++) {
 		for (unsigned bits = 8; bits <= 128; bits *= 2) {
-			px_shape s = v[i];
+			rig_shape s = v[i];
 			if (s.elem_bits && s.elem_bits != bits)
 				continue;
 			s.elem_bits = bits;
-			if (px_shape_check(&s, err, sizeof err) != PX_OK)
+			if (rig_shape_check(&s, err, sizeof err) != PX_OK)
 				continue;
 			/* a checked shape's sizes hold in 64 bits and a buffer: batch-1
 			 * strides and the last matrix whole, each side */
-			uint64_t in = px_shape_in_bytes(&s), out = px_shape_out_bytes(&s), eb = px_shape_elem_bytes(&s);
+			uint64_t in = rig_shape_in_bytes(&s), out = rig_shape_out_bytes(&s), eb = rig_shape_elem_bytes(&s);
 			uint64_t in_el = (s.batch - 1) * s.stride_in + s.rows * s.ld_in;
 			uint64_t out_el = (s.batch - 1) * s.stride_out + s.cols * s.ld_out;
 			if (s.ld_in < s.cols || s.ld_out < s.rows || in / eb != in_el || out / eb != out_el || in % eb ||
 			    out % eb || in + out < in)
 				abort();
-			px_shape_name(&s, name, sizeof name);
+			rig_shape_name(&s, name, sizeof name);
 		}
 	}
 	free(v);

@@ -71,7 +71,7 @@ typedef struct {
  * bytes fit in 2^63, alignments that are powers of two of at least es. On
  * error a one-line message naming the value ("ld_in 4 is less than cols 10
  * (an input row holds cols elements)"). The one check of a problem: the
- * library's plans, `ptxpose plan` and the rig's px_shape_check all make it. */
+ * library's plans, `ptxpose plan` and the rig's rig_shape_check all make it. */
 enum model_status model_problem_check(model_problem *p, char *err, size_t errlen);
 
 /* What model_problem_check checks before the element size is known (a
@@ -105,7 +105,7 @@ unsigned model_align_of_offset(uint64_t offset, unsigned es);
 typedef struct {
 	char name[META_VAL_MAX + 1];
 	char family[32];             /* family=, else "" */
-	int study;                   /* study=1: a study kernel, launched only when named (pick.c) */
+	int study;                   /* study=1: a study kernel, launched only when named (lib/pick.c) */
 	unsigned sm;                 /* target=sm_NN: the compute capability x 10 it needs; 0: any (sm_80's PTX) */
 	unsigned es;                 /* element bytes */
 	int linear;                  /* grid=linear: one element per thread */

@@ -1,6 +1,6 @@
 /* model_problem: a transpose problem's defaults and its checks, with the
  * limits of kernel ABI 2 (docs/DESIGN.md): the one check every path makes
- * (ptxpose_plan_create, `ptxpose plan`, and the rig's px_shape_check). */
+ * (ptxpose_plan_create, `ptxpose plan`, and the rig's rig_shape_check). */
 #include "lib/model.h"
 
 #include <stddef.h>

@@ -14,7 +14,7 @@
 
 static const char *const libnames[] = {"libcublas.so.13", "libcublas.so.12", "libcublas.so"};
 
-struct px_geam {
+struct rig_geam {
 	cu_ctx *cu;
 	unsigned gen;   /* the context generation the handle belongs to */
 	void *dl;
@@ -37,26 +37,26 @@ static const struct {
 	size_t off;
 	int optional;
 } geam_syms[] = {
-	{"cublasCreate_v2", offsetof(px_geam, Create), 0},
-	{"cublasDestroy_v2", offsetof(px_geam, Destroy), 0},
-	{"cublasDgeam", offsetof(px_geam, Dgeam), 0},
-	{"cublasGetStatusString", offsetof(px_geam, StatusString), 1},
-	{"cublasGetVersion_v2", offsetof(px_geam, GetVersion), 0},
-	{"cublasSetStream_v2", offsetof(px_geam, SetStream), 0},
-	{"cublasSgeam", offsetof(px_geam, Sgeam), 0},
-	{"cublasZgeam", offsetof(px_geam, Zgeam), 0},
+	{"cublasCreate_v2", offsetof(rig_geam, Create), 0},
+	{"cublasDestroy_v2", offsetof(rig_geam, Destroy), 0},
+	{"cublasDgeam", offsetof(rig_geam, Dgeam), 0},
+	{"cublasGetStatusString", offsetof(rig_geam, StatusString), 1},
+	{"cublasGetVersion_v2", offsetof(rig_geam, GetVersion), 0},
+	{"cublasSetStream_v2", offsetof(rig_geam, SetStream), 0},
+	{"cublasSgeam", offsetof(rig_geam, Sgeam), 0},
+	{"cublasZgeam", offsetof(rig_geam, Zgeam), 0},
 };
 
-static const char *status_text(const px_geam *g, cublasStatus_t s)
+static const char *status_text(const rig_geam *g, cublasStatus_t s)
 {
 	const char *t = g->StatusString ? g->StatusString(s) : NULL;
 	return t ? t : "cuBLAS status without a name";
 }
 
-px_status px_geam_open(cu_ctx *cu, px_geam **out, char *err, size_t errlen)
+px_status rig_geam_open(cu_ctx *cu, rig_geam **out, char *err, size_t errlen)
 {
 	*out = NULL;
-	px_geam *g = calloc(1, sizeof *g);
+	rig_geam *g = calloc(1, sizeof *g);
 	if (!g) {
 		snprintf(err, errlen, "out of memory");
 		return PX_ENOMEM;
@@ -76,7 +76,7 @@ px_status px_geam_open(cu_ctx *cu, px_geam **out, char *err, size_t errlen)
 		void *p = dlsym(g->dl, geam_syms[k].sym);
 		if (!p && !geam_syms[k].optional) {
 			snprintf(err, errlen, "%s has no %s", g->lib, geam_syms[k].sym);
-			px_geam_close(g);
+			rig_geam_close(g);
 			return PX_EUNAVAIL;
 		}
 		memcpy((char *)g + geam_syms[k].off, &p, sizeof p);
@@ -85,7 +85,7 @@ px_status px_geam_open(cu_ctx *cu, px_geam **out, char *err, size_t errlen)
 	if (s != CUBLAS_STATUS_SUCCESS) {
 		snprintf(err, errlen, "%s: cublasCreate: %s (status %d)", g->lib, status_text(g, s), (int)s);
 		g->handle = NULL;
-		px_geam_close(g);
+		rig_geam_close(g);
 		return PX_EUNAVAIL;
 	}
 	if (g->GetVersion(g->handle, &g->version) != CUBLAS_STATUS_SUCCESS)
@@ -96,7 +96,7 @@ px_status px_geam_open(cu_ctx *cu, px_geam **out, char *err, size_t errlen)
 	return PX_OK;
 }
 
-void px_geam_close(px_geam *g)
+void rig_geam_close(rig_geam *g)
 {
 	if (!g)
 		return;
@@ -107,20 +107,20 @@ void px_geam_close(px_geam *g)
 	free(g);
 }
 
-int px_geam_supports(unsigned elem_bits)
+int rig_geam_supports(unsigned elem_bits)
 {
 	return elem_bits == 32 || elem_bits == 64 || elem_bits == 128;
 }
 
-const char *px_geam_version(const px_geam *g)
+const char *rig_geam_version(const rig_geam *g)
 {
 	return g->version_str;
 }
 
-static px_status geam_enqueue(void *ud, px_stream stream, uint64_t in, uint64_t out, const px_shape *s,
+static px_status geam_enqueue(void *ud, px_stream stream, uint64_t in, uint64_t out, const rig_shape *s,
 			      char *err, size_t errlen)
 {
-	px_geam *g = ud;
+	rig_geam *g = ud;
 	int m = (int)s->rows, n = (int)s->cols, lda = (int)s->ld_in, ldc = (int)s->ld_out;
 	/* on the stream being captured, when it is: cuBLAS may refuse to be
 	 * captured, and the rig then times it back to back instead */
@@ -161,7 +161,7 @@ static px_status geam_enqueue(void *ud, px_stream stream, uint64_t in, uint64_t 
 	return PX_ECUDA;
 }
 
-px_op px_op_geam(px_geam *g)
+rig_op rig_op_geam(rig_geam *g)
 {
-	return (px_op){.name = "cublas_geam", .enqueue = geam_enqueue, .ud = g, .finite_input = 1, .is_transpose = 1};
+	return (rig_op){.name = "cublas_geam", .enqueue = geam_enqueue, .ud = g, .finite_input = 1, .is_transpose = 1};
 }

@@ -1,5 +1,5 @@
 /* hostmem: what this machine's memory can spare, asked before every host
- * buffer the rig or the emulator path allocates (px_host_fits). */
+ * buffer the rig or the emulator path allocates (rig_host_fits). */
 #include "rig/rig.h"
 
 #include <stdio.h>
@@ -76,7 +76,7 @@ static uint64_t host_avail(const char **from)
 	return least;
 }
 
-px_status px_host_fits(uint64_t bytes, const char *what, char *err, size_t errlen)
+px_status rig_host_fits(uint64_t bytes, const char *what, char *err, size_t errlen)
 {
 	const char *from;
 	uint64_t avail = host_avail(&from);

@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-px_status px_launch_check(const px_meta *m, const px_shape *s, char *err, size_t errlen)
+px_status rig_launch_check(const px_meta *m, const rig_shape *s, char *err, size_t errlen)
 {
 	unsigned grid[3];
 	char why[256];
@@ -15,7 +15,7 @@ px_status px_launch_check(const px_meta *m, const px_shape *s, char *err, size_t
 	return PX_EUSAGE;
 }
 
-px_status px_from_ptxpose(ptxpose_status st)
+px_status rig_from_ptxpose(ptxpose_status st)
 {
 	switch (st) {
 	case PTXPOSE_OK: return PX_OK;
@@ -30,32 +30,32 @@ px_status px_from_ptxpose(ptxpose_status st)
 	}
 }
 
-px_status px_api_fail(ptxpose_status st, char *err, size_t errlen)
+px_status rig_api_fail(ptxpose_status st, char *err, size_t errlen)
 {
 	snprintf(err, errlen, "%s", ptxpose_last_error());
-	return px_from_ptxpose(st);
+	return rig_from_ptxpose(st);
 }
 
-static px_status plan_enqueue(void *ud, px_stream stream, uint64_t in, uint64_t out, const px_shape *s,
+static px_status plan_enqueue(void *ud, px_stream stream, uint64_t in, uint64_t out, const rig_shape *s,
 			      char *err, size_t errlen)
 {
 	(void)s; /* the plan was made for it */
 	ptxpose_status st = ptxpose_execute(ud, (const void *)(uintptr_t)in, (void *)(uintptr_t)out, stream);
-	return st ? px_api_fail(st, err, errlen) : PX_OK;
+	return st ? rig_api_fail(st, err, errlen) : PX_OK;
 }
 
-px_op px_op_plan(ptxpose_plan plan, const char *name)
+rig_op rig_op_plan(ptxpose_plan plan, const char *name)
 {
-	return (px_op){.name = name, .enqueue = plan_enqueue, .ud = plan, .is_transpose = 1};
+	return (rig_op){.name = name, .enqueue = plan_enqueue, .ud = plan, .is_transpose = 1};
 }
 
-static px_status copy_enqueue(void *ud, px_stream stream, uint64_t in, uint64_t out, const px_shape *s,
+static px_status copy_enqueue(void *ud, px_stream stream, uint64_t in, uint64_t out, const rig_shape *s,
 			      char *err, size_t errlen)
 {
-	return cu_dtod_async(ud, out, in, px_shape_moved_bytes(s) / 2, stream, err, errlen);
+	return cu_dtod_async(ud, out, in, rig_shape_moved_bytes(s) / 2, stream, err, errlen);
 }
 
-px_op px_op_copy(cu_ctx *cu)
+rig_op rig_op_copy(cu_ctx *cu)
 {
-	return (px_op){.name = "copy", .enqueue = copy_enqueue, .ud = cu, .copy_floor = 1};
+	return (rig_op){.name = "copy", .enqueue = copy_enqueue, .ud = cu, .copy_floor = 1};
 }

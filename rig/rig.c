@@ -9,7 +9,7 @@
 
 #define MARGIN (256ull << 20) /* device memory left for the context, modules, libraries */
 
-px_status px_rig_new(cu_ctx *cu, px_rig **out, char *err, size_t errlen)
+px_status rig_new(cu_ctx *cu, rig_ctx **out, char *err, size_t errlen)
 {
 	*out = calloc(1, sizeof **out);
 	if (!*out) {
@@ -20,16 +20,16 @@ px_status px_rig_new(cu_ctx *cu, px_rig **out, char *err, size_t errlen)
 	return PX_OK;
 }
 
-void px_rig_free(px_rig *r)
+void rig_free(rig_ctx *r)
 {
 	if (!r)
 		return;
-	px_rig_drop(r);
+	rig_drop(r);
 	free(r->h_guard);
 	free(r);
 }
 
-void px_rig_drop(px_rig *r)
+void rig_drop(rig_ctx *r)
 {
 	/* cu_free, cu_host_free and rig_stream_free skip what an older generation made */
 	cu_free(r->cu, &r->d_in);
@@ -42,15 +42,15 @@ void px_rig_drop(px_rig *r)
 	r->have_shape = 0;
 }
 
-uint64_t rig_flush_bytes(const px_rig *r)
+uint64_t rig_flush_bytes(const rig_ctx *r)
 {
 	uint64_t l2 = (uint64_t)cu_info(r->cu)->l2_bytes;
 	return 2 * l2 > (32ull << 20) ? 2 * l2 : (32ull << 20);
 }
 
-px_status px_rig_fits(px_rig *r, const px_shape *s, char *err, size_t errlen)
+px_status rig_fits(rig_ctx *r, const rig_shape *s, char *err, size_t errlen)
 {
-	uint64_t in = px_shape_in_bytes(s), out = px_shape_out_bytes(s);
+	uint64_t in = rig_shape_in_bytes(s), out = rig_shape_out_bytes(s);
 	uint64_t need = in + out + 2 * RIG_GUARD + 2 * RIG_SLACK + MARGIN + (r->flush.ptr ? 0 : rig_flush_bytes(r));
 	uint64_t free_b, total_b;
 	px_status st = cu_mem_info(r->cu, &free_b, &total_b, err, errlen);
@@ -58,7 +58,7 @@ px_status px_rig_fits(px_rig *r, const px_shape *s, char *err, size_t errlen)
 		return st;
 	uint64_t avail = free_b + r->d_in.bytes + r->d_out.bytes;
 	char name[96], a[32], b[32], c[32];
-	px_shape_name(s, name, sizeof name);
+	rig_shape_name(s, name, sizeof name);
 	if (need > avail) {
 		snprintf(err, errlen, "too large for the device: %s elem=%u needs %s, %s of %s are free", name,
 			 s->elem_bits, px_bytes_str(need, a, sizeof a), px_bytes_str(avail, b, sizeof b),
@@ -67,11 +67,11 @@ px_status px_rig_fits(px_rig *r, const px_shape *s, char *err, size_t errlen)
 	}
 	char what[128];
 	snprintf(what, sizeof what, "%s elem=%u", name, s->elem_bits);
-	return px_host_fits(in + out, what, err, errlen);
+	return rig_host_fits(in + out, what, err, errlen);
 }
 
 /* A device buffer of exactly `bytes` (reused when it already is). */
-static px_status dev_exact(px_rig *r, cu_buf *b, uint64_t bytes, char *err, size_t errlen)
+static px_status dev_exact(rig_ctx *r, cu_buf *b, uint64_t bytes, char *err, size_t errlen)
 {
 	if (b->ptr && b->bytes == bytes && b->gen == cu_generation(r->cu))
 		return PX_OK;
@@ -80,7 +80,7 @@ static px_status dev_exact(px_rig *r, cu_buf *b, uint64_t bytes, char *err, size
 }
 
 /* A host buffer of at least `bytes`. Returns 1 in *fresh when it is new. */
-static px_status host_atleast(px_rig *r, cu_host *h, uint64_t bytes, int *fresh, char *err, size_t errlen)
+static px_status host_atleast(rig_ctx *r, cu_host *h, uint64_t bytes, int *fresh, char *err, size_t errlen)
 {
 	*fresh = 0;
 	if (h->p && h->bytes >= bytes && (!h->pinned || h->gen == cu_generation(r->cu)))
@@ -91,9 +91,9 @@ static px_status host_atleast(px_rig *r, cu_host *h, uint64_t bytes, int *fresh,
 }
 
 /* h_in holds the input stream for seed, plain or made finite. */
-static void ensure_input(px_rig *r, int finite)
+static void ensure_input(rig_ctx *r, int finite)
 {
-	uint64_t bytes = px_shape_in_bytes(&r->s);
+	uint64_t bytes = rig_shape_in_bytes(&r->s);
 	if (r->finite && !finite)
 		r->filled = 0;
 	if (r->filled < bytes) {
@@ -107,9 +107,9 @@ static void ensure_input(px_rig *r, int finite)
 	}
 }
 
-px_status px_rig_shape(px_rig *r, const px_shape *s, uint64_t seed, char *err, size_t errlen)
+px_status rig_prepare(rig_ctx *r, const rig_shape *s, uint64_t seed, char *err, size_t errlen)
 {
-	uint64_t in = px_shape_in_bytes(s), out = px_shape_out_bytes(s);
+	uint64_t in = rig_shape_in_bytes(s), out = rig_shape_out_bytes(s);
 	int fresh_in, fresh_out;
 	px_status st;
 	r->have_shape = 0;
@@ -130,15 +130,15 @@ px_status px_rig_shape(px_rig *r, const px_shape *s, uint64_t seed, char *err, s
 	ensure_input(r, 0);
 	char name[96], a[32], b[32];
 	px_logf(cu_log(r->cu), "rig: %s elem=%u: input %s, output %s (+%u B guards each side), seed %llu",
-		px_shape_name(s, name, sizeof name), s->elem_bits, px_bytes_str(in, a, sizeof a),
+		rig_shape_name(s, name, sizeof name), s->elem_bits, px_bytes_str(in, a, sizeof a),
 		px_bytes_str(out, b, sizeof b), RIG_GUARD, (unsigned long long)seed);
 	return PX_OK;
 }
 
 /* Non-poison bytes in the guards around out: count and first offset. */
-static void scan_guards(const px_rig *r, vfy_result *res)
+static void scan_guards(const rig_ctx *r, vfy_result *res)
 {
-	uint64_t out = px_shape_out_bytes(&r->s);
+	uint64_t out = rig_shape_out_bytes(&r->s);
 	for (uint64_t k = 0; k < 2 * RIG_GUARD; k++) {
 		if (r->h_guard[k] == VFY_POISON)
 			continue;
@@ -148,15 +148,15 @@ static void scan_guards(const px_rig *r, vfy_result *res)
 	}
 }
 
-px_status px_rig_verify(px_rig *r, const px_op *op, vfy_result *res, char *err, size_t errlen)
+px_status rig_verify(rig_ctx *r, const rig_op *op, vfy_result *res, char *err, size_t errlen)
 {
 	memset(res, 0, sizeof *res);
 	if (!r->have_shape || !op->is_transpose) {
-		snprintf(err, errlen, "%s", r->have_shape ? "only a transpose can be verified" : "px_rig_verify before px_rig_shape");
+		snprintf(err, errlen, "%s", r->have_shape ? "only a transpose can be verified" : "rig_verify before rig_prepare");
 		return PX_EUSAGE;
 	}
-	const px_shape *s = &r->s;
-	uint64_t in = px_shape_in_bytes(s), out = px_shape_out_bytes(s);
+	const rig_shape *s = &r->s;
+	uint64_t in = rig_shape_in_bytes(s), out = rig_shape_out_bytes(s);
 	uint64_t d_in = rig_in_ptr(r), d_out = rig_out_ptr(r);
 	px_status st;
 	ensure_input(r, op->finite_input);
@@ -174,13 +174,13 @@ px_status px_rig_verify(px_rig *r, const px_op *op, vfy_result *res, char *err, 
 	return res->guard_hits ? PX_WRONG : st;
 }
 
-void px_rig_ptrs(const px_rig *r, uint64_t *in, uint64_t *out)
+void rig_ptrs(const rig_ctx *r, uint64_t *in, uint64_t *out)
 {
 	*in = rig_in_ptr(r);
 	*out = rig_out_ptr(r);
 }
 
-double px_gbps(const px_shape *s, double us)
+double rig_gbps(const rig_shape *s, double us)
 {
-	return us > 0 ? (double)px_shape_moved_bytes(s) / (us * 1e3) : 0;
+	return us > 0 ? (double)rig_shape_moved_bytes(s) / (us * 1e3) : 0;
 }

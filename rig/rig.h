@@ -2,17 +2,17 @@
  * and time them against the same-run copy.
  *
  *   prefix        file          concern
- *   px_shape      shape*.c      shapes, leading dimensions, byte sizes, lists
- *   px_host_fits  hostmem.c     what this machine's memory can hold
+ *   rig_shape      shape*.c      shapes, leading dimensions, byte sizes, lists
+ *   rig_host_fits  hostmem.c     what this machine's memory can hold
  *   vfy_          vfy*.c        fill, poison, reference transpose, compare (no CUDA)
- *   px_op         op.c          what gets verified and timed: a kernel, the copy
- *   px_rig        rig*.c        buffers for one shape, verification, timing
- *   px_geam       cublas.c      cuBLAS geam as a peer (libcublas opened at run time)
- *   px_report     report.c      bench.md and bench.csv
+ *   rig_op         op.c          what gets verified and timed: a kernel, the copy
+ *   rig_ctx        rig*.c        buffers for one shape, verification, timing
+ *   rig_geam       cublas.c      cuBLAS geam as a peer (libcublas opened at run time)
+ *   rig_report     rig_report.c  bench.md and bench.csv
  *
  * Functions that can fail return a px_status and write a one-line reason into
  * err[errlen]. Nothing here exits, or prints but through the px_log a caller
- * passes. vfy_, px_shape and px_report_md/csv need no driver. */
+ * passes. vfy_, rig_shape and rig_report_md/csv need no driver. */
 #ifndef RIG_RIG_H
 #define RIG_RIG_H
 
@@ -27,8 +27,8 @@
 
 /* ---- shapes (shape.c) --------------------------------------------------- */
 
-#define PX_DIM_MAX 0x7fffffffu /* rows, cols, leading dimensions, batch */
-#define PX_STRIDE_MAX 0x7fffffffffffffffull /* batch strides (elements) */
+#define RIG_DIM_MAX 0x7fffffffu /* rows, cols, leading dimensions, batch */
+#define RIG_STRIDE_MAX 0x7fffffffffffffffull /* batch strides (elements) */
 
 typedef struct {
 	uint64_t rows, cols;     /* the input is rows x cols */
@@ -38,7 +38,7 @@ typedef struct {
 	uint64_t batch;          /* matrices, 1 to 2^31-1; 0 is refused (set it: 1 for one matrix) */
 	uint64_t stride_in;      /* elements from one input matrix to the next; 0 means rows*ld_in */
 	uint64_t stride_out;     /* ... output matrix; 0 means cols*ld_out. Both ignored for batch 1 */
-} px_shape;
+} rig_shape;
 
 /* Resolve default leading dimensions and strides, then check ranges, that
  * a batch stride holds its matrix (stride_in >= (rows-1)*ld_in + cols,
@@ -46,20 +46,20 @@ typedef struct {
  * bits and in size_t. PX_EUSAGE with a reason naming the value ("ld-in 31 is
  * less than cols 33", "batch 0 is out of range ...", "too large: ...").
  * Needs elem_bits. */
-px_status px_shape_check(px_shape *s, char *err, size_t errlen);
+px_status rig_shape_check(rig_shape *s, char *err, size_t errlen);
 
 /* Sizes of a checked shape. The input buffer holds batch matrices stride_in
  * apart, the last one rows x ld_in elements; the output cols x ld_out for the
  * last one (its ld_out padding included, the last row too). */
-uint64_t px_shape_in_bytes(const px_shape *s);
-uint64_t px_shape_out_bytes(const px_shape *s);
+uint64_t rig_shape_in_bytes(const rig_shape *s);
+uint64_t rig_shape_out_bytes(const rig_shape *s);
 /* Bytes a transpose moves: batch*rows*cols*elem read plus as many written. */
-uint64_t px_shape_moved_bytes(const px_shape *s);
-unsigned px_shape_elem_bytes(const px_shape *s);
+uint64_t rig_shape_moved_bytes(const rig_shape *s);
+unsigned rig_shape_elem_bytes(const rig_shape *s);
 
 /* "67x129", "67x129 ld_in=132 ld_out=72", "33x31 batch=3 stride_in=1100"
  * (ld and strides shown only when not the default). */
-const char *px_shape_name(const px_shape *s, char *buf, size_t len);
+const char *rig_shape_name(const rig_shape *s, char *buf, size_t len);
 
 /* One entry: ROWSxCOLS[:ld_in=N][:ld_out=N][:elem=W][:offset=N]
  * [:batch=B][:stride_in=S][:stride_out=S] ("ld-in", "stride-in" also
@@ -67,16 +67,16 @@ const char *px_shape_name(const px_shape *s, char *buf, size_t len);
  * may be unknown); an unknown key or one given twice (in any spelling) is
  * refused, with the entry quoted: "bad shape '3x3:ld_in=5:ld-in=6': ld-in
  * given twice". */
-px_status px_shape_parse(const char *text, px_shape *s, char *err, size_t errlen);
+px_status rig_shape_parse(const char *text, rig_shape *s, char *err, size_t errlen);
 
 /* A comma-separated list of entries into a malloc'd array; an empty entry
  * is refused. */
-px_status px_shape_list(const char *list, px_shape **out, size_t *n, char *err, size_t errlen);
+px_status rig_shape_list(const char *list, rig_shape **out, size_t *n, char *err, size_t errlen);
 
 /* The shapes a command runs: *one when one->rows or one->cols is set
  * (--rows, --cols, --ld-in, --ld-out; its ranges and leading dimensions
  * checked as a list entry's are), else the list. A malloc'd array either way. */
-px_status px_shape_select(const char *list, const px_shape *one, px_shape **out, size_t *n,
+px_status rig_shape_select(const char *list, const rig_shape *one, rig_shape **out, size_t *n,
 			  char *err, size_t errlen);
 
 /* PX_EUSAGE ("too large: WHAT: 16.0 GiB of host memory needed, more than half
@@ -84,7 +84,7 @@ px_status px_shape_select(const char *list, const px_shape *one, px_shape **out,
  * are more than half of what the machine can spare: the least of
  * MemAvailable, what this cgroup's memory limit leaves, and what ulimit -v and
  * ulimit -d leave. Every path asks before it allocates host buffers. */
-px_status px_host_fits(uint64_t bytes, const char *what, char *err, size_t errlen);
+px_status rig_host_fits(uint64_t bytes, const char *what, char *err, size_t errlen);
 
 /* ---- verification, pure C (vfy.c, vfy_cmp.c) ----------------------------- */
 
@@ -104,7 +104,7 @@ void vfy_finite(void *buf, uint64_t bytes, unsigned lane_bits);
  * out[b*stride_out + j*ld_out + i] = in[b*stride_in + i*ld_in + j]; the
  * ld_out padding and the gaps between matrices are left as they were. s
  * must be checked. */
-void vfy_transpose(const void *in, void *out, const px_shape *s);
+void vfy_transpose(const void *in, void *out, const rig_shape *s);
 
 typedef struct {
 	uint64_t checked;     /* elements compared: all of out */
@@ -121,11 +121,11 @@ typedef struct {
 /* Compare out against the transpose of in, bit-exactly, over all of out:
  * positions i >= rows in each row and the gaps that strides leave between
  * matrices must still hold the poison. PX_OK or PX_WRONG. */
-px_status vfy_compare(const void *in, const void *out, const px_shape *s, vfy_result *r);
+px_status vfy_compare(const void *in, const void *out, const rig_shape *s, vfy_result *r);
 
 /* "out[j=5][i=7]: got 0x3f800000, want 0x40000000 (12 of 1023 elements wrong)";
  * "out[b=2][j=5][i=7]: ..." for a batch. */
-const char *vfy_describe(const vfy_result *r, const px_shape *s, char *buf, size_t len);
+const char *vfy_describe(const vfy_result *r, const rig_shape *s, char *buf, size_t len);
 
 /* Index of the first byte of buf that is not the poison, or bytes. */
 uint64_t vfy_poison_scan(const void *buf, uint64_t bytes);
@@ -137,16 +137,16 @@ typedef struct {
 	uint64_t in_bytes, out_bytes;
 } vfy_bufs;
 
-px_status vfy_bufs_prepare(vfy_bufs *b, const px_shape *s, uint64_t seed, char *err, size_t errlen);
+px_status vfy_bufs_prepare(vfy_bufs *b, const rig_shape *s, uint64_t seed, char *err, size_t errlen);
 void vfy_bufs_free(vfy_bufs *b);
 
 /* A host-side runner (the emulator) that transposes b->in into b->out;
  * returns 0, or non-zero and keeps its own explanation in ud. */
-typedef int (*vfy_runner)(void *ud, vfy_bufs *b, const px_shape *s);
+typedef int (*vfy_runner)(void *ud, vfy_bufs *b, const rig_shape *s);
 
 /* Exact buffers, filled and poisoned; run; compare. PX_OK, PX_WRONG (res
  * says where), PX_ENOMEM, or PX_EUNAVAIL when the runner returned non-zero. */
-px_status vfy_host_case(const px_shape *s, uint64_t seed, vfy_runner run, void *ud,
+px_status vfy_host_case(const rig_shape *s, uint64_t seed, vfy_runner run, void *ud,
 			vfy_result *res, char *err, size_t errlen);
 
 
@@ -157,149 +157,149 @@ px_status vfy_host_case(const px_shape *s, uint64_t seed, vfy_runner run, void *
  * captured into a CUDA graph. */
 typedef struct {
 	const char *name;   /* the kernel name, "copy", "cublas_geam" */
-	px_status (*enqueue)(void *ud, px_stream stream, uint64_t in, uint64_t out, const px_shape *s,
+	px_status (*enqueue)(void *ud, px_stream stream, uint64_t in, uint64_t out, const rig_shape *s,
 			     char *err, size_t errlen);
 	void *ud;
 	int finite_input;   /* it computes alpha*a + beta*b: feed it vfy_finite data */
 	int is_transpose;   /* 0 for the copy: time it, never verify it */
 	int copy_floor;     /* graph timing also times it outside the graph; the faster counts */
-} px_op;
+} rig_op;
 
 /* A plan of the library (include/ptxpose.h), made for the shape it is run
  * on: ptxpose_execute on the rig's stream, so that graph timing captures
  * the library's call, as a program would make it. */
-px_op px_op_plan(ptxpose_plan plan, const char *name);
+rig_op rig_op_plan(ptxpose_plan plan, const char *name);
 /* cuMemcpyDtoDAsync of rows*cols*elem bytes from in to out: the bar. */
-px_op px_op_copy(cu_ctx *cu);
+rig_op rig_op_copy(cu_ctx *cu);
 
 /* The rig's status for one of the library's, and the library's last error
  * into err: a failed call's PX_ status. */
-px_status px_from_ptxpose(ptxpose_status st);
-px_status px_api_fail(ptxpose_status st, char *err, size_t errlen);
+px_status rig_from_ptxpose(ptxpose_status st);
+px_status rig_api_fail(ptxpose_status st, char *err, size_t errlen);
 
 /* An internal assertion: PX_EUSAGE when meta_grid_dims refuses s (it gives
  * every checked shape a grid; only a bad PTXPOSE_GRID_MAX or an unchecked
  * shape is refused). */
-px_status px_launch_check(const px_meta *m, const px_shape *s, char *err, size_t errlen);
+px_status rig_launch_check(const px_meta *m, const rig_shape *s, char *err, size_t errlen);
 
 /* ---- the rig: buffers, verification, timing (rig.c, rig_time.c) ---------- */
 
-typedef struct px_rig px_rig;
+typedef struct rig_ctx rig_ctx;
 
-/* How px_rig_time measures (docs/DESIGN.md, "Timing"):
+/* How rig_time measures (docs/DESIGN.md, "Timing"):
  *
- * PX_TIME_GRAPH (the default): warm-up calls back to back between two events
+ * RIG_TIME_GRAPH (the default): warm-up calls back to back between two events
  * give a first estimate of a call; K = the calls that make one replay last
- * PX_GRAPH_REPLAY_US (1 to PX_GRAPH_MAX_CALLS) are captured on a
- * non-blocking stream into one CUDA graph; after PX_GRAPH_WARM_REPLAYS
+ * RIG_GRAPH_REPLAY_US (1 to RIG_GRAPH_MAX_CALLS) are captured on a
+ * non-blocking stream into one CUDA graph; after RIG_GRAPH_WARM_REPLAYS
  * untimed replays, each of `iters` replays is timed between two events on
  * that stream; a call is the median replay / K. The L2 stays warm. An op that
  * cannot be captured (cuBLAS in some setups) is timed as K back-to-back calls
- * between two events instead, `iters` times, and px_timing.note says why. An
+ * between two events instead, `iters` times, and rig_timing.note says why. An
  * op with copy_floor (the copy) is timed both ways and the faster counts: a
  * large memcpy node inside a graph ran slower than the same copy outside one.
  *
- * PX_TIME_EVENTS: `warmup` calls, then for each of `iters` timed calls: record
+ * RIG_TIME_EVENTS: `warmup` calls, then for each of `iters` timed calls: record
  * an event, the call, record an event, wait for it; the median. Launch
  * overhead is counted. The only method that can empty the L2 before each
  * call (flush_l2): a flush inside a graph would be timed with the call. */
-typedef enum { PX_TIME_GRAPH, PX_TIME_EVENTS } px_time_method;
+typedef enum { RIG_TIME_GRAPH, RIG_TIME_EVENTS } rig_time_method;
 
-#define PX_GRAPH_REPLAY_US 1000.0 /* one replay lasts at least this long ... */
-#define PX_GRAPH_MAX_CALLS 1000   /* ... with at most this many calls */
-#define PX_GRAPH_WARM_REPLAYS 3
+#define RIG_GRAPH_REPLAY_US 1000.0 /* one replay lasts at least this long ... */
+#define RIG_GRAPH_MAX_CALLS 1000   /* ... with at most this many calls */
+#define RIG_GRAPH_WARM_REPLAYS 3
 
 typedef struct {
-	px_time_method method;
+	rig_time_method method;
 	int iters;     /* timed calls (events) or timed replays (graph); the median is reported */
 	int warmup;    /* untimed calls first; with a graph they also estimate K */
 	int flush_l2;  /* events only: overwrite a buffer of twice the L2 before each timed call */
-} px_time_opts;
+} rig_time_opts;
 
 /* How one op was measured in the end. */
-typedef enum { PX_HOW_EVENTS, PX_HOW_GRAPH, PX_HOW_BACK_TO_BACK } px_time_how;
+typedef enum { RIG_HOW_EVENTS, RIG_HOW_GRAPH, RIG_HOW_BACK_TO_BACK } rig_time_how;
 
 typedef struct {
 	double median_us, min_us, max_us;  /* one call */
 	int iters;          /* timed calls, replays, or runs of K back-to-back calls */
 	int calls;          /* K: calls per timed replay or run (1 with events) */
-	px_time_how how;
+	rig_time_how how;
 	/* copy_floor ops timed with a graph: both figures (a call); median_us
 	 * is the faster. 0 when not measured. */
 	double graph_us, b2b_us;
 	char note[320];     /* why not a graph, or which copy figure counts; "" */
-} px_timing;
+} rig_timing;
 
 /* o->method from a --time value ("graph", "events", or NULL: graph, but
  * events when flush_l2 asks for an emptied L2, which only per-call timing
  * can give) and o->flush_l2. PX_EUSAGE for another name, or for graph with
  * flush_l2. */
-px_status px_time_choose(const char *method, int flush_l2, px_time_opts *o, char *err, size_t errlen);
+px_status rig_time_choose(const char *method, int flush_l2, rig_time_opts *o, char *err, size_t errlen);
 
 /* "CUDA graph replay of K back-to-back calls, median of R replays, L2 warm"
  * and the like: the method of o, for headers (K left as K). */
-const char *px_time_method_text(const px_time_opts *o, char *buf, size_t len);
+const char *rig_time_method_text(const rig_time_opts *o, char *buf, size_t len);
 /* "graph K=37", "back-to-back K=37", "events": how t was measured, short. */
-const char *px_time_how_text(const px_timing *t, char *buf, size_t len);
+const char *rig_time_how_text(const rig_timing *t, char *buf, size_t len);
 
-px_status px_rig_new(cu_ctx *cu, px_rig **out, char *err, size_t errlen);
-void px_rig_free(px_rig *r);
+px_status rig_new(cu_ctx *cu, rig_ctx **out, char *err, size_t errlen);
+void rig_free(rig_ctx *r);
 
 /* PX_EUSAGE ("too large for the device: ...") when s's buffers cannot be had
  * in device or host memory; the buffers the rig holds count as free. */
-px_status px_rig_fits(px_rig *r, const px_shape *s, char *err, size_t errlen);
+px_status rig_fits(rig_ctx *r, const rig_shape *s, char *err, size_t errlen);
 
 /* Make buffers for checked shape s: device in and out (out between two
  * guards), host in filled from seed, host out. Reuses what fits. */
-px_status px_rig_shape(px_rig *r, const px_shape *s, uint64_t seed, char *err, size_t errlen);
+px_status rig_prepare(rig_ctx *r, const rig_shape *s, uint64_t seed, char *err, size_t errlen);
 
 /* The device addresses ops get for the current shape: in, and out (past
  * its leading guard), each offset elements past the allocation's start. */
-void px_rig_ptrs(const px_rig *r, uint64_t *in, uint64_t *out);
+void rig_ptrs(const rig_ctx *r, uint64_t *in, uint64_t *out);
 
 /* Upload the input, poison out and its guards, run op once, synchronize,
  * download, compare. PX_OK, PX_WRONG (res says where), or the failure. */
-px_status px_rig_verify(px_rig *r, const px_op *op, vfy_result *res, char *err, size_t errlen);
+px_status rig_verify(rig_ctx *r, const rig_op *op, vfy_result *res, char *err, size_t errlen);
 
-/* Time op on the rig's shape per px_time_opts (see above). Every op
+/* Time op on the rig's shape per rig_time_opts (see above). Every op
  * enqueued during a capture goes on the rig's stream; verification stays on
  * the default stream. */
-px_status px_rig_time(px_rig *r, const px_op *op, const px_time_opts *o, px_timing *t,
+px_status rig_time(rig_ctx *r, const rig_op *op, const rig_time_opts *o, rig_timing *t,
 		      char *err, size_t errlen);
 
 /* After cu_reset: forget the device and pinned buffers (they are gone). */
-void px_rig_drop(px_rig *r);
+void rig_drop(rig_ctx *r);
 
-/* GB/s for moving px_shape_moved_bytes(s) in `us` microseconds. */
-double px_gbps(const px_shape *s, double us);
+/* GB/s for moving rig_shape_moved_bytes(s) in `us` microseconds. */
+double rig_gbps(const rig_shape *s, double us);
 
 /* ---- cuBLAS geam as a peer (cublas.c) ------------------------------------ */
 
-typedef struct px_geam px_geam;
+typedef struct rig_geam rig_geam;
 
 /* dlopen libcublas.so.13, .12 or libcublas.so and make a handle on the
  * current context. PX_EUNAVAIL when there is none. */
-px_status px_geam_open(cu_ctx *cu, px_geam **out, char *err, size_t errlen);
-void px_geam_close(px_geam *g);
+px_status rig_geam_open(cu_ctx *cu, rig_geam **out, char *err, size_t errlen);
+void rig_geam_close(rig_geam *g);
 /* 1 for 32 (Sgeam), 64 (Dgeam) and 128 (Zgeam) bit elements. */
-int px_geam_supports(unsigned elem_bits);
+int rig_geam_supports(unsigned elem_bits);
 /* C = 1 * A^T + 0 * C, column-major, on the rig's buffers. */
-px_op px_op_geam(px_geam *g);
+rig_op rig_op_geam(rig_geam *g);
 /* "libcublas.so.13 (version 130002)" */
-const char *px_geam_version(const px_geam *g);
+const char *rig_geam_version(const rig_geam *g);
 
-/* ---- bench tables (report.c) ---------------------------------------------- */
+/* ---- bench tables (rig_report.c) ---------------------------------------------- */
 
-typedef enum { PX_ROW_OK, PX_ROW_FAIL, PX_ROW_SKIP, PX_ROW_ERROR } px_row_state;
+typedef enum { RIG_ROW_OK, RIG_ROW_FAIL, RIG_ROW_SKIP, RIG_ROW_ERROR } rig_row_state;
 
 typedef struct {
 	char variant[128];
-	px_shape shape;       /* elem_bits set */
-	px_row_state state;
+	rig_shape shape;       /* elem_bits set */
+	rig_row_state state;
 	char note[360];       /* why FAIL, SKIP or ERROR; how it was timed when not the usual way */
 	double us, gbps, pct_copy;  /* pct_copy < 0 when there is no copy row */
-	char timing[40];      /* px_time_how_text: "graph K=37", "events" */
-} px_row;
+	char timing[40];      /* rig_time_how_text: "graph K=37", "events" */
+} rig_row;
 
 typedef struct {
 	char device[256];
@@ -307,25 +307,25 @@ typedef struct {
 	char driver[32];
 	char date[32];        /* "2026-11-22 10:11:12 UTC" */
 	char commit[64];
-	px_time_opts time;
+	rig_time_opts time;
 	char extra[256];      /* one more header line, or "" */
-} px_report_head;
+} rig_report_head;
 
 /* Device, SM count and driver from cu; the date now (UTC); the commit the
  * binary was built from (ver_commit, common/version.h). */
-void px_report_head_init(px_report_head *h, cu_ctx *cu, const px_time_opts *t);
+void rig_report_head_init(rig_report_head *h, cu_ctx *cu, const rig_time_opts *t);
 
-void px_report_md(strbuf *sb, const px_report_head *h, const px_row *rows, size_t n);
-void px_report_csv(strbuf *sb, const px_report_head *h, const px_row *rows, size_t n);
+void rig_report_md(strbuf *sb, const rig_report_head *h, const rig_row *rows, size_t n);
+void rig_report_csv(strbuf *sb, const rig_report_head *h, const rig_row *rows, size_t n);
 
 /* PX_EINPUT, naming it, when dir (or the nearest of its parents that exists,
  * as dir will be made) cannot take new files. Makes nothing. */
-px_status px_report_writable(const char *dir, char *err, size_t errlen);
+px_status rig_report_writable(const char *dir, char *err, size_t errlen);
 
 /* Make dir (and its parents), then write dir/bench.md and dir/bench.csv,
  * both or neither, across a crash too (common/fstx.h). PX_EINPUT when that
  * cannot be done. */
-px_status px_report_write(const char *dir, const px_report_head *h, const px_row *rows, size_t n,
+px_status rig_report_write(const char *dir, const rig_report_head *h, const rig_row *rows, size_t n,
 			  char *err, size_t errlen);
 
 #endif

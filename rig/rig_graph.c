@@ -1,4 +1,4 @@
-/* rig_graph: graph timing (rig/rig.h, PX_TIME_GRAPH). K calls of an op are
+/* rig_graph: graph timing (rig/rig.h, RIG_TIME_GRAPH). K calls of an op are
  * captured on the rig's non-blocking stream into one CUDA graph and the
  * graph is replayed between two events; a call is the median replay / K.
  * K back-to-back calls between two events stand in for what cannot be
@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-px_status rig_stream(px_rig *r, CUstream *out, char *err, size_t errlen)
+px_status rig_stream(rig_ctx *r, CUstream *out, char *err, size_t errlen)
 {
 	cu_ctx *cu = r->cu;
 	if (!r->stream || r->stream_gen != cu_generation(cu)) {
@@ -41,7 +41,7 @@ static void destroyed(cu_ctx *cu, CUresult rc, const char *call)
 		px_logf(cu_log(cu), "cu: %s: %s (ignored)", call, cu_error_text(cu, rc, text, sizeof text));
 }
 
-void rig_stream_free(px_rig *r)
+void rig_stream_free(rig_ctx *r)
 {
 	/* a stream of a context that was reset went with it */
 	if (r->stream && r->stream_gen == cu_generation(r->cu))
@@ -49,13 +49,13 @@ void rig_stream_free(px_rig *r)
 	r->stream = NULL;
 }
 
-static px_status enqueue(px_rig *r, const px_op *op, CUstream s, char *err, size_t errlen)
+static px_status enqueue(rig_ctx *r, const rig_op *op, CUstream s, char *err, size_t errlen)
 {
 	return op->enqueue(op->ud, s, rig_in_ptr(r), rig_out_ptr(r), &r->s, err, errlen);
 }
 
 /* n calls back to back between the timer's events: the time of one. */
-static px_status back_to_back(px_rig *r, const px_op *op, rig_timer *tm, int n, double *us, char *err,
+static px_status back_to_back(rig_ctx *r, const rig_op *op, rig_timer *tm, int n, double *us, char *err,
 			      size_t errlen)
 {
 	px_status st = rig_timer_start(tm, err, errlen);
@@ -67,19 +67,19 @@ static px_status back_to_back(px_rig *r, const px_op *op, rig_timer *tm, int n, 
 	return st;
 }
 
-/* Calls that make a replay last PX_GRAPH_REPLAY_US, from est_us a call. */
+/* Calls that make a replay last RIG_GRAPH_REPLAY_US, from est_us a call. */
 static int calls_for(double est_us)
 {
-	if (!(est_us > 0) || est_us * PX_GRAPH_MAX_CALLS < PX_GRAPH_REPLAY_US)
-		return PX_GRAPH_MAX_CALLS;
-	int k = (int)ceil(PX_GRAPH_REPLAY_US / est_us);
+	if (!(est_us > 0) || est_us * RIG_GRAPH_MAX_CALLS < RIG_GRAPH_REPLAY_US)
+		return RIG_GRAPH_MAX_CALLS;
+	int k = (int)ceil(RIG_GRAPH_REPLAY_US / est_us);
 	return k < 1 ? 1 : k;
 }
 
 /* Capture k calls of op into an instantiated graph. *exec stays NULL when
  * the capture was refused (why says by what); that is not an error: the
  * caller times the op back to back instead. */
-static void capture(px_rig *r, const px_op *op, CUstream s, int k, CUgraphExec *exec, char *why, size_t whylen)
+static void capture(rig_ctx *r, const rig_op *op, CUstream s, int k, CUgraphExec *exec, char *why, size_t whylen)
 {
 	cu_ctx *cu = r->cu;
 	CUgraph graph = NULL;
@@ -109,12 +109,12 @@ static void capture(px_rig *r, const px_op *op, CUstream s, int k, CUgraphExec *
 }
 
 /* Untimed replays, then `runs` timed ones: a call each into us[]. */
-static px_status replays(px_rig *r, const px_op *op, rig_timer *tm, CUgraphExec exec, int k, int runs, double *us,
+static px_status replays(rig_ctx *r, const rig_op *op, rig_timer *tm, CUgraphExec exec, int k, int runs, double *us,
 			 char *err, size_t errlen)
 {
 	cu_ctx *cu = r->cu;
 	CUresult rc = CUDA_SUCCESS;
-	for (int w = 0; w < PX_GRAPH_WARM_REPLAYS && !rc; w++)
+	for (int w = 0; w < RIG_GRAPH_WARM_REPLAYS && !rc; w++)
 		rc = cu->f->GraphLaunch(exec, tm->s);
 	px_status st = rc ? CU_FAIL(cu, rc, "cuGraphLaunch", err, errlen) : PX_OK;
 	for (int i = 0; i < runs && !st; i++) {
@@ -127,7 +127,7 @@ static px_status replays(px_rig *r, const px_op *op, rig_timer *tm, CUgraphExec 
 	return st;
 }
 
-static px_status b2b_runs(px_rig *r, const px_op *op, rig_timer *tm, int k, int runs, double *us, char *err,
+static px_status b2b_runs(rig_ctx *r, const rig_op *op, rig_timer *tm, int k, int runs, double *us, char *err,
 			  size_t errlen)
 {
 	px_status st = PX_OK;
@@ -137,14 +137,14 @@ static px_status b2b_runs(px_rig *r, const px_op *op, rig_timer *tm, int k, int 
 }
 
 /* The copy, timed both ways: the faster counts; both go in graph_us, b2b_us. */
-static void copy_floor(const px_op *op, px_timing *t, const px_timing *b2b, const px_log *log)
+static void copy_floor(const rig_op *op, rig_timing *t, const rig_timing *b2b, const px_log *log)
 {
 	double g = t->median_us, b = b2b->median_us;
 	if (b < g) {
 		t->median_us = b;
 		t->min_us = b2b->min_us;
 		t->max_us = b2b->max_us;
-		t->how = PX_HOW_BACK_TO_BACK;
+		t->how = RIG_HOW_BACK_TO_BACK;
 	}
 	t->graph_us = g;
 	t->b2b_us = b;
@@ -154,8 +154,8 @@ static void copy_floor(const px_op *op, px_timing *t, const px_timing *b2b, cons
 }
 
 /* Capture refused (why): `iters` runs of K back-to-back calls between two events. */
-static px_status uncaptured(px_rig *r, const px_op *op, const px_time_opts *o, rig_timer *tm, const char *why,
-			    double *us, px_timing *t, char *err, size_t errlen)
+static px_status uncaptured(rig_ctx *r, const rig_op *op, const rig_time_opts *o, rig_timer *tm, const char *why,
+			    double *us, rig_timing *t, char *err, size_t errlen)
 {
 	const px_log *log = cu_log(r->cu);
 	int k = t->calls;
@@ -164,7 +164,7 @@ static px_status uncaptured(px_rig *r, const px_op *op, const px_time_opts *o, r
 	if (st)
 		return st;
 	rig_stats(us, o->iters, t);
-	t->how = PX_HOW_BACK_TO_BACK;
+	t->how = RIG_HOW_BACK_TO_BACK;
 	snprintf(t->note, sizeof t->note, "not captured in a CUDA graph (%.200s): %d back-to-back calls between two events",
 		 why, k);
 	px_logf(log, "time: %s: %d back-to-back calls between two events, median of %d runs / %d: %.2f us a call "
@@ -172,8 +172,8 @@ static px_status uncaptured(px_rig *r, const px_op *op, const px_time_opts *o, r
 	return PX_OK;
 }
 
-static px_status measure(px_rig *r, const px_op *op, const px_time_opts *o, rig_timer *tm, double *us,
-			 px_timing *t, char *err, size_t errlen)
+static px_status measure(rig_ctx *r, const rig_op *op, const rig_time_opts *o, rig_timer *tm, double *us,
+			 rig_timing *t, char *err, size_t errlen)
 {
 	cu_ctx *cu = r->cu;
 	const px_log *log = cu_log(cu);
@@ -199,22 +199,22 @@ static px_status measure(px_rig *r, const px_op *op, const px_time_opts *o, rig_
 	if (st)
 		return st;
 	rig_stats(us, o->iters, t);
-	t->how = PX_HOW_GRAPH;
+	t->how = RIG_HOW_GRAPH;
 	px_logf(log, "time: %s: CUDA graph replay of %d back-to-back calls, median of %d replays / %d: %.2f us a call "
 		     "(min %.2f, max %.2f; %d warm-up calls estimated %.2f us), L2 warm",
 		op->name, k, t->iters, k, t->median_us, t->min_us, t->max_us, warm, est);
 	if (op->copy_floor) {
-		px_timing b = {0};
+		rig_timing b = {0};
 		if ((st = b2b_runs(r, op, tm, k, o->iters, us, err, errlen)))
 			return st;
 		rig_stats(us, o->iters, &b);
-		b.how = PX_HOW_BACK_TO_BACK;
+		b.how = RIG_HOW_BACK_TO_BACK;
 		copy_floor(op, t, &b, log);
 	}
 	return PX_OK;
 }
 
-px_status rig_time_graph(px_rig *r, const px_op *op, const px_time_opts *o, px_timing *t,
+px_status rig_time_graph(rig_ctx *r, const rig_op *op, const rig_time_opts *o, rig_timing *t,
 			 char *err, size_t errlen)
 {
 	rig_timer tm = {0};

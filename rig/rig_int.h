@@ -8,9 +8,9 @@
 
 #define RIG_GUARD (64u << 10) /* poisoned bytes before and after out, checked */
 
-struct px_rig {
+struct rig_ctx {
 	cu_ctx *cu;
-	px_shape s;          /* the current shape, checked */
+	rig_shape s;          /* the current shape, checked */
 	int have_shape;
 	cu_buf d_in;         /* exactly the input */
 	cu_buf d_out;        /* guard, out, guard */
@@ -25,18 +25,18 @@ struct px_rig {
 
 #define RIG_SLACK 256u /* room for pointers offset from alignment (shape.offset) */
 
-uint64_t rig_flush_bytes(const px_rig *r);
+uint64_t rig_flush_bytes(const rig_ctx *r);
 
 /* The stream graph timing captures and replays on (made once a context). */
-px_status rig_stream(px_rig *r, CUstream *out, char *err, size_t errlen);
-void rig_stream_free(px_rig *r);
+px_status rig_stream(rig_ctx *r, CUstream *out, char *err, size_t errlen);
+void rig_stream_free(rig_ctx *r);
 
 /* Graph timing (rig_graph.c) of op per o into t. */
-px_status rig_time_graph(px_rig *r, const px_op *op, const px_time_opts *o, px_timing *t,
+px_status rig_time_graph(rig_ctx *r, const rig_op *op, const rig_time_opts *o, rig_timing *t,
 			 char *err, size_t errlen);
 
 /* The median, min and max of us[0..n) (sorted in place) into t. */
-void rig_stats(double *us, int n, px_timing *t);
+void rig_stats(double *us, int n, rig_timing *t);
 
 /* Two events on stream s (NULL: the default stream): start, stop (which
  * waits for the second event) and the microseconds between them. */
@@ -54,14 +54,14 @@ void rig_timer_close(rig_timer *tm);
 
 /* The kernel's `in` and `out`: offset.elements past the allocations'
  * aligned starts (out after its leading guard). */
-static inline uint64_t rig_in_ptr(const px_rig *r)
+static inline uint64_t rig_in_ptr(const rig_ctx *r)
 {
-	return r->d_in.ptr + (uint64_t)r->s.offset * px_shape_elem_bytes(&r->s);
+	return r->d_in.ptr + (uint64_t)r->s.offset * rig_shape_elem_bytes(&r->s);
 }
 
-static inline uint64_t rig_out_ptr(const px_rig *r)
+static inline uint64_t rig_out_ptr(const rig_ctx *r)
 {
-	return r->d_out.ptr + RIG_GUARD + (uint64_t)r->s.offset * px_shape_elem_bytes(&r->s);
+	return r->d_out.ptr + RIG_GUARD + (uint64_t)r->s.offset * rig_shape_elem_bytes(&r->s);
 }
 
 #endif

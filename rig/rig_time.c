@@ -1,4 +1,4 @@
-/* rig_time: time one operation (rig/rig.h, px_time_opts): the method chosen,
+/* rig_time: time one operation (rig/rig.h, rig_time_opts): the method chosen,
  * per-call events (warm-up calls, then events around each call on the
  * default stream and a wait for the second, the median; optionally the L2
  * emptied first), the statistics, and the words that name a method.
@@ -15,7 +15,7 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-void rig_stats(double *us, int n, px_timing *t)
+void rig_stats(double *us, int n, rig_timing *t)
 {
 	qsort(us, (size_t)n, sizeof *us, cmp_double);
 	t->iters = n;
@@ -69,7 +69,7 @@ void rig_timer_close(rig_timer *tm)
 	tm->made = 0;
 }
 
-static px_status flush_buffer(px_rig *r, char *err, size_t errlen)
+static px_status flush_buffer(rig_ctx *r, char *err, size_t errlen)
 {
 	if (r->flush.ptr && r->flush.gen == cu_generation(r->cu))
 		return PX_OK;
@@ -77,7 +77,7 @@ static px_status flush_buffer(px_rig *r, char *err, size_t errlen)
 }
 
 /* One timed call: [flush], event, the call, event, wait; its time in us. */
-static px_status time_call(px_rig *r, const px_op *op, const px_time_opts *o, rig_timer *tm, int k, double *us,
+static px_status time_call(rig_ctx *r, const rig_op *op, const rig_time_opts *o, rig_timer *tm, int k, double *us,
 			   char *err, size_t errlen)
 {
 	px_status st = PX_OK;
@@ -92,7 +92,7 @@ static px_status time_call(px_rig *r, const px_op *op, const px_time_opts *o, ri
 	return st;
 }
 
-static px_status time_events(px_rig *r, const px_op *op, const px_time_opts *o, px_timing *t,
+static px_status time_events(rig_ctx *r, const rig_op *op, const rig_time_opts *o, rig_timing *t,
 			     char *err, size_t errlen)
 {
 	cu_ctx *cu = r->cu;
@@ -114,7 +114,7 @@ static px_status time_events(px_rig *r, const px_op *op, const px_time_opts *o, 
 		st = time_call(r, op, o, &tm, k, &us[k], err, errlen);
 	if (!st) {
 		rig_stats(us, o->iters, t);
-		t->how = PX_HOW_EVENTS;
+		t->how = RIG_HOW_EVENTS;
 		t->calls = 1;
 		px_logf(cu_log(cu), "time: %s: median %.2f us, min %.2f, max %.2f over %d calls (%d warm-up%s)",
 			op->name, t->median_us, t->min_us, t->max_us, t->iters, o->warmup,
@@ -125,15 +125,15 @@ static px_status time_events(px_rig *r, const px_op *op, const px_time_opts *o, 
 	return st;
 }
 
-px_status px_rig_time(px_rig *r, const px_op *op, const px_time_opts *o, px_timing *t,
+px_status rig_time(rig_ctx *r, const rig_op *op, const rig_time_opts *o, rig_timing *t,
 		      char *err, size_t errlen)
 {
 	memset(t, 0, sizeof *t);
 	if (!r->have_shape || o->iters < 1) {
-		snprintf(err, errlen, "px_rig_time needs a shape and at least one call");
+		snprintf(err, errlen, "rig_time needs a shape and at least one call");
 		return PX_EUSAGE;
 	}
-	if (o->method == PX_TIME_EVENTS)
+	if (o->method == RIG_TIME_EVENTS)
 		return time_events(r, op, o, t, err, errlen);
 	if (o->flush_l2) {
 		snprintf(err, errlen, "emptying the L2 needs per-call timing (events): inside a graph the flush "
@@ -143,19 +143,19 @@ px_status px_rig_time(px_rig *r, const px_op *op, const px_time_opts *o, px_timi
 	return rig_time_graph(r, op, o, t, err, errlen);
 }
 
-px_status px_time_choose(const char *method, int flush_l2, px_time_opts *o, char *err, size_t errlen)
+px_status rig_time_choose(const char *method, int flush_l2, rig_time_opts *o, char *err, size_t errlen)
 {
 	o->flush_l2 = flush_l2;
 	if (!method) {
-		o->method = flush_l2 ? PX_TIME_EVENTS : PX_TIME_GRAPH;
+		o->method = flush_l2 ? RIG_TIME_EVENTS : RIG_TIME_GRAPH;
 		return PX_OK;
 	}
 	if (strcmp(method, "graph") && strcmp(method, "events")) {
 		snprintf(err, errlen, "--time: expected graph or events, got '%s'", method);
 		return PX_EUSAGE;
 	}
-	o->method = strcmp(method, "graph") ? PX_TIME_EVENTS : PX_TIME_GRAPH;
-	if (flush_l2 && o->method == PX_TIME_GRAPH) {
+	o->method = strcmp(method, "graph") ? RIG_TIME_EVENTS : RIG_TIME_GRAPH;
+	if (flush_l2 && o->method == RIG_TIME_GRAPH) {
 		snprintf(err, errlen, "--flush-l2 empties the L2 before each call, which needs --time events (in a "
 				      "graph the flush would be timed with the calls)");
 		return PX_EUSAGE;
@@ -163,9 +163,9 @@ px_status px_time_choose(const char *method, int flush_l2, px_time_opts *o, char
 	return PX_OK;
 }
 
-const char *px_time_method_text(const px_time_opts *o, char *buf, size_t len)
+const char *rig_time_method_text(const rig_time_opts *o, char *buf, size_t len)
 {
-	if (o->method == PX_TIME_EVENTS)
+	if (o->method == RIG_TIME_EVENTS)
 		snprintf(buf, len, "per-call events: median of %d calls after %d warm-up, CUDA events around each and a "
 				   "wait after it (launch overhead included), %s",
 			 o->iters, o->warmup, o->flush_l2 ? "L2 emptied before each call" : "L2 warm");
@@ -175,15 +175,15 @@ const char *px_time_method_text(const px_time_opts *o, char *buf, size_t len)
 				   "faster of that and K back-to-back cuMemcpyDtoDAsync calls between two events; an op "
 				   "that cannot be captured is timed as K back-to-back calls between two events (its note "
 				   "says so)",
-			 o->iters, PX_GRAPH_WARM_REPLAYS, PX_GRAPH_REPLAY_US / 1e3, PX_GRAPH_MAX_CALLS);
+			 o->iters, RIG_GRAPH_WARM_REPLAYS, RIG_GRAPH_REPLAY_US / 1e3, RIG_GRAPH_MAX_CALLS);
 	return buf;
 }
 
-const char *px_time_how_text(const px_timing *t, char *buf, size_t len)
+const char *rig_time_how_text(const rig_timing *t, char *buf, size_t len)
 {
 	switch (t->how) {
-	case PX_HOW_GRAPH: snprintf(buf, len, "graph K=%d", t->calls); break;
-	case PX_HOW_BACK_TO_BACK: snprintf(buf, len, "back-to-back K=%d", t->calls); break;
+	case RIG_HOW_GRAPH: snprintf(buf, len, "graph K=%d", t->calls); break;
+	case RIG_HOW_BACK_TO_BACK: snprintf(buf, len, "back-to-back K=%d", t->calls); break;
 	default: snprintf(buf, len, "events"); break;
 	}
 	return buf;

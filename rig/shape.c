@@ -11,30 +11,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-unsigned px_shape_elem_bytes(const px_shape *s)
+unsigned rig_shape_elem_bytes(const rig_shape *s)
 {
 	return s->elem_bits / 8;
 }
 
 /* The shape as the library's problem (lib/model.h), and back. */
-static model_problem problem_of(const px_shape *s)
+static model_problem problem_of(const rig_shape *s)
 {
 	return (model_problem){.es = s->elem_bits / 8, .rows = s->rows, .cols = s->cols, .ld_in = s->ld_in,
 			       .ld_out = s->ld_out, .batch = s->batch, .stride_in = s->stride_in,
 			       .stride_out = s->stride_out};
 }
 
-static void resolved(px_shape *s, const model_problem *p)
+static void resolved(rig_shape *s, const model_problem *p)
 {
 	s->ld_in = p->ld_in, s->ld_out = p->ld_out;
 	s->stride_in = p->stride_in, s->stride_out = p->stride_out;
 }
 
-px_status px_shape_check(px_shape *s, char *err, size_t errlen)
+px_status rig_shape_check(rig_shape *s, char *err, size_t errlen)
 {
 	if (!s->batch) {
-		/* px_shape.batch must be set: 0 is a batch of none, not the default */
-		snprintf(err, errlen, "batch 0 is out of range (1 to %u)", PX_DIM_MAX);
+		/* rig_shape.batch must be set: 0 is a batch of none, not the default */
+		snprintf(err, errlen, "batch 0 is out of range (1 to %u)", RIG_DIM_MAX);
 		return PX_EUSAGE;
 	}
 	model_problem p = problem_of(s);
@@ -50,21 +50,21 @@ px_status px_shape_check(px_shape *s, char *err, size_t errlen)
 	return PX_OK;
 }
 
-uint64_t px_shape_in_bytes(const px_shape *s)
+uint64_t rig_shape_in_bytes(const rig_shape *s)
 {
 	model_problem p = problem_of(s);
 	return model_problem_in_bytes(&p);
 }
 
-uint64_t px_shape_out_bytes(const px_shape *s)
+uint64_t rig_shape_out_bytes(const rig_shape *s)
 {
 	model_problem p = problem_of(s);
 	return model_problem_out_bytes(&p);
 }
 
-uint64_t px_shape_moved_bytes(const px_shape *s)
+uint64_t rig_shape_moved_bytes(const rig_shape *s)
 {
-	return 2 * (s->batch ? s->batch : 1) * s->rows * s->cols * px_shape_elem_bytes(s);
+	return 2 * (s->batch ? s->batch : 1) * s->rows * s->cols * rig_shape_elem_bytes(s);
 }
 
 /* " key=value" appended at buf + *n while there is room. */
@@ -74,7 +74,7 @@ static void name_key(char *buf, size_t len, int *n, const char *key, unsigned lo
 		*n += snprintf(buf + *n, len - (size_t)*n, " %s=%llu", key, v);
 }
 
-const char *px_shape_name(const px_shape *s, char *buf, size_t len)
+const char *rig_shape_name(const rig_shape *s, char *buf, size_t len)
 {
 	int n = snprintf(buf, len, "%llux%llu", (unsigned long long)s->rows, (unsigned long long)s->cols);
 	uint64_t ld_in = s->ld_in ? s->ld_in : s->cols, ld_out = s->ld_out ? s->ld_out : s->rows;
@@ -111,21 +111,21 @@ static size_t digits(const char *p, uint64_t *out)
 static const struct {
 	const char *key;
 	unsigned id;
-	size_t off;       /* the px_shape field */
+	size_t off;       /* the rig_shape field */
 	int narrow;       /* an unsigned field, not a uint64_t */
 	uint64_t lo, hi;
 } shape_keys[] = {
-	{"elem", 0, offsetof(px_shape, elem_bits), 1, 8, 128},   /* read by elem_parse_n, not as a number */
-	{"ld-in", 1, offsetof(px_shape, ld_in), 0, 1, PX_DIM_MAX},
-	{"ld-out", 2, offsetof(px_shape, ld_out), 0, 1, PX_DIM_MAX},
-	{"ld_in", 1, offsetof(px_shape, ld_in), 0, 1, PX_DIM_MAX},
-	{"ld_out", 2, offsetof(px_shape, ld_out), 0, 1, PX_DIM_MAX},
-	{"offset", 3, offsetof(px_shape, offset), 1, 0, 15},
-	{"batch", 4, offsetof(px_shape, batch), 0, 1, PX_DIM_MAX},
-	{"stride-in", 5, offsetof(px_shape, stride_in), 0, 0, PX_STRIDE_MAX},  /* 0: packed */
-	{"stride-out", 6, offsetof(px_shape, stride_out), 0, 0, PX_STRIDE_MAX},
-	{"stride_in", 5, offsetof(px_shape, stride_in), 0, 0, PX_STRIDE_MAX},
-	{"stride_out", 6, offsetof(px_shape, stride_out), 0, 0, PX_STRIDE_MAX},
+	{"elem", 0, offsetof(rig_shape, elem_bits), 1, 8, 128},   /* read by elem_parse_n, not as a number */
+	{"ld-in", 1, offsetof(rig_shape, ld_in), 0, 1, RIG_DIM_MAX},
+	{"ld-out", 2, offsetof(rig_shape, ld_out), 0, 1, RIG_DIM_MAX},
+	{"ld_in", 1, offsetof(rig_shape, ld_in), 0, 1, RIG_DIM_MAX},
+	{"ld_out", 2, offsetof(rig_shape, ld_out), 0, 1, RIG_DIM_MAX},
+	{"offset", 3, offsetof(rig_shape, offset), 1, 0, 15},
+	{"batch", 4, offsetof(rig_shape, batch), 0, 1, RIG_DIM_MAX},
+	{"stride-in", 5, offsetof(rig_shape, stride_in), 0, 0, RIG_STRIDE_MAX},  /* 0: packed */
+	{"stride-out", 6, offsetof(rig_shape, stride_out), 0, 0, RIG_STRIDE_MAX},
+	{"stride_in", 5, offsetof(rig_shape, stride_in), 0, 0, RIG_STRIDE_MAX},
+	{"stride_out", 6, offsetof(rig_shape, stride_out), 0, 0, RIG_STRIDE_MAX},
 };
 #define NKEYS (sizeof shape_keys / sizeof shape_keys[0])
 
@@ -147,7 +147,7 @@ static int entry_num(const char **p, char stop, const char *name, uint64_t lo, u
 }
 
 /* key=N at p (just past its ':'), stored in s; seen holds the ids given so far. */
-static int entry_key(const char **p, px_shape *s, unsigned *seen, char *why, size_t wlen)
+static int entry_key(const char **p, rig_shape *s, unsigned *seen, char *why, size_t wlen)
 {
 	const char *key = *p;
 	size_t kl = strcspn(key, "=:");
@@ -188,25 +188,25 @@ static int entry_key(const char **p, px_shape *s, unsigned *seen, char *why, siz
 
 /* What can be checked before the element width is known (nothing of s
  * changes). */
-static px_status early_check(const px_shape *s, char *err, size_t errlen)
+static px_status early_check(const rig_shape *s, char *err, size_t errlen)
 {
 	model_problem p = problem_of(s);
 	if (!s->batch) {
-		snprintf(err, errlen, "batch 0 is out of range (1 to %u)", PX_DIM_MAX);
+		snprintf(err, errlen, "batch 0 is out of range (1 to %u)", RIG_DIM_MAX);
 		return PX_EUSAGE;
 	}
 	return model_problem_check_shape(&p, err, errlen) ? PX_EUSAGE : PX_OK;
 }
 
-px_status px_shape_parse(const char *text, px_shape *s, char *err, size_t errlen)
+px_status rig_shape_parse(const char *text, rig_shape *s, char *err, size_t errlen)
 {
 	memset(s, 0, sizeof *s);
 	s->batch = 1;
 	const char *p = text;
 	char why[512] = "";
 	unsigned seen = 0;
-	if (entry_num(&p, 'x', "rows", 1, PX_DIM_MAX, &s->rows, why, sizeof why) || *p++ != 'x' ||
-	    entry_num(&p, ':', "cols", 1, PX_DIM_MAX, &s->cols, why, sizeof why))
+	if (entry_num(&p, 'x', "rows", 1, RIG_DIM_MAX, &s->rows, why, sizeof why) || *p++ != 'x' ||
+	    entry_num(&p, ':', "cols", 1, RIG_DIM_MAX, &s->cols, why, sizeof why))
 		goto bad;
 	while (*p == ':') {
 		p++;
@@ -223,18 +223,18 @@ bad:
 	else
 		snprintf(err, errlen, "bad shape '%s': expected ROWSxCOLS[:ld_in=N][:ld_out=N][:elem=W]"
 			 "[:offset=0-15][:batch=B][:stride_in=S][:stride_out=S] with values from 1 to %u, W an element "
-			 "width (32, 4B or f32)", text, PX_DIM_MAX);
+			 "width (32, 4B or f32)", text, RIG_DIM_MAX);
 	return PX_EUSAGE;
 }
 
-px_status px_shape_list(const char *list, px_shape **out, size_t *n, char *err, size_t errlen)
+px_status rig_shape_list(const char *list, rig_shape **out, size_t *n, char *err, size_t errlen)
 {
 	*out = NULL;
 	*n = 0;
 	size_t cap = 1;
 	for (const char *p = list; *p; p++)
 		cap += *p == ',';
-	px_shape *v = calloc(cap, sizeof *v);
+	rig_shape *v = calloc(cap, sizeof *v);
 	char *copy = strdup(list);
 	if (!v || !copy) {
 		free(v);
@@ -252,7 +252,7 @@ px_status px_shape_list(const char *list, px_shape **out, size_t *n, char *err, 
 			snprintf(err, errlen, "shape list '%s': entry %zu is empty", list, k + 1);
 			st = PX_EUSAGE;
 		} else {
-			st = px_shape_parse(t, &v[k], err, errlen);
+			st = rig_shape_parse(t, &v[k], err, errlen);
 		}
 		t = comma ? comma + 1 : NULL;
 	}
@@ -266,13 +266,13 @@ px_status px_shape_list(const char *list, px_shape **out, size_t *n, char *err, 
 	return PX_OK;
 }
 
-px_status px_shape_select(const char *list, const px_shape *one, px_shape **out, size_t *n,
+px_status rig_shape_select(const char *list, const rig_shape *one, rig_shape **out, size_t *n,
 			  char *err, size_t errlen)
 {
 	*out = NULL;
 	*n = 0;
 	if (!one->rows && !one->cols)
-		return px_shape_list(list, out, n, err, errlen);
+		return rig_shape_list(list, out, n, err, errlen);
 	px_status st = early_check(one, err, errlen);
 	if (st)
 		return st;

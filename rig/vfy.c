@@ -113,9 +113,9 @@ void vfy_finite(void *buf, uint64_t bytes, unsigned lane_bits)
 
 #define TB 64 /* the reference's tile, in elements */
 
-void vfy_transpose(const void *in, void *out, const px_shape *s)
+void vfy_transpose(const void *in, void *out, const rig_shape *s)
 {
-	unsigned eb = px_shape_elem_bytes(s);
+	unsigned eb = rig_shape_elem_bytes(s);
 	for (uint64_t b = 0; b < s->batch; b++) {
 		const unsigned char *src = (const unsigned char *)in + b * s->stride_in * eb;
 		unsigned char *dst = (unsigned char *)out + b * s->stride_out * eb;
@@ -127,11 +127,11 @@ void vfy_transpose(const void *in, void *out, const px_shape *s)
 	}
 }
 
-px_status vfy_bufs_prepare(vfy_bufs *b, const px_shape *s, uint64_t seed, char *err, size_t errlen)
+px_status vfy_bufs_prepare(vfy_bufs *b, const rig_shape *s, uint64_t seed, char *err, size_t errlen)
 {
 	memset(b, 0, sizeof *b);
-	b->in_bytes = px_shape_in_bytes(s);
-	b->out_bytes = px_shape_out_bytes(s);
+	b->in_bytes = rig_shape_in_bytes(s);
+	b->out_bytes = rig_shape_out_bytes(s);
 	b->in = malloc(b->in_bytes);
 	b->out = malloc(b->out_bytes);
 	if (!b->in || !b->out) {
@@ -153,7 +153,7 @@ void vfy_bufs_free(vfy_bufs *b)
 	memset(b, 0, sizeof *b);
 }
 
-px_status vfy_host_case(const px_shape *s, uint64_t seed, vfy_runner run, void *ud,
+px_status vfy_host_case(const rig_shape *s, uint64_t seed, vfy_runner run, void *ud,
 			vfy_result *res, char *err, size_t errlen)
 {
 	vfy_bufs b;

@@ -18,7 +18,7 @@ typedef struct {
 
 typedef struct {
 	const unsigned char *in, *out;
-	const px_shape *s;
+	const rig_shape *s;
 	unsigned eb;
 	cmp_part part[PAR_MAX];
 } cmp_job;
@@ -77,7 +77,7 @@ static void note(cmp_part *p, uint64_t b, uint64_t j, uint64_t i)
 /* Elements of output row j of matrix b: ld_out, but the last row of a
  * matrix ends where the next matrix starts when the stride is shorter
  * than cols*ld_out (the part past it is the next matrix's). */
-static uint64_t row_len(const px_shape *s, uint64_t b, uint64_t j)
+static uint64_t row_len(const rig_shape *s, uint64_t b, uint64_t j)
 {
 	if (j + 1 < s->cols || b + 1 == s->batch)
 		return s->ld_out;
@@ -91,7 +91,7 @@ static uint64_t row_len(const px_shape *s, uint64_t b, uint64_t j)
 static void cmp_rows(void *ctx, uint64_t lo, uint64_t hi, int part)
 {
 	cmp_job *c = ctx;
-	const px_shape *s = c->s;
+	const rig_shape *s = c->s;
 	unsigned eb = c->eb;
 	cmp_part *p = &c->part[part];
 	memset(p, 0, sizeof *p);
@@ -125,10 +125,10 @@ static void cmp_rows(void *ctx, uint64_t lo, uint64_t hi, int part)
 	}
 }
 
-px_status vfy_compare(const void *in, const void *out, const px_shape *s, vfy_result *r)
+px_status vfy_compare(const void *in, const void *out, const rig_shape *s, vfy_result *r)
 {
 	memset(r, 0, sizeof *r);
-	cmp_job c = {in, out, s, px_shape_elem_bytes(s), {{0}}};
+	cmp_job c = {in, out, s, rig_shape_elem_bytes(s), {{0}}};
 	uint64_t per_row = s->ld_out;
 	uint64_t grain = GRAIN_ELEMS / per_row + 1;
 	int parts = par_for(s->batch * s->cols, grain, cmp_rows, &c);
@@ -139,7 +139,7 @@ px_status vfy_compare(const void *in, const void *out, const px_shape *s, vfy_re
 			first = *p;
 		r->mismatches += p->mismatches;
 	}
-	r->checked = px_shape_out_bytes(s) / c.eb;
+	r->checked = rig_shape_out_bytes(s) / c.eb;
 	if (!r->mismatches)
 		return PX_OK;
 	r->b = first.b;
@@ -171,9 +171,9 @@ static void hex(char *buf, size_t len, const unsigned char *v, unsigned eb)
 		n += (size_t)snprintf(buf + n, len - n, "%02x", v[k]);
 }
 
-const char *vfy_describe(const vfy_result *r, const px_shape *s, char *buf, size_t len)
+const char *vfy_describe(const vfy_result *r, const rig_shape *s, char *buf, size_t len)
 {
-	unsigned eb = px_shape_elem_bytes(s);
+	unsigned eb = rig_shape_elem_bytes(s);
 	char got[40], want[40];
 	size_t n = 0;
 	buf[0] = '\0';
@@ -197,7 +197,7 @@ const char *vfy_describe(const vfy_result *r, const px_shape *s, char *buf, size
 	if (r->guard_hits && n < len)
 		snprintf(buf + n, len - n, "%swrote outside out: first changed byte at offset %lld from its start"
 			 " (out is %llu bytes; %llu guard bytes changed)", n ? "; " : "",
-			 (long long)r->guard_first, (unsigned long long)px_shape_out_bytes(s),
+			 (long long)r->guard_first, (unsigned long long)rig_shape_out_bytes(s),
 			 (unsigned long long)r->guard_hits);
 	return buf;
 }

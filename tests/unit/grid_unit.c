@@ -88,7 +88,7 @@ static void test_grid_max(void)
 
 /* A generated kernel emulated over grid g on a checked shape, compared
  * with the reference. */
-static int walk(const char *ptx, const px_meta *m, px_shape *s, const unsigned g[3], char *why, size_t wlen)
+static int walk(const char *ptx, const px_meta *m, rig_shape *s, const unsigned g[3], char *why, size_t wlen)
 {
 	vfy_bufs b;
 	vfy_result r;
@@ -104,7 +104,7 @@ static int walk(const char *ptx, const px_meta *m, px_shape *s, const unsigned g
 				.out_bytes = b.out_bytes, .rows = (uint32_t)s->rows, .cols = (uint32_t)s->cols,
 				.ld_in = (uint32_t)s->ld_in, .ld_out = (uint32_t)s->ld_out, .batch = (uint32_t)s->batch,
 				.stride_in = s->stride_in, .stride_out = s->stride_out,
-				.misalign = s->offset * px_shape_elem_bytes(s), .stats = &st};
+				.misalign = s->offset * rig_shape_elem_bytes(s), .stats = &st};
 		memcpy(l.grid, g, sizeof l.grid);
 		memcpy(l.block, m->block, sizeof l.block);
 		if (emu_run(p, &l, &d) != EMU_OK)
@@ -150,7 +150,7 @@ static void test_walk(void)
 	ks[4].what = "linear, 16-bit";
 	ks[4].p.elem = 16, ks[4].p.linear = 1, ks[4].p.tx = 64, ks[4].p.ty = 1;
 	/* 3 matrices of 150x140 with gaps, pointers one element off: 3x5 tiles of 64 */
-	px_shape base = {150, 140, 141, 153, 0, 1, 3, 150 * 141 + 5, 140 * 153 + 7};
+	rig_shape base = {150, 140, 141, 153, 0, 1, 3, 150 * 141 + 5, 140 * 153 + 7};
 	for (int k = 0; k < 5; k++) {
 		snprintf(ks[k].p.name, sizeof ks[k].p.name, "walk%d", k);
 		strbuf t;
@@ -162,9 +162,9 @@ static void test_walk(void)
 			continue;
 		}
 		px_meta m = meta_of(sb_str(&t));
-		px_shape s = base;
+		rig_shape s = base;
 		s.elem_bits = ks[k].p.elem;
-		if (px_shape_check(&s, err, sizeof err))
+		if (rig_shape_check(&s, err, sizeof err))
 			printf("# shape: %s\n", err);
 		unsigned full[3];
 		meta_grid_dims(&m, s.rows, s.cols, s.batch, full, err, sizeof err);

@@ -1,6 +1,6 @@
 /* Unit tests for shapes and their validation (rig/shape.c), the status
  * table (status.c), PTX file checks (pxfile.c), launch limits (rig/op.c)
- * and the bench tables (report.c). Prints TAP. */
+ * and the bench tables (rig/rig_report.c). Prints TAP. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,28 +15,28 @@ static char err[512];
 
 /* The status of checking shape s, with err holding the reason; the
  * checked shape in *out. */
-static px_status chk_shape(px_shape s, px_shape *out)
+static px_status chk_shape(rig_shape s, rig_shape *out)
 {
 	err[0] = '\0';
-	px_status st = px_shape_check(&s, err, sizeof err);
+	px_status st = rig_shape_check(&s, err, sizeof err);
 	if (out)
 		*out = s;
 	return st;
 }
 
-static px_status chk(uint64_t rows, uint64_t cols, uint64_t ld_in, uint64_t ld_out, unsigned bits, px_shape *out)
+static px_status chk(uint64_t rows, uint64_t cols, uint64_t ld_in, uint64_t ld_out, unsigned bits, rig_shape *out)
 {
-	return chk_shape((px_shape){rows, cols, ld_in, ld_out, bits, 0, 1, 0, 0}, out);
+	return chk_shape((rig_shape){rows, cols, ld_in, ld_out, bits, 0, 1, 0, 0}, out);
 }
 
 static void test_check(void)
 {
-	px_shape s;
+	rig_shape s;
 	ok(chk(67, 129, 0, 0, 32, &s) == PX_OK && s.ld_in == 129 && s.ld_out == 67, "default leading dimensions: cols, rows");
-	ok(px_shape_in_bytes(&s) == 67 * 129 * 4 && px_shape_out_bytes(&s) == 129 * 67 * 4 &&
-	   px_shape_moved_bytes(&s) == 2 * 67 * 129 * 4, "bytes: in, out, moved (read + written)");
+	ok(rig_shape_in_bytes(&s) == 67 * 129 * 4 && rig_shape_out_bytes(&s) == 129 * 67 * 4 &&
+	   rig_shape_moved_bytes(&s) == 2 * 67 * 129 * 4, "bytes: in, out, moved (read + written)");
 	chk(67, 129, 132, 72, 16, &s);
-	ok(px_shape_in_bytes(&s) == 67 * 132 * 2 && px_shape_out_bytes(&s) == 129 * 72 * 2, "bytes with padding");
+	ok(rig_shape_in_bytes(&s) == 67 * 132 * 2 && rig_shape_out_bytes(&s) == 129 * 72 * 2, "bytes with padding");
 	ok(chk(0, 5, 0, 0, 32, NULL) == PX_EUSAGE, "rows 0 refused");
 	is_str(err, "rows 0 is out of range (1 to 2147483647)", "... the reason");
 	ok(chk(5, 2147483648ull, 0, 0, 32, NULL) == PX_EUSAGE, "cols 2^31 refused");
@@ -51,27 +51,27 @@ static void test_check(void)
 	       "... as too large, never wrapped around");
 	ok(chk(2147483647, 1, 0, 0, 128, NULL) == PX_OK, "a tall 2^31-1 x 1 fits the arithmetic");
 	ok(chk(1, 1, 2147483647, 2147483647, 128, NULL) == PX_OK, "... so does a wide leading dimension");
-	ok(px_host_fits(1 << 20, "x", err, sizeof err) == PX_OK, "1 MiB of host memory can be had");
-	ok(px_host_fits(UINT64_C(1) << 62, "the buffers", err, sizeof err) == PX_EUSAGE, "4 EiB cannot");
+	ok(rig_host_fits(1 << 20, "x", err, sizeof err) == PX_OK, "1 MiB of host memory can be had");
+	ok(rig_host_fits(UINT64_C(1) << 62, "the buffers", err, sizeof err) == PX_EUSAGE, "4 EiB cannot");
 	has_str(err, "too large: the buffers: 4.00 EiB of host memory needed, more than half of the ", "... and says so");
 }
 
 /* A batch: the count, strides that hold their matrix, byte sizes. */
 static px_status chk_batch(uint64_t rows, uint64_t cols, uint64_t batch, uint64_t sin, uint64_t sout, unsigned bits,
-			   px_shape *out)
+			   rig_shape *out)
 {
-	return chk_shape((px_shape){rows, cols, 0, 0, bits, 0, batch, sin, sout}, out);
+	return chk_shape((rig_shape){rows, cols, 0, 0, bits, 0, batch, sin, sout}, out);
 }
 
 static void test_batch(void)
 {
-	px_shape s;
+	rig_shape s;
 	ok(chk_batch(33, 31, 3, 0, 0, 32, &s) == PX_OK && s.stride_in == 33 * 31 && s.stride_out == 31 * 33,
 	   "a batch without strides: packed matrices");
-	ok(px_shape_in_bytes(&s) == 3 * 33 * 31 * 4 && px_shape_moved_bytes(&s) == 2 * 3 * 33 * 31 * 4,
+	ok(rig_shape_in_bytes(&s) == 3 * 33 * 31 * 4 && rig_shape_moved_bytes(&s) == 2 * 3 * 33 * 31 * 4,
 	   "... in bytes and moved bytes count every matrix");
 	ok(chk_batch(33, 31, 3, 1100, 1200, 16, &s) == PX_OK &&
-	   px_shape_in_bytes(&s) == (2 * 1100 + 33 * 31) * 2 && px_shape_out_bytes(&s) == (2 * 1200 + 31 * 33) * 2,
+	   rig_shape_in_bytes(&s) == (2 * 1100 + 33 * 31) * 2 && rig_shape_out_bytes(&s) == (2 * 1200 + 31 * 33) * 2,
 	   "strides larger than the matrix: two strides and the last matrix");
 	ok(chk_batch(33, 31, 3, 32 * 31 + 31, 30 * 33 + 33, 32, &s) == PX_OK,
 	   "the smallest strides: the last row's padding overlaps the next matrix");
@@ -83,7 +83,7 @@ static void test_batch(void)
 	       "... naming the stride and what it must hold");
 	ok(chk_batch(33, 31, 3, 0, 30 * 33 + 32, 32, NULL) == PX_EUSAGE, "stride-out one short refused");
 	has_str(err, "stride_out 1022 is less than the output matrix it must hold", "... naming it");
-	ok(chk_batch(33, 31, 1, 5, 5, 32, &s) == PX_OK && px_shape_in_bytes(&s) == 33 * 31 * 4,
+	ok(chk_batch(33, 31, 1, 5, 5, 32, &s) == PX_OK && rig_shape_in_bytes(&s) == 33 * 31 * 4,
 	   "a batch of one ignores its strides");
 	ok(chk_batch(3, 3, 3, UINT64_C(1) << 62, 0, 128, NULL) == PX_EUSAGE, "strides whose bytes overflow refused");
 	is_str(err, "too large: stride_in 4611686018427387904: the input's 3 matrices need more than a buffer can hold"
@@ -97,16 +97,16 @@ static void test_batch(void)
 static void test_names(void)
 {
 	char b[96];
-	px_shape s = {67, 129, 0, 0, 32, 0, 1, 0, 0};
-	is_str(px_shape_name(&s, b, sizeof b), "67x129", "name without padding");
+	rig_shape s = {67, 129, 0, 0, 32, 0, 1, 0, 0};
+	is_str(rig_shape_name(&s, b, sizeof b), "67x129", "name without padding");
 	s.ld_in = 129, s.ld_out = 72;
-	is_str(px_shape_name(&s, b, sizeof b), "67x129 ld_out=72", "a default ld is not shown");
+	is_str(rig_shape_name(&s, b, sizeof b), "67x129 ld_out=72", "a default ld is not shown");
 	s.ld_in = 132;
-	is_str(px_shape_name(&s, b, sizeof b), "67x129 ld_in=132 ld_out=72", "both shown");
+	is_str(rig_shape_name(&s, b, sizeof b), "67x129 ld_in=132 ld_out=72", "both shown");
 	s.stride_in = 5;
-	is_str(px_shape_name(&s, b, sizeof b), "67x129 ld_in=132 ld_out=72", "a stride is not shown for a batch of one");
+	is_str(rig_shape_name(&s, b, sizeof b), "67x129 ld_in=132 ld_out=72", "a stride is not shown for a batch of one");
 	s.batch = 3, s.stride_in = 67 * 132, s.stride_out = 9300;
-	is_str(px_shape_name(&s, b, sizeof b), "67x129 ld_in=132 ld_out=72 batch=3 stride_out=9300",
+	is_str(rig_shape_name(&s, b, sizeof b), "67x129 ld_in=132 ld_out=72 batch=3 stride_out=9300",
 	       "a batch, and the stride that is not packed");
 	is_str(px_bytes_str(1023, b, sizeof b), "1023 B", "bytes");
 	is_str(px_bytes_str(4096, b, sizeof b), "4.00 KiB", "KiB");
@@ -115,22 +115,22 @@ static void test_names(void)
 
 static void test_parse(void)
 {
-	px_shape s;
-	ok(px_shape_parse("67x129:ld_in=132:ld_out=72:elem=64", &s, err, sizeof err) == PX_OK && s.rows == 67 &&
+	rig_shape s;
+	ok(rig_shape_parse("67x129:ld_in=132:ld_out=72:elem=64", &s, err, sizeof err) == PX_OK && s.rows == 67 &&
 	   s.cols == 129 && s.ld_in == 132 && s.ld_out == 72 && s.elem_bits == 64, "parse all the keys");
-	ok(px_shape_parse("3x4:ld-in=9", &s, err, sizeof err) == PX_OK && s.ld_in == 9 && !s.elem_bits,
+	ok(rig_shape_parse("3x4:ld-in=9", &s, err, sizeof err) == PX_OK && s.ld_in == 9 && !s.elem_bits,
 	   "ld-in spelt like the flag; no elem means any");
 	static const char *const bad[] = {"x4", "3x", "3x4:", "3x4:foo=1", "3x4:elem=24", "0x4", "3x4 ", "3x2147483648",
 					  "3x4:ld_in=", "-3x4"};
 	for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
-		ok(px_shape_parse(bad[k], &s, err, sizeof err) == PX_EUSAGE, "'%s' refused", bad[k]);
+		ok(rig_shape_parse(bad[k], &s, err, sizeof err) == PX_EUSAGE, "'%s' refused", bad[k]);
 		has_str(err, "bad shape '", "... quoting it");
 	}
-	ok(px_shape_parse("3x8:ld_in=7", &s, err, sizeof err) == PX_EUSAGE, "ld_in < cols in a list entry");
+	ok(rig_shape_parse("3x8:ld_in=7", &s, err, sizeof err) == PX_EUSAGE, "ld_in < cols in a list entry");
 	is_str(err, "shape '3x8:ld_in=7': ld_in 7 is less than cols 8 (an input row holds cols elements)", "... named");
-	px_shape *v;
+	rig_shape *v;
 	size_t n;
-	ok(px_shape_list("1x1,2x3:elem=8,4x5", &v, &n, err, sizeof err) == PX_OK && n == 3 && v[1].cols == 3 &&
+	ok(rig_shape_list("1x1,2x3:elem=8,4x5", &v, &n, err, sizeof err) == PX_OK && n == 3 && v[1].cols == 3 &&
 	   v[1].elem_bits == 8 && v[2].rows == 4, "a list of three");
 	free(v);
 	/* issue 19 item 3: elem= as bits, bytes with a unit or a type name (common/elem.h) */
@@ -142,29 +142,29 @@ static void test_parse(void)
 		{"3x4:elem=1B", 8}, {"3x4:elem=e4m3", 8}, {"3x4:elem=c64", 64}, {"3x4:elem=032", 32},
 	};
 	for (size_t k = 0; k < sizeof widths / sizeof widths[0]; k++)
-		ok(px_shape_parse(widths[k].text, &s, err, sizeof err) == PX_OK && s.elem_bits == widths[k].bits &&
+		ok(rig_shape_parse(widths[k].text, &s, err, sizeof err) == PX_OK && s.elem_bits == widths[k].bits &&
 		   s.rows == 3 && s.cols == 4, "'%s' is %u bits", widths[k].text, widths[k].bits);
 	static const char *const nonwidths[] = {"3x4:elem=3B", "3x4:elem=32B", "3x4:elem=4b", "3x4:elem=f24",
 						"3x4:elem=", "3x4:elem=B", "3x4:elem=f32x"};
 	for (size_t k = 0; k < sizeof nonwidths / sizeof nonwidths[0]; k++) {
-		ok(px_shape_parse(nonwidths[k], &s, err, sizeof err) == PX_EUSAGE, "'%s' refused", nonwidths[k]);
+		ok(rig_shape_parse(nonwidths[k], &s, err, sizeof err) == PX_EUSAGE, "'%s' refused", nonwidths[k]);
 		has_str(err, "is not an element width: give bits (8, 16, 32, 64, 128), bytes", "... saying what is");
 	}
-	ok(px_shape_list("1x1,2y3", &v, &n, err, sizeof err) == PX_EUSAGE && !v, "one bad entry spoils the list");
-	ok(px_shape_list("", &v, &n, err, sizeof err) == PX_EUSAGE, "an empty list is refused");
-	ok(px_shape_parse("33x31:batch=3:stride_in=1100:stride-out=1200", &s, err, sizeof err) == PX_OK && s.batch == 3 &&
+	ok(rig_shape_list("1x1,2y3", &v, &n, err, sizeof err) == PX_EUSAGE && !v, "one bad entry spoils the list");
+	ok(rig_shape_list("", &v, &n, err, sizeof err) == PX_EUSAGE, "an empty list is refused");
+	ok(rig_shape_parse("33x31:batch=3:stride_in=1100:stride-out=1200", &s, err, sizeof err) == PX_OK && s.batch == 3 &&
 	   s.stride_in == 1100 && s.stride_out == 1200, "batch and strides, both spellings");
-	ok(px_shape_parse("3x4", &s, err, sizeof err) == PX_OK && s.batch == 1 && !s.stride_in,
+	ok(rig_shape_parse("3x4", &s, err, sizeof err) == PX_OK && s.batch == 1 && !s.stride_in,
 	   "no batch= means one matrix");
-	ok(px_shape_parse("3x3:batch=0", &s, err, sizeof err) == PX_EUSAGE, "batch=0 in a list entry refused");
+	ok(rig_shape_parse("3x3:batch=0", &s, err, sizeof err) == PX_EUSAGE, "batch=0 in a list entry refused");
 	is_str(err, "bad shape '3x3:batch=0': batch 0 is out of range (1 to 2147483647)", "... naming it");
-	ok(px_shape_parse("33x31:batch=2:stride_in=1000", &s, err, sizeof err) == PX_EUSAGE,
+	ok(rig_shape_parse("33x31:batch=2:stride_in=1000", &s, err, sizeof err) == PX_EUSAGE,
 	   "a stride shorter than its matrix refused while parsing");
 	has_str(err, "shape '33x31:batch=2:stride_in=1000': stride_in 1000 is less than", "... naming it");
-	ok(px_shape_parse("3x3:batch=2:stride_in=9223372036854775808", &s, err, sizeof err) == PX_EUSAGE,
+	ok(rig_shape_parse("3x3:batch=2:stride_in=9223372036854775808", &s, err, sizeof err) == PX_EUSAGE,
 	   "a stride past 2^63-1 refused");
-	px_shape one = {.rows = 33, .cols = 31, .batch = 2, .stride_out = 5};
-	ok(px_shape_select("1x1", &one, &v, &n, err, sizeof err) == PX_EUSAGE && !v,
+	rig_shape one = {.rows = 33, .cols = 31, .batch = 2, .stride_out = 5};
+	ok(rig_shape_select("1x1", &one, &v, &n, err, sizeof err) == PX_EUSAGE && !v,
 	   "--rows/--cols with a short --stride-out: refused before any shape runs");
 	has_str(err, "stride_out 5 is less than", "... naming it");
 }
@@ -174,13 +174,13 @@ static void test_parse(void)
  * the ASan build sees a read past an entry's end. */
 static void test_parse_bad(void)
 {
-	px_shape *v = NULL;
+	rig_shape *v = NULL;
 	size_t n = 0;
-	ok(px_shape_list("5", &v, &n, err, sizeof err) == PX_EUSAGE && !v, "'5' (no x) is refused, never read past");
+	ok(rig_shape_list("5", &v, &n, err, sizeof err) == PX_EUSAGE && !v, "'5' (no x) is refused, never read past");
 	has_str(err, "bad shape '5': expected ROWSxCOLS", "... naming the entry");
-	ok(px_shape_list("5,6", &v, &n, err, sizeof err) == PX_EUSAGE && !v, "'5,6' is refused, not read as 5x6");
+	ok(rig_shape_list("5,6", &v, &n, err, sizeof err) == PX_EUSAGE && !v, "'5,6' is refused, not read as 5x6");
 	has_str(err, "bad shape '5': ", "... naming the first entry");
-	ok(px_shape_list("7x8,5", &v, &n, err, sizeof err) == PX_EUSAGE, "'5' at the end of a list too");
+	ok(rig_shape_list("7x8,5", &v, &n, err, sizeof err) == PX_EUSAGE, "'5' at the end of a list too");
 	static const struct {
 		const char *text, *why;
 	} dup[] = {
@@ -197,15 +197,15 @@ static void test_parse_bad(void)
 		{"3x3:nope=1", "unknown key 'nope'"},
 	};
 	for (size_t k = 0; k < sizeof dup / sizeof dup[0]; k++) {
-		ok(px_shape_list(dup[k].text, &v, &n, err, sizeof err) == PX_EUSAGE && !v, "'%s' refused", dup[k].text);
+		ok(rig_shape_list(dup[k].text, &v, &n, err, sizeof err) == PX_EUSAGE && !v, "'%s' refused", dup[k].text);
 		has_str(err, dup[k].why, "... saying why");
 	}
 	static const char *const empty[] = {"1x1,,2x2", "1x1,", ",1x1"};
 	for (size_t k = 0; k < sizeof empty / sizeof empty[0]; k++)
-		ok(px_shape_list(empty[k], &v, &n, err, sizeof err) == PX_EUSAGE && strstr(err, "is empty"),
+		ok(rig_shape_list(empty[k], &v, &n, err, sizeof err) == PX_EUSAGE && strstr(err, "is empty"),
 		   "an empty entry in '%s' is refused", empty[k]);
-	px_shape one = {.rows = 5, .cols = 10, .ld_in = 4, .batch = 1};
-	ok(px_shape_select("1x1", &one, &v, &n, err, sizeof err) == PX_EUSAGE && !v,
+	rig_shape one = {.rows = 5, .cols = 10, .ld_in = 4, .batch = 1};
+	ok(rig_shape_select("1x1", &one, &v, &n, err, sizeof err) == PX_EUSAGE && !v,
 	   "one shape (--rows 5 --cols 10 --ld-in 4) is checked when selected");
 	is_str(err, "ld_in 4 is less than cols 10 (an input row holds cols elements)", "... naming ld-in");
 }
@@ -300,26 +300,26 @@ static void test_file(void)
 	   "elem=4294967328 is refused");
 	has_str(err, "got '4294967328'", "... quoting it, not as 32");
 	meta_parse("// ptxpose kernel=k abi=2 elem=32 grid=tile tile=8x32 block=32x8\n", &m, err, sizeof err);
-	px_shape s = {524281, 4, 0, 0, 32, 0, 70000, 0, 0};
-	ok(px_launch_check(&m, &s, err, sizeof err) == PX_OK, "65536 tile rows and 70000 matrices: a grid");
+	rig_shape s = {524281, 4, 0, 0, 32, 0, 70000, 0, 0};
+	ok(rig_launch_check(&m, &s, err, sizeof err) == PX_OK, "65536 tile rows and 70000 matrices: a grid");
 	s.batch = 0;
-	ok(px_launch_check(&m, &s, err, sizeof err) == PX_EUSAGE, "an unchecked batch of 0: the internal assertion");
+	ok(rig_launch_check(&m, &s, err, sizeof err) == PX_EUSAGE, "an unchecked batch of 0: the internal assertion");
 	has_str(err, "kernel k: no grid for 524281x4 batch 0", "... said so");
 }
 
 static void test_report(void)
 {
-	px_report_head h = {.device = "Dev", .sm_count = 8, .driver = "13.0", .date = "2026-01-02 03:04:05 UTC",
-			    .commit = "abc1234", .time = {.method = PX_TIME_EVENTS, .iters = 100, .warmup = 10, .flush_l2 = 1}};
-	px_row rows[4] = {
+	rig_report_head h = {.device = "Dev", .sm_count = 8, .driver = "13.0", .date = "2026-01-02 03:04:05 UTC",
+			    .commit = "abc1234", .time = {.method = RIG_TIME_EVENTS, .iters = 100, .warmup = 10, .flush_l2 = 1}};
+	rig_row rows[4] = {
 		{.variant = "copy", .shape = {64, 32, 0, 0, 32}, .us = 2, .gbps = 16.384, .pct_copy = 100, .timing = "events"},
 		{.variant = "k", .shape = {64, 32, 0, 72, 32}, .us = 4, .gbps = 8.192, .pct_copy = 50, .timing = "events"},
-		{.variant = "bad", .shape = {64, 32, 0, 0, 32}, .state = PX_ROW_FAIL, .note = "out[j=1][i=2]: a, b"},
+		{.variant = "bad", .shape = {64, 32, 0, 0, 32}, .state = RIG_ROW_FAIL, .note = "out[j=1][i=2]: a, b"},
 		{.variant = "b", .shape = {64, 32, 0, 0, 32, 0, 3, 2100, 0}, .us = 4, .gbps = 8.192, .pct_copy = 50, .timing = "events"},
 	};
 	strbuf sb;
 	sb_init(&sb);
-	px_report_md(&sb, &h, rows, 3);
+	rig_report_md(&sb, &h, rows, 3);
 	has_str(sb_str(&sb), "- device: Dev, 8 SMs\n- driver: 13.0\n- date: 2026-01-02 03:04:05 UTC\n- commit: abc1234\n",
 		"bench.md is headed by device, SMs, driver, date, commit");
 	has_str(sb_str(&sb), "- timing: per-call events: median of 100 calls after 10 warm-up, CUDA events around each and a "
@@ -328,7 +328,7 @@ static void test_report(void)
 			     "| k | 32 | 64x32 ld_out=72 | 4.0 | 8.2 | 50.0% | events |  |\n"
 			     "| bad | 32 | 64x32 | FAIL | | | | out[j=1][i=2]: a, b |\n", "... then one row a result");
 	sb_reset(&sb);
-	px_report_csv(&sb, &h, rows, 4);
+	rig_report_csv(&sb, &h, rows, 4);
 	has_str(sb_str(&sb), "# device: Dev\n# sm_count: 8\n# driver: 13.0\n", "bench.csv is headed the same way");
 	has_str(sb_str(&sb), "# timing: per-call events: median of 100 calls", "... the timing method too");
 	has_str(sb_str(&sb), "variant,elem,rows,cols,ld_in,ld_out,status,us,gbps,pct_copy,timing,note,batch,stride_in,stride_out\n"
@@ -337,13 +337,13 @@ static void test_report(void)
 			     "b,32,64,32,32,64,ok,4.000,8.19,50.00,events,,3,2100,0\n",
 		"... rows with the default ld spelt out, notes quoted, a batch's count and strides last");
 	/* a note that echoes a file name cannot break a row of the Markdown table */
-	px_row odd = {.variant = "v|w", .shape = {.rows = 1, .cols = 1, .elem_bits = 8, .batch = 1}, .state = PX_ROW_ERROR, .note = "x.ptx|\nok: bad"};
+	rig_row odd = {.variant = "v|w", .shape = {.rows = 1, .cols = 1, .elem_bits = 8, .batch = 1}, .state = RIG_ROW_ERROR, .note = "x.ptx|\nok: bad"};
 	sb_reset(&sb);
-	px_report_md(&sb, &h, &odd, 1);
+	rig_report_md(&sb, &h, &odd, 1);
 	has_str(sb_str(&sb), "| v\\|w | 8 | 1x1 | ERROR | | | | x.ptx\\|\\nok: bad |\n", "bench.md escapes '|' and newlines in a row");
-	h.time = (px_time_opts){.method = PX_TIME_GRAPH, .iters = 100, .warmup = 10};
+	h.time = (rig_time_opts){.method = RIG_TIME_GRAPH, .iters = 100, .warmup = 10};
 	sb_reset(&sb);
-	px_report_md(&sb, &h, rows, 1);
+	rig_report_md(&sb, &h, rows, 1);
 	has_str(sb_str(&sb), "- timing: CUDA graph replay of K back-to-back calls, median of 100 replays after 3 warm-up, "
 			     "divided by K", "bench.md with graph timing says so");
 	sb_free(&sb);

@@ -8,18 +8,18 @@
 #include "rig/rig.h"
 #include "tap.h"
 
-static px_shape shape(uint64_t rows, uint64_t cols, uint64_t ld_in, uint64_t ld_out, unsigned bits)
+static rig_shape shape(uint64_t rows, uint64_t cols, uint64_t ld_in, uint64_t ld_out, unsigned bits)
 {
-	px_shape s = {rows, cols, ld_in, ld_out, bits, 0, 1, 0, 0};
+	rig_shape s = {rows, cols, ld_in, ld_out, bits, 0, 1, 0, 0};
 	char err[256];
-	if (px_shape_check(&s, err, sizeof err))
+	if (rig_shape_check(&s, err, sizeof err))
 		printf("# shape_check: %s\n", err);
 	return s;
 }
 
 /* Input and a poisoned output for s; the output then gets the reference. */
 typedef struct {
-	px_shape s;
+	rig_shape s;
 	unsigned char *in, *out;
 	unsigned eb;
 } mat;
@@ -27,10 +27,10 @@ typedef struct {
 static mat make(uint64_t rows, uint64_t cols, uint64_t ld_in, uint64_t ld_out, unsigned bits, uint64_t seed)
 {
 	mat m = {shape(rows, cols, ld_in, ld_out, bits), NULL, NULL, bits / 8};
-	m.in = malloc(px_shape_in_bytes(&m.s));
-	m.out = malloc(px_shape_out_bytes(&m.s));
-	vfy_fill(m.in, px_shape_in_bytes(&m.s), seed);
-	vfy_poison(m.out, px_shape_out_bytes(&m.s));
+	m.in = malloc(rig_shape_in_bytes(&m.s));
+	m.out = malloc(rig_shape_out_bytes(&m.s));
+	vfy_fill(m.in, rig_shape_in_bytes(&m.s), seed);
+	vfy_poison(m.out, rig_shape_out_bytes(&m.s));
 	vfy_transpose(m.in, m.out, &m.s);
 	return m;
 }
@@ -162,7 +162,7 @@ static void test_mismatch(void)
 	drop(&m);
 
 	vfy_result g = {.guard_hits = 3, .guard_first = -16};
-	px_shape s = shape(2, 2, 0, 0, 32);
+	rig_shape s = shape(2, 2, 0, 0, 32);
 	has_str(vfy_describe(&g, &s, why, sizeof why), "wrote outside out: first changed byte at offset -16 from its start",
 		"bytes changed around out are reported");
 }
@@ -171,13 +171,13 @@ static void test_mismatch(void)
  * transposed by the reference. */
 static mat make_batch(uint64_t sin, uint64_t sout)
 {
-	px_shape s = {5, 4, 0, 0, 32, 0, 3, sin, sout};
+	rig_shape s = {5, 4, 0, 0, 32, 0, 3, sin, sout};
 	char e[256];
-	if (px_shape_check(&s, e, sizeof e))
+	if (rig_shape_check(&s, e, sizeof e))
 		printf("# shape_check: %s\n", e);
-	mat m = {s, malloc(px_shape_in_bytes(&s)), malloc(px_shape_out_bytes(&s)), 4};
-	vfy_fill(m.in, px_shape_in_bytes(&s), 9);
-	vfy_poison(m.out, px_shape_out_bytes(&s));
+	mat m = {s, malloc(rig_shape_in_bytes(&s)), malloc(rig_shape_out_bytes(&s)), 4};
+	vfy_fill(m.in, rig_shape_in_bytes(&s), 9);
+	vfy_poison(m.out, rig_shape_out_bytes(&s));
 	vfy_transpose(m.in, m.out, &m.s);
 	return m;
 }
@@ -212,12 +212,12 @@ static void test_batch(void)
 	/* ld_out padding that reaches into the next matrix: 5x4 with ld_out 7 and
 	 * stride_out 27, shorter than cols*ld_out = 28: the last row keeps one
 	 * element of padding (i = 5), and i = 6 is the next matrix's first */
-	px_shape s = {5, 4, 0, 7, 32, 0, 3, 0, 27};
+	rig_shape s = {5, 4, 0, 7, 32, 0, 3, 0, 27};
 	char e[256];
-	ok(px_shape_check(&s, e, sizeof e) == PX_OK, "a stride shorter than cols*ld_out is valid (%s)", e);
-	m = (mat){s, malloc(px_shape_in_bytes(&s)), malloc(px_shape_out_bytes(&s)), 4};
-	vfy_fill(m.in, px_shape_in_bytes(&s), 9);
-	vfy_poison(m.out, px_shape_out_bytes(&s));
+	ok(rig_shape_check(&s, e, sizeof e) == PX_OK, "a stride shorter than cols*ld_out is valid (%s)", e);
+	m = (mat){s, malloc(rig_shape_in_bytes(&s)), malloc(rig_shape_out_bytes(&s)), 4};
+	vfy_fill(m.in, rig_shape_in_bytes(&s), 9);
+	vfy_poison(m.out, rig_shape_out_bytes(&s));
 	vfy_transpose(m.in, m.out, &m.s);
 	ok(vfy_compare(m.in, m.out, &m.s, &r) == PX_OK, "... the next matrix's first elements are not taken for padding");
 	m.out[(27 + 3 * 7 + 5) * 4] ^= 1; /* matrix 1's last row, i = 5: the padding that is still its own */
@@ -250,7 +250,7 @@ typedef struct {
 	int mode; /* 0 transpose, 1 fail, 2 wrong */
 } runner_ctx;
 
-static int runner(void *ud, vfy_bufs *b, const px_shape *s)
+static int runner(void *ud, vfy_bufs *b, const rig_shape *s)
 {
 	runner_ctx *c = ud;
 	if (c->mode == 1)
@@ -263,7 +263,7 @@ static int runner(void *ud, vfy_bufs *b, const px_shape *s)
 
 static void test_host_case(void)
 {
-	px_shape s = shape(7, 9, 10, 8, 64);
+	rig_shape s = shape(7, 9, 10, 8, 64);
 	runner_ctx c = {0};
 	vfy_result r;
 	char err[256];

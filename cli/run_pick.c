@@ -1,5 +1,5 @@
-/* pick: the cost model's kernel without a GPU (pick.h). */
-#include "cli/pick.h"
+/* run_pick: the cost model's kernel without a GPU (run_pick.h). */
+#include "cli/run_pick.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +8,7 @@
 #include "lib/kreg.h"
 #include "lib/pick.h"
 
-px_status pick_kernel(const px_shape *s, px_file *f, char *note, size_t nlen, char *err, size_t errlen)
+px_status run_pick_kernel(const rig_shape *s, px_file *f, char *note, size_t nlen, char *err, size_t errlen)
 {
 	kreg *r = NULL;
 	model_device dev;

@@ -13,18 +13,18 @@
 #include "common/version.h"
 
 static const char *const state_names[] = {
-	[PX_ROW_OK] = "ok", [PX_ROW_FAIL] = "FAIL", [PX_ROW_SKIP] = "SKIP", [PX_ROW_ERROR] = "ERROR",
+	[RIG_ROW_OK] = "ok", [RIG_ROW_FAIL] = "FAIL", [RIG_ROW_SKIP] = "SKIP", [RIG_ROW_ERROR] = "ERROR",
 };
 
-static void timing_line(strbuf *sb, const px_report_head *h)
+static void timing_line(strbuf *sb, const rig_report_head *h)
 {
 	char how[768];
 	sb_printf(sb, "%s; GB/s counts bytes read + written; %% of copy is against a device-to-device copy of the "
 		      "same bytes timed the same way in this run",
-		  px_time_method_text(&h->time, how, sizeof how));
+		  rig_time_method_text(&h->time, how, sizeof how));
 }
 
-void px_report_md(strbuf *sb, const px_report_head *h, const px_row *rows, size_t n)
+void rig_report_md(strbuf *sb, const rig_report_head *h, const rig_row *rows, size_t n)
 {
 	sb_printf(sb, "# ptxpose bench\n\n");
 	sb_printf(sb, "- device: %s, %d SMs\n- driver: %s\n- date: %s\n- commit: %s\n- timing: ",
@@ -36,13 +36,13 @@ void px_report_md(strbuf *sb, const px_report_head *h, const px_row *rows, size_
 	sb_printf(sb, "\n| variant | elem | shape | µs | GB/s | %% of copy | timing | note |\n"
 		      "| --- | ---: | --- | ---: | ---: | ---: | --- | --- |\n");
 	for (size_t k = 0; k < n; k++) {
-		const px_row *r = &rows[k];
+		const rig_row *r = &rows[k];
 		char shape[96];
-		px_shape_name(&r->shape, shape, sizeof shape);
+		rig_shape_name(&r->shape, shape, sizeof shape);
 		sb_add(sb, "| ");
 		sb_add_esc(sb, r->variant, strlen(r->variant), "|");
 		sb_printf(sb, " | %u | %s | ", r->shape.elem_bits, shape);
-		if (r->state == PX_ROW_OK) {
+		if (r->state == RIG_ROW_OK) {
 			sb_printf(sb, "%.1f | %.1f | ", r->us, r->gbps);
 			if (r->pct_copy >= 0)
 				sb_printf(sb, "%.1f%%", r->pct_copy);
@@ -72,7 +72,7 @@ static void csv_field(strbuf *sb, const char *s)
 	sb_addc(sb, '"');
 }
 
-void px_report_csv(strbuf *sb, const px_report_head *h, const px_row *rows, size_t n)
+void rig_report_csv(strbuf *sb, const rig_report_head *h, const rig_row *rows, size_t n)
 {
 	sb_printf(sb, "# device: %s\n# sm_count: %d\n# driver: %s\n# date: %s\n# commit: %s\n# timing: ",
 		  h->device, h->sm_count, h->driver, h->date, h->commit);
@@ -82,13 +82,13 @@ void px_report_csv(strbuf *sb, const px_report_head *h, const px_row *rows, size
 		sb_printf(sb, "# %s\n", h->extra);
 	sb_add(sb, "variant,elem,rows,cols,ld_in,ld_out,status,us,gbps,pct_copy,timing,note,batch,stride_in,stride_out\n");
 	for (size_t k = 0; k < n; k++) {
-		const px_row *r = &rows[k];
-		const px_shape *s = &r->shape;
+		const rig_row *r = &rows[k];
+		const rig_shape *s = &r->shape;
 		csv_field(sb, r->variant);
 		sb_printf(sb, ",%u,%llu,%llu,%llu,%llu,%s,", s->elem_bits, (unsigned long long)s->rows,
 			  (unsigned long long)s->cols, (unsigned long long)(s->ld_in ? s->ld_in : s->cols),
 			  (unsigned long long)(s->ld_out ? s->ld_out : s->rows), state_names[r->state]);
-		if (r->state == PX_ROW_OK) {
+		if (r->state == RIG_ROW_OK) {
 			sb_printf(sb, "%.3f,%.2f,", r->us, r->gbps);
 			if (r->pct_copy >= 0)
 				sb_printf(sb, "%.2f", r->pct_copy);
@@ -106,7 +106,7 @@ void px_report_csv(strbuf *sb, const px_report_head *h, const px_row *rows, size
 	}
 }
 
-void px_report_head_init(px_report_head *h, cu_ctx *cu, const px_time_opts *t)
+void rig_report_head_init(rig_report_head *h, cu_ctx *cu, const rig_time_opts *t)
 {
 	memset(h, 0, sizeof *h);
 	const cu_devinfo *d = cu_info(cu);
@@ -141,7 +141,7 @@ static int make_dirs(const char *dir)
 	}
 }
 
-px_status px_report_writable(const char *dir, char *err, size_t errlen)
+px_status rig_report_writable(const char *dir, char *err, size_t errlen)
 {
 	char path[4096];
 	if (!dir[0] || snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) {
@@ -169,7 +169,7 @@ px_status px_report_writable(const char *dir, char *err, size_t errlen)
 	return PX_OK;
 }
 
-px_status px_report_write(const char *dir, const px_report_head *h, const px_row *rows, size_t n,
+px_status rig_report_write(const char *dir, const rig_report_head *h, const rig_row *rows, size_t n,
 			  char *err, size_t errlen)
 {
 	if (make_dirs(dir)) {
@@ -183,7 +183,7 @@ px_status px_report_write(const char *dir, const px_report_head *h, const px_row
 	sb_init(&why);
 	for (size_t k = 0; k < 2; k++) {
 		sb_init(&text[k]);
-		(k ? px_report_csv : px_report_md)(&text[k], h, rows, n);
+		(k ? rig_report_csv : rig_report_md)(&text[k], h, rows, n);
 		if (tx && !text[k].oom)
 			fstx_add(tx, names[k], strlen(names[k]), sb_str(&text[k]), text[k].len, &why);
 	}
