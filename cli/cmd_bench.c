@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rig/rig_report.h"
+#include "rig/geam.h"
 #include "cli/cli.h"
 #include "cli/gpu.h"
 #include "cli/opts.h"

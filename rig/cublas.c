@@ -3,6 +3,7 @@
  * rows x cols input with ld_in is its cols x rows matrix A (lda = ld_in), and
  * our cols x rows output with ld_out is its rows x cols C (ldc = ld_out), so
  * C = 1 * A^T + 0 * C with m = rows, n = cols. */
+#include "rig/geam.h"
 #include "rig/rig.h"
 
 #include <cublas_api.h>

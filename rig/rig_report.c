@@ -1,5 +1,6 @@
-/* report: bench results as a Markdown table and as CSV, each headed by
+/* rig_report: bench results as a Markdown table and as CSV, each headed by
  * the device, driver, date, commit and timing method they were measured with. */
+#include "rig/rig_report.h"
 #include "rig/rig.h"
 
 #include <errno.h>

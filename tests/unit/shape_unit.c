@@ -9,6 +9,7 @@
 
 #include "loader/pxfile.h"
 #include "rig/rig.h"
+#include "rig/rig_report.h"
 #include "tap.h"
 
 static char err[512];

@@ -1,0 +1,71 @@
+/* shape: a transpose problem as the rig and the CLI give it, shape lists
+ * (shape.c), and what this machine's memory can hold (hostmem.c). Pure C,
+ * no driver. */
+#ifndef RIG_SHAPE_H
+#define RIG_SHAPE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "loader/status.h"
+
+#define RIG_DIM_MAX 0x7fffffffu /* rows, cols, leading dimensions, batch */
+#define RIG_STRIDE_MAX 0x7fffffffffffffffull /* batch strides (elements) */
+
+typedef struct {
+	uint64_t rows, cols;     /* the input is rows x cols */
+	uint64_t ld_in, ld_out;  /* elements; 0 means cols (ld_in) or rows (ld_out) */
+	unsigned elem_bits;      /* 8, 16, 32, 64, 128; 0 = any (a list entry without elem=) */
+	unsigned offset;         /* both pointers this many elements past an aligned address (0-15) */
+	uint64_t batch;          /* matrices, 1 to 2^31-1; 0 is refused (set it: 1 for one matrix) */
+	uint64_t stride_in;      /* elements from one input matrix to the next; 0 means rows*ld_in */
+	uint64_t stride_out;     /* ... output matrix; 0 means cols*ld_out. Both ignored for batch 1 */
+} rig_shape;
+
+/* Resolve default leading dimensions and strides, then check ranges, that
+ * a batch stride holds its matrix (stride_in >= (rows-1)*ld_in + cols,
+ * stride_out >= (cols-1)*ld_out + rows) and that the byte sizes fit in 64
+ * bits and in size_t. PX_EUSAGE with a reason naming the value ("ld-in 31 is
+ * less than cols 33", "batch 0 is out of range ...", "too large: ...").
+ * Needs elem_bits. */
+px_status rig_shape_check(rig_shape *s, char *err, size_t errlen);
+
+/* Sizes of a checked shape. The input buffer holds batch matrices stride_in
+ * apart, the last one rows x ld_in elements; the output cols x ld_out for the
+ * last one (its ld_out padding included, the last row too). */
+uint64_t rig_shape_in_bytes(const rig_shape *s);
+uint64_t rig_shape_out_bytes(const rig_shape *s);
+/* Bytes a transpose moves: batch*rows*cols*elem read plus as many written. */
+uint64_t rig_shape_moved_bytes(const rig_shape *s);
+unsigned rig_shape_elem_bytes(const rig_shape *s);
+
+/* "67x129", "67x129 ld_in=132 ld_out=72", "33x31 batch=3 stride_in=1100"
+ * (ld and strides shown only when not the default). */
+const char *rig_shape_name(const rig_shape *s, char *buf, size_t len);
+
+/* One entry: ROWSxCOLS[:ld_in=N][:ld_out=N][:elem=W][:offset=N]
+ * [:batch=B][:stride_in=S][:stride_out=S] ("ld-in", "stride-in" also
+ * accepted). Ranges and batch strides are checked, byte sizes are not (elem
+ * may be unknown); an unknown key or one given twice (in any spelling) is
+ * refused, with the entry quoted: "bad shape '3x3:ld_in=5:ld-in=6': ld-in
+ * given twice". */
+px_status rig_shape_parse(const char *text, rig_shape *s, char *err, size_t errlen);
+
+/* A comma-separated list of entries into a malloc'd array; an empty entry
+ * is refused. */
+px_status rig_shape_list(const char *list, rig_shape **out, size_t *n, char *err, size_t errlen);
+
+/* The shapes a command runs: *one when one->rows or one->cols is set
+ * (--rows, --cols, --ld-in, --ld-out; its ranges and leading dimensions
+ * checked as a list entry's are), else the list. A malloc'd array either way. */
+px_status rig_shape_select(const char *list, const rig_shape *one, rig_shape **out, size_t *n,
+			  char *err, size_t errlen);
+
+/* PX_EUSAGE ("too large: WHAT: 16.0 GiB of host memory needed, more than half
+ * of the 23.1 GiB available on this machine") when `bytes` of host buffers
+ * are more than half of what the machine can spare: the least of
+ * MemAvailable, what this cgroup's memory limit leaves, and what ulimit -v and
+ * ulimit -d leave. Every path asks before it allocates host buffers. */
+px_status rig_host_fits(uint64_t bytes, const char *what, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,73 @@
+/* vfy: verification on the host, pure C (vfy.c, vfy_cmp.c): fill, poison,
+ * the reference transpose, the bit-exact comparison and its report. */
+#ifndef RIG_VFY_H
+#define RIG_VFY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "loader/status.h"
+#include "rig/shape.h"
+
+#define VFY_POISON 0xA5u /* every byte of the output before a run */
+
+/* Random bytes: byte k depends only on (seed, k), so a longer fill extends a
+ * shorter one and any range can be filled on its own. Threads for big buffers. */
+void vfy_fill(void *buf, uint64_t bytes, uint64_t seed);
+void vfy_fill_range(void *buf, uint64_t from, uint64_t to, uint64_t seed);
+void vfy_poison(void *buf, uint64_t bytes);
+/* Make every lane_bits-wide float lane (32 or 64) finite, normal and non-zero
+ * by flipping an exponent bit where the exponent is all zeros or all ones,
+ * for peers that compute alpha*a + beta*b. */
+void vfy_finite(void *buf, uint64_t bytes, unsigned lane_bits);
+
+/* Reference transpose of every matrix b of the batch:
+ * out[b*stride_out + j*ld_out + i] = in[b*stride_in + i*ld_in + j]; the
+ * ld_out padding and the gaps between matrices are left as they were. s
+ * must be checked. */
+void vfy_transpose(const void *in, void *out, const rig_shape *s);
+
+typedef struct {
+	uint64_t checked;     /* elements compared: all of out */
+	uint64_t mismatches;  /* elements that differ, padding and gaps included */
+	uint64_t b, j, i;     /* the first mismatch in out's order: matrix, row, column */
+	int in_padding;       /* ... lies in the ld_out padding (i >= rows) */
+	int in_gap;           /* ... lies between matrix b and the next (i >= ld_out in its last row) */
+	unsigned char got[16], want[16];
+	/* bytes changed just outside out (rig guards; 0 on the host path) */
+	uint64_t guard_hits;
+	int64_t guard_first;  /* offset from out's start of the first: <0 before, >=out_bytes after */
+} vfy_result;
+
+/* Compare out against the transpose of in, bit-exactly, over all of out:
+ * positions i >= rows in each row and the gaps that strides leave between
+ * matrices must still hold the poison. PX_OK or PX_WRONG. */
+px_status vfy_compare(const void *in, const void *out, const rig_shape *s, vfy_result *r);
+
+/* "out[j=5][i=7]: got 0x3f800000, want 0x40000000 (12 of 1023 elements wrong)";
+ * "out[b=2][j=5][i=7]: ..." for a batch. */
+const char *vfy_describe(const vfy_result *r, const rig_shape *s, char *buf, size_t len);
+
+/* Index of the first byte of buf that is not the poison, or bytes. */
+uint64_t vfy_poison_scan(const void *buf, uint64_t bytes);
+
+/* Host buffers of the exact sizes of a shape (so a bounds-checking runner,
+ * the emulator, sees the real limits), filled and poisoned. */
+typedef struct {
+	void *in, *out;
+	uint64_t in_bytes, out_bytes;
+} vfy_bufs;
+
+px_status vfy_bufs_prepare(vfy_bufs *b, const rig_shape *s, uint64_t seed, char *err, size_t errlen);
+void vfy_bufs_free(vfy_bufs *b);
+
+/* A host-side runner (the emulator) that transposes b->in into b->out;
+ * returns 0, or non-zero and keeps its own explanation in ud. */
+typedef int (*vfy_runner)(void *ud, vfy_bufs *b, const rig_shape *s);
+
+/* Exact buffers, filled and poisoned; run; compare. PX_OK, PX_WRONG (res
+ * says where), PX_ENOMEM, or PX_EUNAVAIL when the runner returned non-zero. */
+px_status vfy_host_case(const rig_shape *s, uint64_t seed, vfy_runner run, void *ud,
+			vfy_result *res, char *err, size_t errlen);
+
+#endif
