@@ -33,11 +33,11 @@ typedef struct {
 	unsigned rank;                /* 1..ND_MAX_RANK */
 	unsigned elem_bytes;          /* 1, 2, 4, 8, 16 */
 	uint64_t ext[ND_MAX_RANK];    /* input extents, dim 0 slowest (row-major), each >= 1 */
-	/* Strides in elements, >= 0 (negative strides are refused for now).
-	 * An array whose first `rank` entries are all 0 means packed row-major
-	 * (nd_fill_packed; every function here applies it to its own copy), so
-	 * a zero stride elsewhere is a real one: an input broadcast, or in the
-	 * output two elements at one address, refused. */
+	/* Strides in elements, >= 0 (negative strides are refused for now),
+	 * taken literally by every function here: a 0 is an input broadcast,
+	 * or two output elements at one address (refused). A caller that was
+	 * given no strides (the packed default) fills them first with
+	 * nd_fill_packed. */
 	int64_t s_in[ND_MAX_RANK];    /* stride of input dim i */
 	int64_t s_out[ND_MAX_RANK];   /* stride of OUTPUT dim k (extent ext[perm[k]]) */
 	unsigned perm[ND_MAX_RANK];   /* out dim k is in dim perm[k]: a permutation of 0..rank-1 */
@@ -45,10 +45,13 @@ typedef struct {
 				       * two >= elem_bytes */
 } nd_problem;
 
-/* Replace an all-zero s_in (s_out) by the packed row-major strides of the
- * input (output) shape, saturated at INT64_MAX where they overflow (so that
- * nd_check reports the overflow). A rank out of range leaves p alone; a perm
- * entry out of range leaves s_out alone (nd_check names it). */
+/* Strides 0 = packed: replace an all-zero s_in (s_out) by the packed
+ * row-major strides of the input (output) shape, saturated at INT64_MAX
+ * where they overflow (so that nd_check reports the overflow). For callers
+ * whose user gave no strides; nothing else applies it (an all-zero s_in
+ * is also a full broadcast, which a reduced problem may be). A rank out of
+ * range leaves p alone; a perm entry out of range leaves s_out alone
+ * (nd_check names it). */
 void nd_fill_packed(nd_problem *p);
 
 /* 0, or -1 with a one-line reason naming the value: a rank of 0 or over 8,
@@ -57,7 +60,7 @@ void nd_fill_packed(nd_problem *p);
  * 0..rank-1 (the entry named), a negative stride ("negative strides are not
  * supported yet"), strides whose last byte offset (max offset + elem_bytes)
  * passes 2^63-1, and output strides under which two elements may share an
- * address. Packed strides (all 0) are filled first.
+ * address.
  *
  * The output test is sufficient, not exact: the dims of extent >= 2 sorted
  * by output stride, each stride must be at least the span (in elements) of
@@ -74,8 +77,8 @@ int nd_check(const nd_problem *p, char *err, size_t errlen);
 int nd_spans(const nd_problem *p, uint64_t *in_bytes, uint64_t *out_bytes);
 
 /* The problem a parsed shape spec (common/ndspec.h) describes, at a width
- * the caller gives; strides not given are packed; alignments 0. Not
- * checked: call nd_check. */
+ * the caller gives; strides not given are packed (nd_fill_packed);
+ * alignments 0. Not checked: call nd_check. */
 void nd_from_spec(nd_problem *p, const ndspec *s, unsigned elem_bytes);
 
 /* ---- reduction and classification (nd_reduce.c) --------------------------- */

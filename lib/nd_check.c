@@ -55,8 +55,13 @@ void nd_from_spec(nd_problem *p, const ndspec *s, unsigned elem_bytes)
 	for (unsigned k = 0; k < s->rank && k < ND_MAX_RANK; k++) {
 		p->ext[k] = s->ext[k];
 		p->perm[k] = s->perm[k];
-		p->s_in[k] = s->s_in[k];
-		p->s_out[k] = s->s_out[k];
+	}
+	nd_fill_packed(p);
+	for (unsigned k = 0; k < s->rank && k < ND_MAX_RANK; k++) {
+		if (s->has_s_in)
+			p->s_in[k] = s->s_in[k];
+		if (s->has_s_out)
+			p->s_out[k] = s->s_out[k];
 	}
 }
 
@@ -123,7 +128,7 @@ static int check_output_disjoint(const uint64_t *e, const int64_t *s, unsigned r
 
 int nd_check(const nd_problem *p0, char *err, size_t errlen)
 {
-	nd_problem p = *p0;
+	const nd_problem p = *p0;
 	if (p.rank < 1 || p.rank > ND_MAX_RANK) {
 		snprintf(err, errlen, "rank %u is out of range (1 to %u)", p.rank, ND_MAX_RANK);
 		return -1;
@@ -157,7 +162,6 @@ int nd_check(const nd_problem *p0, char *err, size_t errlen)
 		}
 		seen[v] = k;
 	}
-	nd_fill_packed(&p);
 	for (unsigned k = 0; k < 2 * p.rank; k++) {
 		int out = k >= p.rank;
 		int64_t s = out ? p.s_out[k - p.rank] : p.s_in[k];
@@ -176,20 +180,18 @@ int nd_check(const nd_problem *p0, char *err, size_t errlen)
 	return check_output_disjoint(eo, p.s_out, p.rank, err, errlen);
 }
 
-int nd_spans(const nd_problem *p0, uint64_t *in_bytes, uint64_t *out_bytes)
+int nd_spans(const nd_problem *p, uint64_t *in_bytes, uint64_t *out_bytes)
 {
 	char err[256];
 	*in_bytes = *out_bytes = 0;
-	if (nd_check(p0, err, sizeof err))
+	if (nd_check(p, err, sizeof err))
 		return -1;
-	nd_problem p = *p0;
-	nd_fill_packed(&p);
 	uint64_t in = 0, out = 0;
-	for (unsigned k = 0; k < p.rank; k++) {
-		in += (p.ext[k] - 1) * (uint64_t)p.s_in[k];
-		out += (p.ext[p.perm[k]] - 1) * (uint64_t)p.s_out[k];
+	for (unsigned k = 0; k < p->rank; k++) {
+		in += (p->ext[k] - 1) * (uint64_t)p->s_in[k];
+		out += (p->ext[p->perm[k]] - 1) * (uint64_t)p->s_out[k];
 	}
-	*in_bytes = (in + 1) * p.elem_bytes;
-	*out_bytes = (out + 1) * p.elem_bytes;
+	*in_bytes = (in + 1) * p->elem_bytes;
+	*out_bytes = (out + 1) * p->elem_bytes;
 	return 0;
 }

@@ -76,14 +76,16 @@ static unsigned out_fastest(const nd_dim *d, unsigned n)
 	return f;
 }
 
-/* Fold the innermost dim into the width where allowed: 1 if folded. */
+/* Fold the innermost dim into the width where allowed: 1 if folded. Its
+ * unit output stride makes it the output's fastest too (no other output
+ * stride is below 2 in a problem nd_check passed). */
 static int fold(nd_dim *d, unsigned *n, nd_problem *q, unsigned *folded)
 {
 	if (!*n)
 		return 0;
 	unsigned f = *n - 1;
 	uint64_t w = d[f].ext * q->elem_bytes;
-	if (out_fastest(d, *n) != f || d[f].s_in != 1 || d[f].s_out != 1 || w > 16 || (w & (w - 1)) ||
+	if (d[f].s_in != 1 || d[f].s_out != 1 || w > 16 || (w & (w - 1)) ||
 	    q->align_in % w || q->align_out % w)
 		return 0;
 	for (unsigned k = 0; k < f; k++)
@@ -198,7 +200,6 @@ int nd_reduce(const nd_problem *p0, nd_reduced *r, char *why, size_t whylen)
 	if (nd_check(p0, why, whylen))
 		return -1;
 	nd_problem q = *p0;
-	nd_fill_packed(&q);
 	if (!q.align_in)
 		q.align_in = q.elem_bytes;
 	if (!q.align_out)

@@ -8,8 +8,7 @@ int ndref_permute(const nd_problem *p0, const void *in, void *out)
 	char err[256];
 	if (nd_check(p0, err, sizeof err))
 		return -1;
-	nd_problem p = *p0;
-	nd_fill_packed(&p);
+	const nd_problem p = *p0;
 	unsigned r = p.rank, es = p.elem_bytes;
 	/* output dim k: its extent, and the steps it takes in each tensor */
 	uint64_t e[ND_MAX_RANK], si[ND_MAX_RANK], so[ND_MAX_RANK], x[ND_MAX_RANK] = {0};

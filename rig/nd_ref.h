@@ -6,7 +6,7 @@
 
 #include "lib/nd.h"
 
-/* out = in.transpose(p->perm) with p's strides (all 0: packed), one
+/* out = in.transpose(p->perm) with p's strides (literal: see nd_fill_packed), one
  * elem_bytes memcpy an element, walking the output with an odometer; the
  * bytes of out that no element lands on are left alone. in and out must
  * hold nd_spans' bytes and not overlap. 0, or -1 (nothing written) when p

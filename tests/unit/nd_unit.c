@@ -28,6 +28,7 @@ static nd_problem mk(unsigned rank, unsigned es, const uint64_t *ext, const unsi
 	nd_problem p = {.rank = rank, .elem_bytes = es};
 	for (unsigned k = 0; k < rank; k++)
 		p.ext[k] = ext[k], p.perm[k] = perm[k];
+	nd_fill_packed(&p);
 	return p;
 }
 #define MK(es, E, P) mk(sizeof(uint64_t[])E / sizeof(uint64_t), es, (uint64_t[])E, (unsigned[])P)
@@ -37,8 +38,7 @@ static nd_problem mk(unsigned rank, unsigned es, const uint64_t *ext, const unsi
  * flat counter. */
 static void naive(const nd_problem *p0, const unsigned char *in, unsigned char *out)
 {
-	nd_problem p = *p0;
-	nd_fill_packed(&p);
+	const nd_problem p = *p0;
 	uint64_t n = 1;
 	for (unsigned k = 0; k < p.rank; k++)
 		n *= p.ext[k];
@@ -329,6 +329,13 @@ static void reductions(void)
 	r = red(p);
 	ok(r.cls == ND_TILED_COPY && r.contiguous && r.run.ext == 7 && r.nbatch == 1 && r.batch[0].ext == 5 &&
 	   r.batch[0].s_in == 10 && r.batch[0].s_out == 8, "a padded identity: a tiled copy of runs of 7 (%s)", why);
+	/* one operation written with its input dims in either order (the input
+	 * strides tie): one canonical reduced problem */
+	p = (nd_problem){.rank = 2, .elem_bytes = 4, .ext = {2, 3}, .perm = {1, 0}, .s_in = {1, 1}, .s_out = {2, 1}};
+	nd_problem p2 = {.rank = 2, .elem_bytes = 4, .ext = {3, 2}, .perm = {0, 1}, .s_in = {1, 1}, .s_out = {2, 1}};
+	r = red(p);
+	nd_reduced r2 = red(p2);
+	ok(!memcmp(&r.p, &r2.p, sizeof r.p) && r.p.ext[0] == 3, "input strides that tie: one canonical order (%s)", why);
 	r = red(MK(4, L(4, 8), L(1, 0)));
 	ok(r.cls == ND_SMALL && r.rows == 4 && r.cols == 8 && r.ld_in == 8 && r.ld_out == 4, "4x8: small (%s)", why);
 	r = red(MK(4, L(1000, 3, 5), L(0, 2, 1)));
@@ -345,6 +352,7 @@ static void reductions(void)
 /* nd_check refuses p, naming part */
 static void refused(nd_problem p, const char *part)
 {
+	err[0] = '\0';
 	int rc = nd_check(&p, err, sizeof err);
 	uint64_t a = 1, b = 1;
 	nd_reduced r;
@@ -403,6 +411,14 @@ static void checks(void)
 	ok(!nd_check(&p, err, sizeof err), "input strides may alias: s_in 0,1 is accepted (%s)", err);
 	p.s_in[0] = 1, p.s_in[1] = 1, p.s_out[0] = 4, p.s_out[1] = 1;
 	ok(!nd_check(&p, err, sizeof err) && !compare(&p), "... and s_in 1,1 permutes as the naive loop does (%s)", err);
+	/* fuzz_ndspec's first find: this reduces to a full broadcast (s_in all 0 in the reduced problem) */
+	p = (nd_problem){.rank = 3, .elem_bytes = 2, .ext = {1, 1, 4}, .perm = {2, 0, 1}, .s_in = {1, 51, 0},
+			 .s_out = {1, 1, 1}};
+	ok(!compare(&p), "an input broadcast whose reduced input strides are all 0 (%s)", err);
+	p.s_in[0] = p.s_in[1] = 0;
+	ok(!compare(&p), "  ... and one written so (%s)", err);
+	p.s_out[0] = p.s_out[1] = p.s_out[2] = 0;
+	refused(p, "output strides may alias: s_out[0] = 0 is less than 1");
 	/* interleaved: out dim 0 (extent 3) at 0, 2, 4 and out dim 1 (extent 2)
 	 * at 0, 3 never collide, but the test refuses them */
 	p = MK(4, L(2, 3), L(1, 0));
@@ -419,7 +435,7 @@ static void checks(void)
 	p = (nd_problem){.rank = 2, .elem_bytes = 8, .ext = {5, 7}, .perm = {1, 0}, .s_in = {10, 1}, .s_out = {6, 1}};
 	ok(!nd_spans(&p, &ib, &ob) && ib == (4 * 10 + 6 + 1) * 8 && ob == (6 * 6 + 4 + 1) * 8,
 	   "nd_spans: (max offset + 1) * elem_bytes each side (%" PRIu64 ", %" PRIu64 ")", ib, ob);
-	p = MK(2, L(3, 4, 5), L(2, 0, 1));
+	p = (nd_problem){.rank = 3, .elem_bytes = 2, .ext = {3, 4, 5}, .perm = {2, 0, 1}};
 	nd_fill_packed(&p);
 	ok(p.s_in[0] == 20 && p.s_in[1] == 5 && p.s_in[2] == 1 && p.s_out[0] == 12 && p.s_out[1] == 4 &&
 	   p.s_out[2] == 1, "nd_fill_packed: row-major strides of the input and of the output shape");

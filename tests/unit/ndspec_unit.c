@@ -108,7 +108,11 @@ int main(void)
 	nd_problem p2;
 	ndspec_parse("2x3x4:perm=2,0,1:strides_out=20,5,1", &s, NULL, err, sizeof err);
 	nd_from_spec(&p2, &s, 8);
-	ok(!nd_check(&p2, err, sizeof err) && p2.rank == 3 && p2.elem_bytes == 8 && p2.perm[0] == 2 && p2.s_in[0] == 0 &&
+	ok(!nd_check(&p2, err, sizeof err) && p2.rank == 3 && p2.elem_bytes == 8 && p2.perm[0] == 2 && p2.s_in[0] == 12 &&
 	   p2.s_out[0] == 20, "nd_from_spec: a problem nd_check accepts (%s)", err);
+	ndspec_parse("2x3:perm=1,0:strides_in=0,0", &s, NULL, err, sizeof err);
+	nd_from_spec(&p2, &s, 4);
+	ok(!nd_check(&p2, err, sizeof err) && p2.s_in[0] == 0 && p2.s_in[1] == 0 && p2.s_out[0] == 2 && p2.s_out[1] == 1,
+	   "  ... strides_in=0,0 given: a broadcast, not packed (%s)", err);
 	return tap_done();
 }
