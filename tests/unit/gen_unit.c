@@ -92,6 +92,57 @@ static void validation(void)
 	expect_refused(&p, "max_regs 256", "max_regs:");
 }
 
+static long v_none(void *ud, const tp_param *q) { return q->def; }
+
+/* The values a test chooses with: key=index pairs, else the default. */
+static long v_pairs(void *ud, const tp_param *q)
+{
+	for (const char *const *kv = ud; *kv; kv += 2)
+		if (!strcmp(kv[0], q->key))
+			for (int i = 0; q->names[i]; i++)
+				if (!strcmp(q->names[i], kv[1]))
+					return i;
+	return q->def;
+}
+
+static void family_table(void)
+{
+	int n = 0, whole = 1;
+	for (; tp_families[n]; n++) {
+		const tp_family *f = tp_families[n];
+		const tp_family *owner;
+		whole &= f->name && f->validate && f->header && f->emit && f->target && tp_family_named(f->name) == f &&
+			 (!tp_families[n + 1] || tp_param_find(f->select_key, &owner) != NULL);
+	}
+	ok(n == 7 && whole, "7 rows, each with its checks, header, emitter, target and a selector that exists");
+	ok(tp_family_default() == tp_family_named("tile") && tp_family_choose(v_none, NULL) == tp_family_default(),
+	   "the default is the tile family, chosen when nothing else is");
+	const char *const shfl_wide[] = {"family", "shfl", "skinny", "wide", NULL};
+	const char *const wide_linear[] = {"skinny", "wide", "grid", "linear", NULL};
+	const char *const linear[] = {"grid", "linear", "family", "tile", NULL};
+	ok(tp_family_choose(v_pairs, (void *)shfl_wide) == tp_family_named("shfl") &&
+	   tp_family_choose(v_pairs, (void *)wide_linear) == tp_family_named("skinny") &&
+	   tp_family_choose(v_pairs, (void *)linear) == tp_family_named("linear"),
+	   "family= before skinny= before grid=");
+	tp_params p;
+	tp_defaults(&p);
+	ok(tp_set(&p, "tiel", 1) == -1 && tp_set(&p, "smem", TP_SMEM_PADDED) == 0, "tp_set: unknown key -1");
+	tp_defaults(&p), tp_use(&p, tp_family_named("movmatrix")), p.elem = 16, p.ty = 2;
+	tp_set(&p, "smem", TP_SMEM_NONE), tp_set(&p, "kw", 0);
+	char err[256] = "";
+	ok(tp_validate(&p, err, sizeof err) == 0 && !p.foreign, "another family's parameter at its default is no error (%s)",
+	   err);
+	tp_set(&p, "dyn_smem", 1);
+	expect_refused(&p, "movmatrix with dyn_smem", "family: a movmatrix kernel takes no");
+	tp_defaults(&p), tp_use(&p, tp_family_named("linear")), p.ty = 1;
+	tp_set(&p, "major", 1);
+	ok(tp_validate(&p, err, sizeof err) == 0, "the linear kernel ignores major, as it always has (%s)", err);
+	tp_set(&p, "ld_nc", 1), tp_set(&p, "stages", 2);
+	expect_refused(&p, "linear with ld_nc", "grid: the linear");
+	tp_use(&p, tp_family_named("linear")), tp_set(&p, "stages", 2), tp_set(&p, "ld_nc", 1);
+	expect_refused(&p, "linear with stages", "stages: applies only to skinny kernels");
+}
+
 static void generation_is_deterministic(void)
 {
 	tp_params p;
@@ -179,6 +230,7 @@ int main(void)
 {
 	builder();
 	validation();
+	family_table();
 	generation_is_deterministic();
 	banks();
 	return tap_done();
