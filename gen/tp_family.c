@@ -34,7 +34,7 @@ static const tp_param common[] = {
 	TP_INT("group", 0, 0, 65535, tp_params, group),
 	TP_INT("max_regs", 0, 0, 255, tp_params, max_regs),
 	TP_CHOICE("family", family_names),
-	{NULL, 0, 0, 0, 0, 0, NULL, 0, 0},
+	TP_END,
 };
 
 const tp_param *tp_param_at(int i, const tp_family **owner)

@@ -34,6 +34,7 @@ typedef struct {
 #define TP_BOOL(k, s, f) {k, TP_P_BOOL, 0, 0, 0, 1, NULL, offsetof(s, f), 0}
 #define TP_OPTION(k, n, s, f) {k, TP_P_OPTION, 0, 0, 0, 0, n, offsetof(s, f), 0}
 #define TP_CHOICE(k, n) {k, TP_P_OPTION, 0, 0, 0, 0, n, TP_NOWHERE, 0}
+#define TP_END {NULL, 0, 0, 0, 0, 0, NULL, 0, 0}
 
 struct tp_family {
 	const char *name;

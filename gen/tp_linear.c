@@ -14,7 +14,7 @@ static const char *const grid_names[] = {"tile", "linear", NULL};
 /* Its own parameter only chooses it. */
 static const tp_param params[] = {
 	TP_CHOICE("grid", grid_names),
-	{NULL, 0, 0, 0, 0, 0, NULL, 0, 0},
+	TP_END,
 };
 
 /* The tile family's parameters it has always taken and ignored. */

@@ -59,7 +59,7 @@ static void pick_region(sk *s)
 static void geometry(sk *s, const tp_params *p)
 {
 	const tp_skinny *own = tp_skinny_of(p);
-	s->tall = own->shape == 2;
+	s->tall = own->shape == SK_TALL;
 	s->es = p->elem / 8 ? p->elem / 8 : 1;
 	s->V = 16 / s->es ? 16 / s->es : 1;
 	s->KT = s->tall ? p->tn : p->tm;
@@ -94,7 +94,7 @@ static int validate(const tp_params *p, char *err, size_t errlen)
 		FAIL("threads: a skinny kernel takes {N, 1}, N a power of two from 32 to 1024");
 	if (!pow2(p->tm) || !pow2(p->tn) || p->tm > 65536 || p->tn > 65536)
 		FAIL("tile: %ux%u must be powers of two, at most 65536", p->tm, p->tn);
-	if (own->stages && (!pow2(own->stages) || own->stages > (own->shape == 2 ? p->tm : p->tn)))
+	if (own->stages && (!pow2(own->stages) || own->stages > (own->shape == SK_TALL ? p->tm : p->tn)))
 		FAIL("stages: %u must be a power of two that divides the tile's long side", own->stages);
 	sk s;
 	memset(&s, 0, sizeof s);
@@ -395,13 +395,13 @@ static int emit(const tp_params *p, const char *header, strbuf *out, char *err, 
 	return tp_finish(b, p, header, 1, out, err, errlen);
 }
 
-static const char *const shape_names[] = {"no", "wide", "tall", NULL};
+static const char *const shape_names[] = {[0] = "no", [SK_WIDE] = "wide", [SK_TALL] = "tall", NULL};
 
 static const tp_param params[] = {
 	TP_OPTION("skinny", shape_names, tp_skinny, shape),
 	TP_INT("kw", 0, 0, 32, tp_skinny, kw),
 	TP_INT("stages", 0, 0, 64, tp_skinny, stages),
-	{NULL, 0, 0, 0, 0, 0, NULL, 0, 0},
+	TP_END,
 };
 
 _Static_assert(sizeof(tp_skinny) <= TP_OWN_MAX, "tp_skinny fits in tp_params.own");

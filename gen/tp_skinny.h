@@ -21,9 +21,11 @@
 
 #include "gen/tp_lib.h"
 
+enum { SK_WIDE = 1, SK_TALL = 2 }; /* indices in the skinny parameter's values */
+
 /* The family's own parameters (in tp_params.own). */
 typedef struct {
-	int shape;       /* 1: wide (K x N in), 2: tall (N x K in): the Lua values "wide", "tall" */
+	int shape;       /* SK_WIDE (K x N in) or SK_TALL (N x K in): the Lua values "wide", "tall" */
 	unsigned kw;     /* lanes along K in a warp; 0: 4, or the tile's K if fewer */
 	unsigned stages; /* a tile's long side moves in this many stages (0: 1) */
 } tp_skinny;

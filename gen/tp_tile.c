@@ -24,7 +24,7 @@ static const tp_param params[] = {
 	TP_BOOL("wide_realign", tp_tile, wide_realign),
 	TP_INT("shear", 0, 0, 1024, tp_tile, shear),
 	TP_BOOL("dyn_smem", tp_tile, dyn_smem),
-	{NULL, 0, 0, 0, 0, 0, NULL, 0, 0},
+	TP_END,
 };
 
 static int pow2(unsigned x) { return x && !(x & (x - 1)); }
