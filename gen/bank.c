@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gen/tp_tile.h"
+
 #define NBANKS 32
 
 unsigned bank_wavefronts(const unsigned *addr, unsigned nlanes, unsigned bytes)
@@ -36,7 +38,7 @@ static unsigned access_addr(const tp_params *p, const tp_geom *g, int load,
 {
 	unsigned rb, gc;
 	tp_map_block(g, load ? &g->wr : &g->rd, load, t, k, &rb, &gc);
-	if (p->major_in)
+	if (tp_tile_of(p)->major_in)
 		return tp_saddr(g, rb * g->v + s, gc);
 	return tp_saddr(g, gc * g->v + s, rb);
 }
@@ -44,7 +46,7 @@ static unsigned access_addr(const tp_params *p, const tp_geom *g, int load,
 void bank_model(const tp_params *p, const tp_geom *g, bank_report *r)
 {
 	memset(r, 0, sizeof *r);
-	if (p->linear || p->smem == TP_SMEM_NONE)
+	if (tp_tile_of(p)->smem == TP_SMEM_NONE)
 		return;
 	for (int load = 0; load < 2; load++) {
 		bank_acc *a = &r->acc[r->n++];
@@ -69,7 +71,8 @@ void bank_model(const tp_params *p, const tp_geom *g, bank_report *r)
 
 void bank_pick_swizzle(const tp_params *p, tp_geom *g)
 {
-	if (p->linear || p->smem != TP_SMEM_SWIZZLE || p->swizzle_mask)
+	const tp_tile *t = tp_tile_of(p);
+	if (t->smem != TP_SMEM_SWIZZLE || t->swizzle_mask)
 		return;
 	unsigned best = ~0u, bshr = 0, bshl = 0;
 	for (unsigned shl = 0; shl < 4; shl++)
@@ -82,4 +85,10 @@ void bank_pick_swizzle(const tp_params *p, tp_geom *g)
 				best = cost, bshr = shr, bshl = shl;
 		}
 	g->swz_shr = bshr, g->swz_shl = bshl;
+}
+
+void bank_geom(const tp_params *p, tp_geom *g)
+{
+	tp_geom_init(g, p);
+	bank_pick_swizzle(p, g);
 }

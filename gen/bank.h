@@ -34,6 +34,9 @@ unsigned bank_wavefronts(const unsigned *addr, unsigned nlanes, unsigned bytes);
  * the stores and loads together; the plain (row & swz) wins ties. */
 void bank_pick_swizzle(const tp_params *p, tp_geom *g);
 
+/* The tile family's geometry of p, with the swizzle picked. */
+void bank_geom(const tp_params *p, tp_geom *g);
+
 /* Model every shared access of p (n = 0 when p uses no shared memory). */
 void bank_model(const tp_params *p, const tp_geom *g, bank_report *r);
 

@@ -13,6 +13,7 @@
 #include "common/fsio.h"
 #include "common/fstx.h"
 #include "gen/tp.h"
+#include "gen/tp_family.h"
 #include "loader/meta.h"
 
 #define PENDING_KEY "ptxpose.pending" /* the texts queued, kept alive for fstx */
@@ -66,21 +67,22 @@ static lua_Integer int_field(lua_State *L, const char *key, lua_Integer def,
 	return v;
 }
 
-/* Field `key` as {a, b} of positive integers. */
-static void pair_field(lua_State *L, const char *key, unsigned *a, unsigned *b)
+/* Field `key` as {a, b} of integers in [lo, hi]; left as they are when absent. */
+static void pair_field(lua_State *L, const char *key, long lo, long hi, long *a, long *b)
 {
 	lua_getfield(L, 1, key);
 	if (!lua_isnil(L, -1)) {
 		if (!lua_istable(L, -1) || lua_rawlen(L, -1) != 2)
 			luaL_error(L, "transpose: %s must be a pair like {32, 32}", key);
-		unsigned *dst[2] = {a, b};
+		long *dst[2] = {a, b};
 		for (int i = 0; i < 2; i++) {
 			lua_rawgeti(L, -1, i + 1);
 			int ok;
 			lua_Integer v = lua_tointegerx(L, -1, &ok);
-			if (!ok || v < 1 || v > 65536)
-				luaL_error(L, "transpose: %s[%d] must be an integer from 1 to 65536", key, i + 1);
-			*dst[i] = (unsigned)v;
+			if (!ok || v < lo || v > hi)
+				luaL_error(L, "transpose: %s[%d] must be an integer from %d to %d", key, i + 1, (int)lo,
+					   (int)hi);
+			*dst[i] = (long)v;
 			lua_pop(L, 1);
 		}
 	}
@@ -125,20 +127,58 @@ static int option_field(lua_State *L, const char *key, const char *const names[]
 	return r;
 }
 
-static const char *const known_keys[] = {
-	"coalesce", "dyn_smem", "elem", "family", "grid", "group", "kw", "ld_nc", "major", "max_regs", "name", "skinny", "smem", "st_cs",
-	"shear", "stages", "swizzle_mask", "threads", "tile", "vec", "wide_realign", NULL,
-};
+/* Every parameter's value as read from the script (defaults where absent):
+ * the i-th of tp_param_at's. */
+#define MAX_PARAMS 64
+typedef struct {
+	long v[MAX_PARAMS][2];
+} values;
+
+static void read_param(lua_State *L, const tp_param *q, long *v)
+{
+	v[0] = q->def, v[1] = q->def2;
+	switch (q->type) {
+	case TP_P_INT:
+		v[0] = (long)int_field(L, q->key, q->def, q->lo, q->hi);
+		break;
+	case TP_P_BOOL:
+		v[0] = bool_field(L, q->key);
+		break;
+	case TP_P_OPTION:
+		v[0] = option_field(L, q->key, q->names, (int)q->def);
+		break;
+	case TP_P_PAIR:
+		pair_field(L, q->key, q->lo, q->hi, &v[0], &v[1]);
+		break;
+	}
+}
+
+static long value_of(void *ud, const tp_param *q)
+{
+	const values *vals = ud;
+	const tp_family *owner;
+	const tp_param *r;
+	for (int i = 0; (r = tp_param_at(i, &owner)); i++)
+		if (r == q)
+			return vals->v[i][0];
+	return q->def;
+}
+
+/* The name of option `key`'s value. */
+static const char *option_name(values *vals, const char *key)
+{
+	const tp_family *owner;
+	const tp_param *q = tp_param_find(key, &owner);
+	return q->names[value_of(vals, q)];
+}
 
 static void check_keys(lua_State *L)
 {
 	lua_pushnil(L);
 	while (lua_next(L, 1)) {
 		const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
-		int found = 0;
-		for (int i = 0; k && known_keys[i]; i++)
-			found |= !strcmp(known_keys[i], k);
-		if (!found)
+		const tp_family *owner;
+		if (!k || (strcmp(k, "name") && !tp_param_find(k, &owner)))
 			luaL_error(L, "transpose: unknown parameter '%s'", k ? k : "(not a string)");
 		lua_pop(L, 1);
 	}
@@ -147,14 +187,6 @@ static void check_keys(lua_State *L)
 /* ptx.transpose{...} -> text, meta */
 static int l_transpose(lua_State *L)
 {
-	static const char *const smem_names[] = {"none", "plain", "padded", "swizzle", NULL};
-	static const char *const major_names[] = {"out", "in", NULL};
-	static const char *const side_names[] = {"read", "write", NULL};
-	static const char *const grid_names[] = {"tile", "linear", NULL};
-	static const char *const skinny_names[] = {"no", "wide", "tall", NULL};
-	const char *family_names[TP_FAMILY_N + 1] = {NULL}; /* tp_family_name's, in enum order */
-	for (int i = 0; i < TP_FAMILY_N; i++)
-		family_names[i] = tp_family_name((enum tp_family)i);
 	luaL_checktype(L, 1, LUA_TTABLE);
 	check_keys(L);
 	tp_params p;
@@ -170,30 +202,15 @@ static int l_transpose(lua_State *L)
 		luaL_error(L, "transpose: name is longer than %d characters (the metadata's limit)", META_VAL_MAX);
 	strcpy(p.name, name);
 	lua_pop(L, 1);
-	p.elem = (unsigned)int_field(L, "elem", 32, 1, 1024);
-	pair_field(L, "tile", &p.tm, &p.tn);
-	pair_field(L, "threads", &p.tx, &p.ty);
-	p.vec = (unsigned)int_field(L, "vec", 1, 1, 64);
-	p.smem = (enum tp_smem)option_field(L, "smem", smem_names, TP_SMEM_NONE);
-	p.major_in = option_field(L, "major", major_names, 0);
-	p.coalesce_write = option_field(L, "coalesce", side_names, 0);
-	p.linear = option_field(L, "grid", grid_names, 0);
-	p.swizzle_mask = (unsigned)int_field(L, "swizzle_mask", 0, 0, 1024);
-	p.ld_nc = bool_field(L, "ld_nc");
-	p.group = (unsigned)int_field(L, "group", 0, 0, 65535);
-	p.st_cs = bool_field(L, "st_cs");
-	p.wide_realign = bool_field(L, "wide_realign");
-	p.shear = (unsigned)int_field(L, "shear", 0, 0, 1024);
-	p.dyn_smem = bool_field(L, "dyn_smem");
-	p.max_regs = (unsigned)int_field(L, "max_regs", 0, 0, 255);
-	p.skinny = (enum tp_skinny)option_field(L, "skinny", skinny_names, TP_SKINNY_NONE);
-	p.kw = (unsigned)int_field(L, "kw", 0, 0, 32);
-	p.stages = (unsigned)int_field(L, "stages", 0, 0, 64);
-	p.family = (enum tp_family)option_field(L, "family", family_names, TP_FAMILY_TILE);
-	if (p.skinny && !p.kw) { /* lanes along K: 4, or the tile's K if fewer */
-		unsigned kt = p.skinny == TP_SKINNY_TALL ? p.tn : p.tm;
-		p.kw = kt < 4 ? kt : 4;
-	}
+	static values vals; /* the generator is single-threaded */
+	const tp_param *q;
+	const tp_family *owner;
+	int n = 0;
+	for (; n < MAX_PARAMS && (q = tp_param_at(n, &owner)); n++)
+		read_param(L, q, vals.v[n]);
+	tp_use(&p, tp_family_choose(value_of, &vals));
+	for (int i = 0; i < n; i++)
+		tp_set2(&p, tp_param_at(i, &owner)->key, vals.v[i][0], vals.v[i][1]);
 	snprintf(p.script, sizeof p.script, "%s", ctx_of(L)->script);
 	strbuf *out = buf_of(L);
 	char err[256];
@@ -209,9 +226,9 @@ static int l_transpose(lua_State *L)
 	lua_pushinteger(L, p.tn), lua_setfield(L, -2, "tile_cols");
 	lua_pushinteger(L, p.tx * p.ty), lua_setfield(L, -2, "threads");
 	lua_pushinteger(L, p.vec), lua_setfield(L, -2, "vec");
-	lua_pushstring(L, tp_smem_name(p.smem)), lua_setfield(L, -2, "smem");
-	lua_pushstring(L, p.linear ? "linear" : "tile"), lua_setfield(L, -2, "grid");
-	lua_pushstring(L, skinny_names[p.skinny]), lua_setfield(L, -2, "skinny");
+	lua_pushstring(L, option_name(&vals, "smem")), lua_setfield(L, -2, "smem");
+	lua_pushstring(L, option_name(&vals, "grid")), lua_setfield(L, -2, "grid");
+	lua_pushstring(L, option_name(&vals, "skinny")), lua_setfield(L, -2, "skinny");
 	return 2;
 }
 

@@ -1,88 +1,13 @@
-/* tp_emit: the tiled kernel. Phases: parameters and what depends on the
+/* tp_emit: the tile family's kernel. Phases: parameters and what depends on the
  * thread alone; the walk over tiles and matrices (tp_walk.c); per tile: the
  * interior test, all global loads, (shared memory: stores, barrier, loads),
  * all global stores. Interior tiles take unpredicated vector accesses, edge
  * tiles per-element predicated ones. */
-#include "gen/tp_emit.h"
-
 #include <stdio.h>
 #include <string.h>
 
-#include "gen/ptxb.h"
-#include "loader/abi.h"
-#include "gen/tp_int.h"
-
-unsigned tp_lg2(unsigned x)
-{
-	unsigned n = 0;
-	while (x >>= 1)
-		n++;
-	return n;
-}
-
-/* "[%reg]" or "[%reg+off]" */
-const char *tp_addr(char *buf, size_t n, const char *reg, unsigned off)
-{
-	if (off)
-		snprintf(buf, n, "[%s+%u]", reg, off);
-	else
-		snprintf(buf, n, "[%s]", reg);
-	return buf;
-}
-
-/* "{%a, %b, ...}" (or "%a") of block k's row vector i or column vector c. */
-const char *tp_unit_list(char *buf, size_t n, const em *e, unsigned k, int row, unsigned j)
-{
-	const char *const *u = row ? e->xr[k][j] : e->xc[k][j];
-	if (e->na == 1) {
-		snprintf(buf, n, "%s", u[0]);
-		return buf;
-	}
-	size_t len = (size_t)snprintf(buf, n, "{");
-	for (unsigned i = 0; i < e->na; i++)
-		len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? ", " : "", u[i]);
-	snprintf(buf + len, n - len, "}");
-	return buf;
-}
-
-/* "ld.global.v4.b32" and the like: n units of the unit type. */
-const char *tp_unit_op(char *buf, size_t n, const char *base, unsigned units, const char *ut)
-{
-	if (units == 1)
-		snprintf(buf, n, "%s.%s", base, ut);
-	else
-		snprintf(buf, n, "%s.v%u.%s", base, units, ut);
-	return buf;
-}
-
-void tp_setup(em *e)
-{
-	ptxb *b = e->b;
-	const tp_params *p = e->p;
-	ptxb_group(b, "Parameters and the thread's linear id.");
-	e->in0 = ptxb_reg(b, "b64", "input base (global)", "in");
-	e->out0 = ptxb_reg(b, "b64", "output base (global)", "out");
-	e->rows = ptxb_reg(b, "b32", "input rows", "rows");
-	e->cols = ptxb_reg(b, "b32", "input columns", "cols");
-	e->ld_in = ptxb_reg(b, "b32", "input leading dimension (elements)", "ld_in");
-	e->ld_out = ptxb_reg(b, "b32", "output leading dimension (elements)", "ld_out");
-	ptxb_op(b, NULL, "ld.param.u64", "%s, [param_in]", e->in0);
-	ptxb_op(b, NULL, "ld.param.u64", "%s, [param_out]", e->out0);
-	ptxb_op(b, NULL, "ld.param.u32", "%s, [param_rows]", e->rows);
-	ptxb_op(b, NULL, "ld.param.u32", "%s, [param_cols]", e->cols);
-	ptxb_op(b, NULL, "ld.param.u32", "%s, [param_ld_in]", e->ld_in);
-	ptxb_op(b, NULL, "ld.param.u32", "%s, [param_ld_out]", e->ld_out);
-	ptxb_op(b, NULL, "cvta.to.global.u64", "%s, %s", e->in0, e->in0);
-	ptxb_op(b, NULL, "cvta.to.global.u64", "%s, %s", e->out0, e->out0);
-	e->t = ptxb_reg(b, "b32", "linear thread id in the block", "thread");
-	ptxb_op(b, NULL, "mov.u32", "%s, %%tid.x", e->t);
-	if (p->ty > 1) {
-		const char *ty = ptxb_reg(b, "b32", "threadIdx.y", "thread_y");
-		ptxb_op(b, NULL, "mov.u32", "%s, %%tid.y", ty);
-		ptxb_op(b, NULL, "shl.b32", "%s, %s, %u", ty, ty, tp_lg2(p->tx));
-		ptxb_op(b, NULL, "add.u32", "%s, %s, %s", e->t, e->t, ty);
-	}
-}
+#include "gen/bank.h"
+#include "gen/tp_tile.h"
 
 static void emit_fast_test(em *e)
 {
@@ -114,34 +39,6 @@ static void emit_fast_test(em *e)
 	}
 	if (g->v > 1)
 		ptxb_op(b, NULL, "setp.eq.and.u32", "%s, %s, 0, %s", e->fast, e->align, e->interior);
-}
-
-/* The thread's first block (rb0, gc0) under mapping m, into two registers. */
-void tp_block0(em *e, const tp_map *m, int write_map, const char *tag,
-			const char **rb0, const char **gc0)
-{
-	ptxb *b = e->b;
-	*rb0 = ptxb_reg(b, "b32", "first block row of this thread", "%s_brow", tag);
-	*gc0 = ptxb_reg(b, "b32", "first block column of this thread", "%s_bcol", tag);
-	const char *along = write_map ? *rb0 : *gc0, *across = write_map ? *gc0 : *rb0;
-	ptxb_op(b, NULL, "and.b32", "%s, %s, %u", along, e->t, m->fast - 1);
-	ptxb_op(b, NULL, "shr.u32", "%s, %s, %u", across, e->t, tp_lg2(m->fast));
-}
-
-
-
-/* Row offset m and column offset n (elements) of access (k, s). */
-void tp_gaccess(const em *e, const gside *s, unsigned k, unsigned j,
-		    unsigned *mrow, unsigned *ncol)
-{
-	unsigned v = e->g->v;
-	if (!s->store) {  /* input row rb*v + j, columns gc*v .. */
-		*mrow = s->m->dr[k] * v + j;
-		*ncol = s->m->dc[k] * v;
-	} else {          /* output row gc*v + j, columns rb*v .. */
-		*mrow = s->m->dc[k] * v + j;
-		*ncol = s->m->dr[k] * v;
-	}
 }
 
 /* What one side's addresses need that depends on the thread alone, before
@@ -207,55 +104,6 @@ static void emit_gaddr(em *e, gside *s)
 	ptxb_op(b, NULL, "sub.s32", "%s, %s, %s", s->cols_left, s->store ? e->rows : e->cols, col0);
 }
 
-/* Element (i, c) of block k in registers: its unit and, for packed
- * elements, the bit offset inside that word. */
-static const char *elem_unit(const em *e, unsigned k, unsigned i, unsigned c, int store, unsigned *bit)
-{
-	unsigned es = e->g->es;
-	*bit = 0;
-	if (es >= 4) /* one unit per element; 16-byte ones are a pair, see tp_elem_access */
-		return e->xr[k][i][es == 16 ? 0 : c];
-	if (store) { /* output row c holds elements i packed */
-		*bit = (i % e->epw) * 8 * es;
-		return e->xc[k][c][i / e->epw];
-	}
-	*bit = (c % e->epw) * 8 * es;
-	return e->xr[k][i][c / e->epw];
-}
-
-/* One element access: predicated by `guard` (the edge path) or not. */
-void tp_elem_access(em *e, const gside *s, unsigned k, unsigned i, unsigned c, const char *a,
-			const char *guard)
-{
-	ptxb *b = e->b;
-	unsigned es = e->g->es, bit;
-	char op[64], regs[80];
-	const char *u = elem_unit(e, k, i, c, s->store, &bit);
-	const char *base = s->store ? e->stop : e->ldop;
-	if (es == 16) {
-		snprintf(regs, sizeof regs, "{%s, %s}", e->xr[k][0][0], e->xr[k][0][1]);
-		tp_unit_op(op, sizeof op, base, 2, "b64");
-	} else if (es >= 4) {
-		snprintf(regs, sizeof regs, "%s", u);
-		tp_unit_op(op, sizeof op, base, 1, e->ut);
-	} else {
-		snprintf(regs, sizeof regs, "%s", e->tmp);
-		snprintf(op, sizeof op, "%s.b%u", base, 8 * es);
-	}
-	if (s->store) {
-		if (es < 4 && bit)
-			ptxb_op(b, NULL, "shr.b32", "%s, %s, %u", e->tmp, u, bit);
-		else if (es < 4)
-			snprintf(regs, sizeof regs, "%s", u);
-		ptxb_op(b, guard, op, "%s, %s", a, regs);
-		return;
-	}
-	ptxb_op(b, guard, op, "%s, %s", regs, a);
-	if (es < 4)
-		ptxb_op(b, NULL, "bfi.b32", "%s, %s, %s, %u, %u", u, e->tmp, u, bit, 8 * es);
-}
-
-
 /* Block k's row j (load) or column j (store) as one vector access at
  * address a, under guard (NULL: none). */
 static void vector_access(em *e, const gside *s, unsigned k, unsigned j, const char *a, const char *guard)
@@ -318,49 +166,10 @@ static void emit_gaccess(em *e, const gside *s, int mode)
 		}
 }
 
-/* One shared address: row a0 + cr, granule column b0 + db, swizzled. The
- * scratch registers are declared once per tag. */
-void tp_smem_addr(em *e, const char *tag, const char *a0, const char *b0, unsigned cr,
-		  unsigned db, const char *dst)
-{
-	ptxb *b = e->b;
-	const tp_geom *g = e->g;
-	char name[40];
-	snprintf(name, sizeof name, "%s_row", tag);
-	const char *srow = ptxb_find(b, name + 0);
-	if (!srow) {
-		srow = ptxb_reg(b, "b32", NULL, "%s_row", tag);
-		ptxb_reg(b, "b32", NULL, "%s_col", tag);
-		if (g->swz)
-			ptxb_reg(b, "b32", "swizzle: low bits of the shared row", "%s_xor", tag);
-	}
-	snprintf(name, sizeof name, "%s_col", tag);
-	const char *scol = ptxb_find(b, name);
-	snprintf(name, sizeof name, "%s_xor", tag);
-	const char *sxor = g->swz ? ptxb_find(b, name) : NULL;
-	ptxb_op(b, NULL, "add.u32", "%s, %s, %u", srow, a0, cr);
-	ptxb_op(b, NULL, "add.u32", "%s, %s, %u", scol, b0, db);
-	if (sxor) {
-		const char *from = srow;
-		if (g->swz_shr) {
-			ptxb_op(b, NULL, "shr.u32", "%s, %s, %u", sxor, from, g->swz_shr);
-			from = sxor;
-		}
-		if (g->swz_shl) {
-			ptxb_op(b, NULL, "shl.b32", "%s, %s, %u", sxor, from, g->swz_shl);
-			from = sxor;
-		}
-		ptxb_op(b, NULL, "and.b32", "%s, %s, %u", sxor, from, g->swz);
-		ptxb_op(b, NULL, "xor.b32", "%s, %s, %s", scol, scol, sxor);
-	}
-	ptxb_op(b, NULL, "mad.lo.u32", "%s, %s, %u, %s", scol, srow, g->pitch, scol);
-	ptxb_op(b, NULL, "mad.lo.u32", "%s, %s, %u, %s", dst, scol, g->gbytes, e->sbase);
-}
-
 static void emit_smem(em *e, const char *sbase, int load)
 {
 	ptxb *b = e->b;
-	const tp_params *p = e->p;
+	const tp_tile *p = tp_tile_of(e->p);
 	const tp_geom *g = e->g;
 	const tp_map *m = load ? &g->wr : &g->rd;
 	const char *tag = load ? "sl" : "ss";
@@ -395,7 +204,7 @@ static void emit_smem(em *e, const char *sbase, int load)
 static void emit_shared(em *e)
 {
 	ptxb *b = e->b;
-	const tp_params *p = e->p;
+	const tp_tile *p = tp_tile_of(e->p);
 	const tp_geom *g = e->g;
 	ptxb_global(b, "// %u rows of %u-byte granules, %u bytes apart%s.", g->srows, g->gbytes,
 		    g->pitch * g->gbytes,
@@ -407,7 +216,7 @@ static void emit_shared(em *e)
 		ptxb_global(b, ".shared .align 16 .b8 tile_smem[%u];", g->smem_bytes);
 	const char *sbase = ptxb_reg(b, "b32", "shared tile base", "smem");
 	ptxb_group(b, "Into shared memory by %s rows (%s), a barrier, and out along the other axis.",
-		   p->major_in ? "input" : "output", tp_smem_name(p->smem));
+		   p->major_in ? "input" : "output", tp_smem_names[p->smem]);
 	ptxb_op(b, NULL, "mov.u32", "%s, tile_smem", sbase);
 	e->sbase = sbase;
 	emit_smem(e, sbase, 0);
@@ -449,7 +258,7 @@ static void emit_paths(em *e, const gside *s, const char *notfast, const char *t
 		ptxb_note(b, "interior tile, rows not aligned for vectors");
 		ptxb_op(b, notint, "bra.uni", "%s", l_edge);
 		if (s->store && tp_realign_stores(e)) {
-			if (e->p->shear)
+			if (tp_tile_of(e->p)->shear)
 				tp_emit_sheared_stores(e, s);
 			else if (tp_wide_realign(e))
 				tp_emit_wide_stores(e, s);
@@ -531,14 +340,19 @@ static void declare_data(em *e)
 		e->tmp = ptxb_reg(b, "b32", "one packed element on the edge path", "elem");
 }
 
-int tp_emit_tile(const tp_params *p, const tp_geom *g, const char *header,
-		 strbuf *out, char *err, size_t errlen)
+int tp_tile_emit(const tp_params *p, const char *header, strbuf *out, char *err, size_t errlen)
 {
+	const tp_tile *t = tp_tile_of(p);
+	tp_geom gs;
+	const tp_geom *g = &gs;
+	bank_geom(p, &gs);
 	static em e; /* large (register name tables); the generator is single-threaded */
 	memset(&e, 0, sizeof e);
 	e.p = p, e.g = g;
-	e.ldop = p->ld_nc ? "ld.global.nc.L1::no_allocate" : "ld.global";
-	e.stop = p->st_cs ? "st.global.cs" : "st.global";
+	e.row_step = tp_row_step(p);
+	e.shared = t->smem != TP_SMEM_NONE;
+	e.ldop = t->ld_nc ? "ld.global.nc.L1::no_allocate" : "ld.global";
+	e.stop = t->st_cs ? "st.global.cs" : "st.global";
 	e.b = ptxb_new();
 	if (!e.b) {
 		snprintf(err, errlen, "out of memory");
@@ -548,9 +362,9 @@ int tp_emit_tile(const tp_params *p, const tp_geom *g, const char *header,
 	tp_setup(&e);
 	declare_data(&e);
 	/* Without shared memory both sides use one mapping: the coalesced side's. */
-	int smem = p->smem != TP_SMEM_NONE;
-	const tp_map *lm = (!smem && p->coalesce_write) ? &g->wr : &g->rd;
-	const tp_map *sm = (smem || p->coalesce_write) ? &g->wr : &g->rd;
+	int smem = t->smem != TP_SMEM_NONE;
+	const tp_map *lm = (!smem && t->coalesce_write) ? &g->wr : &g->rd;
+	const tp_map *sm = (smem || t->coalesce_write) ? &g->wr : &g->rd;
 	gside ld = {.store = 0, .m = lm, .write_map = lm == &g->wr, .tag = "ld"};
 	gside st = {.store = 1, .m = sm, .write_map = sm == &g->wr, .tag = "st"};
 	emit_gthread(&e, &ld);
@@ -563,27 +377,15 @@ int tp_emit_tile(const tp_params *p, const tp_geom *g, const char *header,
 	snprintf(notfast, sizeof notfast, "!%s", e.fast);
 	emit_paths(&e, &ld, notfast, "LOAD", "LOADED");
 	ptxb_label(b, "LOADED");
-	if (!smem || !p->major_in)
+	if (!smem || !t->major_in)
 		tp_emit_xpose(&e);
 	if (smem)
 		emit_shared(&e);
-	if (smem && p->major_in)
+	if (smem && t->major_in)
 		tp_emit_xpose(&e);
 	emit_gaddr(&e, &st);
 	ptxb_group(b, "The stores: vectors on the interior path, predicated elements on the edge.");
 	emit_paths(&e, &st, notfast, "STORE", "TILE_DONE");
 	tp_walk_end(&e);
 	return tp_finish(b, p, header, p->ty, out, err, errlen);
-}
-
-int tp_finish(ptxb *b, const tp_params *p, const char *header, unsigned ty, strbuf *out, char *err,
-	      size_t errlen)
-{
-	char params[512];
-	ptxb_maxnreg(b, p->max_regs);
-	int rc = ptxb_finish(b, out, header, tp_target(p), p->name, abi_ptx_params(params, sizeof params), p->tx, ty);
-	if (rc)
-		snprintf(err, errlen, "generator: %s", ptxb_error(b));
-	ptxb_free(b);
-	return rc;
 }

@@ -2,6 +2,16 @@
 
 #include <string.h>
 
+#include "gen/tp_tile.h"
+
+const char *const tp_smem_names[] = {"none", "plain", "padded", "swizzle", NULL};
+
+unsigned tp_row_step(const tp_params *p)
+{
+	unsigned shear = tp_tile_of(p)->shear;
+	return shear ? p->tm - shear / (p->elem / 8) : p->tm;
+}
+
 static void map_init(tp_map *m, unsigned fast, unsigned nthr, unsigned k, int write_map)
 {
 	m->fast = fast;
@@ -15,6 +25,7 @@ static void map_init(tp_map *m, unsigned fast, unsigned nthr, unsigned k, int wr
 
 void tp_geom_init(tp_geom *g, const tp_params *p)
 {
+	const tp_tile *t = tp_tile_of(p);
 	memset(g, 0, sizeof *g);
 	g->es = p->elem / 8;
 	g->v = p->vec;
@@ -27,17 +38,17 @@ void tp_geom_init(tp_geom *g, const tp_params *p)
 		g->k = TP_MAX_K; /* refused by tp_validate before use */
 	map_init(&g->rd, g->nbc, g->nthr, g->k, 0);
 	map_init(&g->wr, g->nbr, g->nthr, g->k, 1);
-	if (p->smem == TP_SMEM_NONE)
+	if (t->smem == TP_SMEM_NONE)
 		return;
-	g->srows = p->major_in ? p->tm : p->tn;
-	g->sgran = p->major_in ? g->nbc : g->nbr;
-	g->pitch = g->sgran + (p->smem == TP_SMEM_PADDED);
+	g->srows = t->major_in ? p->tm : p->tn;
+	g->sgran = t->major_in ? g->nbc : g->nbr;
+	g->pitch = g->sgran + (t->smem == TP_SMEM_PADDED);
 	/* plain keeps the natural row order; padded and swizzled interleave the
 	 * v rows of a block so that a warp's v-row stride lands in distinct banks */
-	g->permute = p->smem != TP_SMEM_PLAIN && g->v > 1;
-	if (p->smem == TP_SMEM_SWIZZLE) {
-		if (p->swizzle_mask) {
-			g->swz = p->swizzle_mask;
+	g->permute = t->smem != TP_SMEM_PLAIN && g->v > 1;
+	if (t->smem == TP_SMEM_SWIZZLE) {
+		if (t->swizzle_mask) {
+			g->swz = t->swizzle_mask;
 		} else {
 			/* one wavefront is 128 bytes: XOR over as many granules */
 			unsigned per_wave = 128 / g->gbytes;

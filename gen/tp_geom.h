@@ -13,6 +13,10 @@
 
 #define TP_MAX_K 64
 
+/* The tile family's shared-memory layouts (its `smem` parameter). */
+enum tp_smem { TP_SMEM_NONE, TP_SMEM_PLAIN, TP_SMEM_PADDED, TP_SMEM_SWIZZLE };
+extern const char *const tp_smem_names[]; /* "none", "plain", "padded", "swizzle"; NULL-ended */
+
 typedef struct {
 	unsigned fast;                   /* blocks along the mapping's fast axis */
 	unsigned dr[TP_MAX_K], dc[TP_MAX_K]; /* per-k block offsets */
@@ -28,6 +32,10 @@ typedef struct {
 	int permute;                     /* srow(r) = (r % v) * (srows / v) + r / v */
 	unsigned smem_bytes;
 } tp_geom;
+
+/* Input rows between a tile row and the next: tm, or tm less the rows of
+ * one shear window. */
+unsigned tp_row_step(const tp_params *p);
 
 /* Fill g from validated parameters. */
 void tp_geom_init(tp_geom *g, const tp_params *p);

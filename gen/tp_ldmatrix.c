@@ -17,7 +17,6 @@
 #include "gen/bank.h"
 #include "gen/tp_warp.h"
 
-unsigned wx_ldmatrix_smem(const tp_params *p) { return p->tm * p->tn * 2; }
 
 unsigned wx_saddr(unsigned pitch, unsigned r, unsigned g) { return r * pitch + ((g ^ (r & 7)) << 4); }
 
@@ -61,7 +60,7 @@ void wx_granule_map(wx *x, const char *row, const char *col, unsigned ng, unsign
 
 static unsigned saddr(const tp_params *p, unsigned r, unsigned g) { return wx_saddr(p->tn * 2, r, g); }
 
-void wx_ldmatrix_model(const tp_params *p, strbuf *h)
+static void wx_ldmatrix_model(const tp_params *p, strbuf *h)
 {
 	wx x;
 	memset(&x, 0, sizeof x);
@@ -94,7 +93,7 @@ void wx_ldmatrix_model(const tp_params *p, strbuf *h)
 /* Per thread, before the walk: the global load offsets (granule mapping),
  * the shared addresses of the thread's granules (stores) and of its lane's
  * ldmatrix rows (one a unit), which are the same for every tile. */
-void wx_ldmatrix_lanes(wx *x)
+static void wx_ldmatrix_lanes(wx *x)
 {
 	ptxb *b = x->e.b;
 	em *e = &x->e;
@@ -134,7 +133,7 @@ void wx_ldmatrix_lanes(wx *x)
 	}
 }
 
-void wx_ldmatrix_tile(wx *x)
+static void wx_ldmatrix_tile(wx *x)
 {
 	ptxb *b = x->e.b;
 	const tp_params *p = x->e.p;
@@ -163,3 +162,18 @@ void wx_ldmatrix_tile(wx *x)
 	ptxb_group(b, "The stores: one granule a unit.");
 	wx_global(x, 1, 0, 0);
 }
+
+static const wx_kind kind = {
+	WX_16X16_UNITS,
+	.how =
+		"// The tile goes to shared memory by input rows in 16-byte granules\n"
+		"// (swizzled); ldmatrix.x4.trans reads a 16x16 unit's four 8x8 blocks back\n"
+		"// transposed, as fragments, and a 4x4 word transpose among a quad's lanes\n"
+		"// (shfl.sync) makes 16-byte granules of output rows.\n",
+	.major = "in",
+	.lanes = wx_ldmatrix_lanes,
+	.tile = wx_ldmatrix_tile,
+	.model = wx_ldmatrix_model,
+};
+
+const tp_family tp_family_ldmatrix = WX_ROW("ldmatrix", kind, TP_TARGET);

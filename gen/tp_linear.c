@@ -5,12 +5,47 @@
  * threads of a block leave the loops at different times: plain `bra`, not
  * `bra.uni`. */
 #include <stdio.h>
+#include <string.h>
 
-#include "gen/ptxb.h"
-#include "gen/tp_emit.h"
+#include "gen/tp_lib.h"
 
-int tp_emit_linear(const tp_params *p, const char *header, strbuf *out,
-		   char *err, size_t errlen)
+static const char *const grid_names[] = {"tile", "linear", NULL};
+
+/* Its own parameter only chooses it. */
+static const tp_param params[] = {
+	TP_CHOICE("grid", grid_names),
+	TP_END,
+};
+
+/* The tile family's parameters it has always taken and ignored. */
+static const char *const ignores[] = {"major", "coalesce", "swizzle_mask", NULL};
+
+static int validate(const tp_params *p, char *err, size_t errlen)
+{
+	if (p->foreign && strcmp(p->foreign_owner->name, "tile"))
+		return tp_check_foreign(p, err, errlen);
+	if (p->vec != 1 || p->ty != 1 || p->foreign) {
+		snprintf(err, errlen, "grid: the linear (1-D) kernel takes vec=1, smem=none, no hints and threads={N, 1}");
+		return -1;
+	}
+	return 0;
+}
+
+static void header(const tp_params *p, strbuf *h)
+{
+	sb_printf(h, "// out[j][i] = in[i][j] for %u-bit elements, row-major, leading dimensions\n"
+		     "// in elements. ", p->elem);
+	sb_printf(h, "One element per thread over a 1-D grid: a coalesced read and a\n"
+		     "// strided write. Kernel ABI v2 (docs/DESIGN.md): a thread steps by the grid\n"
+		     "// over the elements, a block by nctaid.z over the matrices.\n//\n");
+	sb_printf(h, "// ptxpose kernel=%s abi=2 elem=%u grid=linear block=%ux1 per_block=%u vec=1 smem=none",
+		  p->name, p->elem, p->tx, p->tx);
+	if (p->max_regs)
+		sb_printf(h, " max_regs=%u", p->max_regs);
+	sb_addc(h, '\n');
+}
+
+static int emit(const tp_params *p, const char *header, strbuf *out, char *err, size_t errlen)
 {
 	ptxb *b = ptxb_new();
 	if (!b) {
@@ -126,3 +161,15 @@ int tp_emit_linear(const tp_params *p, const char *header, strbuf *out,
 	ptxb_op(b, NULL, "ret", " ");
 	return tp_finish(b, p, header, 1, out, err, errlen);
 }
+
+const tp_family tp_family_linear = {
+	.name = "linear",
+	.select_key = "grid",
+	.select_val = "linear",
+	.params = params,
+	.ignores = ignores,
+	.target = TP_TARGET,
+	.validate = validate,
+	.header = header,
+	.emit = emit,
+};

@@ -38,7 +38,7 @@ void wx_16x16_lanes(wx *x)
 	ptxb_op(b, NULL, "add.u32", "%s, %s, %s", x->stc, ur, bv);
 }
 
-void wx_movmatrix_lanes(wx *x) { wx_16x16_lanes(x); }
+static void wx_movmatrix_lanes(wx *x) { wx_16x16_lanes(x); }
 
 void wx_fragments(wx *x)
 {
@@ -50,7 +50,7 @@ void wx_fragments(wx *x)
 		wx_quad_xpose(x, x->d[i][0]);
 }
 
-void wx_movmatrix_tile(wx *x)
+static void wx_movmatrix_tile(wx *x)
 {
 	ptxb *b = x->e.b;
 	wx_fragments(x);
@@ -64,3 +64,18 @@ void wx_movmatrix_tile(wx *x)
 	ptxb_group(b, "The stores: one granule a unit.");
 	wx_global(x, 1, 0, 0);
 }
+
+static const wx_kind kind = {
+	WX_16X16_UNITS,
+	.how =
+		"// A lane loads a 16-byte granule of one of a 16x16 unit's four 8x8 blocks;\n"
+		"// a 4x4 word transpose among a quad's lanes (shfl.sync) makes movmatrix's\n"
+		"// fragments, movmatrix.trans transposes each block, a second quad transpose\n"
+		"// makes 16-byte granules of output rows. No shared memory.\n",
+	.major = NULL,
+	.lanes = wx_movmatrix_lanes,
+	.tile = wx_movmatrix_tile,
+	.model = NULL,
+};
+
+const tp_family tp_family_movmatrix = WX_ROW("movmatrix", kind, TP_TARGET);

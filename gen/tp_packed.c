@@ -9,7 +9,7 @@
  * only the few bytes at each end of a tile's output row go out one by one. */
 #include <stdio.h>
 
-#include "gen/tp_int.h"
+#include "gen/tp_tile.h"
 
 /* Packed elements: turn row words into column words with prmt. A 4x4 byte
  * block takes 8 prmt (pairs of rows interleaved, then pairs of pairs); a
@@ -54,7 +54,7 @@ int tp_realign_loads(const em *e) { return e->g->es < 4; }
 
 int tp_realign_stores(const em *e)
 {
-	return e->g->es < 4 && e->p->smem != TP_SMEM_NONE && !e->p->major_in;
+	return e->g->es < 4 && tp_tile_of(e->p)->smem != TP_SMEM_NONE && !tp_tile_of(e->p)->major_in;
 }
 
 /* prmt selector taking bytes off..off+3 of {hi:lo}: 0x3210 + off*0x1111. */

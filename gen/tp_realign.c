@@ -23,9 +23,9 @@
  * matrix's first and last tile rows. */
 #include <stdio.h>
 
-#include "gen/tp_int.h"
+#include "gen/tp_tile.h"
 
-int tp_wide_realign(const em *e) { return e->p->wide_realign; }
+int tp_wide_realign(const em *e) { return tp_tile_of(e->p)->wide_realign; }
 
 /* S[0..na] = W[q .. q + na] for q = (off >> 2) in 0 .. na - 1, by a selp tree
  * over the bits of q (p4: bit 2 of off; p8: bit 3). */

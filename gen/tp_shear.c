@@ -24,7 +24,7 @@
  * row before it is. */
 #include <stdio.h>
 
-#include "gen/tp_int.h"
+#include "gen/tp_tile.h"
 
 void tp_emit_sheared_stores(em *e, const gside *s)
 {
@@ -32,7 +32,7 @@ void tp_emit_sheared_stores(em *e, const gside *s)
 	const tp_params *p = e->p;
 	const tp_geom *g = e->g;
 	const tp_map *m = &g->wr;
-	unsigned A = g->gbytes, na = e->na, Q = p->shear;
+	unsigned A = g->gbytes, na = e->na, Q = tp_tile_of(p)->shear;
 	unsigned windows = tp_row_step(p) * g->es / A; /* of an output row */
 	tp_wregs r;
 	tp_wide_declare(e, &r, "wz");

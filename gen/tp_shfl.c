@@ -8,7 +8,7 @@
  * unit, two granules side by side (32 contiguous bytes a lane). */
 #include "gen/tp_warp.h"
 
-void wx_shfl_lanes(wx *x)
+static void wx_shfl_lanes(wx *x)
 {
 	ptxb *b = x->e.b;
 	const char *t = x->e.tmp;
@@ -27,7 +27,7 @@ void wx_shfl_lanes(wx *x)
 	ptxb_op(b, NULL, "mov.u32", "%s, %s", x->stc, ur);
 }
 
-void wx_shfl_tile(wx *x)
+static void wx_shfl_tile(wx *x)
 {
 	ptxb *b = x->e.b;
 	ptxb_group(b, "Every global load of the lane first: two granules a unit, 4 rows apart.");
@@ -39,3 +39,21 @@ void wx_shfl_tile(wx *x)
 	ptxb_group(b, "The stores: two granules a unit, side by side in an output row.");
 	wx_global(x, 1, 0, 4);
 }
+
+static const wx_kind kind = {
+	.elem = 32,
+	.UR = 8,
+	.UC = 32,
+	.NLD = 2,
+	.how =
+		"// The four lanes of a quad load a 4x4 block of words by input rows (a\n"
+		"// 16-byte granule a lane, two blocks a lane per 8x32 unit) and transpose\n"
+		"// it with two butterflies of shfl.sync into granules of output rows. No\n"
+		"// shared memory.\n",
+	.major = NULL,
+	.lanes = wx_shfl_lanes,
+	.tile = wx_shfl_tile,
+	.model = NULL,
+};
+
+const tp_family tp_family_shfl = WX_ROW("shfl", kind, TP_TARGET);

@@ -23,7 +23,6 @@
 
 #include "common/fsio.h"
 #include "gen/bank.h"
-#include "gen/tp_emit.h"
 #include "gen/tp_skinny.h"
 
 #define STATIC_SMEM_LIMIT 49152
@@ -59,15 +58,16 @@ static void pick_region(sk *s)
  * zero, and the region stride is searched only for a sound geometry). */
 static void geometry(sk *s, const tp_params *p)
 {
-	s->tall = p->skinny == TP_SKINNY_TALL;
+	const tp_skinny *own = tp_skinny_of(p);
+	s->tall = own->shape == SK_TALL;
 	s->es = p->elem / 8 ? p->elem / 8 : 1;
 	s->V = 16 / s->es ? 16 / s->es : 1;
 	s->KT = s->tall ? p->tn : p->tm;
-	s->F = p->stages ? p->stages : 1;
+	s->F = own->stages ? own->stages : 1;
 	s->L = (s->tall ? p->tm : p->tn) / s->F;
 	s->T = p->tx;
 	s->W = s->T / 32;
-	s->RW = p->kw;
+	s->RW = own->kw ? own->kw : s->KT < 4 ? s->KT : 4;
 	s->LW = s->RW ? 32 / s->RW : 0;
 	s->CH = s->L * s->es / 16;
 	s->S = s->LW && s->W ? s->CH / (s->LW * s->W) : 0;
@@ -80,10 +80,10 @@ static void geometry(sk *s, const tp_params *p)
 
 static unsigned smem_bytes(const sk *s) { return (s->CH + 2) * s->RB; }
 
-int tp_skinny_validate(const tp_params *p, char *err, size_t errlen)
+static int validate(const tp_params *p, char *err, size_t errlen)
 {
-	if (p->smem != TP_SMEM_NONE || p->major_in || p->coalesce_write || p->linear || p->group || p->swizzle_mask ||
-	    p->ld_nc || p->st_cs || p->wide_realign || p->shear || p->dyn_smem)
+	const tp_skinny *own = tp_skinny_of(p);
+	if (p->foreign || p->group)
 		FAIL("skinny: a skinny kernel takes no smem, major, coalesce, grid, group, swizzle_mask, wide_realign, shear, dyn_smem or hints"
 		     " (it stages its runs in shared memory its own way)");
 	unsigned es = p->elem / 8;
@@ -94,16 +94,16 @@ int tp_skinny_validate(const tp_params *p, char *err, size_t errlen)
 		FAIL("threads: a skinny kernel takes {N, 1}, N a power of two from 32 to 1024");
 	if (!pow2(p->tm) || !pow2(p->tn) || p->tm > 65536 || p->tn > 65536)
 		FAIL("tile: %ux%u must be powers of two, at most 65536", p->tm, p->tn);
-	if (p->stages && (!pow2(p->stages) || p->stages > (p->skinny == TP_SKINNY_TALL ? p->tm : p->tn)))
-		FAIL("stages: %u must be a power of two that divides the tile's long side", p->stages);
+	if (own->stages && (!pow2(own->stages) || own->stages > (own->shape == SK_TALL ? p->tm : p->tn)))
+		FAIL("stages: %u must be a power of two that divides the tile's long side", own->stages);
 	sk s;
 	memset(&s, 0, sizeof s);
 	geometry(&s, p);
 	const char *ks = s.tall ? "columns" : "rows";
 	if (s.KT > 256)
 		FAIL("tile: %u %s (the small dimension a tile takes) is more than 256", s.KT, ks);
-	if (!pow2(p->kw) || p->kw > 32 || p->kw > s.KT)
-		FAIL("kw: %u lanes along K must be a power of two, at most 32 and at most the tile's %u %s", p->kw, s.KT,
+	if (!pow2(s.RW) || s.RW > 32 || s.RW > s.KT)
+		FAIL("kw: %u lanes along K must be a power of two, at most 32 and at most the tile's %u %s", s.RW, s.KT,
 		     ks);
 	if (s.L * es < 16 || s.CH % (s.LW * s.W))
 		FAIL("tile: %u elements along the long side are %u granules of 16 bytes, not a multiple of the %u"
@@ -164,7 +164,7 @@ static void model(const sk *s, bank_report *r)
 	}
 }
 
-void tp_skinny_header(const tp_params *p, strbuf *h)
+static void header(const tp_params *p, strbuf *h)
 {
 	sk s;
 	memset(&s, 0, sizeof s);
@@ -336,19 +336,17 @@ static void setup_thread(sk *s)
 	ptxb_op(b, NULL, "mad.lo.u32", "%s, %s, %u, %s", s->rbase, k0, s->RB, ptxb_find(b, "run_smem"));
 }
 
-int tp_emit_skinny(const tp_params *p, const char *header, strbuf *out, char *err, size_t errlen)
+static int emit(const tp_params *p, const char *header, strbuf *out, char *err, size_t errlen)
 {
 	static sk s; /* large; the generator is single-threaded */
 	memset(&s, 0, sizeof s);
 	geometry(&s, p);
-	static tp_params wp;
-	wp = *p;
-	wp.smem = TP_SMEM_RUNS; /* the walk's barrier before a shared tile is reused */
 	static tp_geom g;
 	memset(&g, 0, sizeof g);
 	g.es = s.es, g.v = 1, g.gbytes = s.es;
 	em *e = &s.e;
-	e->p = &wp, e->g = &g;
+	e->p = p, e->g = &g;
+	e->shared = 1; /* the walk's barrier before the shared tile is reused */
 	e->on_matrix = on_matrix, e->on_row = on_row, e->on_tile = on_tile;
 	if (!(e->b = ptxb_new())) {
 		snprintf(err, errlen, "out of memory");
@@ -396,3 +394,24 @@ int tp_emit_skinny(const tp_params *p, const char *header, strbuf *out, char *er
 	tp_walk_end(e);
 	return tp_finish(b, p, header, 1, out, err, errlen);
 }
+
+static const char *const shape_names[] = {[0] = "no", [SK_WIDE] = "wide", [SK_TALL] = "tall", NULL};
+
+static const tp_param params[] = {
+	TP_OPTION("skinny", shape_names, tp_skinny, shape),
+	TP_INT("kw", 0, 0, 32, tp_skinny, kw),
+	TP_INT("stages", 0, 0, 64, tp_skinny, stages),
+	TP_END,
+};
+
+_Static_assert(sizeof(tp_skinny) <= TP_OWN_MAX, "tp_skinny fits in tp_params.own");
+
+const tp_family tp_family_skinny = {
+	.name = "skinny",
+	.select_key = "skinny",
+	.params = params,
+	.target = TP_TARGET,
+	.validate = validate,
+	.header = header,
+	.emit = emit,
+};

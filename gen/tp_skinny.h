@@ -19,7 +19,21 @@
 #ifndef GEN_TP_SKINNY_H
 #define GEN_TP_SKINNY_H
 
-#include "gen/tp_int.h"
+#include "gen/tp_lib.h"
+
+enum { SK_WIDE = 1, SK_TALL = 2 }; /* indices in the skinny parameter's values */
+
+/* The family's own parameters (in tp_params.own). */
+typedef struct {
+	int shape;       /* SK_WIDE (K x N in) or SK_TALL (N x K in): the Lua values "wide", "tall" */
+	unsigned kw;     /* lanes along K in a warp; 0: 4, or the tile's K if fewer */
+	unsigned stages; /* a tile's long side moves in this many stages (0: 1) */
+} tp_skinny;
+
+static inline const tp_skinny *tp_skinny_of(const tp_params *p)
+{
+	return (const tp_skinny *)(const void *)p->own.bytes;
+}
 
 #define SK_MAX_P 8   /* passes along K a thread makes */
 #define SK_MAX_S 16  /* chunk slots a thread has (+1: the extra granule) */

@@ -1,6 +1,6 @@
 /* tp_stmatrix: the stmatrix study family (gen/tp_warp.h): 16-bit elements
  * in 16x16 units, through shared memory by output rows; stmatrix needs
- * sm_90 (PTX ISA 7.8), so these files say .target sm_90 (tp_target) and
+ * sm_90 (PTX ISA 7.8), so these files say .target sm_90 (its row's target) and
  * target=sm_90 in their metadata (lib/README.md).
  *
  * The loads and the first quad transpose are movmatrix's (gen/
@@ -17,7 +17,7 @@
 #include "gen/bank.h"
 #include "gen/tp_warp.h"
 
-void wx_stmatrix_model(const tp_params *p, strbuf *h)
+static void wx_stmatrix_model(const tp_params *p, strbuf *h)
 {
 	wx x;
 	memset(&x, 0, sizeof x);
@@ -50,7 +50,7 @@ void wx_stmatrix_model(const tp_params *p, strbuf *h)
 /* Per thread, before the walk: the lane's stmatrix row addresses (one a
  * unit), the shared addresses of the thread's granules of output rows, and
  * its store offsets (granule mapping). */
-void wx_stmatrix_lanes(wx *x)
+static void wx_stmatrix_lanes(wx *x)
 {
 	ptxb *b = x->e.b;
 	em *e = &x->e;
@@ -85,7 +85,7 @@ void wx_stmatrix_lanes(wx *x)
 	wx_granule_map(x, x->str, x->stc, ng, pitch, "sld");
 }
 
-void wx_stmatrix_tile(wx *x)
+static void wx_stmatrix_tile(wx *x)
 {
 	ptxb *b = x->e.b;
 	unsigned ng = x->e.p->tm / 8;
@@ -107,3 +107,19 @@ void wx_stmatrix_tile(wx *x)
 		for (unsigned i = 0; i < x->UPT; i++)
 			wx_granule(x, 1, pass ? x->d[i][0] : NULL, i * x->T / ng, 0);
 }
+
+static const wx_kind kind = {
+	WX_16X16_UNITS,
+	.how =
+		"// A lane loads a 16-byte granule of one of a 16x16 unit's four 8x8 blocks;\n"
+		"// a 4x4 word transpose among a quad's lanes (shfl.sync) makes fragments,\n"
+		"// stmatrix.x4.trans writes the blocks transposed into shared memory by\n"
+		"// output rows (swizzled), and threads store whole granules of output rows.\n"
+		"// stmatrix needs sm_90.\n",
+	.major = "out",
+	.lanes = wx_stmatrix_lanes,
+	.tile = wx_stmatrix_tile,
+	.model = wx_stmatrix_model,
+};
+
+const tp_family tp_family_stmatrix = WX_ROW("stmatrix", kind, "sm_90");

@@ -9,7 +9,7 @@
  * below 2^31. */
 #include <stdio.h>
 
-#include "gen/tp_int.h"
+#include "gen/tp_lib.h"
 
 typedef struct {
 	const char *gx, *gy, *gz;        /* the grid: steps */
@@ -116,7 +116,7 @@ void tp_walk_begin(em *e)
 	ptxb_op(b, NULL, "mov.u32", "%s, %%nctaid.x", w.gx);
 	ptxb_op(b, NULL, "mov.u32", "%s, %%nctaid.y", w.gy);
 	ptxb_op(b, NULL, "mov.u32", "%s, %%nctaid.z", w.gz);
-	unsigned step = tp_row_step(p);
+	unsigned step = e->row_step ? e->row_step : p->tm;
 	ptxb_op(b, NULL, "add.u32", "%s, %s, %u", w.ntr, e->rows, step - 1);
 	if (step == p->tm)
 		ptxb_op(b, NULL, "shr.u32", "%s, %s, %u", w.ntr, w.ntr, tp_lg2(p->tm));
@@ -142,10 +142,10 @@ void tp_walk_begin(em *e)
 	ptxb_op(b, w.more, "bra.uni", "DONE");
 	emit_matrix(e);
 	ptxb_label(b, "ROW");
-	if (tp_row_step(p) == p->tm)
+	if (step == p->tm)
 		ptxb_op(b, NULL, "shl.b32", "%s, %s, %u", e->r0, w.tr, tp_lg2(p->tm));
 	else
-		ptxb_op(b, NULL, "mul.lo.u32", "%s, %s, %u", e->r0, w.tr, tp_row_step(p));
+		ptxb_op(b, NULL, "mul.lo.u32", "%s, %s, %u", e->r0, w.tr, step);
 	if (e->on_row)
 		e->on_row(e);
 	ptxb_op(b, NULL, "mov.u32", "%s, %s", w.tc, w.fc);
@@ -165,7 +165,7 @@ static void step(em *e, const char *idx, const char *by, const char *lim, const 
 	ptxb_op(b, NULL, "add.u32", "%s, %s, %s", idx, idx, by);
 	ptxb_op(b, NULL, "setp.lt.u32", "%s, %s, %s", w.more, idx, lim);
 	ptxb_op(b, notmore, "bra.uni", "%s", out);
-	if (e->p->smem != TP_SMEM_NONE)
+	if (e->shared)
 		ptxb_op(b, NULL, "bar.sync", "0");
 	ptxb_op(b, NULL, "bra.uni", "%s", again);
 }
@@ -175,7 +175,7 @@ void tp_walk_end(em *e)
 	ptxb *b = e->b;
 	ptxb_label(b, "TILE_DONE");
 	ptxb_group(b, "Next: the tile nctaid.x columns on, else nctaid.y rows down, else the matrix nctaid.z on%s.",
-		   e->p->smem != TP_SMEM_NONE ? " (a barrier first: every thread has read the shared tile)" : "");
+		   e->shared ? " (a barrier first: every thread has read the shared tile)" : "");
 	step(e, w.tc, w.gx, w.ntc, "NEXT_ROW", "TILE");
 	ptxb_label(b, "NEXT_ROW");
 	step(e, w.tr, w.gy, w.ntr, "NEXT_MATRIX", "ROW");

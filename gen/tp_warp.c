@@ -14,37 +14,36 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gen/tp_emit.h"
 #include "gen/tp_warp.h"
 
-#define STATIC_SMEM_LIMIT 49152
 #define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
 
 static int pow2(unsigned x) { return x && !(x & (x - 1)); }
 
 /* The geometry of (possibly unvalidated) parameters: nothing divides by 0. */
+static const wx_kind *kind_of(const tp_params *p) { return p->family->kind; }
+
 static void geometry(wx *x, const tp_params *p)
 {
-	int shfl = p->family == TP_FAMILY_SHFL;
+	const wx_kind *k = kind_of(p);
 	x->es = p->elem / 8 ? p->elem / 8 : 1;
 	x->T = p->tx * p->ty;
 	x->W = x->T / 32 ? x->T / 32 : 1;
-	x->UR = shfl ? 8 : 16;
-	x->UC = shfl ? 32 : 16;
-	x->NLD = shfl ? 2 : 1;
+	x->UR = k->UR;
+	x->UC = k->UC;
+	x->NLD = k->NLD;
 	x->NC = p->tn / x->UC;
 	x->U = p->tm / x->UR * x->NC;
 	x->UPT = x->U / x->W;
 }
 
-int tp_warp_validate(const tp_params *p, char *err, size_t errlen)
+int wx_validate(const tp_params *p, char *err, size_t errlen)
 {
-	const char *f = tp_family_name(p->family);
-	if (p->smem != TP_SMEM_NONE || p->major_in || p->coalesce_write || p->linear || p->swizzle_mask ||
-	    p->ld_nc || p->st_cs || p->wide_realign || p->shear || p->dyn_smem || p->skinny || p->kw || p->stages)
+	const char *f = p->family->name;
+	if (p->foreign)
 		FAIL("family: a %s kernel takes no smem, major, coalesce, grid, swizzle_mask, hints, wide_realign,"
 		     " shear, dyn_smem, skinny, kw or stages (it moves its tile its own way)", f);
-	unsigned want = p->family == TP_FAMILY_SHFL ? 32 : 16;
+	unsigned want = kind_of(p)->elem;
 	if (p->elem != want)
 		FAIL("elem: a %s kernel moves %u-bit elements, not %u", f, want, p->elem);
 	if (p->vec != 1 && p->vec * p->elem != 128)
@@ -59,43 +58,24 @@ int tp_warp_validate(const tp_params *p, char *err, size_t errlen)
 		     p->tn, x.U, x.UR, x.UC, x.W, WX_MAX_UPT);
 	if (p->group > 65535)
 		FAIL("group: %u tile columns is more than a grid holds", p->group);
-	if (p->family == TP_FAMILY_LDMATRIX || p->family == TP_FAMILY_STMATRIX) {
-		/* shared rows: input rows of TN halves (ldmatrix), output rows of TM (stmatrix) */
-		unsigned row = p->family == TP_FAMILY_LDMATRIX ? p->tn : p->tm;
+	if (kind_of(p)->major) {
+		unsigned row = wx_shared_pitch(p) / 2;
 		if (row < 64)
 			FAIL("tile: a %s kernel's shared rows need 8 granules (64 halves) for the swizzle, not %u", f, row);
-		if (wx_ldmatrix_smem(p) > STATIC_SMEM_LIMIT)
+		if (wx_shared_bytes(p) > WX_STATIC_SMEM_LIMIT)
 			FAIL("tile: %ux%u needs %u bytes of shared memory, over the %u-byte static limit", p->tm, p->tn,
-			     wx_ldmatrix_smem(p), STATIC_SMEM_LIMIT);
+			     wx_shared_bytes(p), WX_STATIC_SMEM_LIMIT);
 	}
 	return 0;
 }
 
-void tp_warp_header(const tp_params *p, strbuf *h)
+unsigned wx_shared_bytes(const tp_params *p) { return p->tm * p->tn * 2; }
+
+unsigned wx_shared_pitch(const tp_params *p) { return (strcmp(kind_of(p)->major, "in") ? p->tm : p->tn) * 2; }
+
+void wx_header(const tp_params *p, strbuf *h)
 {
-	static const char *const how[] = {
-		[TP_FAMILY_MOVMATRIX] =
-			"// A lane loads a 16-byte granule of one of a 16x16 unit's four 8x8 blocks;\n"
-			"// a 4x4 word transpose among a quad's lanes (shfl.sync) makes movmatrix's\n"
-			"// fragments, movmatrix.trans transposes each block, a second quad transpose\n"
-			"// makes 16-byte granules of output rows. No shared memory.\n",
-		[TP_FAMILY_LDMATRIX] =
-			"// The tile goes to shared memory by input rows in 16-byte granules\n"
-			"// (swizzled); ldmatrix.x4.trans reads a 16x16 unit's four 8x8 blocks back\n"
-			"// transposed, as fragments, and a 4x4 word transpose among a quad's lanes\n"
-			"// (shfl.sync) makes 16-byte granules of output rows.\n",
-		[TP_FAMILY_STMATRIX] =
-			"// A lane loads a 16-byte granule of one of a 16x16 unit's four 8x8 blocks;\n"
-			"// a 4x4 word transpose among a quad's lanes (shfl.sync) makes fragments,\n"
-			"// stmatrix.x4.trans writes the blocks transposed into shared memory by\n"
-			"// output rows (swizzled), and threads store whole granules of output rows.\n"
-			"// stmatrix needs sm_90.\n",
-		[TP_FAMILY_SHFL] =
-			"// The four lanes of a quad load a 4x4 block of words by input rows (a\n"
-			"// 16-byte granule a lane, two blocks a lane per 8x32 unit) and transpose\n"
-			"// it with two butterflies of shfl.sync into granules of output rows. No\n"
-			"// shared memory.\n",
-	};
+	const wx_kind *k = kind_of(p);
 	wx x;
 	memset(&x, 0, sizeof x);
 	geometry(&x, p);
@@ -106,14 +86,13 @@ void tp_warp_header(const tp_params *p, strbuf *h)
 		     "// every other tile moves element by element, predicated. Design:\n"
 		     "// gen/tp_warp.h. Kernel ABI v2 (docs/DESIGN.md): a block steps by the grid\n"
 		     "// over tile columns, tile rows and matrices, so any grid covers any shape.\n",
-		  p->elem, tp_family_name(p->family), x.UPT, x.UR, x.UC, p->tm, p->tn, how[p->family]);
+		  p->elem, p->family->name, x.UPT, x.UR, x.UC, p->tm, p->tn, k->how);
 	sb_printf(h, "//\n// ptxpose kernel=%s abi=2 elem=%u grid=tile tile=%ux%u block=%ux%u\n", p->name, p->elem, p->tm,
 		  p->tn, p->tx, p->ty);
 	sb_printf(h, "// ptxpose vec=%u", 128 / p->elem);
-	if (p->family == TP_FAMILY_LDMATRIX)
-		sb_printf(h, " smem=swizzle major=in smem_bytes=%u pitch=%u swizzle=7", wx_ldmatrix_smem(p), p->tn * 2);
-	else if (p->family == TP_FAMILY_STMATRIX)
-		sb_printf(h, " smem=swizzle major=out smem_bytes=%u pitch=%u swizzle=7", wx_ldmatrix_smem(p), p->tm * 2);
+	if (k->major)
+		sb_printf(h, " smem=swizzle major=%s smem_bytes=%u pitch=%u swizzle=7", k->major, wx_shared_bytes(p),
+			  wx_shared_pitch(p));
 	else
 		sb_printf(h, " smem=none");
 	sb_printf(h, " per_thread=%u", x.UPT * x.NLD * 16 / x.es);
@@ -124,14 +103,12 @@ void tp_warp_header(const tp_params *p, strbuf *h)
 	sb_addc(h, '\n');
 	/* for the plan (lib/README.md): no realigned path; study kernels are
 	 * timed when named, never picked by the heuristic plan */
-	sb_printf(h, "// ptxpose family=%s study=1 fast_align=16 realign=none", tp_family_name(p->family));
-	if (strcmp(tp_target(p), TP_TARGET))
-		sb_printf(h, " target=%s", tp_target(p));
+	sb_printf(h, "// ptxpose family=%s study=1 fast_align=16 realign=none", p->family->name);
+	if (strcmp(p->family->target, TP_TARGET))
+		sb_printf(h, " target=%s", p->family->target);
 	sb_addc(h, '\n');
-	if (p->family == TP_FAMILY_LDMATRIX)
-		wx_ldmatrix_model(p, h);
-	if (p->family == TP_FAMILY_STMATRIX)
-		wx_stmatrix_model(p, h);
+	if (k->model)
+		k->model(p, h);
 }
 
 void wx_unit_delta(const wx *x, unsigned i, unsigned *drow, unsigned *dcol)
@@ -350,20 +327,18 @@ static void tile_addrs(wx *x)
 	lane_addr(x, x->sta, e->out, e->c0, x->str, e->r0, x->stc, e->ld_out);
 }
 
-int tp_emit_warp(const tp_params *p, const char *header, strbuf *out, char *err, size_t errlen)
+int wx_emit(const tp_params *p, const char *header, strbuf *out, char *err, size_t errlen)
 {
+	const wx_kind *k = kind_of(p);
 	static wx x; /* large; the generator is single-threaded */
 	memset(&x, 0, sizeof x);
 	geometry(&x, p);
-	static tp_params wp;
-	wp = *p;
-	if (p->family == TP_FAMILY_LDMATRIX || p->family == TP_FAMILY_STMATRIX)
-		wp.smem = TP_SMEM_SWIZZLE; /* the walk's barrier before the shared tile is reused */
 	static tp_geom g;
 	memset(&g, 0, sizeof g);
 	g.es = x.es, g.v = 16 / x.es, g.gbytes = 16;
 	em *e = &x.e;
-	e->p = &wp, e->g = &g;
+	e->p = p, e->g = &g;
+	e->shared = k->major != NULL; /* the walk's barrier before the shared tile is reused */
 	if (!(e->b = ptxb_new())) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
@@ -371,16 +346,8 @@ int tp_emit_warp(const tp_params *p, const char *header, strbuf *out, char *err,
 	ptxb *b = e->b;
 	tp_setup(e);
 	declare(&x);
-	static const struct {
-		void (*lanes)(wx *x), (*tile)(wx *x);
-	} fam[] = {
-		[TP_FAMILY_MOVMATRIX] = {wx_movmatrix_lanes, wx_movmatrix_tile},
-		[TP_FAMILY_LDMATRIX] = {wx_ldmatrix_lanes, wx_ldmatrix_tile},
-		[TP_FAMILY_STMATRIX] = {wx_stmatrix_lanes, wx_stmatrix_tile},
-		[TP_FAMILY_SHFL] = {wx_shfl_lanes, wx_shfl_tile},
-	};
 	setup_thread(&x);
-	fam[p->family].lanes(&x);
+	k->lanes(&x);
 	tp_walk_begin(e);
 	const char *lim = ptxb_reg(b, "b32", "tile end, for the interior test", "tile_end");
 	const char *fast = ptxb_reg(b, "pred", "interior, pointers and pitches 16-byte aligned", "fast");
@@ -394,7 +361,7 @@ int tp_emit_warp(const tp_params *p, const char *header, strbuf *out, char *err,
 	snprintf(notfast, sizeof notfast, "!%s", fast);
 	ptxb_op(b, notfast, "bra.uni", "EDGE");
 	tile_addrs(&x);
-	fam[p->family].tile(&x);
+	k->tile(&x);
 	ptxb_op(b, NULL, "bra.uni", "TILE_DONE");
 	edge_path(&x);
 	tp_walk_end(e);

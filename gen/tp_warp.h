@@ -29,8 +29,9 @@
 #ifndef GEN_TP_WARP_H
 #define GEN_TP_WARP_H
 
-#include "gen/tp_int.h"
+#include "gen/tp_lib.h"
 
+#define WX_STATIC_SMEM_LIMIT 49152
 #define WX_MAX_UPT 8  /* units a warp moves per tile */
 #define WX_MAX_NLD 2  /* 16-byte granules a lane loads (and stores) per unit */
 
@@ -55,6 +56,33 @@ typedef struct {
 	const char *t64;
 	wx_rows rc[2];           /* the row registers of this tile: loads, stores */
 } wx;
+
+/* What tells the families apart (their rows' `kind`, in their files). */
+typedef struct {
+	unsigned elem;          /* element bits */
+	unsigned UR, UC, NLD;   /* a unit's rows and columns; 16-byte granules a lane per unit */
+	const char *how;        /* the header's lines on how it transposes */
+	const char *major;      /* its shared stage's rows: "in" (input rows) or "out"; NULL: no shared memory */
+	void (*lanes)(wx *x);   /* lane offsets, before the walk */
+	void (*tile)(wx *x);    /* an interior, aligned tile */
+	void (*model)(const tp_params *p, strbuf *h); /* the ptxpose-smem lines, or NULL */
+} wx_kind;
+
+/* The 16-bit families' units: 16x16 halves, one granule a lane. */
+#define WX_16X16_UNITS .elem = 16, .UR = 16, .UC = 16, .NLD = 1
+
+/* The shared emitter's checks, header and kernel (tp_warp.c), for the rows:
+ * WX_ROW("name", kind, target). */
+int wx_validate(const tp_params *p, char *err, size_t errlen);
+void wx_header(const tp_params *p, strbuf *h);
+int wx_emit(const tp_params *p, const char *header, strbuf *out, char *err, size_t errlen);
+#define WX_ROW(nm, k, tgt)                                                                                    \
+	{.name = nm, .select_key = "family", .select_val = nm, .target = tgt, .kind = &k,                     \
+	 .validate = wx_validate, .header = wx_header, .emit = wx_emit}
+
+/* The shared stage of a kind with `major`: its bytes, its row pitch in bytes. */
+unsigned wx_shared_bytes(const tp_params *p);
+unsigned wx_shared_pitch(const tp_params *p);
 
 /* Unit i of a warp: its row and column offsets (elements) from unit 0's,
  * in the tile's input coordinates. */
@@ -86,15 +114,6 @@ void wx_global(wx *x, int store, unsigned krow, unsigned kcol);
  * tile's body on an interior, aligned tile. */
 void wx_16x16_lanes(wx *x); /* movmatrix's loads; the 16-bit families' stores */
 void wx_fragments(wx *x);   /* those loads, then quad transposes: word m holds block m's fragment */
-void wx_movmatrix_lanes(wx *x);
-void wx_movmatrix_tile(wx *x);
-void wx_ldmatrix_lanes(wx *x);
-void wx_ldmatrix_tile(wx *x);
-void wx_ldmatrix_model(const tp_params *p, strbuf *h);
-unsigned wx_ldmatrix_smem(const tp_params *p);
-void wx_stmatrix_lanes(wx *x);
-void wx_stmatrix_tile(wx *x);
-void wx_stmatrix_model(const tp_params *p, strbuf *h);
 
 /* The shared stage of the ldmatrix and stmatrix kernels (tp_ldmatrix.c):
  * `rows` rows of `pitch` bytes, granule column g of row r at byte
@@ -110,7 +129,5 @@ void wx_emit_saddr(wx *x, const char *dst, const char *r, const char *g, unsigne
  * and column (elements) into row and col, and the shared address of granule
  * i into a new register prefix + i. */
 void wx_granule_map(wx *x, const char *row, const char *col, unsigned ng, unsigned pitch, const char *prefix);
-void wx_shfl_lanes(wx *x);
-void wx_shfl_tile(wx *x);
 
 #endif

@@ -7,6 +7,7 @@
 #include "gen/bank.h"
 #include "gen/ptxb.h"
 #include "gen/tp.h"
+#include "gen/tp_family.h"
 #include "gen/tp_geom.h"
 #include "tests/unit/tap.h"
 
@@ -58,31 +59,32 @@ static void validation(void)
 	expect_refused(&p, "32-byte vector", "widest is 16");
 	tp_defaults(&p), p.tm = 2, p.tn = 2;
 	expect_refused(&p, "tile smaller than the block", "fewer than");
-	tp_defaults(&p), p.tm = 256, p.tn = 256, p.smem = TP_SMEM_PADDED, p.tx = 32, p.ty = 32;
+	tp_defaults(&p), p.tm = 256, p.tn = 256, tp_set(&p, "smem", TP_SMEM_PADDED), p.tx = 32, p.ty = 32;
 	expect_refused(&p, "too much shared memory", "static limit");
 	tp_defaults(&p), p.tm = 256, p.tn = 128;
 	expect_refused(&p, "too many elements per thread", "registers");
-	tp_defaults(&p), p.coalesce_write = 1, p.smem = TP_SMEM_SWIZZLE;
+	tp_defaults(&p), tp_set(&p, "coalesce", 1), tp_set(&p, "smem", TP_SMEM_SWIZZLE);
 	expect_refused(&p, "coalesce with shared memory", "coalesce:");
 	tp_defaults(&p), snprintf(p.name, sizeof p.name, "9bad");
 	expect_refused(&p, "bad name", "name:");
-	tp_defaults(&p), p.skinny = TP_SKINNY_WIDE, p.tm = 4, p.tn = 32768, p.tx = 256, p.ty = 1, p.kw = 4, p.stages = 8,
-		p.elem = 8;
+	tp_defaults(&p), tp_use(&p, tp_family_named("skinny")), tp_set(&p, "skinny", 1);
+	p.tm = 4, p.tn = 32768, p.tx = 256, p.ty = 1, tp_set(&p, "kw", 4), tp_set(&p, "stages", 8), p.elem = 8;
 	err[0] = '\0';
 	ok(tp_validate(&p, err, sizeof err) == 0, "skinny wide kmax 4, 8 stages of 4096 bytes: valid (%s)", err);
-	p.kw = 8;
+	tp_set(&p, "kw", 8);
 	expect_refused(&p, "skinny: kw 8 lanes along a kmax of 4", "kw:");
-	p.kw = 4, p.smem = TP_SMEM_SWIZZLE;
+	tp_set(&p, "kw", 4), tp_set(&p, "smem", TP_SMEM_SWIZZLE);
 	expect_refused(&p, "skinny with a swizzle", "skinny:");
-	p.smem = TP_SMEM_NONE, p.ty = 2, p.tx = 128;
+	tp_use(&p, tp_family_named("skinny")), tp_set(&p, "skinny", 1), tp_set(&p, "kw", 4), tp_set(&p, "stages", 8);
+	p.ty = 2, p.tx = 128;
 	expect_refused(&p, "skinny with 2-D threads", "threads:");
-	p.ty = 1, p.tx = 256, p.tn = 256, p.stages = 1;
+	p.ty = 1, p.tx = 256, p.tn = 256, tp_set(&p, "stages", 1);
 	expect_refused(&p, "skinny: 16 granules for 64 lane groups", "tile:");
-	p.tn = 32768, p.stages = 3;
+	p.tn = 32768, tp_set(&p, "stages", 3);
 	expect_refused(&p, "skinny: 3 stages", "stages:");
-	p.stages = 0, p.tm = 128, p.kw = 4;
+	tp_set(&p, "stages", 0), p.tm = 128, tp_set(&p, "kw", 4);
 	expect_refused(&p, "skinny: kmax 128 with kw 4 (32 passes)", "registers");
-	tp_defaults(&p), p.stages = 2;
+	tp_defaults(&p), tp_set(&p, "stages", 2);
 	expect_refused(&p, "stages on a tile kernel", "stages:");
 	tp_defaults(&p), p.max_regs = 16;
 	expect_refused(&p, "max_regs 16", "max_regs:");
@@ -90,11 +92,62 @@ static void validation(void)
 	expect_refused(&p, "max_regs 256", "max_regs:");
 }
 
+static long v_none(void *ud, const tp_param *q) { return q->def; }
+
+/* The values a test chooses with: key=index pairs, else the default. */
+static long v_pairs(void *ud, const tp_param *q)
+{
+	for (const char *const *kv = ud; *kv; kv += 2)
+		if (!strcmp(kv[0], q->key))
+			for (int i = 0; q->names[i]; i++)
+				if (!strcmp(q->names[i], kv[1]))
+					return i;
+	return q->def;
+}
+
+static void family_table(void)
+{
+	int n = 0, whole = 1;
+	for (; tp_families[n]; n++) {
+		const tp_family *f = tp_families[n];
+		const tp_family *owner;
+		whole &= f->name && f->validate && f->header && f->emit && f->target && tp_family_named(f->name) == f &&
+			 (!tp_families[n + 1] || tp_param_find(f->select_key, &owner) != NULL);
+	}
+	ok(n == 7 && whole, "7 rows, each with its checks, header, emitter, target and a selector that exists");
+	ok(tp_family_default() == tp_family_named("tile") && tp_family_choose(v_none, NULL) == tp_family_default(),
+	   "the default is the tile family, chosen when nothing else is");
+	const char *const shfl_wide[] = {"family", "shfl", "skinny", "wide", NULL};
+	const char *const wide_linear[] = {"skinny", "wide", "grid", "linear", NULL};
+	const char *const linear[] = {"grid", "linear", "family", "tile", NULL};
+	ok(tp_family_choose(v_pairs, (void *)shfl_wide) == tp_family_named("shfl") &&
+	   tp_family_choose(v_pairs, (void *)wide_linear) == tp_family_named("skinny") &&
+	   tp_family_choose(v_pairs, (void *)linear) == tp_family_named("linear"),
+	   "family= before skinny= before grid=");
+	tp_params p;
+	tp_defaults(&p);
+	ok(tp_set(&p, "tiel", 1) == -1 && tp_set(&p, "smem", TP_SMEM_PADDED) == 0, "tp_set: unknown key -1");
+	tp_defaults(&p), tp_use(&p, tp_family_named("movmatrix")), p.elem = 16, p.ty = 2;
+	tp_set(&p, "smem", TP_SMEM_NONE), tp_set(&p, "kw", 0);
+	char err[256] = "";
+	ok(tp_validate(&p, err, sizeof err) == 0 && !p.foreign, "another family's parameter at its default is no error (%s)",
+	   err);
+	tp_set(&p, "dyn_smem", 1);
+	expect_refused(&p, "movmatrix with dyn_smem", "family: a movmatrix kernel takes no");
+	tp_defaults(&p), tp_use(&p, tp_family_named("linear")), p.ty = 1;
+	tp_set(&p, "major", 1);
+	ok(tp_validate(&p, err, sizeof err) == 0, "the linear kernel ignores major, as it always has (%s)", err);
+	tp_set(&p, "ld_nc", 1), tp_set(&p, "stages", 2);
+	expect_refused(&p, "linear with ld_nc", "grid: the linear");
+	tp_use(&p, tp_family_named("linear")), tp_set(&p, "stages", 2), tp_set(&p, "ld_nc", 1);
+	expect_refused(&p, "linear with stages", "stages: applies only to skinny kernels");
+}
+
 static void generation_is_deterministic(void)
 {
 	tp_params p;
 	tp_defaults(&p);
-	p.smem = TP_SMEM_SWIZZLE, p.vec = 4, p.tn = 128;
+	tp_set(&p, "smem", TP_SMEM_SWIZZLE), p.vec = 4, p.tn = 128;
 	strbuf a, b;
 	sb_init(&a), sb_init(&b);
 	char err[256];
@@ -110,7 +163,8 @@ static void generation_is_deterministic(void)
 	   strstr(sb_str(&a), " max_regs=64"), "max_regs=64: .maxnreg 64 after .reqntid, and in the metadata");
 	sb_free(&a), sb_free(&b);
 	tp_defaults(&p);
-	p.skinny = TP_SKINNY_TALL, p.elem = 16, p.tm = 8192, p.tn = 4, p.tx = 256, p.ty = 1, p.kw = 4, p.stages = 8;
+	tp_use(&p, tp_family_named("skinny")), tp_set(&p, "skinny", 2), tp_set(&p, "kw", 4), tp_set(&p, "stages", 8);
+	p.elem = 16, p.tm = 8192, p.tn = 4, p.tx = 256, p.ty = 1;
 	sb_init(&a);
 	err[0] = '\0';
 	ok(tp_generate(&p, &a, err, sizeof err) == 0 && strstr(sb_str(&a), " skinny=tall kmax=4 kw=4 stages=8 vec=8 smem=runs") &&
@@ -133,14 +187,13 @@ static bank_report model(enum tp_smem smem, int major_in, unsigned elem, unsigne
 {
 	tp_params p;
 	tp_defaults(&p);
-	p.tm = 32, p.tn = vec == 4 ? 128 : 64, p.elem = elem, p.vec = vec, p.smem = smem;
-	p.major_in = major_in, p.swizzle_mask = mask;
+	p.tm = 32, p.tn = vec == 4 ? 128 : 64, p.elem = elem, p.vec = vec, tp_set(&p, "smem", smem);
+	tp_set(&p, "major", major_in), tp_set(&p, "swizzle_mask", mask);
 	char err[256];
 	if (tp_validate(&p, err, sizeof err))
 		ok(0, "model parameters valid: %s", err);
 	tp_geom g;
-	tp_geom_init(&g, &p);
-	bank_pick_swizzle(&p, &g);
+	bank_geom(&p, &g);
 	bank_report r;
 	bank_model(&p, &g, &r);
 	return r;
@@ -177,6 +230,7 @@ int main(void)
 {
 	builder();
 	validation();
+	family_table();
 	generation_is_deterministic();
 	banks();
 	return tap_done();

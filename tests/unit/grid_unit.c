@@ -12,6 +12,8 @@
 
 #include "emu/emu.h"
 #include "gen/tp.h"
+#include "gen/tp_family.h"
+#include "gen/tp_geom.h"
 #include "rig/rig.h"
 #include "tests/unit/tap.h"
 
@@ -134,21 +136,22 @@ static void test_walk(void)
 		tp_defaults(&ks[k].p);
 	/* shared memory: the barrier before a tile is reused */
 	ks[0].what = "32x32 padded, 32-bit";
-	ks[0].p.smem = TP_SMEM_PADDED;
+	tp_set(&ks[0].p, "smem", TP_SMEM_PADDED);
 	/* 16-byte vectors, a swizzle and the group order */
 	ks[1].what = "64x64 swizzled vec 4, group 4";
 	ks[1].p.tm = ks[1].p.tn = 64, ks[1].p.tx = 32, ks[1].p.ty = 4, ks[1].p.vec = 4;
-	ks[1].p.smem = TP_SMEM_SWIZZLE, ks[1].p.group = 4;
+	tp_set(&ks[1].p, "smem", TP_SMEM_SWIZZLE), ks[1].p.group = 4;
 	/* packed bytes: prmt and the realigned loads and stores */
 	ks[2].what = "64x64 bytes vec 8, swizzled, group 2";
 	ks[2].p.elem = 8, ks[2].p.tm = ks[2].p.tn = 64, ks[2].p.tx = 32, ks[2].p.ty = 2, ks[2].p.vec = 8;
-	ks[2].p.smem = TP_SMEM_SWIZZLE, ks[2].p.group = 2;
+	tp_set(&ks[2].p, "smem", TP_SMEM_SWIZZLE), ks[2].p.group = 2;
 	/* no shared memory */
 	ks[3].what = "16x32 registers only, 64-bit";
 	ks[3].p.elem = 64, ks[3].p.tm = 16, ks[3].p.tn = 32, ks[3].p.tx = 32, ks[3].p.ty = 4, ks[3].p.vec = 2;
 	/* the 1-D kernel */
 	ks[4].what = "linear, 16-bit";
-	ks[4].p.elem = 16, ks[4].p.linear = 1, ks[4].p.tx = 64, ks[4].p.ty = 1;
+	tp_use(&ks[4].p, tp_family_named("linear"));
+	ks[4].p.elem = 16, ks[4].p.tx = 64, ks[4].p.ty = 1;
 	/* 3 matrices of 150x140 with gaps, pointers one element off: 3x5 tiles of 64 */
 	rig_shape base = {150, 140, 141, 153, 0, 1, 3, 150 * 141 + 5, 140 * 153 + 7};
 	for (int k = 0; k < 5; k++) {

@@ -1,43 +1,34 @@
-/* tp_int: the emitter's shared state and helpers (internal to gen/tp_*.c). */
-#ifndef GEN_TP_INT_H
-#define GEN_TP_INT_H
+/* tp_tile: the tile family (internal to its files: tp_tile.c, the row, its
+ * checks and header; tp_emit.c, the kernel; tp_access.c, its global
+ * and shared accesses; tp_packed.c, tp_realign.c, tp_shear.c, narrow
+ * elements; tp_geom.c and bank.c, its geometry and bank model). */
+#ifndef GEN_TP_TILE_H
+#define GEN_TP_TILE_H
 
 #include <stddef.h>
 
-#include "gen/ptxb.h"
-#include "gen/tp.h"
 #include "gen/tp_geom.h"
+#include "gen/tp_lib.h"
 
-#define TP_MAX_V 16
+/* The family's own parameters (in tp_params.own). */
+typedef struct {
+	int smem;              /* enum tp_smem */
+	int major_in;          /* shared rows are input rows (1) or output rows (0) */
+	int coalesce_write;    /* smem=none: the write side is coalesced */
+	unsigned swizzle_mask; /* 0 = derived; a test-only override otherwise */
+	int ld_nc;             /* loads through the non-coherent path, no L1 allocation */
+	int st_cs;             /* streaming stores (.cs: evict first) */
+	int wide_realign;      /* 1- and 2-byte elements on rows off alignment: realign whole granules (tp_realign.c) */
+	unsigned shear;        /* 0, or bytes: with wide_realign, interior tiles off alignment write each output row
+				* in windows aligned to this many bytes, and tiles step by tm - shear/elem rows
+				* (tp_shear.c) */
+	int dyn_smem;          /* the shared tile in dynamic shared memory (up to 227 KB, opted in at launch) */
+} tp_tile;
 
-/* Data lives in units: a 32-bit word for 1- to 4-byte elements (narrow ones
- * packed), a 64-bit register for 8- and 16-byte ones. A row vector (v
- * elements along an input row) and a column vector (along an input column,
- * i.e. an output row) are each na units. For 4-, 8- and 16-byte elements the
- * two views name the same registers; packed elements need a prmt transpose. */
-typedef struct em {
-	ptxb *b;
-	const tp_params *p;
-	const tp_geom *g;
-	const char *ut;                         /* unit type: b32 or b64 */
-	unsigned ub, na, epw;                   /* unit bytes, units per access, elements per word (packed) */
-	const char *ldop, *stop;                /* global load/store with cache hints */
-	const char *in0, *out0;                 /* the parameters in and out (global) */
-	const char *in, *out;                   /* the current matrix's bases (tp_walk.c) */
-	const char *rows, *cols, *ld_in, *ld_out;
-	const char *t, *r0, *c0, *fast, *interior, *pe, *tmp;
-	const char *align;                      /* low bits of the matrix's pointers and the pitches (vector kernels) */
-	const char *ld_bits;                    /* the pitches' part of align, per kernel */
-	const char *sbase;                      /* shared tile base (smem kernels) */
-	const char *not_last;                   /* the tile is not the last tile row (realigned loads may read 3 bytes past a row) */
-	/* hooks of the walk (tp_walk.c), for kernels that need more than the
-	 * tile kernel's per-matrix, per-tile-row or per-tile set-up; NULL: none */
-	void (*on_matrix)(struct em *e);
-	void (*on_row)(struct em *e);
-	void (*on_tile)(struct em *e);
-	const char *xr[TP_MAX_K][TP_MAX_V][4];  /* block k, row i, unit u */
-	const char *xc[TP_MAX_K][TP_MAX_V][4];  /* block k, column c, unit u */
-} em;
+static inline const tp_tile *tp_tile_of(const tp_params *p) { return (const tp_tile *)(const void *)p->own.bytes; }
+
+/* tp_emit.c: the kernel (the row's emitter). */
+int tp_tile_emit(const tp_params *p, const char *header, strbuf *out, char *err, size_t errlen);
 
 /* One side of global memory: the input (load) or the output (store). */
 typedef struct {
@@ -58,12 +49,10 @@ typedef struct {
  * (misaligned interior tiles of 1- and 2-byte elements). */
 enum { ACC_VECTOR, ACC_ELEMENT, ACC_EDGE, ACC_EDGE_VECTOR };
 
-unsigned tp_lg2(unsigned x);
-/* The parameters (in0/out0, rows, cols, ld_in, ld_out) and the thread's linear id. */
-void tp_setup(em *e);
-const char *tp_addr(char *buf, size_t n, const char *reg, unsigned off);
+/* tp_access.c: what the kernel's paths share. "{%a, %b, ...}" (or "%a")
+ * of block k's row vector (row) or column vector j; the thread's first
+ * block under mapping m; row and column offsets of access (k, j). */
 const char *tp_unit_list(char *buf, size_t n, const em *e, unsigned k, int row, unsigned j);
-const char *tp_unit_op(char *buf, size_t n, const char *base, unsigned units, const char *ut);
 void tp_block0(em *e, const tp_map *m, int write_map, const char *tag, const char **rb0, const char **gc0);
 void tp_gaccess(const em *e, const gside *s, unsigned k, unsigned j, unsigned *mrow, unsigned *ncol);
 
@@ -71,16 +60,6 @@ void tp_gaccess(const em *e, const gside *s, unsigned k, unsigned j, unsigned *m
  * registers as tp_block0 left them) into dst, with the swizzle. */
 void tp_smem_addr(em *e, const char *tag, const char *a0, const char *b0, unsigned cr,
 		  unsigned db, const char *dst);
-
-/* tp_walk.c: the walk over tiles and matrices of kernel ABI v2
- * (docs/DESIGN.md). tp_walk_begin emits the grid setup, the test that the
- * block has a tile at all, and the heads of the three loops (matrices, tile
- * rows, tile columns), leaving e->in/out on the matrix and e->r0/c0 on the
- * tile; the caller emits the tile's body, which ends at TILE_DONE;
- * tp_walk_end emits the steps and back edges (with a barrier before a
- * shared tile is reused) and the exit. */
-void tp_walk_begin(em *e);
-void tp_walk_end(em *e);
 
 /* tp_packed.c: packed 1- and 2-byte elements: the prmt transpose of a
  * block, and realigned words on misaligned interior tiles. */
@@ -111,7 +90,7 @@ void tp_emit_wide_stores(em *e, const gside *s);
  * the shear, the head of a matrix's rows on its first tile row. */
 void tp_emit_sheared_stores(em *e, const gside *s);
 
-/* tp_emit.c: element (i, c) of block k as one access at address a (a load
+/* tp_access.c: element (i, c) of block k as one access at address a (a load
  * into the input row i, or a store from output row c), under guard. */
 void tp_elem_access(em *e, const gside *s, unsigned k, unsigned i, unsigned c, const char *a,
 		    const char *guard);
