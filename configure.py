@@ -364,7 +364,9 @@ def main():
                 return 1
         return 0
     for path, want in outputs.items():
-        if not os.path.exists(path) or open(path).read() != want:
+        # build.ninja always (ninja reruns this while it is older than an input);
+        # the rest only when it changes
+        if path == 'build.ninja' or not os.path.exists(path) or open(path).read() != want:
             write_atomic(path, want)
 
 
