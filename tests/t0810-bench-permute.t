@@ -12,6 +12,7 @@
 # and the report's columns with N-d and cuTENSOR entries.
 import ctypes
 import itertools
+import json
 import os
 import random
 import re
@@ -191,7 +192,7 @@ class FakeCutensor:
             if name == 'cutensorCreate':
                 args[0]._obj.value = 0x1234
             elif name == 'cutensorCreatePermutation' and args[-1].value in NOT_SUPPORTED:
-                return pct.STATUS_NOT_SUPPORTED
+                return 15  # CUTENSOR_STATUS_NOT_SUPPORTED
             elif name.startswith('cutensorCreate') and name not in self.fail:
                 self.next += 0x10  # the object it makes, written through its pointer
                 args[1]._obj.value = self.next
@@ -245,7 +246,7 @@ calls.clear()
 NOT_SUPPORTED.add(0x16F)
 f3 = h.permute(pct.permute_args(pc.parse_case('64x33:f16'))[0], x_ptr, y_ptr, stream)
 ok([a[7].value for a in named('cutensorCreatePermutation')] == [0x16F, 0x32F] and f3.compute == '32F',
-   'cutensor: f16 asks for COMPUTE_DESC_16F, and takes 32F where that is not supported', calls[:6])
+   'cutensor: f16 asks for COMPUTE_DESC_16F, and takes 32F where that is refused', calls[:6])
 NOT_SUPPORTED.clear()
 calls.clear()
 bad = pct.Handle(FakeCutensor(fail={'cutensorCreatePlan': 15}))
@@ -362,4 +363,31 @@ old_res = [{'impls': {p: {} for p in ('torch', 'cupy', 'cublas_geam', 'triton')}
 ok(pm.columns(old_res) == ['torch', 'cupy', 'cublas_geam', 'triton', pm.BEST]
    and pm.columns(old_res + [{'impls': {'cutensor': {}}}])[4] == 'cutensor',
    'report: a cutensor column only where a case has a cutensor entry (older results keep their columns)')
+
+
+def entry(us):
+    return {'status': 'ok', 'us': us, 'GBps': 1.0, 'timing': 'graph', 'note': ''}
+
+
+na = {'status': 'n/a', 'note': 'why'}
+base = json.load(open(os.path.join(ROOT, 'tests', 'data', 'peers-test-a.json')))
+two_d = dict(base['cases'][0])
+two_d['impls'] = dict(two_d['impls'], cutensor=entry(90))
+ndrec = dict(pc.parse_case('8x2048x16x128:f16:perm=0,2,1,3').record(), sets=['permute-dl'], calls=10, replays=30)
+ndrec['impls'] = {'copy': entry(100), 'torch': entry(200), 'cupy': entry(250), 'cublas_geam': na, 'triton': na,
+                  'cutensor': entry(125), 'ptxpose-heuristic': dict(na, path='package'),
+                  'ptxpose-measured': dict(na, path='package')}
+for c in (two_d, ndrec):
+    pm.fill_derived(c['impls'])
+res = dict(base, cases=[two_d, ndrec], versions=dict(base['versions'], cutensor='2.8.1'))
+with open(os.path.join(tmp, 'nd.json'), 'w') as f:
+    json.dump(res, f)
+rc, out, err = run('bench/report.py', '--out', os.path.join(tmp, 'rep'), os.path.join(tmp, 'nd.json'))
+md = open(os.path.join(tmp, 'rep', 'nvidia-test-gpu', 'side-by-side.md')).read() if rc == 0 else err
+rows = [line for line in md.splitlines() if line.startswith('| 8x2048x16x128:f16:perm=0,2,1,3 |')]
+ok(rc == 0 and '| case | copy GB/s | torch | cupy | cublas_geam | triton | cutensor | ptxpose best |' in md
+   and rows and rows[0].startswith('| 8x2048x16x128:f16:perm=0,2,1,3 | 1 | 50.0 | 40.0 | n/a | n/a | 80.0 | — |')
+   and '| cutensor |' in rows[0] and 'the best peer is the fastest of torch, cupy, cublas_geam, triton, cutensor' in md
+   and 'cutensor 2.8.1' in md, 'report: an N-d case and a cutensor column; cuTENSOR wins the N-d case as the best peer',
+   (rows, md[:1500]))
 finish()
