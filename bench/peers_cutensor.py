@@ -4,7 +4,9 @@ The permutation B = alpha * A (alpha = 1, the identity operator), planned once
 per case outside the graph: cutensorCreateTensorDescriptor for A and B,
 cutensorCreatePermutation, cutensorCreatePlanPreference (default algorithm,
 no JIT), cutensorCreatePlan (no workspace); the timed call is cutensorPermute
-alone, on the harness's stream, so it is captured in the graph like the others.
+alone, on the harness's stream, so it is captured in the graph like the others
+(cuTENSOR documents it as calling asynchronous functions only; should the capture
+be refused all the same, the harness times it back to back and says so).
 
 Layout: a case's layout() (input shape and strides, perm, output shape and
 strides, in elements, row-major order) becomes cuTENSOR's: modes listed
@@ -37,6 +39,7 @@ OP_IDENTITY = 1        # cutensorOperator_t
 ALGO_DEFAULT = -1      # cutensorAlgo_t
 JIT_MODE_NONE = 0      # cutensorJitMode_t
 SCALAR_TYPE = 1        # CUTENSOR_OPERATION_DESCRIPTOR_SCALAR_TYPE
+STATUS_NOT_SUPPORTED = 15  # planning refused: the peer is n/a for the case, not an error
 ALIGN_MAX = 256        # the alignment promised for a pointer: its largest power of two, at most this
 # alpha = 1 in each scalar type: (ctypes type, value)
 ONE = {R_16F: (ctypes.c_uint16, 0x3C00), R_16BF: (ctypes.c_uint16, 0x3F80), R_32F: (ctypes.c_float, 1.0),

@@ -68,7 +68,12 @@ def setup_cutensor(env, case, buf):
             env.cutensor = peers_cutensor.Handle(peers_cutensor.load_library())
         except OSError as e:
             raise NotApplicable(str(e)) from None
-    fn = env.cutensor.permute(args, buf.x.data_ptr(), buf.y.data_ptr(), env.stream)
+    try:
+        fn = env.cutensor.permute(args, buf.x.data_ptr(), buf.y.data_ptr(), env.stream)
+    except peers_cutensor.CutensorError as e:
+        if e.status != peers_cutensor.STATUS_NOT_SUPPORTED:
+            raise
+        raise NotApplicable(str(e)) from None  # cuTENSOR does not do this case
     return [('cutensor', fn, f'cutensorPermute through ctypes, libcutensor {env.cutensor.version}: '
              f'{args.describe(fn.compute)} (alpha 1 on finite values: exact)')]
 

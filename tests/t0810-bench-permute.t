@@ -299,6 +299,12 @@ env.cutensor = pct.Handle(FakeCutensor())
 buf = types.SimpleNamespace(x=types.SimpleNamespace(data_ptr=lambda: 0x7000_0000),
                             y=types.SimpleNamespace(data_ptr=lambda: 0x9000_0000), perm=(0, 2, 1))
 (label, fn, note), = peers_impls.setup_cutensor(env, pc.parse_case('3x4:f64:batch=2'), buf)
+env2 = types.SimpleNamespace(cutensor=pct.Handle(FakeCutensor(fail={'cutensorCreatePlan': 15})), stream=0x5000)
+raises(lambda: peers_impls.setup_cutensor(env2, pc.parse_case('3x4:f64:batch=2'), buf), peers_impls.NotApplicable,
+       r'^cutensorCreatePlan: CUTENSOR_STATUS_NOT_SUPPORTED \(15\)$', 'cutensor: a case it will not plan is n/a')
+env2.cutensor = pct.Handle(FakeCutensor(fail={'cutensorCreatePlan': 7}))
+raises(lambda: peers_impls.setup_cutensor(env2, pc.parse_case('3x4:f64:batch=2'), buf), pct.CutensorError,
+       r'^cutensorCreatePlan: .*\(7\)$', 'cutensor: any other failed status is an error')
 ok(label == 'cutensor' and note.startswith('cutensorPermute through ctypes, libcutensor 2.8.1: R_64F, A extents [4, 3, 2]')
    and note.endswith('compute 64F (alpha 1 on finite values: exact)'), f'cutensor: the note says how and which library: {note}')
 
