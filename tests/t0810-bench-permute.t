@@ -365,6 +365,12 @@ res = {'cases': [dict(nd.record(), impls={'copy': {'status': 'ok', 'us': 1.0}})]
 pick.add_picks(res, os.path.join(tmp, 'no-ptxpose'))
 ok(res['cases'][0]['impls'][pick.PICK] == {'status': 'n/a', 'note': 'ptxpose plan takes 2-D problems only',
                                            'fitted': False}, 'pick.py: an N-d case gets an n/a pick, no plan run')
+import fit_data  # noqa: E402
+fitted, _ = fit_data.load_json('nd.json', {'format': 'ptxpose-peers 1', 'device': {'name': 'x'}, 'cases': [
+    {'case': '64x32:f32', 'impls': {'ptxpose:k_b32': {'status': 'ok', 'us': 2.0}}},
+    dict(nd.record(), impls={'ptxpose-heuristic': {'status': 'n/a'}})]})
+ok([(c.rows, c.times) for c in fitted] == [(64, {'k_b32': 2.0})], 'fit_data.py: the N-d cases of results are left out',
+   fitted)
 old_res = [{'impls': {p: {} for p in ('torch', 'cupy', 'cublas_geam', 'triton')}}]
 ok(pm.columns(old_res) == ['torch', 'cupy', 'cublas_geam', 'triton', pm.BEST]
    and pm.columns(old_res + [{'impls': {'cutensor': {}}}])[4] == 'cutensor',
