@@ -39,7 +39,10 @@ class Case:
 
 
 def from_spec(device, spec):
+    """The case of a spec, or None for an N-d permutation (the model fits the 2-D kernels)."""
     c = peers_cases.parse_case(spec)
+    if c.nd:
+        return None
     return Case(device, c.name, c.rows, c.cols, c.eb, c.ld_in, c.ld_out, c.batch,
                 c.stride_in if c.batch > 1 else 0, c.stride_out if c.batch > 1 else 0, c.offset)
 
@@ -50,6 +53,8 @@ def load_json(path, d):
         dev = d['device']['name']
         for rec in d['cases']:
             c = from_spec(dev, rec['case'])
+            if c is None:
+                continue
             for name, e in rec['impls'].items():
                 if name.startswith('ptxpose:') and e.get('status') == 'ok' and e.get('us'):
                     c.times[name[8:]] = float(e['us'])
@@ -58,6 +63,8 @@ def load_json(path, d):
     if isinstance(d.get('cases'), dict) and isinstance(d.get('device'), str):
         for spec, impls in d['cases'].items():
             c = from_spec(d['device'], spec)
+            if c is None:
+                continue
             for name, e in impls.items():
                 if name.startswith('ptxpose:') and isinstance(e, dict) and e.get('us'):
                     c.times[name[8:]] = float(e['us'])

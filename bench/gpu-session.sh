@@ -11,8 +11,10 @@
 # examples, built by `bash bench/gpu-session.sh stage-examples` here, and
 # bench/overhead, each under compute-sanitizer too), std (the
 # standard set's benchmark), tune (tuning candidates on the deciding shapes),
-# peers (ptx/ side by side with PyTorch, CuPy, cuBLAS and Triton:
-# bench/peers.py, see bench/README.md), ncu (bank-conflict counters).
+# peers (ptx/ side by side with PyTorch, CuPy, cuBLAS, Triton and cuTENSOR:
+# bench/peers.py, see bench/README.md), cutensor (puts cuTENSOR's library
+# together from its parts and exports $PTXPOSE_CUTENSOR for the stages after
+# it: run `cutensor peers`), ncu (bank-conflict counters).
 set -u
 OUT=${OUT:-/tmp/ptxpose-out}
 mkdir -p "$OUT"
@@ -145,6 +147,33 @@ stage_peers() {
 	python3 -B bench/pick.py --ptxpose $px "$OUT/peers.json" >>"$OUT/peers.log" 2>&1
 	echo "pick: rc=$?"
 	grep '^pick' "$OUT/peers.log" | tail -3
+}
+
+# cuTENSOR for the peers stage: the cutensor-cu13 wheel's libcutensor.so.2,
+# carried as xz parts $CT_DIR/ct.part.00..03 (default /tmp/ct; with
+# libcutensor.so.2.md5 beside them where the packer wrote one), put together
+# once, checked, and exported as $PTXPOSE_CUTENSOR for the stages after this
+# one; then a probe: a handle made and its version printed.
+stage_cutensor() {
+	log cutensor
+	local d=${CT_DIR:-/tmp/ct} lib
+	lib=$d/libcutensor.so.2
+	if [ ! -s "$lib" ]; then
+		ls "$d"/ct.part.0* >/dev/null 2>&1 || { echo "cutensor: no parts $d/ct.part.0*"; return 1; }
+		cat "$d"/ct.part.0* | xz -d -T16 >"$lib.tmp" && mv "$lib.tmp" "$lib" ||
+			{ rm -f "$lib.tmp"; echo "cutensor: the parts in $d do not decompress"; return 1; }
+	fi
+	if [ -f "$d/libcutensor.so.2.md5" ] && [ "$(md5sum <"$lib" | cut -d' ' -f1)" != "$(cat "$d/libcutensor.so.2.md5")" ]; then
+		echo "cutensor: $lib does not match libcutensor.so.2.md5"; rm -f "$lib"; return 1
+	fi
+	export PTXPOSE_CUTENSOR=$lib
+	python3 -B -c 'import sys; sys.path.insert(0, "bench"); import peers_cutensor as c
+try:
+    h = c.Handle(c.load_library())
+except (OSError, c.CutensorError) as e:
+    sys.exit(f"cutensor: {e}")
+print("cutensor: libcutensor", h.version, "at", c.library_candidates()[0]); h.close()'
+	echo "cutensor: rc=$?"
 }
 
 # The warp-collective study kernels (study=1: ptx/study_*, and the round-13

@@ -3,21 +3,25 @@
 
     python3 bench/peers.py [--set NAME]... [--ptx GLOB]... [--out FILE.json] [CASE...]
 
-CASE is ROWSxCOLS:DTYPE[:batch=B][:ld_in=N][:ld_out=N][:offset=N][:stride_in=S][:stride_out=S],
-DTYPE one of u8 i8 f16 bf16 i16 f32 i32 f64 c64 i64 c128. With no case and no
+CASE is ROWSxCOLS:DTYPE[:batch=B][:ld_in=N][:ld_out=N][:offset=N][:stride_in=S][:stride_out=S]
+or, an N-d permutation, D0xD1x...xDn:DTYPE:perm=P0,P1,...[:offset=N] (out = x.permute(perm),
+both packed), DTYPE one of u8 i8 f16 bf16 i16 f32 i32 f64 c64 i64 c128. With no case and no
 --set, the default sets (mixed, extremes, small-elements) run. Implementations:
   copy         the same bytes copied device to device (the floor)
-  torch        y.copy_(x.transpose(-1, -2))
-  cupy         y[...] = x.swapaxes(-1, -2)
+  torch        y.copy_(x.transpose(-1, -2)); N-d: y.copy_(x.permute(perm))
+  cupy         y[...] = x.swapaxes(-1, -2); N-d: y[...] = x.transpose(perm)
   cublas_geam  cuBLAS geam through ctypes (4-, 8- and 16-byte elements, one matrix)
   triton       a tl.trans kernel, the best of a small sweep of tiles and warps
-               (those that fit the device's shared memory)
+               (those that fit the device's shared memory); 2-D only
+  cutensor     cutensorPermute through ctypes (2- to 16-byte elements, every case;
+               the library: $PTXPOSE_CUTENSOR, a path to libcutensor.so.2)
   ptxpose-heuristic, ptxpose-measured, ptxpose:K
                ptxpose through its Python package (python/), as a user calls
                it: a Plan for the case's buffers (the cost model's choice, a
                measured plan, or kernel K by name), Plan.execute on the
                harness's stream; K: every kernel of --ptx (given to the
-               library as $PTXPOSE_PTX), else every kernel built into it
+               library as $PTXPOSE_PTX), else every kernel built into it;
+               N-d: ptxpose.permute where the package has it (else n/a)
 Method: K back-to-back calls captured in one CUDA graph, the graph replayed R
 times between CUDA events after a warm-up, the median replay / K (the copy:
 the faster of that and K back-to-back calls outside a graph). Every output is
@@ -92,6 +96,7 @@ def method(a):
 
 def dry_run(cases, kernels):
     import peers_cublas
+    import peers_cutensor
     trans = {peers_cublas.OP_N: 'N', peers_cublas.OP_T: 'T'}
     for c in cases:
         print(f'{c.name}  ({",".join(c.sets)}; {c.moved_bytes} bytes moved)')
@@ -101,6 +106,11 @@ def dry_run(cases, kernels):
             print(f'  cublas_geam: {name} {trans[ta]} {trans[tb]} m {m} n {n} lda {lda} ldb {ldb} ldc {ldc}')
         else:
             print(f'  cublas_geam: n/a ({why})')
+        args, why = peers_cutensor.permute_args(c)
+        print(f'  cutensor: {args.describe() if args else f"n/a ({why})"}')
+        if c.nd:
+            print('  ptxpose: ptxpose.permute (Plan(x, y, perm=...) where it takes perm=), heuristic and measured')
+            continue
         names = [k.name for k in kernels if k.elem == c.elem_bits]
         print(f"  ptxpose: Plan(x, y) heuristic and measured, then by name: "
               f"{' '.join(names) if kernels else 'every kernel of the library for ' + str(c.elem_bits) + '-bit elements'}"

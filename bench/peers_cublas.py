@@ -34,6 +34,8 @@ def geam_args(case):
     not read (in place, as cuBLAS allows). Case specs keep every dimension within a C
     int. None where geam does not apply (no routine for the width, a batch): the second
     value says why."""
+    if case.nd:
+        return None, 'cuBLAS geam is a 2-D transpose, not an N-d permutation'
     if case.geam is None:
         return None, f'cuBLAS has no geam for {case.eb}-byte elements'
     if case.batched:

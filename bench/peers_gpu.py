@@ -22,7 +22,9 @@ def bits(t):
 
 
 class Buffers:
-    """A case's input and output: byte allocations and the strided views into them."""
+    """A case's input and output: byte allocations and the strided views into them (the
+    case's layout: a 2-D transpose, a batch of them, or an N-d permutation), and the expected
+    output, the input permuted by PyTorch on integer views."""
 
     def __init__(self, case, seed):
         eb = case.eb
@@ -34,17 +36,12 @@ class Buffers:
             self.xbuf.view(getattr(torch, case.fill_dtype)).normal_(generator=g)
         else:
             self.xbuf.random_(0, 256, generator=g)
-        if case.batched:
-            xs, xt = (case.batch, case.rows, case.cols), (case.stride_in, case.ld_in, 1)
-            ys, yt = (case.batch, case.cols, case.rows), (case.stride_out, case.ld_out, 1)
-        else:
-            xs, xt = (case.rows, case.cols), (case.ld_in, 1)
-            ys, yt = (case.cols, case.rows), (case.ld_out, 1)
+        xs, xt, self.perm, ys, yt = case.layout()
         self.x = self.xbuf.view(dt).as_strided(xs, xt, case.offset)
         self.y = self.ybuf.view(dt).as_strided(ys, yt, case.offset)
-        b = bits(self.x)
-        self.ref = (b.transpose(-2, -3) if eb == 16 else b.transpose(-1, -2)).contiguous()
-        n = case.batch * case.rows * case.cols * eb
+        # the reference: the input's bits permuted (16-byte elements: the pair of int64 stays last)
+        self.ref = bits(self.x).permute(*self.perm, *((len(xs),) if eb == 16 else ())).contiguous()
+        n = case.elements * eb
         self.copy_src, self.copy_dst = self.xbuf[:n], self.ybuf[:n]
         self.padded = self.ybuf.numel() > n
 

@@ -5,6 +5,7 @@ NotApplicable (the implementation does not do this case: its note says why)
 or any other exception (an error, reported for that implementation only).
 A list with several candidates is a sweep: the fastest correct one counts.
 """
+import inspect
 
 
 class NotApplicable(Exception):
@@ -12,7 +13,9 @@ class NotApplicable(Exception):
 
 
 def setup_torch(env, case, buf):
-    x, y = buf.x, buf.y
+    x, y, p = buf.x, buf.y, buf.perm
+    if case.nd:
+        return [('torch', lambda: y.copy_(x.permute(p)), f'y.copy_(x.permute({p}))')]
     return [('torch', lambda: y.copy_(x.transpose(-1, -2)), 'y.copy_(x.transpose(-1, -2))')]
 
 
@@ -20,7 +23,9 @@ def setup_cupy(env, case, buf):
     cp = env.need('cupy')
     if not case.cupy:
         raise NotApplicable(f'CuPy has no {case.torch_dtype}')
-    xc, yc = cp.asarray(buf.x), cp.asarray(buf.y)
+    xc, yc, p = cp.asarray(buf.x), cp.asarray(buf.y), buf.perm
+    if case.nd:
+        return [('cupy', lambda: yc.__setitem__(Ellipsis, xc.transpose(p)), f'y[...] = x.transpose({p})')]
     return [('cupy', lambda: yc.__setitem__(Ellipsis, xc.swapaxes(-1, -2)), 'y[...] = x.swapaxes(-1, -2)')]
 
 
@@ -41,6 +46,8 @@ def setup_cublas_geam(env, case, buf):
 
 
 def setup_triton(env, case, buf):
+    if case.nd:
+        raise NotApplicable('the Triton peer is a 2-D (batched) transpose kernel')
     env.need('triton')
     import peers_triton
     from peers_gpu import bits
@@ -49,6 +56,26 @@ def setup_triton(env, case, buf):
     extra = f'; left out, too large for shared memory: {", ".join(dropped)}' if dropped else ''
     return [(f'triton {label}', fn, label + extra)
             for label, fn in peers_triton.launchers(bits(buf.x), bits(buf.y), case, env.quick, limit)]
+
+
+def setup_cutensor(env, case, buf):
+    import peers_cutensor
+    args, why = peers_cutensor.permute_args(case)
+    if args is None:
+        raise NotApplicable(why)
+    if env.cutensor is None:  # one handle for the run, on the harness's stream
+        try:
+            env.cutensor = peers_cutensor.Handle(peers_cutensor.load_library())
+        except OSError as e:
+            raise NotApplicable(str(e)) from None
+    try:
+        fn = env.cutensor.permute(args, buf.x.data_ptr(), buf.y.data_ptr(), env.stream)
+    except peers_cutensor.CutensorError as e:
+        if e.status != peers_cutensor.STATUS_NOT_SUPPORTED:
+            raise
+        raise NotApplicable(str(e)) from None  # cuTENSOR does not do this case
+    return [('cutensor', fn, f'cutensorPermute through ctypes, libcutensor {env.cutensor.version}: '
+             f'{args.describe(fn.compute)} (alpha 1 on finite values: exact)')]
 
 
 PTXPOSE_PATH = ("the ptxpose package (python/): Plan(x, y[, mode=... | kernel=...]) made once, then "
@@ -71,6 +98,22 @@ def setup_ptxpose(env, case, buf, label, chosen, **plan_args):
     return [(label, lambda: plan.execute(x, y, stream), note + '; through the ptxpose package')]
 
 
+def setup_ptxpose_permute(env, case, buf, label, chosen, **plan_args):
+    """ptxpose on an N-d case, once the package has ptxpose.permute: a Plan for the permutation
+    where Plan takes perm=, else the one call ptxpose.permute(x, perm, out, stream=...) (its plan
+    cache), on the harness's stream."""
+    px = env.need('ptxpose')
+    if not hasattr(px, 'permute'):
+        raise NotApplicable('ptxpose.permute is not in this build')
+    x, y, stream, perm = buf.x, buf.y, env.stream, list(buf.perm)
+    if 'perm' in inspect.signature(px.Plan).parameters:
+        return setup_ptxpose(env, case, buf, label, chosen, perm=perm, **plan_args)
+    if plan_args:
+        raise NotApplicable('ptxpose.Plan takes no perm=, so only the one-call ptxpose.permute runs')
+    return [(label, lambda: px.permute(x, perm, y, stream=stream),
+             'ptxpose.permute(x, perm, out, stream) (its plan cache); through the ptxpose package')]
+
+
 PEERS = (('torch', setup_torch), ('cupy', setup_cupy), ('cublas_geam', setup_cublas_geam),
-         ('triton', setup_triton))
+         ('triton', setup_triton), ('cutensor', setup_cutensor))
 

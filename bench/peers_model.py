@@ -3,16 +3,17 @@
 A case's `impls` maps an implementation's name to its entry:
     {"status": "ok" | "WRONG" | "error" | "n/a", "us", "GBps", "pct_copy",
      "vs_best_peer", "timing", "note"}
-Names: "copy"; the peers "torch", "cupy", "cublas_geam", "triton"; and the
+Names: "copy"; the peers "torch", "cupy", "cublas_geam", "triton", "cutensor"; and the
 ptxpose group: "ptxpose:KERNEL" for every committed kernel timed, and any
 other name starting with "ptxpose" (such as "ptxpose-pick", the kernel a plan
 chose, with the kernel in "kernel") for a ptxpose column of its own.
 
-The table and chart columns are derived here, once: the peers, then
+The table and chart columns are derived here, once: the peers that any case
+has an entry for (results from before a peer was added have no column for it), then
 "ptxpose best" (the fastest ptxpose:* kernel of the case), then each other
 ptxpose name. Plain Python: the report runs without torch.
 """
-PEERS = ('torch', 'cupy', 'cublas_geam', 'triton')
+PEERS = ('torch', 'cupy', 'cublas_geam', 'triton', 'cutensor')
 KERNEL_PREFIX = 'ptxpose:'
 BEST = 'ptxpose best'
 
@@ -35,8 +36,13 @@ def ptxpose_columns(cases):
     return [BEST] + extra
 
 
+def peers_of(cases):
+    """The peers that any of the cases has an entry for, in PEERS's order."""
+    return [p for p in PEERS if any(p in c['impls'] for c in cases)]
+
+
 def columns(cases):
-    return list(PEERS) + ptxpose_columns(cases)
+    return peers_of(cases) + ptxpose_columns(cases)
 
 
 def cell(impls, column):

@@ -65,10 +65,11 @@ def write_json(path, results):
 
 
 class Env:
-    """What the implementations share: the optional modules, the cuBLAS handle (peers_cublas), the mode."""
+    """What the implementations share: the optional modules, the cuBLAS and cuTENSOR handles
+    (peers_cublas, peers_cutensor), the mode."""
 
     def __init__(self, quick, peers=True):
-        self.quick, self.cublas, self.stream, self.mods, self.missing = quick, None, None, {}, {}
+        self.quick, self.cublas, self.cutensor, self.stream, self.mods, self.missing = quick, None, None, None, {}, {}
         self.peers = peers  # False: the copy and ptxpose's kernels only (model training sweeps)
         self.kernel_errors = {}  # a kernel whose PTX did not link: its entry, for the other cases
         sys.path.insert(0, os.path.join(ROOT, 'python'))  # the package of this tree, over this tree's build/
@@ -215,14 +216,15 @@ class CaseRun:
         for name, setup in peers_impls.PEERS if env.peers else ():
             impls[name] = self.attempt(name, lambda: setup(env, case, buf))
         plans = [('ptxpose-heuristic', {}), ('ptxpose-measured', {'mode': 'measure'})]
-        plans += [(peers_model.KERNEL_PREFIX + k, {'kernel': k}) for k in kernels.get(case.eb, ())]
+        setup = peers_impls.setup_ptxpose_permute if case.nd else peers_impls.setup_ptxpose
+        if not case.nd:  # the kernels by name are 2-D ones (kernel ABI v2)
+            plans += [(peers_model.KERNEL_PREFIX + k, {'kernel': k}) for k in kernels.get(case.eb, ())]
         for label, args in plans:
             if args.get('kernel') in env.kernel_errors:  # it did not link in an earlier case: said then
                 impls[label] = dict(env.kernel_errors[args['kernel']])
                 continue
             chosen = {}
-            impls[label] = e = self.attempt(label, lambda: peers_impls.setup_ptxpose(env, case, buf, label, chosen,
-                                                                                    **args))
+            impls[label] = e = self.attempt(label, lambda: setup(env, case, buf, label, chosen, **args))
             e['path'] = 'package'
             if 'kernel' in args and e['status'] == 'error' and e['note'].startswith(('JitError', 'BadPtx')):
                 env.kernel_errors[args['kernel']] = {'status': 'error', 'note': e['note'], 'path': 'package'}
@@ -340,6 +342,9 @@ def run(a, cases, kernels, old, torch, method, fmt):
             write_json(a.out, results)
     if env.cublas is not None:
         env.cublas.close()
+    if env.cutensor is not None:
+        results['versions']['cutensor'] = env.cutensor.version
+        env.cutensor.close()
     if a.out:
         write_json(a.out, results)
     print(f'peers: {len(results["cases"])} cases, {failures} failures' + (f' -> {a.out}' if a.out else ''), flush=True)

@@ -10,7 +10,8 @@ kernel's figures from the same run (so the pick is judged on the same
 replays as every other column), with "kernel" naming it. A pick the run did
 not time (a kernel outside --ptx) is recorded with status "n/a" and the
 reason. The plan's own choice of a copy (for shapes whose transpose is the
-identity on memory) takes the copy's figures. Each entry says whether the
+identity on memory) takes the copy's figures. An N-d case (bench/peers.py's
+perm=) gets an "n/a" entry: the plan command takes 2-D problems. Each entry says whether the
 case is one the model was fitted on ("fitted": its name is a case of one of
 the results files under bench/results/model/ that the model's "fitted from"
 names), and the file's top level gains "pick": the ptxpose that picked (its
@@ -105,7 +106,10 @@ def fitted_files(fitted_from):
 
 
 def add_picks(res, ptxpose):
-    cases = res['cases']
+    nd = [c for c in res['cases'] if 'perm' in c]  # N-d permutations: the plan command takes none yet
+    for c in nd:
+        c['impls'][PICK] = {'status': 'n/a', 'note': 'ptxpose plan takes 2-D problems only', 'fitted': False}
+    cases = [c for c in res['cases'] if 'perm' not in c]
     picks, model = plan_all(ptxpose, res['device']['name'], cases) if cases else ([], {})
     files = fitted_files(model.get('fitted_from'))
     fitted = set().union(*[names for names in files.values() if names])

@@ -298,7 +298,7 @@ def header_lines(dev, runs):
               'of the same bytes timed in the same run. The L2 stays warm between calls, so matrices that fit '
               f"in the L2 ({mib(d.get('l2_bytes'))} here) can pass 100% of the copy. "
               f'"{pm.BEST}" is the fastest committed ptxpose kernel of the case ("kernel" names it); '
-              f'the best peer is the fastest of {", ".join(pm.PEERS)}; "{pm.BEST} / best peer" is the best '
+              f'the best peer is the fastest of {", ".join(pm.peers_of([c for r in runs for c in r["cases"]]))}; "{pm.BEST} / best peer" is the best '
               "peer's time over ptxpose's (above 1: ptxpose is faster). WRONG: failed the bit-exact check "
               '(never timed); error: the implementation failed; n/a: it does not do the case (peers.json says why).']
     return lines

@@ -174,15 +174,20 @@ via = ' (the package plans and launches them)'
 ok(rc == 0 and out.splitlines() == [
     '4194304x3:f32  (cli; 100663296 bytes moved)',
     '  cublas_geam: cublasSgeam T N m 4194304 n 3 lda 3 ldb 4194304 ldc 4194304',
+    '  cutensor: R_32F, A extents [3, 4194304] strides [1, 3] modes [1, 0], B extents [4194304, 3] strides '
+    '[1, 4194304] modes [0, 1], compute 32F',
     '  ptxpose: Plan(x, y) heuristic and measured, then by name: t_b32' + via,
     '3x3:f32:batch=1048576  (cli; 75497472 bytes moved)',
     '  cublas_geam: n/a (cuBLAS geam has no batched form)',
+    '  cutensor: R_32F, A extents [3, 3, 1048576] strides [1, 3, 9] modes [2, 1, 0], B extents [3, 3, 1048576] '
+    'strides [1, 3, 9] modes [1, 2, 0], compute 32F',
     '  ptxpose: Plan(x, y) heuristic and measured, then by name: t_b32' + via,
     '1000x3:u8  (cli; 6000 bytes moved)',
     '  cublas_geam: n/a (cuBLAS has no geam for 1-byte elements)',
+    '  cutensor: n/a (cuTENSOR has no permutation of 1-byte (u8) elements)',
     '  ptxpose: Plan(x, y) heuristic and measured, then by name: l_b8' + via],
-   "--dry-run: each case, cuBLAS geam's call (transposed A, m = rows, n = cols, lda = ld_in, ldb = ldc = ld_out) "
-   'and the ptxpose plans of its width, no GPU', out + err)
+   "--dry-run: each case, cuBLAS geam's call (transposed A, m = rows, n = cols, lda = ld_in, ldb = ldc = ld_out), "
+   "cuTENSOR's descriptors and the ptxpose plans of its width, no GPU", out + err)
 probe = ("import sys; sys.path.insert(0, 'bench'); import peers; peers.main(['--dry-run', '--set', 'smoke']); "
          "bad = [m for m in ('torch', 'numpy', 'cupy', 'triton') if m in sys.modules]; print('imported:', bad)")
 rc, out, err = run('-c', probe)
