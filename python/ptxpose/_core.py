@@ -332,14 +332,15 @@ _execute: Any = None  # the library's ptxpose_execute
 
 def _torch_key(t: Any) -> Tuple[Any, int]:
     """A torch tensor's layout key and its pointer; (None, 0) where only the full checks can say."""
-    if t.is_conj() or t.is_neg():
+    dt = t.dtype
+    if t.is_neg() or (dt.is_complex and t.is_conj()):  # a conjugate bit changes no real value (_arrays.py)
         return None, 0
     try:  # sparse and other layouts: no strides, or no storage to point at
         strides = t.stride()
         p = t.data_ptr()
     except RuntimeError:
         return None, 0
-    return (t.shape, strides, t.dtype, t.get_device(), p & 255), p
+    return (t.shape, strides, dt, t.get_device(), p & 255), p
 
 
 def _remember(x: Any, out: Any, pb: _Problem, owned: Optional['_Owned']) -> Tuple[Any, Any]:
