@@ -27,6 +27,8 @@ every figure alike. A figure includes the loop's own call of a lambda (the
 "loop" line). Derived lines: the sum of transpose(x)'s parts, the glue (the
 total less that sum: the package's own Python), and ctypes' share (the call
 from Python less the C library's execute_legacy, across the two processes).
+`#` lines give the totals' spread: the first and third quartiles of their
+rounds.
 
 Writes `name value us` lines (and `#` lines saying what ran) to OUT.txt and
 prints them. --fake: on the fake driver with tests/lib's stand-in torch (for
@@ -40,17 +42,18 @@ import statistics
 import subprocess
 import sys
 import time
-from typing import Callable, Dict, List, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TARGET_US = 10.0  # issue 23: transpose(x) on a warm plan
 Timed = Sequence[Tuple[str, Callable[[], object]]]
 
 
-def interleaved(items: Timed, runs: int, batch: int, sync: Callable[[], object]) -> Dict[str, float]:
+def interleaved(items: Timed, runs: int, batch: int, sync: Callable[[], object],
+                quartiles: Optional[Dict[str, Tuple[float, float]]] = None) -> Dict[str, float]:
     """Each (name, fn) timed together: per round, `batch` calls of each in turn (the order rotated
     each round), sync() after each outside the timing; three rounds first, not counted. The median
-    round / batch of each, microseconds a call."""
+    round / batch of each, microseconds a call (and into `quartiles`, the first and third)."""
     items = list(items)
     ts: Dict[str, List[float]] = {name: [] for name, _ in items}
     perf = time.perf_counter
@@ -64,6 +67,10 @@ def interleaved(items: Timed, runs: int, batch: int, sync: Callable[[], object])
             sync()
             if r >= 0:
                 ts[name].append(t)
+    if quartiles is not None:
+        for name, v in ts.items():
+            v = sorted(v)
+            quartiles[name] = (v[len(v) // 4], v[(3 * len(v)) // 4])
     return {name: statistics.median(v) for name, v in ts.items()}
 
 
@@ -170,7 +177,8 @@ def main(argv: List[str]) -> int:
     sys.path.insert(0, os.path.join(ROOT, 'python'))
     import ptxpose
     parts, totals = parts_and_totals(torch, ptxpose, x, y, not a.fake)
-    fig = interleaved(list(parts) + list(totals), a.runs, a.batch, sync)
+    q: Dict[str, Tuple[float, float]] = {}
+    fig = interleaved(list(parts) + list(totals), a.runs, a.batch, sync, q)
     cfig, cerr = c_figures()
     lines = [f'# ptxpose {ptxpose.version()} ({ptxpose.library_path()}), Python {sys.version.split()[0]}, '
              f'torch {getattr(torch, "__version__", "stand-in")}, device {ptxpose.device().name}',
@@ -178,6 +186,8 @@ def main(argv: List[str]) -> int:
              f'C figures: build/bench/overhead --runs 31 --batch 200']
     lines += [f'{name} {us:.3f} us' for name, us in fig.items()]
     lines += [f'{name} {us:.3f} us' for name, us in derived(fig, cfig).items()]
+    lines += [f'# spread of the rounds, {name}: first quartile {q[name][0]:.3f} us, third {q[name][1]:.3f} us'
+              for name, _ in totals]
     lines += [f'C: {name} {us:.3f} us' for name, us in cfig.items()
               if name in ('execute', 'execute_legacy', 'transpose_warm', 'launch_floor', 'launch_floor_legacy',
                           'library_own', 'cuCtxGetCurrent', 'cuStreamGetCtx')]

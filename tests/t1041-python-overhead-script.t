@@ -6,7 +6,7 @@
 # median round; the script runs with tests/lib's stand-in torch (--fake) and
 # with a stand-in `torch` module that has what a real one gives it (randn,
 # empty, cuda.synchronize, t, copy_, contiguous), writes every line of its
-# breakdown, the C library's figures and the target's verdict (which, on
+# breakdown, the totals' spread, the C library's figures and the target's verdict (which, on
 # the fake's slow allocations, may be either); usage: exit 2.
 import os
 import re
@@ -67,6 +67,8 @@ with tempfile.TemporaryDirectory() as tmp:
         lines = text.splitlines()
         missing = [n for n in NAMES + extra
                    if not any(line.startswith(n + ' ') and line.endswith(' us') for line in lines)]
+        missing += [f'the spread of {n}' for n in NAMES[8:11] + extra
+                    if f'# spread of the rounds, {n}: first quartile ' not in text]
         ok(not missing and any(re.match(r'target ptxpose\.transpose\(x\) <= 10 us: (ok|MISSED) \([0-9.]+ us\)$', line)
                                for line in lines),
            '... every figure of the breakdown, the C figures and the verdict', f'missing: {missing}\n{text}')
