@@ -10,6 +10,15 @@
  * cuStreamSynchronize (so that the launch queue never fills and blocks a
  * call); a figure is the median run / batch.
  *
+ * Beside them, the parts of ptxpose_execute timed alone with the same
+ * method, so that its own cost shows: the driver calls it makes
+ * (cuCtxGetCurrent every call, cuStreamGetCtx for a stream of a context)
+ * and a bare cuLaunchKernel of the plan's own kernel (its PTX loaded with
+ * cuModuleLoadData, the same grid, block and arguments): launch_floor on
+ * the stream, launch_floor_legacy and execute_legacy on the legacy stream
+ * (where torch's default stream sends ptxpose.transpose). execute minus
+ * launch_floor is what the library adds to the driver.
+ *
  *   build/bench/overhead [--rows R --cols C --elem BYTES] [--runs N] [--batch K]
  *
  * On the GPU the problem is small (default 64x64 floats) so that kernels
@@ -44,35 +53,93 @@ static int cmp(const void *a, const void *b)
 
 static CUresult (*stream_sync)(CUstream);
 
+static CUresult (*ctx_get_current)(CUcontext *), (*stream_get_ctx)(CUstream, CUcontext *);
+static CUresult (*launch)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream,
+			  void **, void **);
+
+enum op_kind { OP_EXECUTE, OP_TRANSPOSE, OP_LAUNCH, OP_CTX_GET_CURRENT, OP_STREAM_GET_CTX };
+
 typedef struct {
+	enum op_kind kind;
 	ptxpose_handle h;
-	ptxpose_plan plan;        /* NULL: time ptxpose_transpose */
+	ptxpose_plan plan;
 	const ptxpose_desc *d;
 	const void *in;
 	void *out;
 	CUstream s;
+	CUfunction fn;            /* OP_LAUNCH: the plan's kernel, loaded here */
+	const ptxpose_plan_info *info;
+	void **args;              /* OP_LAUNCH: its kernelParams */
 } op;
 
-/* Median over runs of `batch` calls: microseconds a call. */
-static ptxpose_status timed(const op *o, int runs, int batch, double *us)
+/* One call of o: a ptxpose_status, or PTXPOSE_ERR_CUDA where a driver call failed. */
+static ptxpose_status call(const op *o)
 {
-	double *t = calloc((size_t)runs, sizeof *t);
-	ptxpose_status st = t ? PTXPOSE_OK : PTXPOSE_ERR_NO_MEMORY;
-	for (int r = 0; r < runs && !st; r++) {
-		double t0 = now_us();
-		for (int k = 0; k < batch && !st; k++)
-			st = o->plan ? ptxpose_execute(o->plan, o->in, o->out, (ptxpose_stream)o->s)
-				     : ptxpose_transpose(o->h, o->d, o->in, o->out, (ptxpose_stream)o->s);
-		t[r] = (now_us() - t0) / batch;
-		if (stream_sync(o->s))
-			st = PTXPOSE_ERR_CUDA;
+	CUcontext c;
+	switch (o->kind) {
+	case OP_EXECUTE: return ptxpose_execute(o->plan, o->in, o->out, (ptxpose_stream)o->s);
+	case OP_TRANSPOSE: return ptxpose_transpose(o->h, o->d, o->in, o->out, (ptxpose_stream)o->s);
+	case OP_LAUNCH:
+		return launch(o->fn, o->info->grid[0], o->info->grid[1], o->info->grid[2], o->info->block[0],
+			      o->info->block[1], o->info->block[2], o->info->dyn_smem, o->s, o->args, NULL)
+			       ? PTXPOSE_ERR_CUDA : PTXPOSE_OK;
+	case OP_CTX_GET_CURRENT: return ctx_get_current(&c) ? PTXPOSE_ERR_CUDA : PTXPOSE_OK;
+	case OP_STREAM_GET_CTX: return stream_get_ctx(o->s, &c) ? PTXPOSE_ERR_CUDA : PTXPOSE_OK;
 	}
-	if (!st) {
-		qsort(t, (size_t)runs, sizeof *t, cmp);
-		*us = t[runs / 2];
+	return PTXPOSE_ERR_INVALID;
+}
+
+/* The n ops timed together, interleaved (each run times `batch` calls of
+ * every op in turn, so that a noisy moment hits them all): the median run
+ * / batch of each, microseconds a call, into us[]. Three runs first, not
+ * counted. */
+static ptxpose_status timed(const op *o, int n, int runs, int batch, double *us)
+{
+	double *t = calloc((size_t)(runs * n), sizeof *t);
+	ptxpose_status st = t ? PTXPOSE_OK : PTXPOSE_ERR_NO_MEMORY;
+	for (int r = -3; r < runs && !st; r++)
+		for (int i = 0; i < n && !st; i++) {
+			double t0 = now_us();
+			for (int k = 0; k < batch && !st; k++)
+				st = call(&o[i]);
+			if (r >= 0)
+				t[i * runs + r] = (now_us() - t0) / batch;
+			if (stream_sync(o[i].s))
+				st = PTXPOSE_ERR_CUDA;
+		}
+	for (int i = 0; i < n && !st; i++) {
+		qsort(t + i * runs, (size_t)runs, sizeof *t, cmp);
+		us[i] = t[i * runs + runs / 2];
 	}
 	free(t);
 	return st;
+}
+
+/* The plan's own kernel loaded apart from the library (its PTX through
+ * cuModuleLoadData), for the bare launches; 0, or -1 for a copy plan (no
+ * kernel), or the status of what failed. */
+static int load_own(ptxpose_handle h, const ptxpose_plan_info *info, CUmodule *mod, CUfunction *fn)
+{
+	CUresult (*load)(CUmodule *, const void *), (*get)(CUfunction *, CUmodule, const char *),
+		(*set)(CUfunction, CUfunction_attribute, int);
+	void *p[3];
+	const char *names[] = {"cuModuleLoadData", "cuModuleGetFunction", "cuFuncSetAttribute"};
+	ptxpose_kernel_info k;
+	ptxpose_status st;
+	if (info->kernel_index < 0)
+		return -1;
+	for (int i = 0; i < 3; i++)
+		if ((st = ptxpose_driver_symbol(names[i], &p[i])))
+			return (int)st;
+	memcpy(&load, &p[0], sizeof p[0]);
+	memcpy(&get, &p[1], sizeof p[1]);
+	memcpy(&set, &p[2], sizeof p[2]);
+	if ((st = ptxpose_kernel_get(h, info->kernel_index, &k)))
+		return (int)st;
+	if (load(mod, k.ptx) || get(fn, *mod, k.name) ||
+	    (info->dyn_smem > 48 << 10 && set(*fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)info->dyn_smem)))
+		return PTXPOSE_ERR_CUDA;
+	return 0;
 }
 
 /* A measured plan of d in a fresh handle, executed once and waited for:
@@ -150,11 +217,15 @@ int main(int argc, char **argv)
 	ptxpose_status st = ptxpose_create(&h, 0);
 	if (st)
 		return fail("ptxpose_create", st);
-	void *fn[4];
-	const char *names[] = {"cuMemAlloc_v2", "cuStreamCreate", "cuStreamSynchronize", "cuMemFree_v2"};
-	for (int i = 0; i < 4; i++)
+	void *fn[7];
+	const char *names[] = {"cuMemAlloc_v2", "cuStreamCreate", "cuStreamSynchronize", "cuMemFree_v2",
+			       "cuCtxGetCurrent", "cuStreamGetCtx", "cuLaunchKernel"};
+	for (int i = 0; i < 7; i++)
 		if ((st = ptxpose_driver_symbol(names[i], &fn[i])))
 			return fail("ptxpose_driver_symbol", st);
+	memcpy(&ctx_get_current, &fn[4], sizeof fn[4]);
+	memcpy(&stream_get_ctx, &fn[5], sizeof fn[5]);
+	memcpy(&launch, &fn[6], sizeof fn[6]);
 	CUresult (*mem_alloc)(CUdeviceptr *, size_t), (*stream_create)(CUstream *, unsigned), (*mem_free)(CUdeviceptr);
 	memcpy(&mem_alloc, &fn[0], sizeof fn[0]);
 	memcpy(&stream_create, &fn[1], sizeof fn[1]);
@@ -185,14 +256,31 @@ int main(int argc, char **argv)
 	ptxpose_plan_get(plan, &info);
 	ptxpose_device_get(h, &dev);
 
-	op ex = {h, plan, &d, (const void *)(uintptr_t)d_in, (void *)(uintptr_t)d_out, s};
-	op tr = ex;
-	tr.plan = NULL;
-	double exec_us, trans_us;
-	if ((st = timed(&ex, 3, batch, &exec_us)) || (st = timed(&ex, (int)runs, (int)batch, &exec_us)))
-		return fail("ptxpose_execute", st);
-	if ((st = timed(&tr, 3, batch, &trans_us)) || (st = timed(&tr, (int)runs, (int)batch, &trans_us)))
-		return fail("ptxpose_transpose", st);
+	CUmodule mod;
+	CUfunction own = NULL;
+	int loaded = load_own(h, &info, &mod, &own);
+	if (loaded > 0)
+		return fail("the plan's kernel loaded apart", (ptxpose_status)loaded);
+	/* kernel ABI v2's arguments of the plan (a default desc: dense, one matrix) */
+	uint64_t a_in = d_in, a_out = d_out, a_s_in = (uint64_t)rows * (uint64_t)cols, a_s_out = a_s_in;
+	uint32_t a_rows = (uint32_t)rows, a_cols = (uint32_t)cols, a_ld_in = a_cols, a_ld_out = a_rows, a_batch = 1;
+	void *args[] = {&a_in, &a_out, &a_rows, &a_cols, &a_ld_in, &a_ld_out, &a_batch, &a_s_in, &a_s_out};
+	const void *in = (const void *)(uintptr_t)d_in;
+	void *out = (void *)(uintptr_t)d_out;
+	enum { EXECUTE, TRANSPOSE, EXECUTE_LEGACY, CTX_GET, STREAM_CTX, FLOOR, FLOOR_LEGACY, NOPS };
+	op ops[NOPS] = {
+		[EXECUTE] = {OP_EXECUTE, h, plan, &d, in, out, s, NULL, NULL, NULL},
+		[TRANSPOSE] = {OP_TRANSPOSE, h, NULL, &d, in, out, s, NULL, NULL, NULL},
+		[EXECUTE_LEGACY] = {OP_EXECUTE, h, plan, &d, in, out, NULL, NULL, NULL, NULL},
+		[CTX_GET] = {OP_CTX_GET_CURRENT, .s = s},
+		[STREAM_CTX] = {OP_STREAM_GET_CTX, .s = s},
+		[FLOOR] = {OP_LAUNCH, .s = s, .fn = own, .info = &info, .args = args},
+		[FLOOR_LEGACY] = {OP_LAUNCH, .s = NULL, .fn = own, .info = &info, .args = args},
+	};
+	double us[NOPS];
+	if ((st = timed(ops, own ? NOPS : FLOOR, (int)runs, (int)batch, us)))
+		return fail("the timed calls", st);
+	double exec_us = us[EXECUTE], trans_us = us[TRANSPOSE];
 
 	char dir[4096];
 	double m_cold, m_warm;
@@ -200,9 +288,9 @@ int main(int argc, char **argv)
 	if (cache_dir(dir, sizeof dir))
 		return fail("a cache folder in $TMPDIR", PTXPOSE_ERR_INVALID);
 	char mc_name[64] = "", mw_name[64] = "";
-	st = measured_first(&d, ex.in, ex.out, &m_cold, &mc, mc_name);
+	st = measured_first(&d, in, out, &m_cold, &mc, mc_name);
 	if (!st)
-		st = measured_first(&d, ex.in, ex.out, &m_warm, &mw, mw_name);
+		st = measured_first(&d, in, out, &m_warm, &mw, mw_name);
 	cache_remove(dir);
 	if (st)
 		return fail("a measured plan", st);
@@ -210,6 +298,13 @@ int main(int argc, char **argv)
 	printf("device %s\nkernel %s (%ldx%ld, %ld-byte elements)\n", dev.name, info.kernel, rows, cols, elem);
 	printf("plan_create_cold %.1f us\nplan_create_warm %.2f us\n", cold, warm);
 	printf("execute %.3f us\ntranspose_warm %.3f us\n", exec_us, trans_us);
+	printf("execute_legacy %.3f us\ncuCtxGetCurrent %.3f us\ncuStreamGetCtx %.3f us\n", us[EXECUTE_LEGACY],
+	       us[CTX_GET], us[STREAM_CTX]);
+	if (own)
+		printf("launch_floor %.3f us\nlaunch_floor_legacy %.3f us\nlibrary_own %.3f us\n", us[FLOOR],
+		       us[FLOOR_LEGACY], exec_us - us[FLOOR]);
+	else
+		printf("launch_floor: none (a copy plan launches no kernel)\n");
 	printf("measured_first_launch_cold %.1f us\nmeasured_first_launch_warm %.1f us\n", m_cold, m_warm);
 	printf("measured cold: %s, %d candidates timed in %.2f ms (from the cache: %d); warm: %s (from the cache: %d)\n",
 	       mc_name, mc.timed, mc.measure_ms, mc.from_cache, mw_name, mw.from_cache);
@@ -219,6 +314,14 @@ int main(int argc, char **argv)
 	printf("target measured_first_launch_warm <= 1000 us: %s\n",
 	       m_warm <= 1000 && mw.from_cache ? "ok" : (missed = 1, "MISSED"));
 	ptxpose_plan_destroy(plan);
+	if (own) {
+		CUresult (*unload)(CUmodule);
+		void *u;
+		if (!ptxpose_driver_symbol("cuModuleUnload", &u)) {
+			memcpy(&unload, &u, sizeof u);
+			unload(mod);
+		}
+	}
 	mem_free(d_in);
 	mem_free(d_out);
 	ptxpose_destroy(h);

@@ -78,7 +78,7 @@ struct ptxpose_plan_s {
 	uint32_t rows, cols, ld_in, ld_out, batch;
 	uint64_t stride_in, stride_out;
 	unsigned es;
-	unsigned need_in, need_out; /* the alignment execute requires of each pointer */
+	unsigned need_in, need_out; /* the alignment execute requires of each pointer: powers of two, >= es */
 	uint64_t in_bytes, out_bytes;
 	ptxpose_plan_info info;
 	api_report *report;        /* measured plans: every candidate (NULL otherwise) */

@@ -200,7 +200,7 @@ ok(_streams.current(_arrays.view(CAI((2, 2), stream=2))) == 2 and _streams.curre
 class FakeTorch:  # what the package reads of a torch.Tensor (a lazy conjugate here)
     __module__ = 'torch'
     device = type('Dev', (), {'type': 'cuda', 'index': 0})()
-    dtype = 'torch.complex64'
+    dtype = type('complex64', (), {'is_complex': True})()
 
     def data_ptr(self):
         return 0x10000

@@ -5,7 +5,8 @@
 # _Problem made) and are still correct for transpose(x), transpose(x, out)
 # and Plan.execute on torch's current stream; and on a warm layout, every
 # refusal still comes before the device: an overlapping out, a lazy-conjugate
-# out, a bad stream, a sparse tensor, another dtype. The same for arrays
+# complex out (a float one is its own conjugate: looked up, and written),
+# a bad stream, a sparse tensor, another dtype. The same for arrays
 # read through __cuda_array_interface__ (tests/lib/fakearrays.py): looked up
 # once checked, exact, and on a warm layout an overlap, values that only
 # equal valid ones (a float shape, a bool version), a v3 stream 0, a
@@ -80,14 +81,29 @@ ok(res == [(1, True), (0, True), (0, True)], 'Plan.execute(x, out): checked once
 
 # refusals on a warm layout: the same key but for what the lookup must not let through
 over = Tensor((129, 67), strides=(70, 1), mem=x.mem, offset=256 + ((out.data_ptr() - x.data_ptr()) & 255))
-lazy = Tensor((129, 67), strides=(70, 1), mem=out.mem, conj=True)
+xc, outc = Tensor((67, 129), faketorch.complex64), Tensor((129, 67), faketorch.complex64, strides=(70, 1))
+ptxpose.transpose(xc, outc)  # a warm complex layout
+lazy = Tensor((129, 67), faketorch.complex64, strides=(70, 1), mem=outc.mem, conj=True)
 key = ptxpose._core._torch_key
-ok(key(over)[0] == key(out)[0] and key(lazy)[0] is None, 'an out over x with the key of the warm out; a lazy one')
+ok(key(over)[0] == key(out)[0] and key(outc)[0] is not None and key(lazy)[0] is None,
+   'an out over x with the key of the warm out; a lazy complex conjugate has none')
+real_conj = Tensor((129, 67), strides=(70, 1), mem=out.mem, conj=True)  # as torch._conj makes of a float tensor
+real_conj.clear()
+made.clear()
+r = ptxpose.transpose(x, real_conj)
+sync()
+ok(key(real_conj)[0] == key(out)[0] and r is real_conj and not made and is_transpose(real_conj, x),
+   "warm: a float out with a conjugate bit is its own conjugate: looked up, and written", len(made))
+cold = Tensor((129, 67), strides=(71, 1), conj=True)  # a layout not seen: the full checks agree
+r = ptxpose.transpose(x, cold)
+sync()
+ok(r is cold and len(made) == 1 and is_transpose(cold, x), '... and on a layout not seen, by the full checks too',
+   len(made))
 raises(lambda: ptxpose.transpose(x, over), ptxpose.InvalidArgument, 'x and out overlap: x spans',
        'warm: an out overlapping x, refused before the library is called')
 raises(lambda: p.execute(x, over), ptxpose.InvalidArgument, 'x and out overlap: x spans',
        'warm Plan.execute: an out overlapping x, refused before the library is called')
-raises(lambda: ptxpose.transpose(x, lazy), ptxpose.InvalidArgument, 'lazy conjugate', 'warm: a lazy-conjugate out')
+raises(lambda: ptxpose.transpose(xc, lazy), ptxpose.InvalidArgument, 'lazy conjugate', 'warm: a lazy-conjugate out')
 raises(lambda: ptxpose.transpose(x, out, stream=-1), ptxpose.InvalidArgument, 'stream: -1',
        'warm: a negative stream')
 raises(lambda: ptxpose.transpose(Tensor((67, 129), layout=faketorch.torch.sparse_coo)), ptxpose.Unsupported,

@@ -260,21 +260,27 @@ def transpose(x: Any, out: Any = None, *, stream: Any = None) -> Any:
     """
     if type(x) in _TORCH_TYPES:  # a layout checked before: its plan, without reading it again
         tx, xp = _torch_key(x)
-        if tx is not None:
+        plan = None
+        if tx is not None and xp:
             if out is None:
                 warm = _warm.get(tx)
                 if warm is not None:
-                    owned, want, out_low = warm
-                    y = x.new_empty(want)
+                    y = x.new_empty(warm[1])
                     op = y.data_ptr()
-                    if op & 255 == out_low and xp:
-                        return _launch(owned.ptr, xp, op, tx[3], stream, y)
-                    out = y  # another alignment: planned below
+                    if op & 255 == warm[2]:
+                        plan = warm[3]
+                    else:
+                        out = y  # another alignment: planned below
             elif type(out) in _TORCH_TYPES:
                 to, op = _torch_key(out)
                 warm = _warm.get((tx, to)) if to is not None else None
-                if warm is not None and xp and op and not (xp < op + warm[2] and op < xp + warm[1]):  # else named below
-                    return _launch(warm[0].ptr, xp, op, tx[3], stream, out)
+                if warm is not None and op and not (xp < op + warm[2] and op < xp + warm[1]):  # else named below
+                    plan, y = warm[3], out
+        if plan is not None:  # _launch's work, written out: a Python call less on the path that counts
+            rc = _execute(plan, xp, op, _raw_stream(tx[3]) if stream is None else _streams.handle(stream))
+            if rc:
+                _handles.check(rc)
+            return y
     else:
         kind = _CAI_TYPES.get(type(x))
         if kind is not None and (out is None or type(out) in _CAI_TYPES):
@@ -314,8 +320,9 @@ def _transpose(x: Any, out: Any, stream: Any) -> Any:
     return pb.out.obj
 
 
-# transpose()'s torch problems seen and checked: (x's key) or (x's key, out's key) -> the plan and what the
-# call needs. A key holds all a check reads but the pointers, whose low byte it holds (alignment, whole
+# transpose()'s torch problems seen and checked: (x's key) -> (the plan, the result's shape, its pointer's
+# low byte, the plan's pointer) or (x's key, out's key) -> (the plan, x's span, out's span, the plan's
+# pointer). A key holds all a check reads but the pointers, whose low byte it holds (alignment, whole
 # elements); the overlap of x and out is checked each call. Cleared with the handles' plans.
 _warm: Dict[Any, Tuple[Any, ...]] = {}
 _TORCH_TYPES: Dict[type, bool] = {}  # the tensor types seen: type(x) in it is the fast path's one test
@@ -325,14 +332,15 @@ _execute: Any = None  # the library's ptxpose_execute
 
 def _torch_key(t: Any) -> Tuple[Any, int]:
     """A torch tensor's layout key and its pointer; (None, 0) where only the full checks can say."""
-    if t.is_conj() or t.is_neg():
+    dt = t.dtype
+    if t.is_neg() or (dt.is_complex and t.is_conj()):  # a conjugate bit changes no real value (_arrays.py)
         return None, 0
     try:  # sparse and other layouts: no strides, or no storage to point at
         strides = t.stride()
         p = t.data_ptr()
     except RuntimeError:
         return None, 0
-    return (t.shape, strides, t.dtype, t.get_device(), p & 255), p
+    return (t.shape, strides, dt, t.get_device(), p & 255), p
 
 
 def _remember(x: Any, out: Any, pb: _Problem, owned: Optional['_Owned']) -> Tuple[Any, Any]:
@@ -353,8 +361,8 @@ def _remember(x: Any, out: Any, pb: _Problem, owned: Optional['_Owned']) -> Tupl
     if owned is not None:
         if len(_warm) >= PLANS_KEPT:
             _warm.clear()
-        _warm[tx if out is None else (tx, to)] = ((owned, pb.out.shape, pb.out.ptr & 255) if out is None else
-                                                  (owned, pb.mx.span, pb.mo.span))
+        _warm[tx if out is None else (tx, to)] = ((owned, pb.out.shape, pb.out.ptr & 255, owned.ptr) if out is None
+                                                  else (owned, pb.mx.span, pb.mo.span, owned.ptr))
     return tx, to
 
 

@@ -25,14 +25,15 @@ torch._C = types.SimpleNamespace(_cuda_getCurrentRawStream=_raw)
 
 
 class dtype:
-    def __init__(self, name, width):
-        self.name, self.width = name, width
+    def __init__(self, name, width, is_complex=False):
+        self.name, self.width, self.is_complex = name, width, is_complex
 
     def __repr__(self):
         return f'torch.{self.name}'
 
 
 float32, float64, int16 = dtype('float32', 4), dtype('float64', 8), dtype('int16', 2)
+complex64 = dtype('complex64', 8, True)
 
 
 class device:

@@ -189,6 +189,23 @@ static void test_execute(ptxpose_handle h)
 	ok(!ptxpose_plan_create(h, &pa, &da), "a plan promised 16-byte pointers");
 	expect(ptxpose_execute(pa, (char *)in + 4, out, NULL), PTXPOSE_ERR_MISALIGNED, "as desc->align_in promised",
 	       "... given a pointer aligned to 4");
+	expect(ptxpose_execute(pa, (char *)in + 8, out, NULL), PTXPOSE_ERR_MISALIGNED, "is not aligned to 16 bytes, as desc->align_in",
+	       "... or to 8");
+	ptxpose_plan_destroy(pa);
+	/* execute's alignment test is one mask a pointer: each low bit of each pointer refused, and named */
+	expect(ptxpose_execute(p, (char *)in + 1, out, NULL), PTXPOSE_ERR_MISALIGNED, "is not aligned to 4 bytes, the element size",
+	       "an input 1 byte off");
+	has_str(ptxpose_last_error(), "in 0x", "... naming in");
+	expect(ptxpose_execute(p, in, (char *)out + 2, NULL), PTXPOSE_ERR_MISALIGNED, "is not aligned to 4 bytes, the element size",
+	       "an output misaligned for its elements");
+	has_str(ptxpose_last_error(), "out 0x", "... naming out");
+	da = d;
+	da.align_out = 32;
+	ok(!ptxpose_plan_create(h, &pa, &da), "a plan promised 32-byte outputs");
+	expect(ptxpose_execute(pa, in, (char *)out + 16, NULL), PTXPOSE_ERR_MISALIGNED, "is not aligned to 32 bytes, as desc->align_out promised",
+	       "... given an output aligned to 16");
+	has_str(ptxpose_last_error(), "out 0x", "... naming out");
+	ok(!ptxpose_execute(pa, in, out, NULL) && bufs_check(&b), "... and aligned ones: transposed");
 	ptxpose_plan_destroy(pa);
 
 	CUcontext other, popped;
