@@ -58,7 +58,7 @@ PUBLIC_PROGRAMS = ['bench/overhead.c']
 # Unit tests also built with ThreadSanitizer, with the sources they test
 # (LIBRARY: every source of libptxpose).
 LIBRARY = 'libptxpose'
-TSAN = {'cache_threads': ['lib/cache.c', 'lib/cache_entry.c'], 'api_threads': LIBRARY, 'api_reentry': LIBRARY}
+TSAN = {'pool_unit': ['common/pool.c'], 'vfy_unit': ['rig/vfy.c', 'rig/vfy_cmp.c', 'rig/shape.c', 'common/elem.c', 'common/pool.c', 'loader/status.c', 'lib/model_problem.c'], 'cache_threads': ['lib/cache.c', 'lib/cache_entry.c'], 'api_threads': LIBRARY, 'api_reentry': LIBRARY}
 TSAN_FLAGS = '-O1 -g -fsanitize=thread'
 VARIANTS = {
     '': '-O2 -g',

@@ -194,7 +194,7 @@ static int recover(bench *b, const rig_shape *s)
 	rig_geam_close(b->geam);
 	b->geam = NULL;
 	px_status st = cli_gpu_reset(&b->g, err, sizeof err);
-	if (!st && !b->o->no_cublas && rig_geam_open(b->g.cu, &b->geam, err, sizeof err))
+	if (!st && !b->o->no_cublas && rig_geam_open(b->g.drv, &b->geam, err, sizeof err))
 		b->geam = NULL;
 	if (!st && s)
 		st = rig_prepare(b->g.rig, s, b->o->seed, err, sizeof err);
@@ -309,7 +309,7 @@ static void bench_case(bench *b, rig_shape s, int ci, int ncases)
 	if (!st)
 		st = rig_prepare(b->g.rig, &s, b->o->seed, err, sizeof err);
 	rig_timing t;
-	rig_op copy = rig_op_copy(b->g.cu);
+	rig_op copy = rig_op_copy(b->g.drv);
 	if (!st)
 		st = rig_time(b->g.rig, &copy, &b->topt, &t, err, sizeof err);
 	if (st) {
@@ -405,7 +405,7 @@ static void bench_free(bench *b, bench_opts *o)
 		px_file_free(&b->v[i].f);
 	free(b->v);
 	rig_geam_close(b->geam);
-	if (b->g.h || b->g.cu)
+	if (b->g.h || b->g.drv)
 		cli_gpu_close(&b->g);
 	free(b->shapes);
 	free(b->cases);
@@ -463,8 +463,8 @@ int cmd_bench(int argc, char **argv)
 		goto out;
 	}
 	b.topt = o.topt;
-	rig_report_head_init(&b.head, b.g.cu, &b.topt);
-	if (!o.no_cublas && rig_geam_open(b.g.cu, &b.geam, err, sizeof err))
+	rig_report_head_init(&b.head, b.g.drv, &b.topt);
+	if (!o.no_cublas && rig_geam_open(b.g.drv, &b.geam, err, sizeof err))
 		snprintf(b.head.extra, sizeof b.head.extra, "cublas_geam: not measured (%.200s)", err);
 	else if (b.geam)
 		snprintf(b.head.extra, sizeof b.head.extra, "cublas_geam: %s; its input has no NaN, Inf, zero or subnormal"

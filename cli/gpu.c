@@ -30,20 +30,20 @@ px_status cli_gpu_open(cli_gpu *g, int verbose, char *err, size_t errlen)
 	g->verbose = verbose;
 	g->log = (px_log){cli_log_stderr, NULL};
 	sb_init(&g->jit);
-	px_status st = cu_open(&g->cu, 0, verbose ? &g->log : NULL, err, errlen);
+	px_status st = make_handle(g, err, errlen);
 	if (!st)
-		st = rig_new(g->cu, &g->rig, err, errlen);
+		st = drv_open(&g->drv, g->h, verbose ? &g->log : NULL, err, errlen);
 	if (!st)
-		st = make_handle(g, err, errlen);
+		st = rig_new(g->drv, &g->rig, err, errlen);
 	return st;
 }
 
 void cli_gpu_close(cli_gpu *g)
 {
+	rig_free(g->rig); /* its buffers while the context is current */
 	if (g->h)
 		ptxpose_destroy(g->h);
-	rig_free(g->rig);
-	cu_close(g->cu);
+	drv_close(g->drv);
 	sb_free(&g->jit);
 	memset(g, 0, sizeof *g);
 }
@@ -54,7 +54,7 @@ px_status cli_gpu_reset(cli_gpu *g, char *err, size_t errlen)
 	ptxpose_destroy(g->h);
 	g->h = NULL;
 	g->gen++;
-	px_status st = cu_reset(g->cu, err, errlen);
+	px_status st = drv_reset(g->drv, err, errlen);
 	rig_drop(g->rig); /* after the reset: dropped, never freed */
 	return st ? st : make_handle(g, err, errlen);
 }

@@ -11,7 +11,7 @@
 #include "rig/rig.h"
 
 typedef struct {
-	cu_ctx *cu;
+	drv_ctx *drv;      /* the rig's driver context (rig/drv.h) */
 	rig_ctx *rig;
 	ptxpose_handle h;
 	unsigned gen;      /* bumped by cli_gpu_reset: files must be linked again */
@@ -21,8 +21,8 @@ typedef struct {
 	px_log log;        /* -v: "# " lines on stderr */
 } cli_gpu;
 
-/* Open the driver (device 0's primary context), a rig and a handle; the
- * handle's notes (-v) go to stderr, its JIT logs into g->jit. */
+/* A handle (on device 0's primary context), the rig's driver context on it
+ * and a rig; the handle's notes (-v) go to stderr, its JIT logs into g->jit. */
 px_status cli_gpu_open(cli_gpu *g, int verbose, char *err, size_t errlen);
 void cli_gpu_close(cli_gpu *g);
 

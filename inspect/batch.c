@@ -4,51 +4,13 @@
  * costs about 0.4 s of CPU a cubin. */
 #include "inspect/inspect.h"
 
-#include <pthread.h>
 #include <stdlib.h>
-#include <unistd.h>
 
-typedef struct {
-	void (*fn)(void *arg, int i);
-	void *arg;
-	int n, next;
-	pthread_mutex_t mu;
-} pool;
-
-static void *worker(void *arg)
-{
-	pool *p = arg;
-	for (;;) {
-		pthread_mutex_lock(&p->mu);
-		int i = p->next++;
-		pthread_mutex_unlock(&p->mu);
-		if (i >= p->n)
-			return NULL;
-		p->fn(p->arg, i);
-	}
-}
-
-void ins_each(int n, int jobs, void (*fn)(void *arg, int i), void *arg)
-{
-	pool p = {fn, arg, n, 0, PTHREAD_MUTEX_INITIALIZER};
-	pthread_t th[64];
-	int started = 0;
-	if (jobs > n)
-		jobs = n;
-	if (jobs > 64)
-		jobs = 64;
-	for (int i = 1; i < jobs; i++)
-		if (pthread_create(&th[started], NULL, worker, &p) == 0)
-			started++;
-	worker(&p);  /* this thread works too; with no helpers it does all */
-	for (int i = 0; i < started; i++)
-		pthread_join(th[i], NULL);
-}
+#include "common/pool.h"
 
 int ins_jobs_default(void)
 {
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n < 1 ? 1 : n > 16 ? 16 : (int)n;
+	return pool_cpus(16);
 }
 
 typedef struct {
@@ -71,7 +33,7 @@ static void inspect_each(const ins_tools *tools, const ins_input *in, const int 
 			 int jobs, ins_report *reps)
 {
 	batch b = {tools, in, arch, reps, todo};
-	ins_each(n, jobs, inspect_one, &b);
+	pool_each(n, jobs, inspect_one, &b);
 }
 
 void ins_inspect_many(const ins_tools *tools, const ins_input *in, int n, const char *arch, int jobs,

@@ -246,10 +246,8 @@ void ins_inspect_many(const ins_tools *tools, const ins_input *in, int n, const 
 void ins_merge_sass(const ins_tools *tools, const ins_input *in, int n, const char *arch, int jobs,
 		    ins_report *reps, int *redo, ins_batch_info *info);
 
-/* fn(arg, i) for each i < n, up to `jobs` threads at a time (batch.c). */
-void ins_each(int n, int jobs, void (*fn)(void *arg, int i), void *arg);
-
-/* The number of processors online, from 1 to 16. */
+/* The number of processors online, from 1 to 16: the files inspected at a
+ * time (batch.c; common/pool.h runs them). */
 int ins_jobs_default(void);
 
 /* ---- output (summary.c, json.c) ---------------------------------------- */

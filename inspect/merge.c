@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "common/fsio.h"
+#include "common/pool.h"
 
 #define SUFFIX "_ptxpose"
 
@@ -352,7 +353,7 @@ void ins_merge_sass(const ins_tools *tools, const ins_input *in, int n, const ch
 		if (jobs < 1)
 			jobs = 1;
 		assign(&j, n, eligible, jobs, chunk_of, first, size);
-		ins_each(j.nchunks, jobs, chunk_one, &j);
+		pool_each(j.nchunks, jobs, chunk_one, &j);
 		info->modules = j.nchunks;
 		for (int i = 0; i < n; i++)
 			info->merged += chunk_of[i] >= 0 && !redo[i] && reps[i].have_sass;

@@ -14,14 +14,10 @@
 static const struct {
 	const char *sym, *alt;
 	size_t off;
-	int later;  /* may be missing (CU_LATER_ENTRY_POINTS) */
 } entry_points[] = {
-#define CU_ROW(field, sym, alt, type) {sym, alt, offsetof(cu_fns, field), 0},
-#define CU_LATER_ROW(field, sym, alt, type) {sym, alt, offsetof(cu_fns, field), 1},
+#define CU_ROW(field, sym, alt, type) {sym, alt, offsetof(cu_fns, field)},
 	CU_ENTRY_POINTS(CU_ROW)
-	CU_LATER_ENTRY_POINTS(CU_LATER_ROW)
 #undef CU_ROW
-#undef CU_LATER_ROW
 };
 
 const char *cu_error_text(const cu_ctx *cu, CUresult rc, char *buf, size_t len)
@@ -31,11 +27,7 @@ const char *cu_error_text(const cu_ctx *cu, CUresult rc, char *buf, size_t len)
 		name = NULL;
 	if (cu->f->GetErrorString && cu->f->GetErrorString(rc, &text) != CUDA_SUCCESS)
 		text = NULL;
-	if (name)
-		snprintf(buf, len, "%s (%s)", name, text ? text : "no description");
-	else
-		snprintf(buf, len, "CUresult %d (a code this driver does not name)", (int)rc);
-	return buf;
+	return px_cuda_error_str((int)rc, name, text, buf, len);
 }
 
 px_status cu_fail(const cu_ctx *cu, CUresult rc, const char *file, int line, const char *call,
@@ -52,8 +44,6 @@ static px_status resolve(void *dl, cu_fns *f, char *err, size_t errlen)
 		void *p = dlsym(dl, entry_points[k].sym);
 		if (!p && entry_points[k].alt)
 			p = dlsym(dl, entry_points[k].alt);
-		if (!p && entry_points[k].later)
-			continue;
 		if (!p) {
 			snprintf(err, errlen, "the CUDA driver " CU_LIB " has no %s: too old for ptxpose (CUDA 11 or newer needed)",
 				 entry_points[k].sym);
@@ -201,7 +191,6 @@ static px_status cu_new(cu_ctx **out, const px_log *log, char *err, size_t errle
 		return PX_ENOMEM;
 	}
 	cu->log = log;
-	cu->gen = 1;
 	px_status st = cu_driver(&cu->f, err, errlen);
 	CUresult rc;
 	if (!st && (rc = cu->f->DriverGetVersion(&cu->info.driver_version)))
@@ -214,31 +203,22 @@ static px_status cu_new(cu_ctx **out, const px_log *log, char *err, size_t errle
 	return PX_OK;
 }
 
+/* "13.0" */
+static const char *driver_str(const cu_ctx *cu, char *buf, size_t len)
+{
+	int v = cu->info.driver_version;
+	snprintf(buf, len, "%d.%d", v / 1000, v % 1000 / 10);
+	return buf;
+}
+
 static void log_open(const cu_ctx *cu, const char *how)
 {
 	const cu_devinfo *d = &cu->info;
 	char drv_s[16], mem[32], l2[32];
 	px_logf(cu->log, "cu: " CU_LIB " driver %s; device %d: %s, sm_%d%d, %d SMs, %s, L2 %s, %d B shared memory a block (opt-in); %s",
-		cu_driver_str(cu, drv_s, sizeof drv_s), d->ordinal, d->name, d->cc_major, d->cc_minor, d->sm_count,
+		driver_str(cu, drv_s, sizeof drv_s), d->ordinal, d->name, d->cc_major, d->cc_minor, d->sm_count,
 		px_bytes_str(d->total_mem, mem, sizeof mem), px_bytes_str((uint64_t)d->l2_bytes, l2, sizeof l2),
 		d->smem_optin, how);
-}
-
-px_status cu_open(cu_ctx **out, int ordinal, const px_log *log, char *err, size_t errlen)
-{
-	cu_ctx *cu;
-	px_status st = cu_new(&cu, log, err, errlen);
-	if (st)
-		return st;
-	if (!(st = device_info(cu, ordinal, err, errlen)))
-		st = take_context(cu, err, errlen);
-	if (st) {
-		cu_close(cu);
-		return st;
-	}
-	log_open(cu, "its primary context");
-	*out = cu;
-	return PX_OK;
 }
 
 px_status cu_attach(cu_ctx **out, const px_log *log, char *err, size_t errlen)
@@ -285,56 +265,4 @@ void cu_close(cu_ctx *cu)
 const cu_devinfo *cu_info(const cu_ctx *cu)
 {
 	return &cu->info;
-}
-
-const px_log *cu_log(const cu_ctx *cu)
-{
-	return cu->log;
-}
-
-const char *cu_driver_str(const cu_ctx *cu, char *buf, size_t len)
-{
-	int v = cu->info.driver_version;
-	snprintf(buf, len, "%d.%d", v / 1000, v % 1000 / 10);
-	return buf;
-}
-
-unsigned cu_generation(const cu_ctx *cu)
-{
-	return cu->gen;
-}
-
-px_status cu_reset(cu_ctx *cu, char *err, size_t errlen)
-{
-	CUresult rc;
-	cu->gen++;
-	if (cu->retained) {
-		cu->f->DevicePrimaryCtxRelease(cu->dev);
-		cu->retained = 0;
-	}
-	if ((rc = cu->f->DevicePrimaryCtxReset(cu->dev)))
-		return CU_FAIL(cu, rc, "cuDevicePrimaryCtxReset", err, errlen);
-	px_logf(cu->log, "cu: primary context reset after an error; modules and buffers are gone");
-	return take_context(cu, err, errlen);
-}
-
-px_status cu_sync(cu_ctx *cu, const char *what, char *err, size_t errlen)
-{
-	CUresult rc = cu->f->CtxSynchronize();
-	if (!rc)
-		return PX_OK;
-	char call[160];
-	snprintf(call, sizeof call, "cuCtxSynchronize after %s", what);
-	return CU_FAIL(cu, rc, call, err, errlen);
-}
-
-px_status cu_mem_info(cu_ctx *cu, uint64_t *free_b, uint64_t *total_b, char *err, size_t errlen)
-{
-	size_t f = 0, t = 0;
-	CUresult rc = cu->f->MemGetInfo(&f, &t);
-	if (rc)
-		return CU_FAIL(cu, rc, "cuMemGetInfo", err, errlen);
-	*free_b = f;
-	*total_b = t;
-	return PX_OK;
 }

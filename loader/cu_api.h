@@ -18,13 +18,11 @@
 	X(CtxPopCurrent, "cuCtxPopCurrent_v2", NULL, PFN_cuCtxPopCurrent_v4000)             \
 	X(CtxPushCurrent, "cuCtxPushCurrent_v2", NULL, PFN_cuCtxPushCurrent_v4000)          \
 	X(CtxSetCurrent, "cuCtxSetCurrent", NULL, PFN_cuCtxSetCurrent_v4000)                \
-	X(CtxSynchronize, "cuCtxSynchronize", NULL, PFN_cuCtxSynchronize_v2000)             \
 	X(DeviceGet, "cuDeviceGet", NULL, PFN_cuDeviceGet_v2000)                            \
 	X(DeviceGetAttribute, "cuDeviceGetAttribute", NULL, PFN_cuDeviceGetAttribute_v2000) \
 	X(DeviceGetCount, "cuDeviceGetCount", NULL, PFN_cuDeviceGetCount_v2000)             \
 	X(DeviceGetName, "cuDeviceGetName", NULL, PFN_cuDeviceGetName_v2000)                \
 	X(DevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2", NULL, PFN_cuDevicePrimaryCtxRelease_v11000) \
-	X(DevicePrimaryCtxReset, "cuDevicePrimaryCtxReset_v2", NULL, PFN_cuDevicePrimaryCtxReset_v11000) \
 	X(DevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain", NULL, PFN_cuDevicePrimaryCtxRetain_v7000) \
 	X(DeviceTotalMem, "cuDeviceTotalMem_v2", NULL, PFN_cuDeviceTotalMem_v3020)          \
 	X(DriverGetVersion, "cuDriverGetVersion", NULL, PFN_cuDriverGetVersion_v2020)       \
@@ -37,9 +35,6 @@
 	X(FuncSetAttribute, "cuFuncSetAttribute", NULL, PFN_cuFuncSetAttribute_v9000)       \
 	X(GetErrorName, "cuGetErrorName", NULL, PFN_cuGetErrorName_v6000)                   \
 	X(GetErrorString, "cuGetErrorString", NULL, PFN_cuGetErrorString_v6000)             \
-	X(GraphDestroy, "cuGraphDestroy", NULL, PFN_cuGraphDestroy_v10000)                  \
-	X(GraphExecDestroy, "cuGraphExecDestroy", NULL, PFN_cuGraphExecDestroy_v10000)      \
-	X(GraphLaunch, "cuGraphLaunch", NULL, PFN_cuGraphLaunch_v10000)                     \
 	X(Init, "cuInit", NULL, PFN_cuInit_v2000)                                           \
 	X(LaunchKernel, "cuLaunchKernel", NULL, PFN_cuLaunchKernel_v4000)                   \
 	X(LinkAddData, "cuLinkAddData_v2", NULL, PFN_cuLinkAddData_v6050)                   \
@@ -47,36 +42,20 @@
 	X(LinkCreate, "cuLinkCreate_v2", NULL, PFN_cuLinkCreate_v6050)                      \
 	X(LinkDestroy, "cuLinkDestroy", NULL, PFN_cuLinkDestroy_v5050)                      \
 	X(MemAlloc, "cuMemAlloc_v2", NULL, PFN_cuMemAlloc_v3020)                            \
-	X(MemAllocHost, "cuMemAllocHost_v2", NULL, PFN_cuMemAllocHost_v3020)                \
 	X(MemFree, "cuMemFree_v2", NULL, PFN_cuMemFree_v3020)                               \
-	X(MemFreeHost, "cuMemFreeHost", NULL, PFN_cuMemFreeHost_v2000)                      \
-	X(MemGetInfo, "cuMemGetInfo_v2", NULL, PFN_cuMemGetInfo_v3020)                      \
 	X(MemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2", NULL, PFN_cuMemcpyDtoDAsync_v3020)       \
-	X(MemcpyDtoH, "cuMemcpyDtoH_v2", NULL, PFN_cuMemcpyDtoH_v3020)                      \
-	X(MemcpyHtoD, "cuMemcpyHtoD_v2", NULL, PFN_cuMemcpyHtoD_v3020)                      \
 	X(MemsetD8, "cuMemsetD8_v2", NULL, PFN_cuMemsetD8_v3020)                            \
 	X(ModuleGetFunction, "cuModuleGetFunction", NULL, PFN_cuModuleGetFunction_v2000)    \
 	X(ModuleLoadData, "cuModuleLoadData", NULL, PFN_cuModuleLoadData_v2000)             \
 	X(ModuleLoadDataEx, "cuModuleLoadDataEx", NULL, PFN_cuModuleLoadDataEx_v2010)       \
 	X(ModuleUnload, "cuModuleUnload", NULL, PFN_cuModuleUnload_v2000)                   \
-	X(StreamBeginCapture, "cuStreamBeginCapture_v2", NULL, PFN_cuStreamBeginCapture_v10010) \
 	X(StreamCreate, "cuStreamCreate", NULL, PFN_cuStreamCreate_v2000)                   \
 	X(StreamDestroy, "cuStreamDestroy_v2", NULL, PFN_cuStreamDestroy_v4000)             \
-	X(StreamEndCapture, "cuStreamEndCapture", NULL, PFN_cuStreamEndCapture_v10000)      \
 	X(StreamGetCtx, "cuStreamGetCtx", NULL, PFN_cuStreamGetCtx_v9020)
-
-/* Entry points newer than CUDA 11.0, the oldest driver ptxpose starts on:
- * NULL when the driver lacks them, and the feature that needs one says so.
- * cuGraphInstantiateWithFlags (11.4) is what cuda.h calls cuGraphInstantiate
- * since CUDA 12; the exported symbol cuGraphInstantiate is the 10.0 one with
- * another signature, so it is never looked up. */
-#define CU_LATER_ENTRY_POINTS(X) \
-	X(GraphInstantiateWithFlags, "cuGraphInstantiateWithFlags", NULL, PFN_cuGraphInstantiateWithFlags_v11040)
 
 typedef struct {
 #define CU_FIELD(field, sym, alt, type) type field;
 	CU_ENTRY_POINTS(CU_FIELD)
-	CU_LATER_ENTRY_POINTS(CU_FIELD)
 #undef CU_FIELD
 } cu_fns;
 
@@ -88,7 +67,6 @@ struct cu_ctx {
 	CUdevice dev;
 	CUcontext ctx;
 	int retained;       /* holds a primary-context reference */
-	unsigned gen;       /* bumped by cu_reset */
 	cu_devinfo info;
 	const px_log *log;
 };

@@ -11,7 +11,6 @@
 
 struct jit_kernel {
 	cu_ctx *cu;
-	unsigned gen;
 	CUmodule mod;
 	CUfunction fn;
 	px_meta meta;
@@ -162,7 +161,6 @@ px_status jit_load(cu_ctx *cu, const char *ptx, const px_meta *m, int verbose, j
 		return PX_ENOMEM;
 	}
 	k->cu = cu;
-	k->gen = cu_generation(cu);
 	k->meta = *m;
 	px_status st = load_ptx(cu, ptx, m->kernel, verbose, &k->mod, &k->attrs.wall_ms, log, err, errlen);
 	CUresult rc;
@@ -195,7 +193,7 @@ void jit_free(jit_kernel *k)
 {
 	if (!k)
 		return;
-	if (k->mod && k->gen == cu_generation(k->cu))
+	if (k->mod)
 		k->cu->f->ModuleUnload(k->mod);
 	free(k);
 }

@@ -1,4 +1,4 @@
-/* status: px_status names, the verbose log, byte counts. */
+/* status: px_status names, the verbose log, byte counts, driver error text. */
 #include "loader/status.h"
 
 #include <stdarg.h>
@@ -42,5 +42,14 @@ const char *px_bytes_str(uint64_t bytes, char *buf, size_t len)
 		snprintf(buf, len, "%llu B", (unsigned long long)bytes);
 	else
 		snprintf(buf, len, "%.*f %s", v < 10 ? 2 : 1, v, units[u]);
+	return buf;
+}
+
+const char *px_cuda_error_str(int rc, const char *name, const char *text, char *buf, size_t len)
+{
+	if (name)
+		snprintf(buf, len, "%s (%s)", name, text ? text : "no description");
+	else
+		snprintf(buf, len, "CUresult %d (a code this driver does not name)", rc);
 	return buf;
 }

@@ -35,5 +35,11 @@ void px_logf(const px_log *log, const char *fmt, ...) __attribute__((format(prin
 /* Human byte counts: "4.0 KiB", "1.00 GiB". Returns buf. */
 const char *px_bytes_str(uint64_t bytes, char *buf, size_t len);
 
+/* A driver's CUresult rc for messages, from what cuGetErrorName and
+ * cuGetErrorString gave (NULL where they gave nothing): "CUDA_ERROR_INVALID_PTX
+ * (a PTX JIT compilation failed)", or "CUresult 999 (a code this driver does
+ * not name)". Returns buf. */
+const char *px_cuda_error_str(int rc, const char *name, const char *text, char *buf, size_t len);
+
 
 #endif

@@ -16,7 +16,7 @@
 static const char *const libnames[] = {"libcublas.so.13", "libcublas.so.12", "libcublas.so"};
 
 struct rig_geam {
-	cu_ctx *cu;
+	drv_ctx *drv;
 	unsigned gen;   /* the context generation the handle belongs to */
 	void *dl;
 	const char *lib;
@@ -54,7 +54,7 @@ static const char *status_text(const rig_geam *g, cublasStatus_t s)
 	return t ? t : "cuBLAS status without a name";
 }
 
-px_status rig_geam_open(cu_ctx *cu, rig_geam **out, char *err, size_t errlen)
+px_status rig_geam_open(drv_ctx *drv, rig_geam **out, char *err, size_t errlen)
 {
 	*out = NULL;
 	rig_geam *g = calloc(1, sizeof *g);
@@ -62,8 +62,8 @@ px_status rig_geam_open(cu_ctx *cu, rig_geam **out, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return PX_ENOMEM;
 	}
-	g->cu = cu;
-	g->gen = cu_generation(cu);
+	g->drv = drv;
+	g->gen = drv_generation(drv);
 	for (size_t k = 0; k < sizeof libnames / sizeof libnames[0] && !g->dl; k++)
 		if ((g->dl = dlopen(libnames[k], RTLD_NOW | RTLD_LOCAL)))
 			g->lib = libnames[k];
@@ -92,7 +92,7 @@ px_status rig_geam_open(cu_ctx *cu, rig_geam **out, char *err, size_t errlen)
 	if (g->GetVersion(g->handle, &g->version) != CUBLAS_STATUS_SUCCESS)
 		g->version = 0;
 	snprintf(g->version_str, sizeof g->version_str, "%s (version %d)", g->lib, g->version);
-	px_logf(cu_log(cu), "cublas: %s", g->version_str);
+	px_logf(drv_log(drv), "cublas: %s", g->version_str);
 	*out = g;
 	return PX_OK;
 }
@@ -102,7 +102,7 @@ void rig_geam_close(rig_geam *g)
 	if (!g)
 		return;
 	/* a handle whose context was reset is abandoned: its memory went with it */
-	if (g->handle && g->gen == cu_generation(g->cu))
+	if (g->handle && g->gen == drv_generation(g->drv))
 		g->Destroy(g->handle);
 	/* libcublas stays mapped, like libcuda */
 	free(g);
@@ -118,7 +118,7 @@ const char *rig_geam_version(const rig_geam *g)
 	return g->version_str;
 }
 
-static px_status geam_enqueue(void *ud, px_stream stream, uint64_t in, uint64_t out, const rig_shape *s,
+static px_status geam_enqueue(void *ud, ptxpose_stream stream, uint64_t in, uint64_t out, const rig_shape *s,
 			      char *err, size_t errlen)
 {
 	rig_geam *g = ud;

@@ -36,7 +36,7 @@ px_status rig_api_fail(ptxpose_status st, char *err, size_t errlen)
 	return rig_from_ptxpose(st);
 }
 
-static px_status plan_enqueue(void *ud, px_stream stream, uint64_t in, uint64_t out, const rig_shape *s,
+static px_status plan_enqueue(void *ud, ptxpose_stream stream, uint64_t in, uint64_t out, const rig_shape *s,
 			      char *err, size_t errlen)
 {
 	(void)s; /* the plan was made for it */
@@ -49,13 +49,13 @@ rig_op rig_op_plan(ptxpose_plan plan, const char *name)
 	return (rig_op){.name = name, .enqueue = plan_enqueue, .ud = plan, .is_transpose = 1};
 }
 
-static px_status copy_enqueue(void *ud, px_stream stream, uint64_t in, uint64_t out, const rig_shape *s,
+static px_status copy_enqueue(void *ud, ptxpose_stream stream, uint64_t in, uint64_t out, const rig_shape *s,
 			      char *err, size_t errlen)
 {
-	return cu_dtod_async(ud, out, in, rig_shape_moved_bytes(s) / 2, stream, err, errlen);
+	return drv_dtod_async(ud, out, in, rig_shape_moved_bytes(s) / 2, stream, err, errlen);
 }
 
-rig_op rig_op_copy(cu_ctx *cu)
+rig_op rig_op_copy(drv_ctx *drv)
 {
-	return (rig_op){.name = "copy", .enqueue = copy_enqueue, .ud = cu, .copy_floor = 1};
+	return (rig_op){.name = "copy", .enqueue = copy_enqueue, .ud = drv, .copy_floor = 1};
 }

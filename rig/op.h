@@ -7,9 +7,9 @@
 #include <stdint.h>
 
 #include "include/ptxpose.h"
-#include "loader/cu.h"
 #include "loader/meta.h"
 #include "loader/status.h"
+#include "rig/drv.h"
 #include "rig/shape.h"
 
 /* One thing to run over a shape's buffers, enqueued on `stream` (the rig's
@@ -17,7 +17,7 @@
  * captured into a CUDA graph. */
 typedef struct {
 	const char *name;   /* the kernel name, "copy", "cublas_geam" */
-	px_status (*enqueue)(void *ud, px_stream stream, uint64_t in, uint64_t out, const rig_shape *s,
+	px_status (*enqueue)(void *ud, ptxpose_stream stream, uint64_t in, uint64_t out, const rig_shape *s,
 			     char *err, size_t errlen);
 	void *ud;
 	int finite_input;   /* it computes alpha*a + beta*b: feed it vfy_finite data */
@@ -30,7 +30,7 @@ typedef struct {
  * the library's call, as a program would make it. */
 rig_op rig_op_plan(ptxpose_plan plan, const char *name);
 /* cuMemcpyDtoDAsync of rows*cols*elem bytes from in to out: the bar. */
-rig_op rig_op_copy(cu_ctx *cu);
+rig_op rig_op_copy(drv_ctx *drv);
 
 /* The rig's status for one of the library's, and the library's last error
  * into err: a failed call's PX_ status. */

@@ -9,14 +9,14 @@
 
 #define MARGIN (256ull << 20) /* device memory left for the context, modules, libraries */
 
-px_status rig_new(cu_ctx *cu, rig_ctx **out, char *err, size_t errlen)
+px_status rig_new(drv_ctx *drv, rig_ctx **out, char *err, size_t errlen)
 {
 	*out = calloc(1, sizeof **out);
 	if (!*out) {
 		snprintf(err, errlen, "out of memory");
 		return PX_ENOMEM;
 	}
-	(*out)->cu = cu;
+	(*out)->drv = drv;
 	return PX_OK;
 }
 
@@ -31,20 +31,20 @@ void rig_free(rig_ctx *r)
 
 void rig_drop(rig_ctx *r)
 {
-	/* cu_free, cu_host_free and rig_stream_free skip what an older generation made */
-	cu_free(r->cu, &r->d_in);
-	cu_free(r->cu, &r->d_out);
-	cu_free(r->cu, &r->flush);
+	/* drv_free, drv_host_free and rig_stream_free skip what an older generation made */
+	drv_free(r->drv, &r->d_in);
+	drv_free(r->drv, &r->d_out);
+	drv_free(r->drv, &r->flush);
 	rig_stream_free(r);
-	cu_host_free(r->cu, &r->h_in);
-	cu_host_free(r->cu, &r->h_out);
+	drv_host_free(r->drv, &r->h_in);
+	drv_host_free(r->drv, &r->h_out);
 	r->filled = 0;
 	r->have_shape = 0;
 }
 
 uint64_t rig_flush_bytes(const rig_ctx *r)
 {
-	uint64_t l2 = (uint64_t)cu_info(r->cu)->l2_bytes;
+	uint64_t l2 = (uint64_t)drv_device(r->drv)->l2_bytes;
 	return 2 * l2 > (32ull << 20) ? 2 * l2 : (32ull << 20);
 }
 
@@ -53,7 +53,7 @@ px_status rig_fits(rig_ctx *r, const rig_shape *s, char *err, size_t errlen)
 	uint64_t in = rig_shape_in_bytes(s), out = rig_shape_out_bytes(s);
 	uint64_t need = in + out + 2 * RIG_GUARD + 2 * RIG_SLACK + MARGIN + (r->flush.ptr ? 0 : rig_flush_bytes(r));
 	uint64_t free_b, total_b;
-	px_status st = cu_mem_info(r->cu, &free_b, &total_b, err, errlen);
+	px_status st = drv_mem_info(r->drv, &free_b, &total_b, err, errlen);
 	if (st)
 		return st;
 	uint64_t avail = free_b + r->d_in.bytes + r->d_out.bytes;
@@ -71,23 +71,23 @@ px_status rig_fits(rig_ctx *r, const rig_shape *s, char *err, size_t errlen)
 }
 
 /* A device buffer of exactly `bytes` (reused when it already is). */
-static px_status dev_exact(rig_ctx *r, cu_buf *b, uint64_t bytes, char *err, size_t errlen)
+static px_status dev_exact(rig_ctx *r, drv_buf *b, uint64_t bytes, char *err, size_t errlen)
 {
-	if (b->ptr && b->bytes == bytes && b->gen == cu_generation(r->cu))
+	if (b->ptr && b->bytes == bytes && b->gen == drv_generation(r->drv))
 		return PX_OK;
-	cu_free(r->cu, b);
-	return cu_alloc(r->cu, b, bytes, err, errlen);
+	drv_free(r->drv, b);
+	return drv_alloc(r->drv, b, bytes, err, errlen);
 }
 
 /* A host buffer of at least `bytes`. Returns 1 in *fresh when it is new. */
-static px_status host_atleast(rig_ctx *r, cu_host *h, uint64_t bytes, int *fresh, char *err, size_t errlen)
+static px_status host_atleast(rig_ctx *r, drv_host *h, uint64_t bytes, int *fresh, char *err, size_t errlen)
 {
 	*fresh = 0;
-	if (h->p && h->bytes >= bytes && (!h->pinned || h->gen == cu_generation(r->cu)))
+	if (h->p && h->bytes >= bytes && (!h->pinned || h->gen == drv_generation(r->drv)))
 		return PX_OK;
-	cu_host_free(r->cu, h);
+	drv_host_free(r->drv, h);
 	*fresh = 1;
-	return cu_host_alloc(r->cu, h, bytes, err, errlen);
+	return drv_host_alloc(r->drv, h, bytes, err, errlen);
 }
 
 /* h_in holds the input stream for seed, plain or made finite. */
@@ -129,7 +129,7 @@ px_status rig_prepare(rig_ctx *r, const rig_shape *s, uint64_t seed, char *err, 
 	r->have_shape = 1;
 	ensure_input(r, 0);
 	char name[96], a[32], b[32];
-	px_logf(cu_log(r->cu), "rig: %s elem=%u: input %s, output %s (+%u B guards each side), seed %llu",
+	px_logf(drv_log(r->drv), "rig: %s elem=%u: input %s, output %s (+%u B guards each side), seed %llu",
 		rig_shape_name(s, name, sizeof name), s->elem_bits, px_bytes_str(in, a, sizeof a),
 		px_bytes_str(out, b, sizeof b), RIG_GUARD, (unsigned long long)seed);
 	return PX_OK;
@@ -160,14 +160,14 @@ px_status rig_verify(rig_ctx *r, const rig_op *op, vfy_result *res, char *err, s
 	uint64_t d_in = rig_in_ptr(r), d_out = rig_out_ptr(r);
 	px_status st;
 	ensure_input(r, op->finite_input);
-	if ((st = cu_htod(r->cu, d_in, r->h_in.p, in, err, errlen)) ||
-	    (st = cu_memset8(r->cu, r->d_out.ptr, VFY_POISON, r->d_out.bytes, err, errlen)) ||
+	if ((st = drv_htod(r->drv, d_in, r->h_in.p, in, err, errlen)) ||
+	    (st = drv_memset8(r->drv, r->d_out.ptr, VFY_POISON, r->d_out.bytes, err, errlen)) ||
 	    (st = op->enqueue(op->ud, NULL, d_in, d_out, s, err, errlen)) ||
-	    (st = cu_sync(r->cu, op->name, err, errlen)))
+	    (st = drv_sync(r->drv, op->name, err, errlen)))
 		return st;
-	if ((st = cu_dtoh(r->cu, r->h_out.p, d_out, out, err, errlen)) ||
-	    (st = cu_dtoh(r->cu, r->h_guard, d_out - RIG_GUARD, RIG_GUARD, err, errlen)) ||
-	    (st = cu_dtoh(r->cu, r->h_guard + RIG_GUARD, d_out + out, RIG_GUARD, err, errlen)))
+	if ((st = drv_dtoh(r->drv, r->h_out.p, d_out, out, err, errlen)) ||
+	    (st = drv_dtoh(r->drv, r->h_guard, d_out - RIG_GUARD, RIG_GUARD, err, errlen)) ||
+	    (st = drv_dtoh(r->drv, r->h_guard + RIG_GUARD, d_out + out, RIG_GUARD, err, errlen)))
 		return st;
 	st = vfy_compare(r->h_in.p, r->h_out.p, s, res);
 	scan_guards(r, res);

@@ -9,6 +9,8 @@
  *   rig.h         rig_           rig*.c         buffers for one shape, verification, timing (this file)
  *   geam.h        rig_geam       cublas.c       cuBLAS geam as a peer (libcublas opened at run time)
  *   rig_report.h  rig_report     rig_report.c   bench.md and bench.csv
+ *   drv.h         drv_           drv*.c         the driver through ptxpose_driver_symbol: the
+ *                                               context, device and pinned buffers, copies
  *
  * Functions that can fail return a px_status and write a one-line reason into
  * err[errlen]. Nothing here exits, or prints but through the px_log a caller
@@ -20,8 +22,8 @@
 #include <stdint.h>
 
 #include "include/ptxpose.h"
-#include "loader/cu.h"
 #include "loader/status.h"
+#include "rig/drv.h"
 #include "rig/op.h"
 #include "rig/shape.h"
 #include "rig/vfy.h"
@@ -84,7 +86,7 @@ const char *rig_time_method_text(const rig_time_opts *o, char *buf, size_t len);
 /* "graph K=37", "back-to-back K=37", "events": how t was measured, short. */
 const char *rig_time_how_text(const rig_timing *t, char *buf, size_t len);
 
-px_status rig_new(cu_ctx *cu, rig_ctx **out, char *err, size_t errlen);
+px_status rig_new(drv_ctx *drv, rig_ctx **out, char *err, size_t errlen);
 void rig_free(rig_ctx *r);
 
 /* PX_EUSAGE ("too large for the device: ...") when s's buffers cannot be had
@@ -109,7 +111,7 @@ px_status rig_verify(rig_ctx *r, const rig_op *op, vfy_result *res, char *err, s
 px_status rig_time(rig_ctx *r, const rig_op *op, const rig_time_opts *o, rig_timing *t,
 		      char *err, size_t errlen);
 
-/* After cu_reset: forget the device and pinned buffers (they are gone). */
+/* After drv_reset: forget the device and pinned buffers (they are gone). */
 void rig_drop(rig_ctx *r);
 
 /* GB/s for moving rig_shape_moved_bytes(s) in `us` microseconds. */

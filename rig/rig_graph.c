@@ -19,33 +19,33 @@
 
 px_status rig_stream(rig_ctx *r, CUstream *out, char *err, size_t errlen)
 {
-	cu_ctx *cu = r->cu;
-	if (!r->stream || r->stream_gen != cu_generation(cu)) {
+	drv_ctx *drv = r->drv;
+	if (!r->stream || r->stream_gen != drv_generation(drv)) {
 		CUstream s = NULL;
-		CUresult rc = cu->f->StreamCreate(&s, CU_STREAM_NON_BLOCKING);
+		CUresult rc = drv->f.StreamCreate(&s, CU_STREAM_NON_BLOCKING);
 		r->stream = NULL;
 		if (rc)
-			return CU_FAIL(cu, rc, "cuStreamCreate", err, errlen);
+			return DRV_FAIL(drv, rc, "cuStreamCreate", err, errlen);
 		r->stream = s;
-		r->stream_gen = cu_generation(cu);
+		r->stream_gen = drv_generation(drv);
 	}
 	*out = r->stream;
 	return PX_OK;
 }
 
 /* A failed destroy changes no result: said with -v, then ignored. */
-static void destroyed(cu_ctx *cu, CUresult rc, const char *call)
+static void destroyed(drv_ctx *drv, CUresult rc, const char *call)
 {
 	char text[256];
 	if (rc)
-		px_logf(cu_log(cu), "cu: %s: %s (ignored)", call, cu_error_text(cu, rc, text, sizeof text));
+		px_logf(drv_log(drv), "cu: %s: %s (ignored)", call, drv_error_text(drv, rc, text, sizeof text));
 }
 
 void rig_stream_free(rig_ctx *r)
 {
 	/* a stream of a context that was reset went with it */
-	if (r->stream && r->stream_gen == cu_generation(r->cu))
-		destroyed(r->cu, r->cu->f->StreamDestroy(r->stream), "cuStreamDestroy");
+	if (r->stream && r->stream_gen == drv_generation(r->drv))
+		destroyed(r->drv, r->drv->f.StreamDestroy(r->stream), "cuStreamDestroy");
 	r->stream = NULL;
 }
 
@@ -81,45 +81,45 @@ static int calls_for(double est_us)
  * caller times the op back to back instead. */
 static void capture(rig_ctx *r, const rig_op *op, CUstream s, int k, CUgraphExec *exec, char *why, size_t whylen)
 {
-	cu_ctx *cu = r->cu;
+	drv_ctx *drv = r->drv;
 	CUgraph graph = NULL;
 	CUresult rc;
 	*exec = NULL;
-	if (!cu->f->GraphInstantiateWithFlags) {
+	if (!drv->f.GraphInstantiateWithFlags) {
 		snprintf(why, whylen, "the CUDA driver has no cuGraphInstantiateWithFlags (CUDA 11.4 or newer)");
 		return;
 	}
-	if ((rc = cu->f->StreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL))) {
-		CU_FAIL(cu, rc, "cuStreamBeginCapture", why, whylen);
+	if ((rc = drv->f.StreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL))) {
+		DRV_FAIL(drv, rc, "cuStreamBeginCapture", why, whylen);
 		return;
 	}
 	px_status st = PX_OK;
 	for (int c = 0; c < k && !st; c++)
 		st = enqueue(r, op, s, why, whylen);
 	/* the capture ends either way; after a refused call it reports that */
-	rc = cu->f->StreamEndCapture(s, &graph);
+	rc = drv->f.StreamEndCapture(s, &graph);
 	if (!st && rc)
-		CU_FAIL(cu, rc, "cuStreamEndCapture", why, whylen);
-	if (!st && !rc && (rc = cu->f->GraphInstantiateWithFlags(exec, graph, 0))) {
+		DRV_FAIL(drv, rc, "cuStreamEndCapture", why, whylen);
+	if (!st && !rc && (rc = drv->f.GraphInstantiateWithFlags(exec, graph, 0))) {
 		*exec = NULL;
-		CU_FAIL(cu, rc, "cuGraphInstantiateWithFlags", why, whylen);
+		DRV_FAIL(drv, rc, "cuGraphInstantiateWithFlags", why, whylen);
 	}
 	if (graph)
-		destroyed(cu, cu->f->GraphDestroy(graph), "cuGraphDestroy");
+		destroyed(drv, drv->f.GraphDestroy(graph), "cuGraphDestroy");
 }
 
 /* Untimed replays, then `runs` timed ones: a call each into us[]. */
 static px_status replays(rig_ctx *r, const rig_op *op, rig_timer *tm, CUgraphExec exec, int k, int runs, double *us,
 			 char *err, size_t errlen)
 {
-	cu_ctx *cu = r->cu;
+	drv_ctx *drv = r->drv;
 	CUresult rc = CUDA_SUCCESS;
 	for (int w = 0; w < RIG_GRAPH_WARM_REPLAYS && !rc; w++)
-		rc = cu->f->GraphLaunch(exec, tm->s);
-	px_status st = rc ? CU_FAIL(cu, rc, "cuGraphLaunch", err, errlen) : PX_OK;
+		rc = drv->f.GraphLaunch(exec, tm->s);
+	px_status st = rc ? DRV_FAIL(drv, rc, "cuGraphLaunch", err, errlen) : PX_OK;
 	for (int i = 0; i < runs && !st; i++) {
-		if (!(st = rig_timer_start(tm, err, errlen)) && (rc = cu->f->GraphLaunch(exec, tm->s)))
-			st = CU_FAIL(cu, rc, "cuGraphLaunch", err, errlen);
+		if (!(st = rig_timer_start(tm, err, errlen)) && (rc = drv->f.GraphLaunch(exec, tm->s)))
+			st = DRV_FAIL(drv, rc, "cuGraphLaunch", err, errlen);
 		if (!st)
 			st = rig_timer_stop(tm, op->name, &us[i], err, errlen);
 		us[i] /= k;
@@ -157,7 +157,7 @@ static void copy_floor(const rig_op *op, rig_timing *t, const rig_timing *b2b, c
 static px_status uncaptured(rig_ctx *r, const rig_op *op, const rig_time_opts *o, rig_timer *tm, const char *why,
 			    double *us, rig_timing *t, char *err, size_t errlen)
 {
-	const px_log *log = cu_log(r->cu);
+	const px_log *log = drv_log(r->drv);
 	int k = t->calls;
 	px_logf(log, "time: %s: not captured in a graph (%s)", op->name, why);
 	px_status st = b2b_runs(r, op, tm, k, o->iters, us, err, errlen);
@@ -175,14 +175,14 @@ static px_status uncaptured(rig_ctx *r, const rig_op *op, const rig_time_opts *o
 static px_status measure(rig_ctx *r, const rig_op *op, const rig_time_opts *o, rig_timer *tm, double *us,
 			 rig_timing *t, char *err, size_t errlen)
 {
-	cu_ctx *cu = r->cu;
-	const px_log *log = cu_log(cu);
+	drv_ctx *drv = r->drv;
+	const px_log *log = drv_log(drv);
 	int warm = o->warmup > 0 ? o->warmup : 1;
 	double est;
 	/* one call and a wait first: lazy module loading and the like */
 	px_status st = enqueue(r, op, tm->s, err, errlen);
 	if (!st)
-		st = cu_sync(cu, op->name, err, errlen);
+		st = drv_sync(drv, op->name, err, errlen);
 	if (!st)
 		st = back_to_back(r, op, tm, warm, &est, err, errlen);
 	if (st)
@@ -195,7 +195,7 @@ static px_status measure(rig_ctx *r, const rig_op *op, const rig_time_opts *o, r
 	if (!exec)
 		return uncaptured(r, op, o, tm, why, us, t, err, errlen);
 	st = replays(r, op, tm, exec, k, o->iters, us, err, errlen);
-	destroyed(cu, cu->f->GraphExecDestroy(exec), "cuGraphExecDestroy");
+	destroyed(drv, drv->f.GraphExecDestroy(exec), "cuGraphExecDestroy");
 	if (st)
 		return st;
 	rig_stats(us, o->iters, t);
@@ -225,12 +225,12 @@ px_status rig_time_graph(rig_ctx *r, const rig_op *op, const rig_time_opts *o, r
 		return PX_ENOMEM;
 	}
 	/* what the default stream was doing (the upload, the poison) is done */
-	px_status st = cu_sync(r->cu, op->name, err, errlen);
+	px_status st = drv_sync(r->drv, op->name, err, errlen);
 	if (!st)
 		st = rig_stream(r, &s, err, errlen);
-	if (!st && !(st = rig_timer_open(&tm, r->cu, s, err, errlen)))
+	if (!st && !(st = rig_timer_open(&tm, r->drv, s, err, errlen)))
 		st = measure(r, op, o, &tm, us, t, err, errlen);
-	if (tm.cu)
+	if (tm.drv)
 		rig_timer_close(&tm);
 	free(us);
 	return st;

@@ -3,22 +3,22 @@
 #ifndef RIG_RIG_INT_H
 #define RIG_RIG_INT_H
 
-#include "loader/cu_api.h"
+#include "rig/drv_api.h"
 #include "rig/rig.h"
 
 #define RIG_GUARD (64u << 10) /* poisoned bytes before and after out, checked */
 
 struct rig_ctx {
-	cu_ctx *cu;
+	drv_ctx *drv;
 	rig_shape s;          /* the current shape, checked */
 	int have_shape;
-	cu_buf d_in;         /* exactly the input */
-	cu_buf d_out;        /* guard, out, guard */
-	cu_host h_in, h_out; /* at least in and out */
+	drv_buf d_in;         /* exactly the input */
+	drv_buf d_out;        /* guard, out, guard */
+	drv_host h_in, h_out; /* at least in and out */
 	unsigned char *h_guard;
 	uint64_t seed, filled; /* h_in holds bytes [0, filled) of seed's stream */
 	int finite;            /* ... passed through vfy_finite */
-	cu_buf flush;          /* overwritten before each timed call to empty the L2 */
+	drv_buf flush;         /* overwritten before each timed call to empty the L2 */
 	CUstream stream;       /* non-blocking, for graph timing; made on first use */
 	unsigned stream_gen;   /* the context generation it belongs to */
 };
@@ -41,13 +41,13 @@ void rig_stats(double *us, int n, rig_timing *t);
 /* Two events on stream s (NULL: the default stream): start, stop (which
  * waits for the second event) and the microseconds between them. */
 typedef struct {
-	cu_ctx *cu;
+	drv_ctx *drv;
 	CUstream s;
 	CUevent ev[2];
 	int made;
 } rig_timer;
 
-px_status rig_timer_open(rig_timer *tm, cu_ctx *cu, CUstream s, char *err, size_t errlen);
+px_status rig_timer_open(rig_timer *tm, drv_ctx *drv, CUstream s, char *err, size_t errlen);
 px_status rig_timer_start(rig_timer *tm, char *err, size_t errlen);
 px_status rig_timer_stop(rig_timer *tm, const char *what, double *us, char *err, size_t errlen);
 void rig_timer_close(rig_timer *tm);

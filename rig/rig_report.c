@@ -107,13 +107,13 @@ void rig_report_csv(strbuf *sb, const rig_report_head *h, const rig_row *rows, s
 	}
 }
 
-void rig_report_head_init(rig_report_head *h, cu_ctx *cu, const rig_time_opts *t)
+void rig_report_head_init(rig_report_head *h, drv_ctx *drv, const rig_time_opts *t)
 {
 	memset(h, 0, sizeof *h);
-	const cu_devinfo *d = cu_info(cu);
+	const ptxpose_device_info *d = drv_device(drv);
 	snprintf(h->device, sizeof h->device, "%s", d->name);
 	h->sm_count = d->sm_count;
-	cu_driver_str(cu, h->driver, sizeof h->driver);
+	drv_driver_str(drv, h->driver, sizeof h->driver);
 	time_t now = time(NULL);
 	struct tm tm;
 	gmtime_r(&now, &tm);

@@ -6,8 +6,8 @@
 #include <stdint.h>
 
 #include "common/strbuf.h"
-#include "loader/cu.h"
 #include "loader/status.h"
+#include "rig/drv.h"
 #include "rig/rig.h"
 #include "rig/shape.h"
 
@@ -32,9 +32,9 @@ typedef struct {
 	char extra[256];      /* one more header line, or "" */
 } rig_report_head;
 
-/* Device, SM count and driver from cu; the date now (UTC); the commit the
+/* Device, SM count and driver as the library's handle told drv; the date now (UTC); the commit the
  * binary was built from (ver_commit, common/version.h). */
-void rig_report_head_init(rig_report_head *h, cu_ctx *cu, const rig_time_opts *t);
+void rig_report_head_init(rig_report_head *h, drv_ctx *drv, const rig_time_opts *t);
 
 void rig_report_md(strbuf *sb, const rig_report_head *h, const rig_row *rows, size_t n);
 void rig_report_csv(strbuf *sb, const rig_report_head *h, const rig_row *rows, size_t n);

@@ -24,40 +24,40 @@ void rig_stats(double *us, int n, rig_timing *t)
 	t->median_us = n % 2 ? us[n / 2] : (us[n / 2 - 1] + us[n / 2]) / 2;
 }
 
-px_status rig_timer_open(rig_timer *tm, cu_ctx *cu, CUstream s, char *err, size_t errlen)
+px_status rig_timer_open(rig_timer *tm, drv_ctx *drv, CUstream s, char *err, size_t errlen)
 {
 	memset(tm, 0, sizeof *tm);
-	tm->cu = cu;
+	tm->drv = drv;
 	tm->s = s;
 	for (; tm->made < 2; tm->made++) {
-		CUresult rc = cu->f->EventCreate(&tm->ev[tm->made], CU_EVENT_DEFAULT);
+		CUresult rc = drv->f.EventCreate(&tm->ev[tm->made], CU_EVENT_DEFAULT);
 		if (rc)
-			return CU_FAIL(cu, rc, "cuEventCreate", err, errlen);
+			return DRV_FAIL(drv, rc, "cuEventCreate", err, errlen);
 	}
 	return PX_OK;
 }
 
 px_status rig_timer_start(rig_timer *tm, char *err, size_t errlen)
 {
-	CUresult rc = tm->cu->f->EventRecord(tm->ev[0], tm->s);
-	return rc ? CU_FAIL(tm->cu, rc, "cuEventRecord", err, errlen) : PX_OK;
+	CUresult rc = tm->drv->f.EventRecord(tm->ev[0], tm->s);
+	return rc ? DRV_FAIL(tm->drv, rc, "cuEventRecord", err, errlen) : PX_OK;
 }
 
 px_status rig_timer_stop(rig_timer *tm, const char *what, double *us, char *err, size_t errlen)
 {
-	cu_ctx *cu = tm->cu;
+	drv_ctx *drv = tm->drv;
 	float ms = 0;
-	CUresult rc = cu->f->EventRecord(tm->ev[1], tm->s);
+	CUresult rc = drv->f.EventRecord(tm->ev[1], tm->s);
 	*us = 0;
 	if (rc)
-		return CU_FAIL(cu, rc, "cuEventRecord", err, errlen);
-	if ((rc = cu->f->EventSynchronize(tm->ev[1]))) {
+		return DRV_FAIL(drv, rc, "cuEventRecord", err, errlen);
+	if ((rc = drv->f.EventSynchronize(tm->ev[1]))) {
 		char call[160];
 		snprintf(call, sizeof call, "cuEventSynchronize after %s", what);
-		return CU_FAIL(cu, rc, call, err, errlen);
+		return DRV_FAIL(drv, rc, call, err, errlen);
 	}
-	if ((rc = cu->f->EventElapsedTime(&ms, tm->ev[0], tm->ev[1])))
-		return CU_FAIL(cu, rc, "cuEventElapsedTime", err, errlen);
+	if ((rc = drv->f.EventElapsedTime(&ms, tm->ev[0], tm->ev[1])))
+		return DRV_FAIL(drv, rc, "cuEventElapsedTime", err, errlen);
 	*us = ms * 1e3;
 	return PX_OK;
 }
@@ -65,15 +65,15 @@ px_status rig_timer_stop(rig_timer *tm, const char *what, double *us, char *err,
 void rig_timer_close(rig_timer *tm)
 {
 	for (int k = 0; k < tm->made; k++)
-		tm->cu->f->EventDestroy(tm->ev[k]);
+		tm->drv->f.EventDestroy(tm->ev[k]);
 	tm->made = 0;
 }
 
 static px_status flush_buffer(rig_ctx *r, char *err, size_t errlen)
 {
-	if (r->flush.ptr && r->flush.gen == cu_generation(r->cu))
+	if (r->flush.ptr && r->flush.gen == drv_generation(r->drv))
 		return PX_OK;
-	return cu_alloc(r->cu, &r->flush, rig_flush_bytes(r), err, errlen);
+	return drv_alloc(r->drv, &r->flush, rig_flush_bytes(r), err, errlen);
 }
 
 /* One timed call: [flush], event, the call, event, wait; its time in us. */
@@ -82,7 +82,7 @@ static px_status time_call(rig_ctx *r, const rig_op *op, const rig_time_opts *o,
 {
 	px_status st = PX_OK;
 	if (o->flush_l2)
-		st = cu_memset8(r->cu, r->flush.ptr, (unsigned char)k, r->flush.bytes, err, errlen);
+		st = drv_memset8(r->drv, r->flush.ptr, (unsigned char)k, r->flush.bytes, err, errlen);
 	if (!st)
 		st = rig_timer_start(tm, err, errlen);
 	if (!st)
@@ -95,7 +95,7 @@ static px_status time_call(rig_ctx *r, const rig_op *op, const rig_time_opts *o,
 static px_status time_events(rig_ctx *r, const rig_op *op, const rig_time_opts *o, rig_timing *t,
 			     char *err, size_t errlen)
 {
-	cu_ctx *cu = r->cu;
+	drv_ctx *drv = r->drv;
 	px_status st = o->flush_l2 ? flush_buffer(r, err, errlen) : PX_OK;
 	if (st)
 		return st;
@@ -105,18 +105,18 @@ static px_status time_events(rig_ctx *r, const rig_op *op, const rig_time_opts *
 		snprintf(err, errlen, "out of memory");
 		return PX_ENOMEM;
 	}
-	st = rig_timer_open(&tm, cu, NULL, err, errlen);
+	st = rig_timer_open(&tm, drv, NULL, err, errlen);
 	for (int w = 0; w < o->warmup && !st; w++)
 		st = op->enqueue(op->ud, NULL, rig_in_ptr(r), rig_out_ptr(r), &r->s, err, errlen);
 	if (!st)
-		st = cu_sync(cu, op->name, err, errlen);
+		st = drv_sync(drv, op->name, err, errlen);
 	for (int k = 0; k < o->iters && !st; k++)
 		st = time_call(r, op, o, &tm, k, &us[k], err, errlen);
 	if (!st) {
 		rig_stats(us, o->iters, t);
 		t->how = RIG_HOW_EVENTS;
 		t->calls = 1;
-		px_logf(cu_log(cu), "time: %s: median %.2f us, min %.2f, max %.2f over %d calls (%d warm-up%s)",
+		px_logf(drv_log(drv), "time: %s: median %.2f us, min %.2f, max %.2f over %d calls (%d warm-up%s)",
 			op->name, t->median_us, t->min_us, t->max_us, t->iters, o->warmup,
 			o->flush_l2 ? ", L2 emptied before each" : "");
 	}

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rig/par.h"
+#include "common/pool.h"
 
 #define GRAIN_WORDS (1u << 19) /* 4 MiB a thread at least */
 
@@ -63,7 +63,7 @@ void vfy_fill_range(void *buf, uint64_t from, uint64_t to, uint64_t seed)
 	/* shift so that part w of the job writes word w0 + w */
 	j.buf = b + 8 * w0;
 	j.seed = seed + w0 * 0x9E3779B97F4A7C15ull; /* stream_word(seed, w0 + w) == stream_word(seed', w) */
-	par_for(w1 - w0, GRAIN_WORDS, fill_words, &j);
+	pool_for(w1 - w0, GRAIN_WORDS, fill_words, &j);
 }
 
 void vfy_fill(void *buf, uint64_t bytes, uint64_t seed)
@@ -108,7 +108,7 @@ static void finite_lanes(void *ctx, uint64_t lo, uint64_t hi, int part)
 void vfy_finite(void *buf, uint64_t bytes, unsigned lane_bits)
 {
 	finite_job j = {buf, lane_bits == 64 ? 8 : 4};
-	par_for(bytes / j.lane_bytes, GRAIN_WORDS, finite_lanes, &j);
+	pool_for(bytes / j.lane_bytes, GRAIN_WORDS, finite_lanes, &j);
 }
 
 #define TB 64 /* the reference's tile, in elements */

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rig/par.h"
+#include "common/pool.h"
 
 #define TB 64            /* tile of the walk, in elements */
 #define GRAIN_ELEMS (1u << 20)
@@ -20,7 +20,7 @@ typedef struct {
 	const unsigned char *in, *out;
 	const rig_shape *s;
 	unsigned eb;
-	cmp_part part[PAR_MAX];
+	cmp_part part[POOL_PARTS_MAX];
 } cmp_job;
 
 static int elem_eq(const unsigned char *a, const unsigned char *b, unsigned eb)
@@ -131,7 +131,7 @@ px_status vfy_compare(const void *in, const void *out, const rig_shape *s, vfy_r
 	cmp_job c = {in, out, s, rig_shape_elem_bytes(s), {{0}}};
 	uint64_t per_row = s->ld_out;
 	uint64_t grain = GRAIN_ELEMS / per_row + 1;
-	int parts = par_for(s->batch * s->cols, grain, cmp_rows, &c);
+	int parts = pool_for(s->batch * s->cols, grain, cmp_rows, &c);
 	cmp_part first = {0};
 	for (int k = 0; k < parts; k++) {
 		cmp_part *p = &c.part[k];
