@@ -50,7 +50,7 @@ FLAGS = ('-std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror '
 # marks PTXPOSE_API is exported (lib/ptxpose.map says so to the linker too),
 # and the static library is one relocatable object whose hidden symbols are
 # made local, so that its only globals are ptxpose_ too.
-LIB_COMMON = ['common/fsio.c', 'common/strbuf.c', 'common/version.c']
+LIB_COMMON = ['common/cache.c', 'common/cache_entry.c', 'common/fsio.c', 'common/strbuf.c', 'common/version.c']
 LIB_LIBS = '-ldl -lm -lpthread'
 # Programs that use the library through include/ptxpose.h alone, linked with
 # build/libptxpose.a (which has nothing else to link with).
@@ -58,7 +58,7 @@ PUBLIC_PROGRAMS = ['bench/overhead.c']
 # Unit tests also built with ThreadSanitizer, with the sources they test
 # (LIBRARY: every source of libptxpose).
 LIBRARY = 'libptxpose'
-TSAN = {'cache_threads': ['lib/cache.c', 'lib/cache_entry.c'], 'api_threads': LIBRARY, 'api_reentry': LIBRARY}
+TSAN = {'cache_threads': ['common/cache.c', 'common/cache_entry.c'], 'api_threads': LIBRARY, 'api_reentry': LIBRARY}
 TSAN_FLAGS = '-O1 -g -fsanitize=thread'
 VARIANTS = {
     '': '-O2 -g',
@@ -129,7 +129,7 @@ def ptxas_regs(ptxas, path):
 
 
 def fnv1a64(data):
-    """FNV-1a, 64 bits: lib/cache.h's cache_hash (keep in sync), so that the
+    """FNV-1a, 64 bits: common/cache.h's cache_hash (keep in sync), so that the
     library need not hash the built-in kernels' texts when it starts."""
     h = 0xcbf29ce484222325
     for b in data:

@@ -45,7 +45,7 @@ struct ptxpose_handle_s {
 	px_log notes;              /* PTXPOSE_LOG_NOTE lines, for jit_load */
 	pthread_mutex_t disk_lock;
 	int disk_tried;
-	struct cache *disk;        /* the on-disk cache of measured plans (lib/cache.h); NULL until tried */
+	struct cache *disk;        /* the on-disk cache of measured plans (common/cache.h); NULL until tried */
 };
 
 /* A measured plan's candidates, for `ptxpose plan --measure`. */

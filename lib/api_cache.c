@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/cache.h"
+#include "common/cache.h"
 
 #define SLOTS 1024 /* a power of two */
 #define MAX_PLANS (SLOTS / 4 * 3)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/cache.h"
+#include "common/cache.h"
 #include "loader/jit.h"
 #include "lib/pick.h"
 

@@ -1,6 +1,6 @@
 /* api_measure: measured plans (PTXPOSE_PLAN_MEASURE): the candidates the
  * model finds plausible, timed by lib/measure.c, the fastest kept; the
- * choice read from and written to the on-disk cache (lib/cache.h), keyed by
+ * choice read from and written to the on-disk cache (common/cache.h), keyed by
  * the device, its driver, the kernel set and the problem.
  *
  * A cache entry's blob is text:
@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "common/strbuf.h"
-#include "lib/cache.h"
+#include "common/cache.h"
 #include "lib/measure.h"
 #include "lib/pick.h"
 

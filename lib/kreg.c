@@ -11,7 +11,7 @@
 
 #include "common/fsio.h"
 #include "common/strbuf.h"
-#include "lib/cache.h"
+#include "common/cache.h"
 #include "loader/pxfile.h"
 
 struct kreg {

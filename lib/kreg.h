@@ -26,7 +26,7 @@ typedef struct {
 	unsigned regs;     /* ptxas -v for sm_90 at build time; 0: ptxas was not there */
 	size_t len;
 	const char *ptx;
-	uint64_t hash;     /* cache_hash of the text (lib/cache.h), computed by configure.py */
+	uint64_t hash;     /* cache_hash of the text (common/cache.h), computed by configure.py */
 } kreg_builtin;
 
 extern const kreg_builtin kreg_builtins[];

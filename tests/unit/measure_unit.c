@@ -16,7 +16,7 @@
 
 #include "include/ptxpose.h"
 #include "lib/api.h"
-#include "lib/cache.h"
+#include "common/cache.h"
 #include "lib/kreg.h"
 #include "tests/unit/api_harness.h"
 #include "tests/unit/tap.h"
