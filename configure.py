@@ -55,6 +55,16 @@ LIB_LIBS = '-ldl -lm -lpthread'
 # Programs that use the library through include/ptxpose.h alone, linked with
 # build/libptxpose.a (which has nothing else to link with).
 PUBLIC_PROGRAMS = ['bench/overhead.c']
+# The tools (build/ptxpose): their own folders, linked with libptxpose.a, which
+# gives them include/ptxpose.h and include/ptxpose_tools.h and makes every
+# other symbol local; so loader/'s format code and common/ are compiled into
+# the tool as well (a second, private copy).
+TOOL_MODULES = ['common', 'gen', 'rig', 'emu', 'inspect', 'cli']
+LOADER_FORMAT = ['loader/abi.c', 'loader/meta.c', 'loader/pxfile.c', 'loader/status.c']
+# What rig/ still takes from below the API (the driver through loader/cu.h,
+# the problem check of lib/model.h), compiled into the tool until rig reaches
+# them through ptxpose_driver_symbol and include/ptxpose_tools.h.
+TOOL_PENDING = ['loader/cu.c', 'loader/cu_mem.c', 'lib/model_problem.c']
 # Unit tests also built with ThreadSanitizer, with the sources they test
 # (LIBRARY: every source of libptxpose).
 LIBRARY = 'libptxpose'
@@ -187,6 +197,7 @@ def main():
         return 0
     srcs = sources()
     lib = [s for s in srcs if not s.startswith('cli/')]
+    tool = [s for s in srcs if s.split('/')[0] in TOOL_MODULES] + LOADER_FORMAT + TOOL_PENDING
     library = [s for s in srcs if s.startswith('lib/') or s.startswith('loader/') or s.startswith('build/') or s in LIB_COMMON]
     major, minor, patch = version()
     # While MAJOR is 0 every MINOR may change the ABI (0.3 grew ptxpose_plan_info),
@@ -251,6 +262,9 @@ def main():
     p('rule publink')
     p(f'  command = cc $vflags $in {LIB_LIBS} -o $out')
     p('  description = LINK $out')
+    p('rule toollink')
+    p(f'  command = cc $vflags $in $lualib {LIB_LIBS} -o $out')
+    p('  description = LINK $out')
     p('rule symlink')
     p('  command = ln -sfn $target $out')
     p('  description = LN $out')
@@ -288,17 +302,17 @@ def main():
             objs[s] = o
             p(f'build {o}: cc {s}' + (f' || {COMMIT_H}' if s == 'common/version.c' else ''))
             p(f'  vflags = {vflags}')
-        p(f'build build/{prefix}ptxpose: link ' + ' '.join(objs[s] for s in srcs))
+        libo = ' '.join(objs[s] for s in library)
+        p(f'build build/{prefix}libptxpose.a: staticlib {libo}')
+        p(f'build build/{prefix}ptxpose: toollink ' + ' '.join(objs[s] for s in tool) + f' build/{prefix}libptxpose.a')
         p(f'  vflags = {vflags}')
         if not prefix:
-            libo = ' '.join(objs[s] for s in library)
             p(f'build {so}: solib {libo} | lib/ptxpose.map')
             p(f'  soname = {soname}')
             p(f'build build/{soname}: symlink {so}')
             p(f'  target = {os.path.basename(so)}')
             p(f'build build/libptxpose.so: symlink build/{soname}')
             p(f'  target = {soname}')
-            p(f'build build/libptxpose.a: staticlib {libo}')
             # programs of the public API alone, linked with the static library
             for b in PUBLIC_PROGRAMS:
                 o = f'build/obj/{b[:-2]}.o'
@@ -342,7 +356,7 @@ def main():
         p('build fuzz: phony ' + ' '.join(f'build/fuzz/{n}' for n in names))
         p('')
     libs = [so, f'build/{soname}', 'build/libptxpose.so', 'build/libptxpose.a']
-    alls = ['build/ptxpose', 'build/asan/ptxpose'] + libs + [f'build/{b[:-2]}' for b in PUBLIC_PROGRAMS] + list(FAKES) + [f'build/tsan/tests/{n}' for n in TSAN]
+    alls = ['build/ptxpose', 'build/asan/ptxpose', 'build/asan/libptxpose.a'] + libs + [f'build/{b[:-2]}' for b in PUBLIC_PROGRAMS] + list(FAKES) + [f'build/tsan/tests/{n}' for n in TSAN]
     for prefix in VARIANTS:
         alls += [f'build/{prefix}tests/{os.path.basename(u)[:-2]}' for u in units]
     # `ninja main`: what ./build.sh's main job runs; `ninja lib`: the library

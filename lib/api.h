@@ -48,23 +48,11 @@ struct ptxpose_handle_s {
 	struct cache *disk;        /* the on-disk cache of measured plans (common/cache.h); NULL until tried */
 };
 
-/* A measured plan's candidates, for `ptxpose plan --measure`. */
-typedef struct {
-	char kernel[META_VAL_MAX + 1];
-	double predicted_us;
-	double measured_us;        /* the median a launch; < 0: not timed */
-	int runs, k;               /* runs of k launches */
-	char skipped[48];          /* why not timed; "" */
-} api_cand;
-
-typedef struct {
-	int n;
-	api_cand *c;               /* in the model's order */
-	int best;                  /* the fastest measured, the plan's kernel */
-	int from_cache;
-	double budget_ms, spent_ms; /* when it was measured */
-	char method[160];          /* how it was timed */
-} api_report;
+/* A measured plan's candidates, for `ptxpose plan --measure`
+ * (include/ptxpose_tools.h defines them for the tools). */
+typedef ptxpose_tool_timed api_cand;
+typedef ptxpose_tool_report api_report;
+_Static_assert(sizeof ((api_cand *)0)->kernel == META_VAL_MAX + 1, "ptxpose_tools.h's kernel name size");
 
 struct ptxpose_plan_s {
 	uintptr_t id;              /* what the caller holds; 0 for a plan of the handle's cache (never handed out) */
@@ -160,8 +148,6 @@ ptxpose_status api_launch(ptxpose_plan p, const void *in, void *out, ptxpose_str
  * filled. Under the registry's read lock and the handle's context. */
 ptxpose_status api_measure_choose(ptxpose_handle h, const ptxpose_desc *d, const model_problem *p,
 				  ptxpose_plan pl, int *index);
-/* A measured plan's report, or NULL (`ptxpose plan --measure`). */
-const api_report *api_plan_report(ptxpose_plan p);
 
 /* ---- ptxpose_transpose's cache (api_cache.c) --------------------------------- */
 

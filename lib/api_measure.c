@@ -335,7 +335,7 @@ ptxpose_status api_measure_choose(ptxpose_handle h, const ptxpose_desc *d, const
 	return st;
 }
 
-const api_report *api_plan_report(ptxpose_plan p)
+const ptxpose_tool_report *ptxpose_tool_plan_report(ptxpose_plan p)
 {
 	return api_check_plan(&p) ? NULL : p->report;
 }

@@ -14,7 +14,7 @@
 #include "common/cache.h"
 #include "loader/pxfile.h"
 
-struct kreg {
+struct ptxpose_tool_kernels_s {
 	kreg_kernel **k;
 	int n, cap;
 	kreg_kernel **retired;  /* replaced ones, freed with the registry */

@@ -46,7 +46,7 @@ typedef struct {
 	int shared;          /* one of the process's built-ins: every registry's, never freed */
 } kreg_kernel;
 
-typedef struct kreg kreg;
+typedef struct ptxpose_tool_kernels_s kreg; /* include/ptxpose_tools.h calls it ptxpose_tool_kernels */
 
 /* An empty registry. PX_ENOMEM. */
 px_status kreg_new(kreg **out, char *err, size_t errlen);
