@@ -13,6 +13,8 @@
  * handle of the problem's width, or the entry is stale (noted, measured
  * again, rewritten). */
 #include "lib/api.h"
+#include "lib/api_launch.h"
+#include "lib/api_measure.h"
 
 #include <stdio.h>
 #include <stdlib.h>
