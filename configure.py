@@ -165,6 +165,13 @@ def embed_kernels(dst, files):
     write_atomic(dst, '\n'.join(out))
 
 
+def api_only(path):
+    """Whether a program includes of the tree only include/ (the public API), its own
+    folder's headers and the tests' harnesses: then it links libptxpose.a."""
+    incs = re.findall(r'^\s*#\s*include\s*"([^"]+)"', open(path).read(), re.M)
+    return all(i.split('/')[0] in ('include', 'tests', os.path.dirname(path)) for i in incs)
+
+
 def version():
     """(major, minor, patch) from include/ptxpose.h, the one place they are kept."""
     text = open('include/ptxpose.h').read()
@@ -351,8 +358,10 @@ def main():
         for s in lib + fuzzers:
             p(f'build {fobjs[s]}: fuzzcc {s}')
         libf = ' '.join(fobjs[s] for s in lib)
+        # a target of the public API alone links the library, built the fuzzer's way
+        p('build build/fuzz/libptxpose.a: staticlib ' + ' '.join(fobjs[s] for s in library))
         for f, name in zip(fuzzers, names):
-            p(f'build build/fuzz/{name}: fuzzlink {fobjs[f]} {libf}')
+            p(f'build build/fuzz/{name}: fuzzlink {fobjs[f]} ' + ('build/fuzz/libptxpose.a' if api_only(f) else libf))
         p('build fuzz: phony ' + ' '.join(f'build/fuzz/{n}' for n in names))
         p('')
     libs = [so, f'build/{soname}', 'build/libptxpose.so', 'build/libptxpose.a']
