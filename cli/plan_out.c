@@ -57,7 +57,8 @@ static void features_text(FILE *f, const plan_cand *c)
 		   "elem %.1f edge %.1f (useful %.1f), edge slots %.3g, footprint %.1f MB, L2 holds %.2f, "
 		   "occupancy %u blocks/SM (%s), waves %.2f, in flight %.0f KB/SM, phi %.3f, regs %u%s\n",
 		c->k.name, x->tiles, x->interior, x->edge, x->fast_share, x->path_bytes[PTXPOSE_TOOL_PATH_VEC] / MB,
-		x->path_bytes[PTXPOSE_TOOL_PATH_REALIGN] / MB, x->path_bytes[PTXPOSE_TOOL_PATH_ELEM] / MB, x->path_bytes[PTXPOSE_TOOL_PATH_EDGE] / MB,
+		x->path_bytes[PTXPOSE_TOOL_PATH_REALIGN] / MB, x->path_bytes[PTXPOSE_TOOL_PATH_ELEM] / MB,
+		x->path_bytes[PTXPOSE_TOOL_PATH_EDGE] / MB,
 		x->useful / MB, x->slots, x->footprint / MB, x->l2_hit, x->occ, x->occ_by, x->waves,
 		x->inflight_sm / 1024, x->phi, c->k.regs, c->k.regs_known ? "" : " (estimated)");
 	fprintf(f, "  x:");
