@@ -66,7 +66,8 @@ LOADER_FORMAT = ['loader/abi.c', 'loader/meta.c', 'loader/pxfile.c', 'loader/sta
 # them through ptxpose_driver_symbol and include/ptxpose_tools.h.
 TOOL_PENDING = ['loader/cu.c', 'loader/cu_mem.c', 'lib/model_problem.c']
 # Unit tests also built with ThreadSanitizer, with the sources they test
-# (LIBRARY: every source of libptxpose).
+# (LIBRARY: libptxpose, built so: a test of the public API alone links
+# build/tsan/libptxpose.a).
 LIBRARY = 'libptxpose'
 TSAN = {'cache_threads': ['common/cache.c', 'common/cache_entry.c'], 'api_threads': LIBRARY, 'api_reentry': LIBRARY}
 TSAN_FLAGS = '-O1 -g -fsanitize=thread'
@@ -166,10 +167,16 @@ def embed_kernels(dst, files):
 
 
 def api_only(path):
-    """Whether a program includes of the tree only include/ (the public API), its own
-    folder's headers and the tests' harnesses: then it links libptxpose.a."""
-    incs = re.findall(r'^\s*#\s*include\s*"([^"]+)"', open(path).read(), re.M)
-    return all(i.split('/')[0] in ('include', 'tests', os.path.dirname(path)) for i in incs)
+    """Whether a program includes of the tree only include/ (the public API), and
+    headers of its own folder or tests/ that do the same: then it links libptxpose.a."""
+    for inc in re.findall(r'^\s*#\s*include\s*"([^"]+)"', open(path).read(), re.M):
+        own = inc if '/' in inc else os.path.join(os.path.dirname(path), inc)
+        if own.startswith('include/'):
+            continue
+        if not (own.startswith('tests/') or os.path.dirname(own) == os.path.dirname(path)) or \
+                not os.path.exists(own) or not api_only(own):
+            return False
+    return True
 
 
 def version():
@@ -333,12 +340,19 @@ def main():
             o = f'build/{prefix}obj/{u[:-2]}.o'
             p(f'build {o}: cc {u}')
             p(f'  vflags = {vflags}')
-            p(f'build build/{prefix}tests/{name}: link {o} {libobjs}')
+            # a unit test of the public API alone links the library
+            if api_only(u):
+                p(f'build build/{prefix}tests/{name}: publink {o} build/{prefix}libptxpose.a')
+            else:
+                p(f'build build/{prefix}tests/{name}: link {o} {libobjs}')
             p(f'  vflags = {vflags}')
         p('')
     tsan_built = set()
+    tsan_lib = [f'build/tsan/obj/{s.removeprefix("build/")[:-2]}.o' for s in library]
+    p('build build/tsan/libptxpose.a: staticlib ' + ' '.join(tsan_lib))
     for name, deps in TSAN.items():
         objs = []
+        api = deps == LIBRARY and api_only(f'tests/unit/{name}.c')
         for s in [f'tests/unit/{name}.c'] + (library if deps == LIBRARY else deps):
             o = f'build/tsan/obj/{s.removeprefix("build/")[:-2]}.o'
             objs.append(o)
@@ -347,7 +361,10 @@ def main():
             tsan_built.add(o)
             p(f'build {o}: cc {s}' + (f' || {COMMIT_H}' if s == 'common/version.c' else ''))
             p(f'  vflags = {TSAN_FLAGS}')
-        p(f'build build/tsan/tests/{name}: link ' + ' '.join(objs))
+        if api:
+            p(f'build build/tsan/tests/{name}: publink {objs[0]} build/tsan/libptxpose.a')
+        else:
+            p(f'build build/tsan/tests/{name}: link ' + ' '.join(objs))
         p(f'  vflags = {TSAN_FLAGS}')
     p('')
     fuzzers = sorted(glob.glob('fuzz/fuzz_*.c'))
