@@ -50,15 +50,26 @@ FLAGS = ('-std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror '
 # marks PTXPOSE_API is exported (lib/ptxpose.map says so to the linker too),
 # and the static library is one relocatable object whose hidden symbols are
 # made local, so that its only globals are ptxpose_ too.
-LIB_COMMON = ['common/fsio.c', 'common/strbuf.c', 'common/version.c']
+LIB_COMMON = ['common/cache.c', 'common/cache_entry.c', 'common/fsio.c', 'common/strbuf.c', 'common/version.c', 'common/nd.c']
 LIB_LIBS = '-ldl -lm -lpthread'
 # Programs that use the library through include/ptxpose.h alone, linked with
 # build/libptxpose.a (which has nothing else to link with).
 PUBLIC_PROGRAMS = ['bench/overhead.c']
+# The tools (build/ptxpose): their own folders, linked with libptxpose.a, which
+# gives them include/ptxpose.h and include/ptxpose_tools.h and makes every
+# other symbol local; so loader/'s format code and common/ are compiled into
+# the tool as well (a second, private copy).
+TOOL_MODULES = ['common', 'gen', 'rig', 'emu', 'inspect', 'cli']
+LOADER_FORMAT = ['loader/abi.c', 'loader/meta.c', 'loader/pxfile.c', 'loader/status.c']
+# What rig/ still takes from below the API (the driver through loader/cu.h,
+# the problem check of lib/model.h), compiled into the tool until rig reaches
+# them through ptxpose_driver_symbol and include/ptxpose_tools.h.
+TOOL_PENDING = ['lib/model_problem.c']
 # Unit tests also built with ThreadSanitizer, with the sources they test
-# (LIBRARY: every source of libptxpose).
+# (LIBRARY: libptxpose, built so: a test of the public API alone links
+# build/tsan/libptxpose.a).
 LIBRARY = 'libptxpose'
-TSAN = {'pool_unit': ['common/pool.c'], 'vfy_unit': ['rig/vfy.c', 'rig/vfy_cmp.c', 'rig/shape.c', 'common/elem.c', 'common/pool.c', 'loader/status.c', 'lib/model_problem.c'], 'cache_threads': ['lib/cache.c', 'lib/cache_entry.c'], 'api_threads': LIBRARY, 'api_reentry': LIBRARY}
+TSAN = {'pool_unit': ['common/pool.c'], 'vfy_unit': ['rig/vfy.c', 'rig/vfy_cmp.c', 'rig/shape.c', 'common/elem.c', 'common/pool.c', 'loader/status.c', 'lib/model_problem.c'], 'cache_threads': ['common/cache.c', 'common/cache_entry.c'], 'api_threads': LIBRARY, 'api_reentry': LIBRARY}
 TSAN_FLAGS = '-O1 -g -fsanitize=thread'
 VARIANTS = {
     '': '-O2 -g',
@@ -129,7 +140,7 @@ def ptxas_regs(ptxas, path):
 
 
 def fnv1a64(data):
-    """FNV-1a, 64 bits: lib/cache.h's cache_hash (keep in sync), so that the
+    """FNV-1a, 64 bits: common/cache.h's cache_hash (keep in sync), so that the
     library need not hash the built-in kernels' texts when it starts."""
     h = 0xcbf29ce484222325
     for b in data:
@@ -153,6 +164,19 @@ def embed_kernels(dst, files):
     out += ['', 'const kreg_builtin kreg_builtins[] = {'] + entries + ['\t{NULL, 0, 0, NULL, 0},', '};',
             f'const size_t kreg_nbuiltins = {len(files)};', '']
     write_atomic(dst, '\n'.join(out))
+
+
+def api_only(path):
+    """Whether a program includes of the tree only include/ (the public API), and
+    headers of its own folder or tests/ that do the same: then it links libptxpose.a."""
+    for inc in re.findall(r'^\s*#\s*include\s*"([^"]+)"', open(path).read(), re.M):
+        own = inc if '/' in inc else os.path.join(os.path.dirname(path), inc)
+        if own.startswith('include/'):
+            continue
+        if not (own.startswith('tests/') or os.path.dirname(own) == os.path.dirname(path)) or \
+                not os.path.exists(own) or not api_only(own):
+            return False
+    return True
 
 
 def version():
@@ -187,6 +211,7 @@ def main():
         return 0
     srcs = sources()
     lib = [s for s in srcs if not s.startswith('cli/')]
+    tool = [s for s in srcs if s.split('/')[0] in TOOL_MODULES] + LOADER_FORMAT + TOOL_PENDING
     library = [s for s in srcs if s.startswith('lib/') or s.startswith('loader/') or s.startswith('build/') or s in LIB_COMMON]
     major, minor, patch = version()
     # While MAJOR is 0 every MINOR may change the ABI (0.3 grew ptxpose_plan_info),
@@ -251,6 +276,9 @@ def main():
     p('rule publink')
     p(f'  command = cc $vflags $in {LIB_LIBS} -o $out')
     p('  description = LINK $out')
+    p('rule toollink')
+    p(f'  command = cc $vflags $in $lualib {LIB_LIBS} -o $out')
+    p('  description = LINK $out')
     p('rule symlink')
     p('  command = ln -sfn $target $out')
     p('  description = LN $out')
@@ -288,17 +316,17 @@ def main():
             objs[s] = o
             p(f'build {o}: cc {s}' + (f' || {COMMIT_H}' if s == 'common/version.c' else ''))
             p(f'  vflags = {vflags}')
-        p(f'build build/{prefix}ptxpose: link ' + ' '.join(objs[s] for s in srcs))
+        libo = ' '.join(objs[s] for s in library)
+        p(f'build build/{prefix}libptxpose.a: staticlib {libo}')
+        p(f'build build/{prefix}ptxpose: toollink ' + ' '.join(objs[s] for s in tool) + f' build/{prefix}libptxpose.a')
         p(f'  vflags = {vflags}')
         if not prefix:
-            libo = ' '.join(objs[s] for s in library)
             p(f'build {so}: solib {libo} | lib/ptxpose.map')
             p(f'  soname = {soname}')
             p(f'build build/{soname}: symlink {so}')
             p(f'  target = {os.path.basename(so)}')
             p(f'build build/libptxpose.so: symlink build/{soname}')
             p(f'  target = {soname}')
-            p(f'build build/libptxpose.a: staticlib {libo}')
             # programs of the public API alone, linked with the static library
             for b in PUBLIC_PROGRAMS:
                 o = f'build/obj/{b[:-2]}.o'
@@ -312,12 +340,19 @@ def main():
             o = f'build/{prefix}obj/{u[:-2]}.o'
             p(f'build {o}: cc {u}')
             p(f'  vflags = {vflags}')
-            p(f'build build/{prefix}tests/{name}: link {o} {libobjs}')
+            # a unit test of the public API alone links the library
+            if api_only(u):
+                p(f'build build/{prefix}tests/{name}: publink {o} build/{prefix}libptxpose.a')
+            else:
+                p(f'build build/{prefix}tests/{name}: link {o} {libobjs}')
             p(f'  vflags = {vflags}')
         p('')
     tsan_built = set()
+    tsan_lib = [f'build/tsan/obj/{s.removeprefix("build/")[:-2]}.o' for s in library]
+    p('build build/tsan/libptxpose.a: staticlib ' + ' '.join(tsan_lib))
     for name, deps in TSAN.items():
         objs = []
+        api = deps == LIBRARY and api_only(f'tests/unit/{name}.c')
         for s in [f'tests/unit/{name}.c'] + (library if deps == LIBRARY else deps):
             o = f'build/tsan/obj/{s.removeprefix("build/")[:-2]}.o'
             objs.append(o)
@@ -326,7 +361,10 @@ def main():
             tsan_built.add(o)
             p(f'build {o}: cc {s}' + (f' || {COMMIT_H}' if s == 'common/version.c' else ''))
             p(f'  vflags = {TSAN_FLAGS}')
-        p(f'build build/tsan/tests/{name}: link ' + ' '.join(objs))
+        if api:
+            p(f'build build/tsan/tests/{name}: publink {objs[0]} build/tsan/libptxpose.a')
+        else:
+            p(f'build build/tsan/tests/{name}: link ' + ' '.join(objs))
         p(f'  vflags = {TSAN_FLAGS}')
     p('')
     fuzzers = sorted(glob.glob('fuzz/fuzz_*.c'))
@@ -337,12 +375,14 @@ def main():
         for s in lib + fuzzers:
             p(f'build {fobjs[s]}: fuzzcc {s}')
         libf = ' '.join(fobjs[s] for s in lib)
+        # a target of the public API alone links the library, built the fuzzer's way
+        p('build build/fuzz/libptxpose.a: staticlib ' + ' '.join(fobjs[s] for s in library))
         for f, name in zip(fuzzers, names):
-            p(f'build build/fuzz/{name}: fuzzlink {fobjs[f]} {libf}')
+            p(f'build build/fuzz/{name}: fuzzlink {fobjs[f]} ' + ('build/fuzz/libptxpose.a' if api_only(f) else libf))
         p('build fuzz: phony ' + ' '.join(f'build/fuzz/{n}' for n in names))
         p('')
     libs = [so, f'build/{soname}', 'build/libptxpose.so', 'build/libptxpose.a']
-    alls = ['build/ptxpose', 'build/asan/ptxpose'] + libs + [f'build/{b[:-2]}' for b in PUBLIC_PROGRAMS] + list(FAKES) + [f'build/tsan/tests/{n}' for n in TSAN]
+    alls = ['build/ptxpose', 'build/asan/ptxpose', 'build/asan/libptxpose.a'] + libs + [f'build/{b[:-2]}' for b in PUBLIC_PROGRAMS] + list(FAKES) + [f'build/tsan/tests/{n}' for n in TSAN]
     for prefix in VARIANTS:
         alls += [f'build/{prefix}tests/{os.path.basename(u)[:-2]}' for u in units]
     # `ninja main`: what ./build.sh's main job runs; `ninja lib`: the library

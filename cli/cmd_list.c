@@ -15,7 +15,7 @@
 #include "cli/list.h"
 #include "cli/opts.h"
 #include "inspect/inspect.h"
-#include "lib/kreg.h"
+#include "include/ptxpose_tools.h"
 
 static const char help[] =
 	"usage: ptxpose list [--arch sm_90] [--no-sass | --no-ptxas] [--csv | --json] [-v]\n"
@@ -200,22 +200,24 @@ static int collect(const list_opts *o, char ***paths)
 
 /* No files given: the library's kernels (built in, and $PTXPOSE_PTX), each
  * named by the file it came from. Returns the count or -1. */
-static int library_kernels(kreg **r, ins_input **in)
+static int library_kernels(ptxpose_tool_kernels **r, ins_input **in)
 {
-	char err[1024];
-	px_status st = kreg_new(r, err, sizeof err);
-	if (!st && !(st = kreg_add_builtins(*r, err, sizeof err)))
-		st = kreg_add_env(*r, err, sizeof err);
-	int n = st ? 0 : kreg_count(*r);
-	if (!st && !(*in = calloc((size_t)n + 1, sizeof **in)))
-		snprintf(err, sizeof err, "out of memory"), st = PX_ENOMEM;
+	ptxpose_status st = ptxpose_tool_kernels_new(r);
+	if (!st)
+		st = ptxpose_tool_kernels_add_library(*r);
+	int n = st ? 0 : ptxpose_tool_kernels_count(*r);
 	if (st) {
-		cli_err("list", "%s", err);
+		cli_err("list", "%s", ptxpose_last_error());
+		return -1;
+	}
+	if (!(*in = calloc((size_t)n + 1, sizeof **in))) {
+		cli_err("list", "out of memory");
 		return -1;
 	}
 	for (int i = 0; i < n; i++) {
-		const kreg_kernel *k = kreg_get(*r, i);
-		(*in)[i] = (ins_input){.path = k->file, .ptx = k->ptx};
+		ptxpose_tool_kernel k;
+		ptxpose_tool_kernels_get(*r, i, &k);
+		(*in)[i] = (ins_input){.path = k.file, .ptx = k.ptx};
 	}
 	return n;
 }
@@ -235,7 +237,7 @@ int cmd_list(int argc, char **argv)
 	list_row *rows = NULL;
 	ins_report *reps = NULL;
 	ins_input *in = NULL;
-	kreg *reg = NULL;
+	ptxpose_tool_kernels *reg = NULL;
 	strbuf out, errors;
 	sb_init(&out);
 	sb_init(&errors);
@@ -333,7 +335,7 @@ done:
 	free(reps);
 	free(paths);
 	free(in);
-	kreg_free(reg);
+	ptxpose_tool_kernels_free(reg);
 	free(rows);
 	free(o.files);
 	sb_free(&out);

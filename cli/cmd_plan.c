@@ -1,6 +1,7 @@
-/* ptxpose plan: choose a kernel for a problem by the cost model (lib/model.h),
- * without a GPU: a built-in or described device, the library's kernels (or
- * the files given), ranked as ptxpose_plan_create ranks them (lib/pick.h). */
+/* ptxpose plan: choose a kernel for a problem by the cost model, without a
+ * GPU: a built-in or described device, the library's kernels (or the files
+ * given), ranked as ptxpose_plan_create ranks them (ptxpose_tool_rank,
+ * include/ptxpose_tools.h). */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +13,6 @@
 #include "common/elem.h"
 #include "common/fsio.h"
 #include "inspect/inspect.h"
-#include "lib/pick.h"
 
 #define CMD "plan"
 
@@ -149,7 +149,7 @@ static void problem_init(plan_opts *o)
 
 /* The checked problem of o, and in `read` how its --elem was read
  * ("f32: a type name"); -1 and one line in err. */
-static int problem_of(const plan_opts *o, model_problem *p, char *read, size_t rlen, char *err, size_t errlen)
+static int problem_of(const plan_opts *o, ptxpose_tool_problem *p, char *read, size_t rlen, char *err, size_t errlen)
 {
 	if (!o->elem || o->rows == MISSING || o->cols == MISSING) {
 		snprintf(err, errlen, "needs%s%s%s", !o->elem ? " --elem W" : "",
@@ -180,15 +180,19 @@ static int problem_of(const plan_opts *o, model_problem *p, char *read, size_t r
 	p->es = bits / 8;
 	p->rows = o->rows, p->cols = o->cols, p->ld_in = o->ld_in, p->ld_out = o->ld_out;
 	p->batch = o->batch, p->stride_in = o->stride_in, p->stride_out = o->stride_out;
-	p->align_in = have_offset ? model_align_of_offset(o->offset, p->es) : (unsigned)o->align_in;
+	p->align_in = have_offset ? ptxpose_tool_align_of_offset(o->offset, p->es) : (unsigned)o->align_in;
 	p->align_out = have_offset ? p->align_in : (unsigned)o->align_out;
-	return model_problem_check(p, err, errlen) ? -1 : 0;
+	if (ptxpose_tool_problem_check(p)) {
+		snprintf(err, errlen, "%s", ptxpose_last_error());
+		return -1;
+	}
+	return 0;
 }
 
 /* ---- kernels -------------------------------------------------------------- */
 
 /* Registers per thread from ptxas, for the kernels of width es (0: all). */
-static int ptxas_regs(kreg *r, const model_device *d, unsigned es)
+static int ptxas_regs(ptxpose_tool_kernels *r, const ptxpose_tool_device *d, unsigned es)
 {
 	char tool[INS_PATH_MAX], err[512], arch[16];
 	if (ins_find_ptxas(tool, sizeof tool, err, sizeof err)) {
@@ -196,20 +200,21 @@ static int ptxas_regs(kreg *r, const model_device *d, unsigned es)
 		return EXIT_TOOL;
 	}
 	snprintf(arch, sizeof arch, "sm_%u%u", d->cc_major, d->cc_minor);
-	for (int i = 0; i < kreg_count(r); i++) {
-		const kreg_kernel *k = kreg_get(r, i);
-		if (es && k->mk.es != es)
+	for (int i = 0; i < ptxpose_tool_kernels_count(r); i++) {
+		ptxpose_tool_kernel k;
+		ptxpose_tool_kernels_get(r, i, &k);
+		if (es && k.es != es)
 			continue;
 		ins_res res;
 		strbuf log;
 		sb_init(&log);
-		int rc = ins_ptxas_text(tool, k->ptx, arch, &res, NULL, &log, err, sizeof err);
+		int rc = ins_ptxas_text(tool, k.ptx, arch, &res, NULL, &log, err, sizeof err);
 		sb_free(&log);
 		if (rc) {
-			cli_err(CMD, "--ptxas: %s: %s", k->meta.kernel, err);
+			cli_err(CMD, "--ptxas: %s: %s", k.name, err);
 			return rc == INS_EASM ? EXIT_CUDA : EXIT_TOOL;
 		}
-		if (kreg_set_regs(r, i, res.registers)) {
+		if (ptxpose_tool_kernels_set_regs(r, i, res.registers)) {
 			cli_err(CMD, "out of memory");
 			return EXIT_INPUT;
 		}
@@ -219,16 +224,15 @@ static int ptxas_regs(kreg *r, const model_device *d, unsigned es)
 
 /* The files and folders given, else the library's kernels (built in, and
  * $PTXPOSE_PTX). */
-static int load_kernels(kreg **r, const char **pos, int npos)
+static int load_kernels(ptxpose_tool_kernels **r, const char **pos, int npos)
 {
-	char err[1024];
-	px_status st = kreg_new(r, err, sizeof err);
-	if (!st && !npos && !(st = kreg_add_builtins(*r, err, sizeof err)))
-		st = kreg_add_env(*r, err, sizeof err);
+	ptxpose_status st = ptxpose_tool_kernels_new(r);
+	if (!st && !npos)
+		st = ptxpose_tool_kernels_add_library(*r);
 	for (int i = 0; !st && i < npos; i++)
-		st = kreg_add_path(*r, pos[i], NULL, err, sizeof err);
+		st = ptxpose_tool_kernels_add_path(*r, pos[i]);
 	if (st)
-		cli_err(CMD, "%s", err);
+		cli_err(CMD, "%s", ptxpose_last_error());
 	return st ? EXIT_INPUT : 0;
 }
 
@@ -236,9 +240,8 @@ static int load_kernels(kreg **r, const char **pos, int npos)
 
 static int device_of(const plan_opts *o, plan_ctx *x)
 {
-	char err[256];
-	if (model_device_builtin(o->device ? o->device : "h100", &x->dev, err, sizeof err)) {
-		cli_err(CMD, "--device: %s", err);
+	if (ptxpose_tool_device_builtin(o->device ? o->device : "h100", &x->dev)) {
+		cli_err(CMD, "--device: %s", ptxpose_last_error());
 		return EXIT_USAGE;
 	}
 	const struct {
@@ -263,8 +266,8 @@ static int device_of(const plan_opts *o, plan_ctx *x)
 	if (o->bw != MISSING)
 		x->dev.bw_gbps = (double)o->bw;
 	x->dev_note = changed ? "built in, modified" : "built in";
-	if (model_device_check(&x->dev, err, sizeof err)) {
-		cli_err(CMD, "%s", err);
+	if (ptxpose_tool_device_check(&x->dev)) {
+		cli_err(CMD, "%s", ptxpose_last_error());
 		return EXIT_USAGE;
 	}
 	return 0;
@@ -293,54 +296,55 @@ static char *read_text(const char *flag, const char *path)
 	return nul ? NULL : text;
 }
 
-static int params_of(const plan_opts *o, plan_ctx *x, model_params *own)
+static int params_of(const plan_opts *o, plan_ctx *x, ptxpose_tool_params **own)
 {
-	x->params = model_params_builtin();
+	x->params = ptxpose_tool_params_builtin();
 	x->params_from = "lib/model_params.tsv (built in)";
 	if (!o->params)
 		return 0;
-	char *text = read_text("--params", o->params), err[256];
+	char *text = read_text("--params", o->params);
 	if (!text)
 		return EXIT_INPUT;
-	int rc = model_params_parse(text, own, err, sizeof err);
+	ptxpose_status st = ptxpose_tool_params_parse(text, own);
 	free(text);
-	if (rc) {
-		cli_err(CMD, "%s: %s", o->params, err);
+	if (st) {
+		cli_err(CMD, "%s: %s", o->params, ptxpose_last_error());
 		return EXIT_INPUT;
 	}
-	x->params = own;
+	x->params = *own;
 	x->params_from = o->params;
 	return 0;
 }
 
 /* ---- one plan ------------------------------------------------------------- */
 
-static int plan_one(const plan_ctx *x, const kreg *r, const model_problem *p, const char *elem_read,
-		    plan_result *out)
+static int plan_one(const plan_ctx *x, const ptxpose_tool_kernels *r, const ptxpose_tool_problem *p,
+		    const char *elem_read, plan_result *out)
 {
-	char err[256];
-	pick_result res;
+	ptxpose_tool_ranking res;
 	memset(out, 0, sizeof *out);
 	out->p = *p;
 	snprintf(out->elem_read, sizeof out->elem_read, "%s", elem_read);
-	px_status st = pick_rank(r, &x->dev, x->params, p, &res, err, sizeof err);
-	if (!st && !(out->c = calloc((size_t)res.n, sizeof *out->c))) {
-		snprintf(err, sizeof err, "out of memory");
-		st = PX_ENOMEM;
-	}
-	if (st) {
-		cli_err(CMD, "%s", err);
+	if (ptxpose_tool_rank(r, &x->dev, x->params, p, &res)) {
+		cli_err(CMD, "%s", ptxpose_last_error());
 		return EXIT_INPUT;
 	}
-	for (int i = 0; i < res.n; i++)
-		out->c[i] = (plan_cand){kreg_get(r, res.c[i].index), res.c[i].f, res.c[i].e, res.c[i].beyond};
+	if (!(out->c = calloc((size_t)res.n, sizeof *out->c))) {
+		ptxpose_tool_ranking_free(&res);
+		cli_err(CMD, "out of memory");
+		return EXIT_INPUT;
+	}
+	for (int i = 0; i < res.n; i++) {
+		out->c[i] = (plan_cand){.f = res.c[i].f, .e = res.c[i].e, .beyond = res.c[i].beyond};
+		ptxpose_tool_kernels_get(r, res.c[i].index, &out->c[i].k);
+	}
 	out->n = res.n;
 	out->unsure = res.unsure;
-	if ((out->copy = model_problem_is_copy(p, out->copy_why, sizeof out->copy_why))) {
+	if ((out->copy = ptxpose_tool_problem_is_copy(p, out->copy_why, sizeof out->copy_why))) {
 		out->unsure = 0;
-		out->copy_us = model_copy_us(&x->dev, p);
+		out->copy_us = ptxpose_tool_copy_us(&x->dev, p);
 	}
-	pick_free(&res);
+	ptxpose_tool_ranking_free(&res);
 	return 0;
 }
 
@@ -356,7 +360,7 @@ static void emit(const plan_opts *o, const plan_ctx *x, const plan_result *r, st
 }
 
 /* Each line of the --cases file: problem flags. */
-static int run_cases(const plan_opts *o, const plan_ctx *x, const kreg *ks, strbuf *json)
+static int run_cases(const plan_opts *o, const plan_ctx *x, const ptxpose_tool_kernels *ks, strbuf *json)
 {
 	char *text = read_text("--cases", o->cases);
 	if (!text)
@@ -380,7 +384,7 @@ static int run_cases(const plan_opts *o, const plan_ctx *x, const kreg *ks, strb
 		int npos;
 		if (opt_parse(where, argc, argv, problem_flags, NPROBLEM, &po, pos, &npos, usage))
 			rc = EXIT_USAGE;
-		model_problem p;
+		ptxpose_tool_problem p;
 		plan_result r;
 		if (!rc && npos) {
 			cli_err(where, "unexpected '%s'", pos[0]);
@@ -437,7 +441,7 @@ int cmd_plan(int argc, char **argv)
 		free(pos);
 		return rc == OPT_HELP ? EXIT_OK : rc;
 	}
-	model_problem p;
+	ptxpose_tool_problem p;
 	char err[768], read[96];
 	if (!o.cases && problem_of(&o, &p, read, sizeof read, err, sizeof err)) {
 		free(pos);
@@ -455,8 +459,8 @@ int cmd_plan(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	plan_ctx x = {.features = o.features};
-	model_params own = {0};
-	kreg *ks = NULL;
+	ptxpose_tool_params *own = NULL;
+	ptxpose_tool_kernels *ks = NULL;
 	strbuf json;
 	sb_init(&json);
 	if (!(rc = device_of(&o, &x)) && !(rc = params_of(&o, &x, &own)) && !(rc = load_kernels(&ks, pos, npos)) &&
@@ -478,8 +482,8 @@ int cmd_plan(int argc, char **argv)
 		}
 	}
 	sb_free(&json);
-	kreg_free(ks);
-	model_params_free(&own);
+	ptxpose_tool_kernels_free(ks);
+	ptxpose_tool_params_free(own);
 	free(pos);
 	return rc;
 }

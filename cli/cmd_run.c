@@ -198,7 +198,7 @@ static int measure(cli_gpu *g, ptxpose_plan plan, const char *name, const rig_sh
 			fprintf(stderr, "# the kernel faulted or failed to launch; `ptxpose run --emulate` may say where\n");
 		return code;
 	}
-	const char *device = drv_device(g->drv)->name;
+	const char *device = g->device;
 	if (o->no_time) {
 		printf("%s: PASS  [%s]\n", head, device);
 		return EXIT_OK;
@@ -247,13 +247,13 @@ static int run_gpu(const px_file *f, const rig_shape *s, const run_opts *o)
 		if (!f && info.kernel_index < 0)
 			cli_err(CMD, "planned a " PTXPOSE_COPY ": the transpose of this shape is the identity on memory, so "
 				     "the plan is one cuMemcpyDtoDAsync, no kernel (%.2f us predicted on %s)",
-				info.predicted_us, drv_device(g.drv)->name);
+				info.predicted_us, g.device);
 		else if (!f && o->measure)
 			cli_err(CMD, "picked %s by measuring: %.2f us a launch, %d candidates timed %s", info.kernel,
 				info.measured_us, info.timed, info.from_cache ? "before (from the cache)" : "just now");
 		else if (!f)
 			cli_err(CMD, "picked %s by the cost model (%.2f us predicted on %s%s)", info.kernel, info.predicted_us,
-				drv_device(g.drv)->name, info.unsure ? "; unsure: the runner-up is within its margin" : "");
+				g.device, info.unsure ? "; unsure: the runner-up is within its margin" : "");
 		snprintf(head, sizeof head, "%s %s elem=%u", info.kernel, rig_shape_name(s, name, sizeof name),
 			 s->elem_bits);
 		code = measure(&g, plan, info.kernel, s, o, head);

@@ -9,7 +9,7 @@
 #include "cli/opts.h"
 #include "common/fsio.h"
 #include "inspect/inspect.h"
-#include "lib/kreg.h"
+#include "include/ptxpose_tools.h"
 
 static const char help[] =
 	"usage: ptxpose sass [--arch sm_90] [--summary | --raw] [--json] [-v] FILE.ptx|VARIANT\n"
@@ -209,22 +209,21 @@ static int ends_with(const char *s, const char *suffix)
 }
 
 /* The library's kernels, for names: 0, or -1 (said) when they cannot be had. */
-static int library(kreg **r)
+static int library(ptxpose_tool_kernels **r)
 {
-	char err[1024];
 	if (*r)
 		return 0;
-	px_status st = kreg_new(r, err, sizeof err);
-	if (!st && !(st = kreg_add_builtins(*r, err, sizeof err)))
-		st = kreg_add_env(*r, err, sizeof err);
+	ptxpose_status st = ptxpose_tool_kernels_new(r);
+	if (!st)
+		st = ptxpose_tool_kernels_add_library(*r);
 	if (st)
-		cli_err(CMD, "%s", err);
+		cli_err(CMD, "%s", ptxpose_last_error());
 	return st ? -1 : 0;
 }
 
 /* A path as given (an existing file, a name ending in .ptx or holding a
  * '/'), or a kernel of the library's by name (*reg made on demand). */
-static int resolve(const char *arg, kreg **reg, ins_input *out)
+static int resolve(const char *arg, ptxpose_tool_kernels **reg, ins_input *out)
 {
 	int i;
 	*out = (ins_input){.path = arg};
@@ -232,8 +231,10 @@ static int resolve(const char *arg, kreg **reg, ins_input *out)
 		return 0;
 	if (library(reg))
 		return -1;
-	if ((i = kreg_find(*reg, arg)) >= 0) {
-		*out = (ins_input){.path = kreg_get(*reg, i)->file, .ptx = kreg_get(*reg, i)->ptx};
+	if ((i = ptxpose_tool_kernels_find(*reg, arg)) >= 0) {
+		ptxpose_tool_kernel k;
+		ptxpose_tool_kernels_get(*reg, i, &k);
+		*out = (ins_input){.path = k.file, .ptx = k.ptx};
 		return 0;
 	}
 	cli_err(CMD, "%s: no such file, and no kernel of that name among the library's (built in, $PTXPOSE_PTX)",
@@ -350,7 +351,7 @@ int cmd_sass(int argc, char **argv)
 		free(o.files);
 		return rc == OPT_HELP ? EXIT_OK : rc;
 	}
-	kreg *reg = NULL;
+	ptxpose_tool_kernels *reg = NULL;
 	ins_input *in = calloc((size_t)o.nfiles, sizeof *in);
 	ins_report *rep = calloc((size_t)o.nfiles, sizeof *rep);
 	ins_tools tools;
@@ -382,6 +383,6 @@ done:
 	free(rep);
 	free(in);
 	free(o.files);
-	kreg_free(reg);
+	ptxpose_tool_kernels_free(reg);
 	return rc;
 }

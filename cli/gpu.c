@@ -21,6 +21,9 @@ static px_status make_handle(cli_gpu *g, char *err, size_t errlen)
 	unsigned kinds = PTXPOSE_LOG_JIT_ERROR | (g->verbose ? PTXPOSE_LOG_NOTE | PTXPOSE_LOG_JIT_INFO : 0);
 	if (!st)
 		st = ptxpose_set_log(g->h, on_log, g, kinds);
+	ptxpose_device_info dev;
+	if (!st && !(st = ptxpose_device_get(g->h, &dev)))
+		snprintf(g->device, sizeof g->device, "%s", dev.name);
 	return st ? rig_api_fail(st, err, errlen) : PX_OK;
 }
 

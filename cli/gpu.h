@@ -14,6 +14,7 @@ typedef struct {
 	drv_ctx *drv;      /* the rig's driver context (rig/drv.h) */
 	rig_ctx *rig;
 	ptxpose_handle h;
+	char device[256];  /* its name (ptxpose_device_get) */
 	unsigned gen;      /* bumped by cli_gpu_reset: files must be linked again */
 	int verbose;
 	unsigned plan_mode;  /* cli_gpu_plan's desc.mode: PTXPOSE_PLAN_HEURISTIC (0) or _MEASURE */

@@ -7,7 +7,7 @@
 #include "cli/cli.h"
 #include "cli/plan.h"
 #include "inspect/inspect.h"
-#include "lib/api.h"
+#include "include/ptxpose_tools.h"
 
 #define CMD "plan"
 
@@ -17,9 +17,9 @@ static void on_note(void *user, unsigned kind, const char *text)
 }
 
 /* The model's rank of the kernel among the candidates (1 is its choice). */
-static void why_text(FILE *f, const api_report *r)
+static void why_text(FILE *f, const ptxpose_tool_report *r)
 {
-	const api_cand *w = &r->c[r->best];
+	const ptxpose_tool_timed *w = &r->c[r->best];
 	int second = -1;
 	for (int i = 0; i < r->n; i++)
 		if (i != r->best && r->c[i].measured_us >= 0 &&
@@ -42,8 +42,8 @@ static void why_text(FILE *f, const api_report *r)
 	fputc('\n', f);
 }
 
-static void print_text(FILE *f, const model_problem *p, const char *elem_read, const ptxpose_device_info *dev,
-		       const ptxpose_plan_info *in, const api_report *r)
+static void print_text(FILE *f, const ptxpose_tool_problem *p, const char *elem_read, const ptxpose_device_info *dev,
+		       const ptxpose_plan_info *in, const ptxpose_tool_report *r)
 {
 	plan_print_problem(f, p, elem_read);
 	fprintf(f, "device: %s (sm_%d%d, %d SMs, driver %d.%d)\n", dev->name, dev->cc_major, dev->cc_minor,
@@ -67,7 +67,7 @@ static void print_text(FILE *f, const model_problem *p, const char *elem_read, c
 	fprintf(f, "\n%4s  %-24s %12s %12s %8s  %s\n", "rank", "kernel", "predicted_us", "measured_us", "vs best",
 		"launches");
 	for (int i = 0; i < r->n; i++) {
-		const api_cand *c = &r->c[i];
+		const ptxpose_tool_timed *c = &r->c[i];
 		if (c->measured_us >= 0)
 			fprintf(f, "%4d  %-24s %12.2f %12.2f %8.3f  %dx%d\n", i + 1, c->kernel, c->predicted_us, c->measured_us,
 				c->measured_us / r->c[r->best].measured_us, c->runs, c->k);
@@ -82,8 +82,8 @@ static void jnum(strbuf *o, const char *k, double v, int comma)
 	sb_printf(o, "\"%s\":%.10g%s", k, v, comma ? "," : "");
 }
 
-static void print_json(FILE *f, const model_problem *p, const char *elem_read, const ptxpose_device_info *dev,
-		       const ptxpose_plan_info *in, const api_report *r)
+static void print_json(FILE *f, const ptxpose_tool_problem *p, const char *elem_read, const ptxpose_device_info *dev,
+		       const ptxpose_plan_info *in, const ptxpose_tool_report *r)
 {
 	strbuf o;
 	sb_init(&o);
@@ -110,7 +110,7 @@ static void print_json(FILE *f, const model_problem *p, const char *elem_read, c
 	}
 	sb_add(&o, "\"candidates\":[");
 	for (int i = 0; r && i < r->n; i++) {
-		const api_cand *c = &r->c[i];
+		const ptxpose_tool_timed *c = &r->c[i];
 		sb_add(&o, i ? ",{\"kernel\":" : "{\"kernel\":");
 		ins_json_string(&o, c->kernel);
 		sb_addc(&o, ',');
@@ -128,7 +128,7 @@ static void print_json(FILE *f, const model_problem *p, const char *elem_read, c
 	sb_free(&o);
 }
 
-int plan_measure(const model_problem *p, const plan_measure_opts *o)
+int plan_measure(const ptxpose_tool_problem *p, const plan_measure_opts *o)
 {
 	ptxpose_handle h = NULL;
 	ptxpose_plan plan = NULL;
@@ -154,7 +154,7 @@ int plan_measure(const model_problem *p, const plan_measure_opts *o)
 	ptxpose_device_info dev;
 	ptxpose_plan_get(plan, &info);
 	ptxpose_device_get(h, &dev);
-	const api_report *r = api_plan_report(plan);
+	const ptxpose_tool_report *r = ptxpose_tool_plan_report(plan);
 	if (o->json)
 		print_json(stdout, p, o->elem_read, &dev, &info, r);
 	else

@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 
 #include "common/fsio.h"
-#include "lib/cache.h"
+#include "common/cache.h"
 
 #define TC_MAGIC "ptxpose-toolcache 1"
 

@@ -1,5 +1,16 @@
-/* api: what the files of the public API (lib/api_*.c, include/ptxpose.h)
- * share: the handle and plan structures, the last error, the context guard.
+/* api: what every file of the public API (lib/api_*.c, include/ptxpose.h)
+ * shares: the handle and plan structures, the last error, the ids callers
+ * hold, the log, and the handle's context and kernels. The API's layers sit
+ * on it, each seeing only those below (each header names the layer):
+ *
+ *   api_handle.c                create, destroy, log, device     (the top)
+ *   api_cache.c   api_cache.h   ptxpose_transpose and its plans
+ *   api_plan.c    api_plan.h    a desc to a plan: checked, chosen, fixed
+ *   api_measure.c api_measure.h a measured plan's kernel
+ *   api_exec.c    api_launch.h  a plan's launch fixed and enqueued; execute
+ *   api_status.c, api_live.c, api_log.c, api_ctx.c: this header
+ *
+ * (api_kernels.c and api_tools.c use this header alone.)
  *
  * Locks of a handle, taken in this order where two are held:
  *   reg_lock (rwlock)  the kernel registry: read to plan, written to register
@@ -45,26 +56,14 @@ struct ptxpose_handle_s {
 	px_log notes;              /* PTXPOSE_LOG_NOTE lines, for jit_load */
 	pthread_mutex_t disk_lock;
 	int disk_tried;
-	struct cache *disk;        /* the on-disk cache of measured plans (lib/cache.h); NULL until tried */
+	struct cache *disk;        /* the on-disk cache of measured plans (common/cache.h); NULL until tried */
 };
 
-/* A measured plan's candidates, for `ptxpose plan --measure`. */
-typedef struct {
-	char kernel[META_VAL_MAX + 1];
-	double predicted_us;
-	double measured_us;        /* the median a launch; < 0: not timed */
-	int runs, k;               /* runs of k launches */
-	char skipped[48];          /* why not timed; "" */
-} api_cand;
-
-typedef struct {
-	int n;
-	api_cand *c;               /* in the model's order */
-	int best;                  /* the fastest measured, the plan's kernel */
-	int from_cache;
-	double budget_ms, spent_ms; /* when it was measured */
-	char method[160];          /* how it was timed */
-} api_report;
+/* A measured plan's candidates, for `ptxpose plan --measure`
+ * (include/ptxpose_tools.h defines them for the tools). */
+typedef ptxpose_tool_timed api_cand;
+typedef ptxpose_tool_report api_report;
+_Static_assert(sizeof ((api_cand *)0)->kernel == META_VAL_MAX + 1, "ptxpose_tools.h's kernel name size");
 
 struct ptxpose_plan_s {
 	uintptr_t id;              /* what the caller holds; 0 for a plan of the handle's cache (never handed out) */
@@ -91,10 +90,6 @@ ptxpose_status api_fail(ptxpose_status st, const char *fmt, ...) __attribute__((
 /* The public status of an internal one, msg as the last error. */
 ptxpose_status api_fail_px(px_status st, const char *msg);
 
-/* ... and an out argument that must not be NULL, named in the message
- * (api_check_handle and api_check_plan, in api_live.c, below). */
-ptxpose_status api_check_handle_arg(ptxpose_handle *h, const void *arg, const char *name);
-ptxpose_status api_check_plan_arg(ptxpose_plan *p, const void *arg, const char *name);
 
 /* ---- ids (api_live.c) ------------------------------------------------------- */
 
@@ -113,6 +108,10 @@ ptxpose_status api_check_plan(ptxpose_plan *p);
  * threads destroying one id, one gets PTXPOSE_OK, the other STALE. */
 ptxpose_status api_take_handle(ptxpose_handle *h);
 ptxpose_status api_take_plan(ptxpose_plan *p);
+/* api_check_handle and api_check_plan, and an out argument that must not be
+ * NULL, named in the message. */
+ptxpose_status api_check_handle_arg(ptxpose_handle *h, const void *arg, const char *name);
+ptxpose_status api_check_plan_arg(ptxpose_plan *p, const void *arg, const char *name);
 
 /* ---- the log (api_log.c) -------------------------------------------------------- */
 
@@ -125,7 +124,7 @@ void api_log_flush(void);
  * (ptxpose_destroy: no callback of a destroyed handle). */
 void api_log_forget(uintptr_t from);
 
-/* ---- the handle's context and kernels (api_handle.c) ------------------------ */
+/* ---- the handle's context and kernels (api_ctx.c) ---------------------------- */
 
 /* Make the handle's context current on this thread for a call when it is
  * not: *pushed says whether api_leave must pop it. */
@@ -134,43 +133,5 @@ void api_leave(ptxpose_handle h, int pushed);
 
 /* Kernel i of the registry linked in this handle (once, under jit_lock). */
 ptxpose_status api_kernel_fn(ptxpose_handle h, int i, CUfunction *fn);
-
-/* ---- plans (api_plan.c) ----------------------------------------------------- */
-
-/* The checked problem of a desc, with the pointers' alignment where the desc
- * promises none and in/out are given (ptxpose_transpose). */
-ptxpose_status api_problem(const ptxpose_desc *d, const void *in, const void *out, model_problem *p);
-
-/* Plan p in handle h (the registry read-locked inside): a plan not yet in
- * any list. */
-ptxpose_status api_plan_make(ptxpose_handle h, const ptxpose_desc *d, const model_problem *p, ptxpose_plan *out);
-void api_plan_free(ptxpose_plan p);
-/* The launch of kernel k of the registry for p into pl (grid, block, arguments, info). */
-ptxpose_status api_fix_launch(ptxpose_plan pl, const kreg_kernel *k, const model_problem *p);
-
-/* ---- execute (api_exec.c) --------------------------------------------------- */
-
-/* Enqueue plan p on stream (the stream's context checked; nothing else). */
-ptxpose_status api_launch(ptxpose_plan p, const void *in, void *out, ptxpose_stream stream);
-
-/* ---- measured plans (api_measure.c) ----------------------------------------- */
-
-/* Kernel *index for p by timing the model's plausible candidates on the
- * GPU, or from the on-disk cache: info's measured fields and pl->report
- * filled. Under the registry's read lock and the handle's context. */
-ptxpose_status api_measure_choose(ptxpose_handle h, const ptxpose_desc *d, const model_problem *p,
-				  ptxpose_plan pl, int *index);
-/* A measured plan's report, or NULL (`ptxpose plan --measure`). */
-const api_report *api_plan_report(ptxpose_plan p);
-
-/* ---- ptxpose_transpose's cache (api_cache.c) --------------------------------- */
-
-api_cache *api_cache_new(void);
-/* Every plan in it, freed with it. */
-void api_cache_free(api_cache *c);
-/* The plan for (p, kernel, mode) or NULL; under the handle's plan_lock. */
-ptxpose_plan api_cache_get(api_cache *c, const model_problem *p, const char *kernel, unsigned mode);
-/* Keep plan for (p, kernel, mode): 0, or -1 when full (the caller keeps it). */
-int api_cache_put(api_cache *c, const model_problem *p, const char *kernel, unsigned mode, ptxpose_plan plan);
 
 #endif

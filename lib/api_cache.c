@@ -1,13 +1,16 @@
-/* api_cache: ptxpose_transpose's plans by problem, an open-addressing hash
+/* api_cache: ptxpose_transpose, and its plans by problem, an open-addressing hash
  * table. Plans stay until the handle goes (a caller may be executing one
  * while another thread looks up), so the table stops taking new ones when
  * it is three quarters full. The handle's plan_lock guards it. */
 #include "lib/api.h"
+#include "lib/api_cache.h"
+#include "lib/api_launch.h"
+#include "lib/api_plan.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/cache.h"
+#include "common/cache.h"
 
 #define SLOTS 1024 /* a power of two */
 #define MAX_PLANS (SLOTS / 4 * 3)
@@ -92,4 +95,49 @@ int api_cache_put(api_cache *c, const model_problem *p, const char *kernel, unsi
 	s->plan = plan;
 	c->n++;
 	return 0;
+}
+
+/* ptxpose_transpose's plan from the handle's cache (made and kept on a
+ * miss), executed. */
+static ptxpose_status plan_and_execute(ptxpose_handle h, const ptxpose_desc *desc, const model_problem *p,
+				       const void *in, void *out, ptxpose_stream stream)
+{
+	ptxpose_status st;
+	const char *kernel = desc->kernel;
+	unsigned mode = desc->mode;
+	pthread_mutex_lock(&h->plan_lock);
+	ptxpose_plan plan = api_cache_get(h->cache, p, kernel, mode);
+	pthread_mutex_unlock(&h->plan_lock);
+	if (!plan) {
+		ptxpose_plan made;
+		if ((st = api_plan_make(h, desc, p, &made)))
+			return st;
+		pthread_mutex_lock(&h->plan_lock);
+		/* another thread may have made the same plan meanwhile: keep one */
+		if (!(plan = api_cache_get(h->cache, p, kernel, mode)) && !api_cache_put(h->cache, p, kernel, mode, made))
+			plan = made, made = NULL;
+		pthread_mutex_unlock(&h->plan_lock);
+		if (!plan) { /* the cache is full: this call's own plan, then gone */
+			st = api_execute(made, in, out, stream);
+			api_plan_free(made);
+			return st;
+		}
+		if (made)
+			api_plan_free(made);
+	}
+	return api_execute(plan, in, out, stream);
+}
+
+ptxpose_status ptxpose_transpose(ptxpose_handle h, const ptxpose_desc *desc, const void *in, void *out,
+				 ptxpose_stream stream)
+{
+	ptxpose_status st = api_check_handle(&h);
+	model_problem p;
+	if (!st && (!in || !out))
+		st = api_fail(PTXPOSE_ERR_INVALID, "%s is NULL", in ? "out" : "in");
+	if (st || (st = api_problem(desc, in, out, &p)))
+		return st;
+	st = plan_and_execute(h, desc, &p, in, out, stream);
+	api_log_flush(); /* the last: a callback may even destroy h */
+	return st;
 }

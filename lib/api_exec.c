@@ -1,11 +1,35 @@
-/* api_exec: ptxpose_execute (the pointers and the stream checked, one
- * kernel launched (loader/launch.c), no lock, no synchronization) and
- * ptxpose_transpose (a plan from the handle's cache, then execute). */
+/* api_exec: a plan's launch: fixed for a kernel and a problem, and
+ * enqueued; ptxpose_execute (the pointers and the stream checked, one
+ * kernel launched (loader/launch.c), no lock, no synchronization). The
+ * bottom of the API's layers above lib/api.h. */
 #include "lib/api.h"
+#include "lib/api_launch.h"
 #include "loader/launch.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+ptxpose_status api_fix_launch(ptxpose_plan pl, const kreg_kernel *k, const model_problem *p)
+{
+	char err[512];
+	if (meta_grid_dims(&k->meta, p->rows, p->cols, p->batch, pl->grid, err, sizeof err))
+		return api_fail(PTXPOSE_ERR_INVALID, "%s", err);
+	memcpy(pl->block, k->meta.block, sizeof pl->block);
+	pl->dyn_smem = k->meta.dyn_smem;
+	pl->rows = (uint32_t)p->rows, pl->cols = (uint32_t)p->cols;
+	pl->ld_in = (uint32_t)p->ld_in, pl->ld_out = (uint32_t)p->ld_out, pl->batch = (uint32_t)p->batch;
+	pl->stride_in = p->stride_in, pl->stride_out = p->stride_out;
+	pl->es = p->es;
+	pl->in_bytes = model_problem_in_bytes(p);
+	pl->out_bytes = model_problem_out_bytes(p);
+	ptxpose_plan_info *i = &pl->info;
+	i->kernel = k->meta.kernel;
+	memcpy(i->grid, pl->grid, sizeof i->grid);
+	memcpy(i->block, pl->block, sizeof i->block);
+	i->dyn_smem = pl->dyn_smem;
+	return PTXPOSE_OK;
+}
 
 /* CU_STREAM_LEGACY and CU_STREAM_PER_THREAD: handles, not streams of a context */
 static int special_stream(ptxpose_stream s)
@@ -85,8 +109,7 @@ ptxpose_status api_launch(ptxpose_plan p, const void *in, void *out, ptxpose_str
 	return rc ? driver_fail(f, rc, call) : PTXPOSE_OK;
 }
 
-/* A plan already checked: the pointers, the context for the call, the launch. */
-static ptxpose_status execute(ptxpose_plan p, const void *in, void *out, ptxpose_stream stream)
+ptxpose_status api_execute(ptxpose_plan p, const void *in, void *out, ptxpose_stream stream)
 {
 	ptxpose_status st = check_pointers(p, in, out);
 	int pushed;
@@ -97,53 +120,8 @@ static ptxpose_status execute(ptxpose_plan p, const void *in, void *out, ptxpose
 	return st;
 }
 
-/* ptxpose_transpose's plan from the handle's cache (made and kept on a
- * miss), executed. */
-static ptxpose_status plan_and_execute(ptxpose_handle h, const ptxpose_desc *desc, const model_problem *p,
-				       const void *in, void *out, ptxpose_stream stream)
-{
-	ptxpose_status st;
-	const char *kernel = desc->kernel;
-	unsigned mode = desc->mode;
-	pthread_mutex_lock(&h->plan_lock);
-	ptxpose_plan plan = api_cache_get(h->cache, p, kernel, mode);
-	pthread_mutex_unlock(&h->plan_lock);
-	if (!plan) {
-		ptxpose_plan made;
-		if ((st = api_plan_make(h, desc, p, &made)))
-			return st;
-		pthread_mutex_lock(&h->plan_lock);
-		/* another thread may have made the same plan meanwhile: keep one */
-		if (!(plan = api_cache_get(h->cache, p, kernel, mode)) && !api_cache_put(h->cache, p, kernel, mode, made))
-			plan = made, made = NULL;
-		pthread_mutex_unlock(&h->plan_lock);
-		if (!plan) { /* the cache is full: this call's own plan, then gone */
-			st = execute(made, in, out, stream);
-			api_plan_free(made);
-			return st;
-		}
-		if (made)
-			api_plan_free(made);
-	}
-	return execute(plan, in, out, stream);
-}
-
 ptxpose_status ptxpose_execute(ptxpose_plan plan, const void *in, void *out, ptxpose_stream stream)
 {
 	ptxpose_status st = api_check_plan(&plan);
-	return st ? st : execute(plan, in, out, stream);
-}
-
-ptxpose_status ptxpose_transpose(ptxpose_handle h, const ptxpose_desc *desc, const void *in, void *out,
-				 ptxpose_stream stream)
-{
-	ptxpose_status st = api_check_handle(&h);
-	model_problem p;
-	if (!st && (!in || !out))
-		st = api_fail(PTXPOSE_ERR_INVALID, "%s is NULL", in ? "out" : "in");
-	if (st || (st = api_problem(desc, in, out, &p)))
-		return st;
-	st = plan_and_execute(h, desc, &p, in, out, stream);
-	api_log_flush(); /* the last: a callback may even destroy h */
-	return st;
+	return st ? st : api_execute(plan, in, out, stream);
 }

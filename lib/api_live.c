@@ -197,3 +197,22 @@ ptxpose_status api_take_plan(ptxpose_plan *p)
 {
 	return get(p, PLAN, 1);
 }
+
+/* ---- ids and arguments ------------------------------------------------------------- */
+
+static ptxpose_status need(const void *arg, const char *name)
+{
+	return arg ? PTXPOSE_OK : api_fail(PTXPOSE_ERR_INVALID, "%s is NULL", name);
+}
+
+ptxpose_status api_check_handle_arg(ptxpose_handle *h, const void *arg, const char *name)
+{
+	ptxpose_status st = api_check_handle(h);
+	return st ? st : need(arg, name);
+}
+
+ptxpose_status api_check_plan_arg(ptxpose_plan *p, const void *arg, const char *name)
+{
+	ptxpose_status st = api_check_plan(p);
+	return st ? st : need(arg, name);
+}

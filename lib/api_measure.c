@@ -1,6 +1,6 @@
 /* api_measure: measured plans (PTXPOSE_PLAN_MEASURE): the candidates the
  * model finds plausible, timed by lib/measure.c, the fastest kept; the
- * choice read from and written to the on-disk cache (lib/cache.h), keyed by
+ * choice read from and written to the on-disk cache (common/cache.h), keyed by
  * the device, its driver, the kernel set and the problem.
  *
  * A cache entry's blob is text:
@@ -13,13 +13,15 @@
  * handle of the problem's width, or the entry is stale (noted, measured
  * again, rewritten). */
 #include "lib/api.h"
+#include "lib/api_launch.h"
+#include "lib/api_measure.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/strbuf.h"
-#include "lib/cache.h"
+#include "common/cache.h"
 #include "lib/measure.h"
 #include "lib/pick.h"
 
@@ -335,7 +337,7 @@ ptxpose_status api_measure_choose(ptxpose_handle h, const ptxpose_desc *d, const
 	return st;
 }
 
-const api_report *api_plan_report(ptxpose_plan p)
+const ptxpose_tool_report *ptxpose_tool_plan_report(ptxpose_plan p)
 {
 	return api_check_plan(&p) ? NULL : p->report;
 }

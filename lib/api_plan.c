@@ -1,6 +1,9 @@
 /* api_plan: a desc checked into a problem, the kernel chosen (by the cost
  * model, or by name), linked, and its launch fixed in a plan. */
 #include "lib/api.h"
+#include "lib/api_launch.h"
+#include "lib/api_measure.h"
+#include "lib/api_plan.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -98,27 +101,6 @@ static ptxpose_status choose(ptxpose_handle h, const ptxpose_desc *d, const mode
 	info->unsure = r.unsure;
 	info->candidates = r.n;
 	pick_free(&r);
-	return PTXPOSE_OK;
-}
-
-ptxpose_status api_fix_launch(ptxpose_plan pl, const kreg_kernel *k, const model_problem *p)
-{
-	char err[512];
-	if (meta_grid_dims(&k->meta, p->rows, p->cols, p->batch, pl->grid, err, sizeof err))
-		return api_fail(PTXPOSE_ERR_INVALID, "%s", err);
-	memcpy(pl->block, k->meta.block, sizeof pl->block);
-	pl->dyn_smem = k->meta.dyn_smem;
-	pl->rows = (uint32_t)p->rows, pl->cols = (uint32_t)p->cols;
-	pl->ld_in = (uint32_t)p->ld_in, pl->ld_out = (uint32_t)p->ld_out, pl->batch = (uint32_t)p->batch;
-	pl->stride_in = p->stride_in, pl->stride_out = p->stride_out;
-	pl->es = p->es;
-	pl->in_bytes = model_problem_in_bytes(p);
-	pl->out_bytes = model_problem_out_bytes(p);
-	ptxpose_plan_info *i = &pl->info;
-	i->kernel = k->meta.kernel;
-	memcpy(i->grid, pl->grid, sizeof i->grid);
-	memcpy(i->block, pl->block, sizeof i->block);
-	i->dyn_smem = pl->dyn_smem;
 	return PTXPOSE_OK;
 }
 

@@ -1,5 +1,5 @@
-/* api_status: status strings, the per-thread last error, the version, and
- * the checks of arguments. */
+/* api_status: status strings, the per-thread last error and the version:
+ * the bottom of the API (lib/api.h), calling nothing of it. */
 #include "lib/api.h"
 
 #include <stdarg.h>
@@ -82,23 +82,4 @@ ptxpose_status api_fail_px(px_status st, const char *msg)
 		return PTXPOSE_OK;
 	ptxpose_status out = (unsigned)st < sizeof map / sizeof map[0] ? map[st] : PTXPOSE_ERR_CUDA;
 	return api_fail(out, "%s", msg);
-}
-
-/* ---- arguments ----------------------------------------------------------------- */
-
-static ptxpose_status need(const void *arg, const char *name)
-{
-	return arg ? PTXPOSE_OK : api_fail(PTXPOSE_ERR_INVALID, "%s is NULL", name);
-}
-
-ptxpose_status api_check_handle_arg(ptxpose_handle *h, const void *arg, const char *name)
-{
-	ptxpose_status st = api_check_handle(h);
-	return st ? st : need(arg, name);
-}
-
-ptxpose_status api_check_plan_arg(ptxpose_plan *p, const void *arg, const char *name)
-{
-	ptxpose_status st = api_check_plan(p);
-	return st ? st : need(arg, name);
 }

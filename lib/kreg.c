@@ -11,10 +11,10 @@
 
 #include "common/fsio.h"
 #include "common/strbuf.h"
-#include "lib/cache.h"
+#include "common/cache.h"
 #include "loader/pxfile.h"
 
-struct kreg {
+struct ptxpose_tool_kernels_s {
 	kreg_kernel **k;
 	int n, cap;
 	kreg_kernel **retired;  /* replaced ones, freed with the registry */

@@ -26,7 +26,7 @@ typedef struct {
 	unsigned regs;     /* ptxas -v for sm_90 at build time; 0: ptxas was not there */
 	size_t len;
 	const char *ptx;
-	uint64_t hash;     /* cache_hash of the text (lib/cache.h), computed by configure.py */
+	uint64_t hash;     /* cache_hash of the text (common/cache.h), computed by configure.py */
 } kreg_builtin;
 
 extern const kreg_builtin kreg_builtins[];
@@ -46,7 +46,7 @@ typedef struct {
 	int shared;          /* one of the process's built-ins: every registry's, never freed */
 } kreg_kernel;
 
-typedef struct kreg kreg;
+typedef struct ptxpose_tool_kernels_s kreg; /* include/ptxpose_tools.h calls it ptxpose_tool_kernels */
 
 /* An empty registry. PX_ENOMEM. */
 px_status kreg_new(kreg **out, char *err, size_t errlen);

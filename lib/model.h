@@ -21,21 +21,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "include/ptxpose_tools.h"
 #include "loader/meta.h"
 
 /* ---- devices (model_dev.c) ---------------------------------------------- */
 
-typedef struct {
-	char name[96];               /* "NVIDIA H100 80GB HBM3" */
-	unsigned cc_major, cc_minor;
-	unsigned sm_count;
-	uint64_t l2_bytes;
-	unsigned smem_per_sm;        /* shared memory an SM gives its blocks, bytes */
-	unsigned smem_reserved;      /* bytes the driver reserves per block (1024 from sm_80) */
-	unsigned regs_per_sm;
-	unsigned threads_per_sm, blocks_per_sm;
-	double bw_gbps;              /* DRAM bandwidth, 1e9 bytes/s (nominal) */
-} model_device;
+/* The model's view of a device (include/ptxpose_tools.h defines it for the tools). */
+typedef ptxpose_tool_device model_device;
 
 /* The built-in device descriptions: "h100", "h200" (also matched by their
  * full names, case-insensitive). 0, or -1 with the known names in err. */
@@ -55,14 +47,8 @@ enum model_status {
 
 #define MODEL_DIM_MAX 0x7fffffffu  /* rows, cols, leading dimensions, batch (kernel ABI 2) */
 
-typedef struct {
-	unsigned es;                 /* element bytes: 1, 2, 4, 8, 16 */
-	uint64_t rows, cols;
-	uint64_t ld_in, ld_out;      /* elements; 0: cols and rows */
-	uint64_t batch;              /* 0 or 1: one matrix */
-	uint64_t stride_in, stride_out; /* elements between matrices; 0: one matrix after the other */
-	unsigned align_in, align_out;   /* bytes the pointers are aligned to (a power of two); 0: 256 */
-} model_problem;
+/* A problem (include/ptxpose_tools.h defines it for the tools). */
+typedef ptxpose_tool_problem model_problem;
 
 /* Fill the defaults (ld_in cols, ld_out rows, batch 1, strides dense, each
  * alignment 256) and check everything: dimensions 1 to 2^31-1, ld_in >= cols,
@@ -131,7 +117,13 @@ int model_kernel_init(model_kernel *k, const px_meta *m, unsigned regs, char *er
 
 /* ---- features (model_feat.c) -------------------------------------------- */
 
-enum model_path { MODEL_VEC, MODEL_REALIGN, MODEL_ELEM, MODEL_EDGE, MODEL_NPATH };
+enum model_path {
+	MODEL_VEC = PTXPOSE_TOOL_PATH_VEC,
+	MODEL_REALIGN = PTXPOSE_TOOL_PATH_REALIGN,
+	MODEL_ELEM = PTXPOSE_TOOL_PATH_ELEM,
+	MODEL_EDGE = PTXPOSE_TOOL_PATH_EDGE,
+	MODEL_NPATH = PTXPOSE_TOOL_NPATH
+};
 
 /* The inputs of the linear model, in order; names in model_feat_name(). */
 enum model_feat {
@@ -160,27 +152,11 @@ const char *model_feat_name(int f);
 int model_feat_find(const char *name);
 const char *model_path_name(int p);
 
-typedef struct {
-	unsigned grid[3];            /* kernel ABI 2's launch grid */
-	uint64_t blocks;
-	double tiles, interior, edge; /* over all matrices */
-	double fast_share;           /* share of matrices whose interior tiles take the vector path */
-	double useful;               /* bytes read + written */
-	double path_bytes[MODEL_NPATH]; /* sector requests: whole 32-byte sectors, both sides */
-	double requests;             /* ... of all paths */
-	double slots;                /* element slots of the edge tiles, inside the matrix or not */
-	double footprint;            /* distinct bytes in sectors (what DRAM moves without the L2) */
-	double l2_hit;               /* the share of the footprint the warm L2 holds */
-	unsigned occ;                /* resident blocks per SM */
-	const char *occ_by;          /* what limits it: "threads", "smem", "regs", "blocks" */
-	double waves;                /* blocks / (SMs * occ) */
-	double inflight_block;       /* sector bytes a block moves at a time (a tile, or per_block elements) */
-	double inflight_sm;          /* ... per SM in a full wave */
-	double phi;                  /* concurrency factor (0, 1]: the share of bandwidth reachable */
-	double x[MF_N];
-} model_features;
+/* One launch as the model sees it (include/ptxpose_tools.h defines it for the tools). */
+typedef ptxpose_tool_features model_features;
+_Static_assert(MF_N == PTXPOSE_TOOL_NFEAT, "ptxpose_tools.h's feature count");
 
-typedef struct model_params model_params;
+typedef struct ptxpose_tool_params_s model_params;
 
 /* The features of kernel k on problem p (checked) on device d, with the
  * shape constants (L2 window, bytes in flight) of params. */
@@ -191,7 +167,7 @@ void model_features_of(const model_device *d, const model_kernel *k, const model
 
 /* The parsed parameter file. theta rows are looked up by kernel name, then
  * "family:NAME", then "*" (which must give every feature). */
-struct model_params {
+struct ptxpose_tool_params_s {
 	double l2_lo, l2_hi;         /* footprint / L2 size where the L2's share falls from 1 to 0 */
 	double inflight_need;        /* bytes in flight per SM that reach full bandwidth */
 	double sm_share_cap;         /* one SM moves at most this many times its share of bandwidth */
@@ -218,10 +194,7 @@ double model_theta(const model_params *p, const model_kernel *k, int f, const ch
 
 /* ---- prediction and ranking (model_cost.c) ------------------------------ */
 
-typedef struct {
-	double us;
-	double contrib[MF_N];        /* theta * x per feature (sums to us) */
-} model_estimate;
+typedef ptxpose_tool_estimate model_estimate;  /* the time and each feature's share of it */
 
 void model_estimate_of(const model_params *p, const model_kernel *k, const model_features *f,
 		       model_estimate *e);

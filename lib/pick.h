@@ -10,18 +10,10 @@
 
 #define PICK_SKINNY_RANGE 8
 
-typedef struct {
-	int index;              /* in the registry */
-	model_features f;
-	model_estimate e;
-	int beyond;             /* a small-dimension kernel on a K past its range: ranked after the rest */
-} pick_cand;
-
-typedef struct {
-	int n;
-	pick_cand *c;           /* fastest first */
-	int unsure;             /* the runner-up within the model's margin */
-} pick_result;
+/* A candidate (its index in the registry, features, estimate) and the
+ * ranking: include/ptxpose_tools.h defines them for the tools. */
+typedef ptxpose_tool_cand pick_cand;
+typedef ptxpose_tool_ranking pick_result;
 
 /* Rank the kernels of r for problem p (model_problem_check'ed) on device d.
  * Kernels of the small-dimension family (family=skinny_wide, skinny_tall)

@@ -1,10 +1,10 @@
-/* nd_ref: the host reference of an N-d permutation (lib/nd.h's
+/* nd_ref: the host reference of an N-d permutation (common/nd.h's
  * nd_problem): what every kernel that serves permutations is compared with,
  * bit for bit. */
 #ifndef RIG_ND_REF_H
 #define RIG_ND_REF_H
 
-#include "lib/nd.h"
+#include "common/nd.h"
 
 /* out = in.transpose(p->perm) with p's strides (literal: see nd_fill_packed), one
  * elem_bytes memcpy an element, walking the output with an odometer; the

@@ -1,8 +1,11 @@
 #!/bin/sh
 # libptxpose exports its public API and nothing else: the shared library's
-# dynamic symbols and the static library's global ones are all ptxpose_*,
-# each function of include/ptxpose.h is there, and the soname is
-# libptxpose.so.SOVER (MAJOR, or 0.MINOR while MAJOR is 0). The header compiles as C99, C11 and C++ alone.
+# dynamic symbols are exactly the functions of include/ptxpose.h (its ABI),
+# the static library's global ones exactly those and the unstable
+# ptxpose_tool_* of include/ptxpose_tools.h (for ptxpose's own tools, which
+# link it; the .so leaves them out, lib/ptxpose.map), and the soname is
+# libptxpose.so.SOVER (MAJOR, or 0.MINOR while MAJOR is 0). Each header
+# compiles as C99, C11 and C++ alone.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib/tap.sh
 v() { sed -n "s/^#define PTXPOSE_VERSION_$1 \([0-9]*\)$/\1/p" include/ptxpose.h; }
@@ -14,8 +17,14 @@ if [ ! -f "$so" ] || [ ! -f build/libptxpose.a ]; then
 	finish
 fi
 # the API: every PTXPOSE_API function the header declares
-sed -n 's/^PTXPOSE_API [^(]*[ *]\(ptxpose_[a-z_]*\)(.*/\1/p' include/ptxpose.h | sort >"$tmp/api"
+api() { sed -n 's/^PTXPOSE_API [^(]*[ *]\(ptxpose_[a-z_]*\)(.*/\1/p' "$@" | sort; }
+api include/ptxpose.h >"$tmp/api"
 [ "$(wc -l <"$tmp/api")" -ge 15 ] && ok "the header declares $(wc -l <"$tmp/api") functions" || nok "the header's functions"
+api include/ptxpose.h include/ptxpose_tools.h >"$tmp/tools"
+comm -13 "$tmp/api" "$tmp/tools" >"$tmp/extra"
+[ -s "$tmp/extra" ] && ! grep -qv '^ptxpose_tool_' "$tmp/extra" &&
+	ok "include/ptxpose_tools.h declares $(wc -l <"$tmp/extra") more, all ptxpose_tool_*" ||
+	{ nok "include/ptxpose_tools.h's functions are ptxpose_tool_*"; diag <"$tmp/extra"; }
 
 nm -D --defined-only "$so" | awk '{ print $3 }' | sort >"$tmp/dyn"
 grep -v '^ptxpose_' "$tmp/dyn" >"$tmp/other"
@@ -31,14 +40,17 @@ nm --defined-only --extern-only build/libptxpose.a 2>/dev/null | awk 'NF == 3 { 
 grep -v '^ptxpose_' "$tmp/static" >"$tmp/other"
 [ -s "$tmp/static" ] && [ ! -s "$tmp/other" ] && ok "build/libptxpose.a: every global symbol is ptxpose_ ($(wc -l <"$tmp/static"))" ||
 	{ nok "build/libptxpose.a has other globals"; diag <"$tmp/other"; }
-diff -u "$tmp/api" "$tmp/static" >"$tmp/diff" && ok "... exactly the header's functions" || { nok "... static"; diag <"$tmp/diff"; }
+diff -u "$tmp/tools" "$tmp/static" >"$tmp/diff" && ok "... exactly the functions of ptxpose.h and ptxpose_tools.h" ||
+	{ nok "... static"; diag <"$tmp/diff"; }
 
-printf '#include "include/ptxpose.h"\nint main(void) { ptxpose_desc d = PTXPOSE_DESC_INIT; return (int)d.size == 0; }\n' >"$tmp/h.c"
-for std in c99 c11; do
-	cc -std=$std -pedantic -Wall -Wextra -Werror -I. "$tmp/h.c" -c -o "$tmp/h.o" 2>"$tmp/err" &&
-		ok "the header alone: cc -std=$std -pedantic" || { nok "the header: $std"; diag <"$tmp/err"; }
+for h in ptxpose ptxpose_tools; do
+	printf '#include "include/%s.h"\nint main(void) { ptxpose_desc d = PTXPOSE_DESC_INIT; return (int)d.size == 0; }\n' $h >"$tmp/h.c"
+	for std in c99 c11; do
+		cc -std=$std -pedantic -Wall -Wextra -Werror -I. "$tmp/h.c" -c -o "$tmp/h.o" 2>"$tmp/err" &&
+			ok "$h.h alone: cc -std=$std -pedantic" || { nok "$h.h: $std"; diag <"$tmp/err"; }
+	done
+	cp "$tmp/h.c" "$tmp/h.cpp"
+	c++ -Wall -Wextra -Werror -I. "$tmp/h.cpp" -c -o "$tmp/h.o" 2>"$tmp/err" && ok "... and as C++ (extern \"C\")" ||
+		{ nok "$h.h as C++"; diag <"$tmp/err"; }
 done
-cp "$tmp/h.c" "$tmp/h.cpp"
-c++ -Wall -Wextra -Werror -I. "$tmp/h.cpp" -c -o "$tmp/h.o" 2>"$tmp/err" && ok "... and as C++ (extern \"C\")" ||
-	{ nok "the header as C++"; diag <"$tmp/err"; }
 finish

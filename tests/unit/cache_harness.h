@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lib/cache.h"
+#include "common/cache.h"
 
 /* A fresh folder under $TMPDIR; th_rmdir removes it and its files. */
 static inline void th_mkdtemp(char *dir, size_t n)

@@ -1,4 +1,4 @@
-/* The cache (lib/cache*.c): its folder, a round trip, bad files (corrupt,
+/* The cache (common/cache*.c): its folder, a round trip, bad files (corrupt,
  * truncated, stale, foreign, oversized), folders it cannot use, a full disk
  * and a failed rename through the write hooks, and writers in several
  * processes at once. Threads: cache_threads.c. */
@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "lib/cache_int.h"
+#include "common/cache_int.h"
 #include "tests/unit/cache_harness.h"
 #include "tests/unit/tap.h"
 

@@ -15,6 +15,8 @@
 #define api_check_plan t_check_plan
 #define api_take_handle t_take_handle
 #define api_take_plan t_take_plan
+#define api_check_handle_arg t_check_handle_arg
+#define api_check_plan_arg t_check_plan_arg
 #include "lib/api_live.c"
 
 #include <stdio.h>

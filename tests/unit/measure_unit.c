@@ -16,7 +16,7 @@
 
 #include "include/ptxpose.h"
 #include "lib/api.h"
-#include "lib/cache.h"
+#include "common/cache.h"
 #include "lib/kreg.h"
 #include "tests/unit/api_harness.h"
 #include "tests/unit/tap.h"
@@ -67,7 +67,7 @@ static int measured(int slow, unsigned flags, const ptxpose_desc *d, ptxpose_pla
 	int rc = !h || ptxpose_plan_create(h, &p, d) || ptxpose_plan_get(p, info);
 	if (rc)
 		printf("# %s\n", ptxpose_last_error());
-	const api_report *r = p ? api_plan_report(p) : NULL;
+	const api_report *r = p ? ptxpose_tool_plan_report(p) : NULL;
 	if (rep && r) {
 		*rep = *r;
 		rep->c = malloc((size_t)r->n * sizeof *r->c);

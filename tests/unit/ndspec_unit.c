@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "common/ndspec.h"
-#include "lib/nd.h"
+#include "common/nd.h"
 #include "tap.h"
 
 static char err[512];

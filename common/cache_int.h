@@ -1,10 +1,10 @@
-/* cache_int: the cache's state, shared by lib/cache*.c. */
-#ifndef LIB_CACHE_INT_H
-#define LIB_CACHE_INT_H
+/* cache_int: the cache's state, shared by common/cache*.c. */
+#ifndef COMMON_CACHE_INT_H
+#define COMMON_CACHE_INT_H
 
 #include <stdatomic.h>
 
-#include "lib/cache.h"
+#include "common/cache.h"
 
 #define CACHE_PATH_MAX 4096
 #define CACHE_KEY_MAX 2048        /* the key's text, bytes */

@@ -1,5 +1,5 @@
 /* cache: where the cache lives, and switching it off when it cannot be used. */
-#include "lib/cache_int.h"
+#include "common/cache_int.h"
 
 #include <errno.h>
 #include <fcntl.h>

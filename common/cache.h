@@ -1,5 +1,7 @@
-/* cache: a small persistent key -> blob store, per device, for measured
- * plans (JIT-compiled code is the driver's own JIT cache's; see lib/README.md).
+/* cache: a small persistent key -> blob store, per device: the library's
+ * measured plans (lib/api_measure.c; JIT-compiled code is the driver's own
+ * JIT cache's; see lib/README.md) and the tools' ptxas and cuobjdump results
+ * (inspect/toolcache.c, in a folder of its own).
  *
  * Where: cache_config.dir, else $PTXPOSE_CACHE, else $XDG_CACHE_HOME/ptxpose,
  * else ~/.cache/ptxpose. PTXPOSE_CACHE=off (or cache_config.off) switches it
@@ -21,8 +23,8 @@
  *
  * Thread safety: a cache may be used from several threads at once; the log
  * callback may then be called from any of them. */
-#ifndef LIB_CACHE_H
-#define LIB_CACHE_H
+#ifndef COMMON_CACHE_H
+#define COMMON_CACHE_H
 
 #include <stddef.h>
 #include <stdint.h>

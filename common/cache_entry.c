@@ -8,7 +8,7 @@
  *     u64 blob_len  at most the cache's max_blob
  *     u64 checksum  cache_hash of the header's first 24 bytes, the key, the blob
  * then the key's text and the blob; nothing after them. */
-#include "lib/cache_int.h"
+#include "common/cache_int.h"
 
 #include <errno.h>
 #include <fcntl.h>

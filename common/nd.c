@@ -1,12 +1,12 @@
-/* nd_check: the N-d problem's defaults, its one check and its spans
- * (lib/nd.h). */
-#include "lib/nd.h"
+/* nd: the N-d permutation problem's defaults, its one check and its spans
+ * (common/nd.h). */
+#include "common/nd.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
-_Static_assert(NDSPEC_MAX_RANK == ND_MAX_RANK, "common/ndspec.h and lib/nd.h disagree on the rank");
+_Static_assert(NDSPEC_MAX_RANK == ND_MAX_RANK, "common/ndspec.h and common/nd.h disagree on the rank");
 
 /* Offsets and byte counts must stay at or below this. */
 #define ND_BYTES_MAX ((uint64_t)INT64_MAX)
