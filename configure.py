@@ -50,7 +50,7 @@ FLAGS = ('-std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror '
 # marks PTXPOSE_API is exported (lib/ptxpose.map says so to the linker too),
 # and the static library is one relocatable object whose hidden symbols are
 # made local, so that its only globals are ptxpose_ too.
-LIB_COMMON = ['common/fsio.c', 'common/strbuf.c', 'common/version.c']
+LIB_COMMON = ['common/elem.c', 'common/fsio.c', 'common/strbuf.c', 'common/version.c']
 LIB_LIBS = '-ldl -lm -lpthread'
 # Programs that use the library through include/ptxpose.h alone, linked with
 # build/libptxpose.a (which has nothing else to link with).

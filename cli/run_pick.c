@@ -12,8 +12,8 @@ px_status run_pick_kernel(const rig_shape *s, px_file *f, char *note, size_t nle
 {
 	kreg *r = NULL;
 	model_device dev;
-	model_problem p = {.es = s->elem_bits / 8, .rows = s->rows, .cols = s->cols, .ld_in = s->ld_in,
-			   .ld_out = s->ld_out, .batch = s->batch, .stride_in = s->stride_in, .stride_out = s->stride_out};
+	model_problem p;
+	model_problem_of_desc(&p, &s->p);
 	p.align_in = p.align_out = model_align_of_offset(s->offset, p.es);
 	pick_result res = {0};
 	px_status st = kreg_new(&r, err, errlen);

@@ -22,8 +22,10 @@ typedef enum {
 	ELEM_IN_TYPE,
 } elem_unit;
 
-/* 1 if bits is 8, 16, 32, 64 or 128. */
+/* 1 if bits is 8, 16, 32, 64 or 128: the one rule. */
 int elem_valid_bits(unsigned long long bits);
+/* 1 if bytes is 1, 2, 4, 8 or 16 (the same rule in bytes). */
+int elem_valid_bytes(unsigned long long bytes);
 
 /* The n characters at text as a width: 0 with *bits (and *unit, if not NULL)
  * set, or -1 with one line in why (if not NULL): "'TEXT' is not an element
