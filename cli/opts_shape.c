@@ -32,7 +32,7 @@ static const shape_flag flags[] = {
 	 "(rows-1)*ld-in + cols and (cols-1)*ld-out + rows: the matrices must not overlap"},
 	{U64("--stride-out", s.p.stride_out, 0, RIG_STRIDE_MAX), OPT_SH_BATCH, NULL, NULL},
 	{{"--elem", OPT_WIDTH, offsetof(opt_shape, s.p.elem_bytes), 0, 0, NULL}, OPT_SH_ELEM, "--elem W",
-	 "the element width: " ELEM_ACCEPTED},
+	 "the element width: " ELEM_HELP},
 	{U64("--offset", s.offset, 0, 15), OPT_SH_OFFSET, "--offset N",
 	 "both pointers N elements past an aligned address (run: 0-15), for misaligned data"},
 	{U32("--align-in", s.p.align_in, 0, UINT32_MAX), OPT_SH_ALIGN, "--align-in/--align-out BYTES",

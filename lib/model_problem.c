@@ -88,7 +88,7 @@ enum model_status model_problem_check(model_problem *p, char *err, size_t errlen
 {
 	enum model_status st;
 	if (!elem_valid_bytes(p->es)) {
-		snprintf(err, errlen, "elem_bytes %u is not 1, 2, 4, 8 or 16", p->es);
+		snprintf(err, errlen, "elem_bytes %u is not " ELEM_BYTES_LIST, p->es);
 		return MODEL_EINVAL;
 	}
 	if ((st = model_problem_check_shape(p, err, errlen)))
