@@ -11,7 +11,7 @@
 #include "rig/geam.h"
 #include "cli/cli.h"
 #include "cli/gpu.h"
-#include "cli/opts.h"
+#include "cli/opts_shape.h"
 #include "rig/rig.h"
 
 #define CMD "bench"
@@ -22,8 +22,7 @@
 
 typedef struct {
 	const char *shapes, *out_dir, *time;
-	opt_shape sh;           /* one shape (--rows, --cols, ...), or only --elem */
-	unsigned elem;          /* --elem in bits: only files of this width; 0: all */
+	opt_shape sh;           /* one shape (--rows, --cols, ...); sh.elem: only files of this width */
 	uint64_t iters, seed;
 	int flush_l2, no_cublas, verbose;
 	const char **files;
@@ -32,7 +31,7 @@ typedef struct {
 	rig_time_opts topt;
 } bench_opts;
 
-/* The shape flags it takes (cli/opts.h); then its own, sorted. */
+/* The shape flags it takes (cli/opts_shape.h); then its own, sorted. */
 #define SHAPE (OPT_SH_DIMS | OPT_SH_BATCH | OPT_SH_ELEM)
 static const opt_spec flags[] = {
 	{"--flush-l2", OPT_SWITCH, offsetof(bench_opts, flush_l2), 0, 0, NULL},
@@ -138,7 +137,6 @@ static int parse(int argc, char **argv, bench_opts *o)
 	o->nfiles = (size_t)np;
 	if (rc)
 		return rc == OPT_HELP ? HELP_SHOWN : rc;
-	o->elem = rig_shape_elem_bits(&o->sh.s);
 	if ((rc = opt_shape_alone(CMD, &o->sh, o->shapes)))
 		return rc;
 	char err[256];
@@ -331,7 +329,8 @@ static int case_elems(const bench *b, const rig_shape *s, unsigned elems[5])
 {
 	int n = 0;
 	for (unsigned bits = 8; bits <= 128; bits *= 2) {
-		if ((rig_shape_elem_bits(s) && rig_shape_elem_bits(s) != bits) || (b->o->elem && b->o->elem != bits))
+		unsigned want = b->o->sh.elem.bits;
+		if ((rig_shape_elem_bits(s) && rig_shape_elem_bits(s) != bits) || (want && want != bits))
 			continue;
 		for (size_t i = 0; i < b->nv; i++)
 			if (b->v[i].f.meta.elem_bits == bits) {

@@ -7,7 +7,7 @@
 
 #include "cli/cli.h"
 #include "cli/gpu.h"
-#include "cli/opts.h"
+#include "cli/opts_shape.h"
 #include "emu/emu.h"
 #include "rig/rig.h"
 
@@ -28,15 +28,14 @@
 
 typedef struct {
 	const char *shapes;
-	opt_shape sh;           /* one shape (--rows, --cols, ...), or only --elem */
-	unsigned elem;          /* --elem in bits: only files of this width; 0: all */
+	opt_shape sh;           /* one shape (--rows, --cols, ...); sh.elem: only files of this width */
 	uint64_t seed;
 	int emulate, verbose;
 	const char **files;
 	int nfiles;
 } check_opts;
 
-/* The shape flags it takes (cli/opts.h); then its own, sorted. */
+/* The shape flags it takes (cli/opts_shape.h); then its own, sorted. */
 #define SHAPE (OPT_SH_DIMS | OPT_SH_BATCH | OPT_SH_ELEM)
 static const opt_spec flags[] = {
 	{"--emulate", OPT_SWITCH, offsetof(check_opts, emulate), 0, 0, NULL},
@@ -109,7 +108,6 @@ static int parse(int argc, char **argv, check_opts *o)
 				 &o->nfiles, usage);
 	if (rc)
 		return rc == OPT_HELP ? HELP_SHOWN : rc;
-	o->elem = rig_shape_elem_bits(&o->sh.s);
 	if (!o->nfiles) {
 		cli_err(CMD, "needs at least one FILE.ptx (see ptxpose check --help)");
 		return EXIT_USAGE;
@@ -220,8 +218,8 @@ static void check_shapes(check_run *c, const px_file *f)
 		rig_shape s = c->shapes[i];
 		char why[1024], skip[96];
 		if (rig_shape_elem_bits(&s) && rig_shape_elem_bits(&s) != f->meta.elem_bits) {
-			snprintf(skip, sizeof skip, "SKIP the shape is for elem=%u, the file has elem=%u", rig_shape_elem_bits(&s),
-				 f->meta.elem_bits);
+			snprintf(skip, sizeof skip, "SKIP the shape is for elem=%u, the file has elem=%u",
+				 rig_shape_elem_bits(&s), f->meta.elem_bits);
 			tap(c, 1, kernel, &s, skip);
 			c->skipped++;
 			continue;
@@ -262,8 +260,8 @@ static void check_file(check_run *c, const char *path)
 		px_file_free(&f);
 		return;
 	}
-	if (c->o->elem && c->o->elem != f.meta.elem_bits) {
-		snprintf(err, sizeof err, "SKIP elem=%u, not --elem %u", f.meta.elem_bits, c->o->elem);
+	if (c->o->sh.elem.bits && c->o->sh.elem.bits != f.meta.elem_bits) {
+		snprintf(err, sizeof err, "SKIP elem=%u, not --elem %u", f.meta.elem_bits, c->o->sh.elem.bits);
 		for (size_t i = 0; i < c->nshapes; i++, c->skipped++)
 			tap(c, 1, f.meta.kernel, &c->shapes[i], err);
 		px_file_free(&f);

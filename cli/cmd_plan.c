@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/opts.h"
+#include "cli/opts_shape.h"
 #include "cli/plan.h"
 #include "common/elem.h"
 #include "common/fsio.h"
@@ -32,7 +32,7 @@ typedef struct {
 #define MISSING UINT64_MAX
 #define NUM(flag, field) {flag, OPT_NUM, offsetof(plan_opts, field), 0, MISSING - 1, NULL}
 
-/* The problem's flags (cli/opts.h), the command line's and each --cases
+/* The problem's flags (cli/opts_shape.h), the command line's and each --cases
  * line's: every shape flag, numbers of any size (the problem's check names
  * what is out of range). */
 #define SHAPE (OPT_SH_DIMS | OPT_SH_BATCH | OPT_SH_ELEM | OPT_SH_OFFSET | OPT_SH_ALIGN | OPT_SH_ANY)
@@ -141,7 +141,7 @@ static int problem_of(const plan_opts *o, ptxpose_desc *d, model_problem *p, cha
 			 !cols ? " --cols C" : "");
 		return -1;
 	}
-	snprintf(read, rlen, "%s: %s", sh->elem, elem_unit_name(sh->elem_unit));
+	snprintf(read, rlen, "%s: %s", sh->elem.text, elem_unit_name(sh->elem.unit));
 	*d = sh->s.p;
 	int have_offset = opt_shape_given(sh, "--offset");
 	if (have_offset && (d->align_in || d->align_out)) {

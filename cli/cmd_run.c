@@ -8,7 +8,7 @@
 
 #include "cli/cli.h"
 #include "cli/gpu.h"
-#include "cli/opts.h"
+#include "cli/opts_shape.h"
 #include "cli/run_pick.h"
 #include "emu/emu.h"
 #include "rig/rig.h"
@@ -24,7 +24,7 @@ typedef struct {
 	rig_time_opts topt;
 } run_opts;
 
-/* The shape flags it takes (cli/opts.h); then its own, sorted. */
+/* The shape flags it takes (cli/opts_shape.h); then its own, sorted. */
 #define SHAPE (OPT_SH_DIMS | OPT_SH_BATCH | OPT_SH_ELEM | OPT_SH_OFFSET)
 static const opt_spec flags[] = {
 	{"--emulate", OPT_SWITCH, offsetof(run_opts, emulate), 0, 0, NULL},

@@ -1,14 +1,14 @@
 /* opts_shape: the shape flags of run, check, bench and plan, one table with
  * their help, filling one problem (a ptxpose_desc inside a rig_shape). */
-#include "cli/opts.h"
+#include "cli/opts_shape.h"
 
 #include <string.h>
 
 #include "cli/cli.h"
 
 /* A shape flag: the row opt_parse reads (off into opt_shape; lo, hi: the
- * range a flag checks itself), its group and its help ("" where the row
- * before says it). Keep the bits of opt_shape.given below 64. */
+ * range a flag checks itself), its group and its help (NULL where the row
+ * before says it). At most 64 rows (opt_shape.given). */
 typedef struct {
 	opt_spec o;
 	unsigned group;
@@ -31,7 +31,7 @@ static const shape_flag flags[] = {
 	 "elements from one matrix to the next (default packed: rows*ld-in and cols*ld-out); at least "
 	 "(rows-1)*ld-in + cols and (cols-1)*ld-out + rows: the matrices must not overlap"},
 	{U64("--stride-out", s.p.stride_out, 0, RIG_STRIDE_MAX), OPT_SH_BATCH, NULL, NULL},
-	{{"--elem", OPT_WIDTH, offsetof(opt_shape, s.p.elem_bytes), 0, 0, NULL}, OPT_SH_ELEM, "--elem W",
+	{{"--elem", OPT_ELEM, offsetof(opt_shape, elem), 0, 0, NULL}, OPT_SH_ELEM, "--elem W",
 	 "the element width: " ELEM_HELP},
 	{U64("--offset", s.offset, 0, 15), OPT_SH_OFFSET, "--offset N",
 	 "both pointers N elements past an aligned address (run: 0-15), for misaligned data"},
@@ -46,18 +46,25 @@ opt_shape opt_shape_init(void)
 	return (opt_shape){.s = rig_shape_of(0, 0, 0)};
 }
 
-int opt_shape_find(const char *a, unsigned groups, opt_spec *s, size_t *k)
+int opt_parse_shape(const char *cmd, int argc, char **argv, const opt_spec *t, size_t n, void *opts,
+		    opt_shape *sh, unsigned groups, const char **pos, int *npos, void (*usage)(FILE *))
 {
+	opt_spec rows[NFLAGS];
+	size_t at[NFLAGS], m = 0; /* rows[j] is flags[at[j]] */
 	for (size_t i = 0; i < NFLAGS; i++) {
-		if (!(flags[i].group & groups) || !opt_is_flag(&flags[i].o, a))
+		if (!(flags[i].group & groups))
 			continue;
-		*s = flags[i].o;
-		if ((groups & OPT_SH_ANY) && s->kind != OPT_WIDTH)
-			s->lo = 0, s->hi = s->kind == OPT_NUM32 ? UINT32_MAX : UINT64_MAX;
-		*k = i;
-		return 1;
+		rows[m] = flags[i].o;
+		if ((groups & OPT_SH_ANY) && rows[m].kind != OPT_ELEM)
+			rows[m].lo = 0, rows[m].hi = rows[m].kind == OPT_NUM32 ? UINT32_MAX : UINT64_MAX;
+		at[m++] = i;
 	}
-	return 0;
+	opt_table tabs[] = {{t, n, opts, 0}, {rows, m, sh, 0}};
+	int rc = opt_parse_tables(cmd, argc, argv, tabs, 2, pos, npos, usage);
+	for (size_t j = 0; j < m; j++)
+		sh->given |= (tabs[1].given >> j & 1) << at[j];
+	sh->s.p.elem_bytes = sh->elem.bits / 8;
+	return rc;
 }
 
 int opt_shape_given(const opt_shape *sh, const char *flag)
@@ -68,7 +75,8 @@ int opt_shape_given(const opt_shape *sh, const char *flag)
 	return 0;
 }
 
-int opt_shape_any(const opt_shape *sh, unsigned groups)
+/* 1 if any flag of the groups was given. */
+static int any_given(const opt_shape *sh, unsigned groups)
 {
 	for (size_t i = 0; i < NFLAGS; i++)
 		if ((flags[i].group & groups) && (sh->given >> i & 1))
@@ -111,7 +119,7 @@ void opt_shape_help(FILE *f, unsigned groups)
 
 int opt_shape_alone(const char *cmd, const opt_shape *sh, const char *shapes)
 {
-	if (!opt_shape_any(sh, OPT_SH_DIMS | OPT_SH_BATCH) || (sh->s.p.rows && sh->s.p.cols && !shapes))
+	if (!any_given(sh, OPT_SH_DIMS | OPT_SH_BATCH) || (sh->s.p.rows && sh->s.p.cols && !shapes))
 		return 0;
 	cli_err(cmd, "--rows and --cols go together, and replace --shapes (with --shapes, give a batch"
 		" as SHAPE:batch=B:stride_in=S:stride_out=S)");

@@ -79,6 +79,9 @@ void model_problem_of_desc(model_problem *p, const ptxpose_desc *d);
  * with the shape defaults it fills (ld, batch, strides) written back to d. */
 enum model_status model_desc_check(ptxpose_desc *d, int shape_only, char *err, size_t errlen);
 
+/* model_problem_in_bytes and _out_bytes of a checked desc. */
+void model_desc_bytes(const ptxpose_desc *d, uint64_t *in, uint64_t *out);
+
 /* Fill the defaults (ld_in cols, ld_out rows, batch 1, strides dense, each
  * alignment 256) and check everything: dimensions 1 to 2^31-1, ld_in >= cols,
  * ld_out >= rows, batch strides that hold their matrix ((rows-1)*ld_in + cols

@@ -217,3 +217,11 @@ enum model_status model_desc_check(ptxpose_desc *d, int shape_only, char *err, s
 	}
 	return st;
 }
+
+void model_desc_bytes(const ptxpose_desc *d, uint64_t *in, uint64_t *out)
+{
+	model_problem p;
+	model_problem_of_desc(&p, d);
+	*in = model_problem_in_bytes(&p);
+	*out = model_problem_out_bytes(&p);
+}

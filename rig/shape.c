@@ -51,16 +51,16 @@ px_status rig_shape_check(rig_shape *s, char *err, size_t errlen)
 
 uint64_t rig_shape_in_bytes(const rig_shape *s)
 {
-	model_problem p;
-	model_problem_of_desc(&p, &s->p);
-	return model_problem_in_bytes(&p);
+	uint64_t in, out;
+	model_desc_bytes(&s->p, &in, &out);
+	return in;
 }
 
 uint64_t rig_shape_out_bytes(const rig_shape *s)
 {
-	model_problem p;
-	model_problem_of_desc(&p, &s->p);
-	return model_problem_out_bytes(&p);
+	uint64_t in, out;
+	model_desc_bytes(&s->p, &in, &out);
+	return out;
 }
 
 uint64_t rig_shape_moved_bytes(const rig_shape *s)
