@@ -83,6 +83,7 @@ static void usage(FILE *f)
 		"--elem was read in; --offset or --align-in/--align-out, not both):\n");
 	opt_shape_help(f, SHAPE);
 	fprintf(f,
+		"\n"
 		"The model's device, kernels and constants:\n"
 		"  --device NAME      a built-in device: h100 (default) or h200, or its full name\n"
 		"  --sm-count N, --l2 BYTES, --bw GBPS, --smem-per-sm BYTES, --regs-per-sm N,\n"

@@ -75,11 +75,13 @@ int opt_shape_given(const opt_shape *sh, const char *flag)
 	return 0;
 }
 
-/* 1 if any flag of the groups was given. */
+/* 1 if any flag of the groups was given, a number other than 0 (a stride
+ * given as 0, packed, is the default). */
 static int any_given(const opt_shape *sh, unsigned groups)
 {
 	for (size_t i = 0; i < NFLAGS; i++)
-		if ((flags[i].group & groups) && (sh->given >> i & 1))
+		if ((flags[i].group & groups) && (sh->given >> i & 1) &&
+		    (flags[i].o.kind != OPT_NUM || *(const uint64_t *)((const char *)sh + flags[i].o.off)))
 			return 1;
 	return 0;
 }
