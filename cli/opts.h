@@ -37,7 +37,7 @@ typedef struct {
 	const char *flag;    /* "--rows" */
 	enum opt_kind kind;
 	size_t off;          /* where in the options struct */
-	uint64_t lo, hi;     /* OPT_NUM's range */
+	uint64_t lo, hi;     /* OPT_NUM's and OPT_NUM32's range */
 	const char *why;     /* OPT_REFUSE's message; for OPT_SWITCH, a second spelling ("-v") */
 } opt_spec;
 
