@@ -11,7 +11,7 @@
 #include "rig/geam.h"
 #include "cli/cli.h"
 #include "cli/gpu.h"
-#include "cli/opts.h"
+#include "cli/opts_shape.h"
 #include "rig/rig.h"
 
 #define CMD "bench"
@@ -22,7 +22,8 @@
 
 typedef struct {
 	const char *shapes, *out_dir, *time;
-	uint64_t rows, cols, ld_in, ld_out, batch, stride_in, stride_out, elem, iters, seed;
+	opt_shape sh;           /* one shape (--rows, --cols, ...); sh.elem: only files of this width */
+	uint64_t iters, seed;
 	int flush_l2, no_cublas, verbose;
 	const char **files;
 	size_t nfiles;
@@ -30,21 +31,15 @@ typedef struct {
 	rig_time_opts topt;
 } bench_opts;
 
+/* The shape flags it takes (cli/opts_shape.h); then its own, sorted. */
+#define SHAPE (OPT_SH_DIMS | OPT_SH_BATCH | OPT_SH_ELEM)
 static const opt_spec flags[] = {
-	{"--batch", OPT_NUM, offsetof(bench_opts, batch), 1, RIG_DIM_MAX, NULL},
-	{"--cols", OPT_NUM, offsetof(bench_opts, cols), 1, RIG_DIM_MAX, NULL},
-	{"--elem", OPT_ELEM, offsetof(bench_opts, elem), 0, 0, NULL},
 	{"--flush-l2", OPT_SWITCH, offsetof(bench_opts, flush_l2), 0, 0, NULL},
 	{"--iters", OPT_NUM, offsetof(bench_opts, iters), 1, 10000, NULL},
-	{"--ld-in", OPT_NUM, offsetof(bench_opts, ld_in), 1, RIG_DIM_MAX, NULL},
-	{"--ld-out", OPT_NUM, offsetof(bench_opts, ld_out), 1, RIG_DIM_MAX, NULL},
 	{"--no-cublas", OPT_SWITCH, offsetof(bench_opts, no_cublas), 0, 0, NULL},
 	{"--out-dir", OPT_STR, offsetof(bench_opts, out_dir), 0, 0, NULL},
-	{"--rows", OPT_NUM, offsetof(bench_opts, rows), 1, RIG_DIM_MAX, NULL},
 	{"--seed", OPT_NUM, offsetof(bench_opts, seed), 0, UINT64_MAX, NULL},
 	{"--shapes", OPT_STR, offsetof(bench_opts, shapes), 0, 0, NULL},
-	{"--stride-in", OPT_NUM, offsetof(bench_opts, stride_in), 0, RIG_STRIDE_MAX, NULL},
-	{"--stride-out", OPT_NUM, offsetof(bench_opts, stride_out), 0, RIG_STRIDE_MAX, NULL},
 	{"--time", OPT_STR, offsetof(bench_opts, time), 0, 0, NULL},
 	{"--verbose", OPT_SWITCH, offsetof(bench_opts, verbose), 0, 0, "-v"},
 };
@@ -79,7 +74,7 @@ typedef struct {
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: ptxpose bench [--shapes LIST | --rows R --cols C [--ld-in L] [--ld-out L] [--batch B ...]] [--elem BITS]\n"
+		"usage: ptxpose bench [--shapes LIST | --rows R --cols C [shape flags]] [--elem W]\n"
 		"                     [--iters N] [--seed S] [--out-dir DIR] [--time graph|events] [--flush-l2]\n"
 		"                     [--no-cublas] [-v]\n"
 		"                     [FILE.ptx...]\n"
@@ -96,13 +91,13 @@ static void usage(FILE *f)
 		"Every input (flags, shapes, every file and its metadata, DIR) is checked before\n"
 		"anything runs: one bad input stops the bench with nothing written.\n"
 		"\n"
-		"  --shapes LIST   comma-separated ROWSxCOLS[:ld_in=N][:ld_out=N][:elem=BITS][:offset=N]\n"
-		"                  [:batch=B][:stride_in=S][:stride_out=S], default\n"
+		"  --shapes LIST   comma-separated " RIG_SHAPE_SYNTAX "\n"
+		"                  entries, default\n"
 		"                  " BENCH_SHAPES "\n"
-		"  --rows R --cols C [--ld-in L] [--ld-out L]   one shape instead of a list\n"
-		"  --batch B [--stride-in S] [--stride-out S]  ... a batch of B such matrices, S elements\n"
-		"                  apart (default packed: rows*ld-in and cols*ld-out)\n"
-		"  --elem W        only files of this width (32, 4B or f32: as check reads it)\n"
+		"The shape flags: one shape instead of a list (--rows and --cols together); --elem:\n"
+		"only files of this width.\n");
+	opt_shape_help(f, SHAPE);
+	fprintf(f,
 		"  --iters N       timed replays (graph) or calls (events) a variant, the median is\n"
 		"                  reported (default 100)\n"
 		"  --seed S        seed of the random input (default 1)\n"
@@ -136,16 +131,14 @@ static int parse(int argc, char **argv, bench_opts *o)
 		return EXIT_CUDA;
 	}
 	int np;
-	int rc = opt_parse(CMD, argc, argv, flags, sizeof flags / sizeof flags[0], o, o->files, &np, usage);
+	o->sh = opt_shape_init();
+	int rc = opt_parse_shape(CMD, argc, argv, flags, sizeof flags / sizeof flags[0], o, &o->sh, SHAPE, o->files,
+				 &np, usage);
 	o->nfiles = (size_t)np;
 	if (rc)
 		return rc == OPT_HELP ? HELP_SHOWN : rc;
-	if ((o->rows || o->cols || o->ld_in || o->ld_out || o->batch || o->stride_in || o->stride_out) &&
-	    (!o->rows || !o->cols || o->shapes)) {
-		cli_err(CMD, "--rows and --cols go together, and replace --shapes (with --shapes, give a batch"
-			" as SHAPE:batch=B:stride_in=S:stride_out=S)");
-		return EXIT_USAGE;
-	}
+	if ((rc = opt_shape_alone(CMD, &o->sh, o->shapes)))
+		return rc;
 	char err[256];
 	o->topt = (rig_time_opts){.iters = (int)o->iters, .warmup = 10};
 	if (rig_time_choose(o->time, o->flush_l2, &o->topt, err, sizeof err)) {
@@ -256,10 +249,10 @@ static void bench_variants(bench *b, const rig_shape *s, double copy_us, const c
 {
 	size_t nvar = 0, k = 0;
 	for (size_t i = 0; i < b->nv; i++)
-		nvar += b->v[i].f.meta.elem_bits == s->elem_bits;
+		nvar += b->v[i].f.meta.elem_bits == rig_shape_elem_bits(s);
 	for (size_t i = 0; i < b->nv; i++) {
 		bench_var *v = &b->v[i];
-		if (v->f.meta.elem_bits != s->elem_bits)
+		if (v->f.meta.elem_bits != rig_shape_elem_bits(s))
 			continue;
 		fprintf(stderr, "[%s] variant %zu/%zu %s\n", tag, ++k, nvar, v->f.meta.kernel);
 		char err[512];
@@ -286,7 +279,7 @@ static void bench_variants(bench *b, const rig_shape *s, double copy_us, const c
 		if (st == PX_ECUDA && recover(b, s))
 			return;
 	}
-	if (b->geam && rig_geam_supports(s->elem_bits) && s->batch == 1) { /* geam: one matrix a call */
+	if (b->geam && rig_geam_supports(rig_shape_elem_bits(s)) && s->p.batch == 1) { /* geam: one matrix a call */
 		fprintf(stderr, "[%s] cublas_geam\n", tag);
 		rig_op op = rig_op_geam(b->geam);
 		if (bench_op(b, &op, s, copy_us) == PX_ECUDA)
@@ -298,7 +291,7 @@ static void bench_case(bench *b, rig_shape s, int ci, int ncases)
 {
 	char name[96], tag[160], err[1024];
 	rig_shape_name(&s, name, sizeof name);
-	snprintf(tag, sizeof tag, "case %d/%d %s elem=%u", ci, ncases, name, s.elem_bits);
+	snprintf(tag, sizeof tag, "case %d/%d %s elem=%u", ci, ncases, name, rig_shape_elem_bits(&s));
 	fprintf(stderr, "[%s] copy\n", tag);
 	px_status st = rig_fits(b->g.rig, &s, err, sizeof err);
 	if (st == PX_EUSAGE) {
@@ -336,7 +329,8 @@ static int case_elems(const bench *b, const rig_shape *s, unsigned elems[5])
 {
 	int n = 0;
 	for (unsigned bits = 8; bits <= 128; bits *= 2) {
-		if ((s->elem_bits && s->elem_bits != bits) || (b->o->elem && b->o->elem != bits))
+		unsigned want = b->o->sh.elem.bits;
+		if ((rig_shape_elem_bits(s) && rig_shape_elem_bits(s) != bits) || (want && want != bits))
 			continue;
 		for (size_t i = 0; i < b->nv; i++)
 			if (b->v[i].f.meta.elem_bits == bits) {
@@ -388,7 +382,7 @@ static int make_cases(bench *b)
 		for (int e = 0; e < n; e++) {
 			rig_shape *s = &b->cases[b->ncases++];
 			*s = b->shapes[i];
-			s->elem_bits = elems[e];
+			s->p.elem_bytes = elems[e] / 8;
 			char name[96];
 			if (rig_shape_check(s, err, sizeof err)) {
 				cli_err(CMD, "%s elem=%u: %s", rig_shape_name(&b->shapes[i], name, sizeof name), elems[e], err);
@@ -442,9 +436,7 @@ int cmd_bench(int argc, char **argv)
 	if (code)
 		goto out;
 	/* every input is checked before the driver is opened or a file written */
-	rig_shape one = {.rows = o.rows, .cols = o.cols, .ld_in = o.ld_in, .ld_out = o.ld_out,
-			.batch = o.batch ? o.batch : 1, .stride_in = o.stride_in, .stride_out = o.stride_out};
-	st = rig_shape_select(o.shapes ? o.shapes : BENCH_SHAPES, &one, &b.shapes, &b.nshapes, err, sizeof err);
+	st = opt_shape_select(&o.sh, o.shapes ? o.shapes : BENCH_SHAPES, &b.shapes, &b.nshapes, err, sizeof err);
 	if (st) {
 		cli_err(CMD, "%s", err);
 		code = cli_exit(st);

@@ -7,7 +7,7 @@
 
 #include "cli/cli.h"
 #include "cli/gpu.h"
-#include "cli/opts.h"
+#include "cli/opts_shape.h"
 #include "emu/emu.h"
 #include "rig/rig.h"
 
@@ -28,26 +28,21 @@
 
 typedef struct {
 	const char *shapes;
-	uint64_t rows, cols, ld_in, ld_out, batch, stride_in, stride_out, elem, seed;
+	opt_shape sh;           /* one shape (--rows, --cols, ...); sh.elem: only files of this width */
+	uint64_t seed;
 	int emulate, verbose;
 	const char **files;
 	int nfiles;
 } check_opts;
 
+/* The shape flags it takes (cli/opts_shape.h); then its own, sorted. */
+#define SHAPE (OPT_SH_DIMS | OPT_SH_BATCH | OPT_SH_ELEM)
 static const opt_spec flags[] = {
-	{"--batch", OPT_NUM, offsetof(check_opts, batch), 1, RIG_DIM_MAX, NULL},
-	{"--cols", OPT_NUM, offsetof(check_opts, cols), 1, RIG_DIM_MAX, NULL},
-	{"--elem", OPT_ELEM, offsetof(check_opts, elem), 0, 0, NULL},
 	{"--emulate", OPT_SWITCH, offsetof(check_opts, emulate), 0, 0, NULL},
 	{"--flush-l2", OPT_REFUSE, 0, 0, 0, "check verifies without timing; time with ptxpose run or bench"},
 	{"--iters", OPT_REFUSE, 0, 0, 0, "check verifies without timing; time with ptxpose run or bench"},
-	{"--ld-in", OPT_NUM, offsetof(check_opts, ld_in), 1, RIG_DIM_MAX, NULL},
-	{"--ld-out", OPT_NUM, offsetof(check_opts, ld_out), 1, RIG_DIM_MAX, NULL},
-	{"--rows", OPT_NUM, offsetof(check_opts, rows), 1, RIG_DIM_MAX, NULL},
 	{"--seed", OPT_NUM, offsetof(check_opts, seed), 0, UINT64_MAX, NULL},
 	{"--shapes", OPT_STR, offsetof(check_opts, shapes), 0, 0, NULL},
-	{"--stride-in", OPT_NUM, offsetof(check_opts, stride_in), 0, RIG_STRIDE_MAX, NULL},
-	{"--stride-out", OPT_NUM, offsetof(check_opts, stride_out), 0, RIG_STRIDE_MAX, NULL},
 	{"--verbose", OPT_SWITCH, offsetof(check_opts, verbose), 0, 0, "-v"},
 };
 
@@ -66,7 +61,7 @@ typedef struct {
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: ptxpose check [--emulate] [--shapes LIST | --rows R --cols C [--ld-in L] [--ld-out L] [--batch B ...]]\n"
+		"usage: ptxpose check [--emulate] [--shapes LIST | --rows R --cols C [shape flags]]\n"
 		"                     [--elem W] [--seed S] [-v] FILE.ptx...\n"
 		"\n"
 		"Verify every FILE.ptx over every shape, bit-exactly, without timing; print TAP\n"
@@ -76,17 +71,16 @@ static void usage(FILE *f)
 		"rest of the process (an illegal address is such a \"sticky\" error), the files\n"
 		"that follow are reported not run, with the reason; run them again.\n"
 		"\n"
-		"  --shapes LIST  comma-separated ROWSxCOLS[:ld_in=N][:ld_out=N][:elem=W][:offset=N]\n"
-		"                 [:batch=B][:stride_in=S][:stride_out=S]; an entry\n"
-		"                 with elem= applies to files of that width only. Default on the GPU:\n"
+		"  --shapes LIST  comma-separated " RIG_SHAPE_SYNTAX "\n"
+		"                 entries; one with elem= applies to files of that width only.\n"
+		"                 Default on the GPU:\n"
 		"                 " GPU_SHAPES "\n"
 		"                 with --emulate:\n"
 		"                 " EMU_SHAPES "\n"
-		"  --rows R --cols C [--ld-in L] [--ld-out L]   one shape instead of a list\n"
-		"  --batch B [--stride-in S] [--stride-out S]  ... a batch of B such matrices, S elements\n"
-		"                 apart (default packed: rows*ld-in and cols*ld-out)\n"
-		"  --elem W       only files of this width (bits: 8 to 128, bytes: 1B to 16B, or a\n"
-		"                 type: u8 bf16 f32 c64 c128 ...); others are skipped\n"
+		"The shape flags: one shape instead of a list (--rows and --cols together); --elem:\n"
+		"only files of this width, others are skipped.\n");
+	opt_shape_help(f, SHAPE);
+	fprintf(f,
 		"  --seed S       seed of the random input (default 1)\n"
 		"  --emulate      no GPU: run each kernel in the CPU emulator on exact-size buffers\n"
 		"  -v             driver and JIT details on stderr\n"
@@ -109,20 +103,16 @@ static int parse(int argc, char **argv, check_opts *o)
 		cli_err(CMD, "out of memory");
 		return EXIT_CUDA;
 	}
-	int rc = opt_parse(CMD, argc, argv, flags, sizeof flags / sizeof flags[0], o, o->files, &o->nfiles, usage);
+	o->sh = opt_shape_init();
+	int rc = opt_parse_shape(CMD, argc, argv, flags, sizeof flags / sizeof flags[0], o, &o->sh, SHAPE, o->files,
+				 &o->nfiles, usage);
 	if (rc)
 		return rc == OPT_HELP ? HELP_SHOWN : rc;
 	if (!o->nfiles) {
 		cli_err(CMD, "needs at least one FILE.ptx (see ptxpose check --help)");
 		return EXIT_USAGE;
 	}
-	if ((o->rows || o->cols || o->ld_in || o->ld_out || o->batch || o->stride_in || o->stride_out) &&
-	    (!o->rows || !o->cols || o->shapes)) {
-		cli_err(CMD, "--rows and --cols go together, and replace --shapes (with --shapes, give a batch"
-			" as SHAPE:batch=B:stride_in=S:stride_out=S)");
-		return EXIT_USAGE;
-	}
-	return EXIT_OK;
+	return opt_shape_alone(CMD, &o->sh, o->shapes);
 }
 
 static void note_code(check_run *c, int code)
@@ -227,14 +217,14 @@ static void check_shapes(check_run *c, const px_file *f)
 	for (size_t i = 0; i < c->nshapes; i++) {
 		rig_shape s = c->shapes[i];
 		char why[1024], skip[96];
-		if (s.elem_bits && s.elem_bits != f->meta.elem_bits) {
-			snprintf(skip, sizeof skip, "SKIP the shape is for elem=%u, the file has elem=%u", s.elem_bits,
-				 f->meta.elem_bits);
+		if (rig_shape_elem_bits(&s) && rig_shape_elem_bits(&s) != f->meta.elem_bits) {
+			snprintf(skip, sizeof skip, "SKIP the shape is for elem=%u, the file has elem=%u",
+				 rig_shape_elem_bits(&s), f->meta.elem_bits);
 			tap(c, 1, kernel, &s, skip);
 			c->skipped++;
 			continue;
 		}
-		s.elem_bits = f->meta.elem_bits;
+		s.p.elem_bytes = f->meta.elem_bits / 8;
 		if (broken) {
 			tap(c, 0, kernel, &s, NULL);
 			diag("not run: the kernel faulted on an earlier shape", 0);
@@ -270,8 +260,8 @@ static void check_file(check_run *c, const char *path)
 		px_file_free(&f);
 		return;
 	}
-	if (c->o->elem && c->o->elem != f.meta.elem_bits) {
-		snprintf(err, sizeof err, "SKIP elem=%u, not --elem %llu", f.meta.elem_bits, (unsigned long long)c->o->elem);
+	if (c->o->sh.elem.bits && c->o->sh.elem.bits != f.meta.elem_bits) {
+		snprintf(err, sizeof err, "SKIP elem=%u, not --elem %u", f.meta.elem_bits, c->o->sh.elem.bits);
 		for (size_t i = 0; i < c->nshapes; i++, c->skipped++)
 			tap(c, 1, f.meta.kernel, &c->shapes[i], err);
 		px_file_free(&f);
@@ -303,9 +293,7 @@ int cmd_check(int argc, char **argv)
 	}
 	check_run c = {.o = &o};
 	char err[1024];
-	rig_shape one = {.rows = o.rows, .cols = o.cols, .ld_in = o.ld_in, .ld_out = o.ld_out,
-			.batch = o.batch ? o.batch : 1, .stride_in = o.stride_in, .stride_out = o.stride_out};
-	px_status st = rig_shape_select(o.shapes ? o.shapes : o.emulate ? EMU_SHAPES : GPU_SHAPES, &one, &c.shapes,
+	px_status st = opt_shape_select(&o.sh, o.shapes ? o.shapes : o.emulate ? EMU_SHAPES : GPU_SHAPES, &c.shapes,
 				       &c.nshapes, err, sizeof err);
 	if (!st && !o.emulate) {
 		c.gpu = 1;

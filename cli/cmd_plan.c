@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/opts.h"
+#include "cli/opts_shape.h"
 #include "cli/plan.h"
 #include "common/elem.h"
 #include "common/fsio.h"
@@ -17,9 +17,7 @@
 #define CMD "plan"
 
 typedef struct {
-	/* the problem (also the flags of a --cases line) */
-	const char *elem;            /* common/elem.h reads it */
-	uint64_t rows, cols, ld_in, ld_out, batch, stride_in, stride_out, offset, align_in, align_out;
+	opt_shape sh;                /* the problem (the flags of a --cases line too) */
 	/* the device */
 	const char *device;
 	uint64_t sm_count, l2, bw, smem_sm, regs_sm, threads_sm, blocks_sm;
@@ -29,29 +27,18 @@ typedef struct {
 	uint64_t budget_ms;
 } plan_opts;
 
-/* The problem's rows, cols and offset and the device's numbers start
- * MISSING, so a flag given as 0 is told from one not given (elem: NULL). */
+/* The device's numbers start MISSING, so a flag given as 0 is told from one
+ * not given. */
 #define MISSING UINT64_MAX
 #define NUM(flag, field) {flag, OPT_NUM, offsetof(plan_opts, field), 0, MISSING - 1, NULL}
 
-/* The problem's flags, sorted: the command line's and each --cases line's. */
-static const opt_spec problem_flags[] = {
-	NUM("--align-in", align_in),
-	NUM("--align-out", align_out),
-	NUM("--batch", batch),
-	NUM("--cols", cols),
-	{"--elem", OPT_STR, offsetof(plan_opts, elem), 0, 0, NULL},
-	NUM("--ld-in", ld_in),
-	NUM("--ld-out", ld_out),
-	NUM("--offset", offset),
-	NUM("--rows", rows),
-	NUM("--stride-in", stride_in),
-	NUM("--stride-out", stride_out),
-};
-#define NPROBLEM (sizeof problem_flags / sizeof problem_flags[0])
+/* The problem's flags (cli/opts_shape.h), the command line's and each --cases
+ * line's: every shape flag, numbers of any size (the problem's check names
+ * what is out of range). */
+#define SHAPE (OPT_SH_DIMS | OPT_SH_BATCH | OPT_SH_ELEM | OPT_SH_OFFSET | OPT_SH_ALIGN | OPT_SH_ANY)
 
-/* Everything else, sorted. */
-static const opt_spec other_flags[] = {
+/* Its own flags, sorted. */
+static const opt_spec flags[] = {
 	NUM("--blocks-per-sm", blocks_sm),
 	{"--budget-ms", OPT_NUM, offsetof(plan_opts, budget_ms), 1, 3600000, NULL},
 	NUM("--bw", bw),
@@ -71,14 +58,12 @@ static const opt_spec other_flags[] = {
 	NUM("--threads-per-sm", threads_sm),
 	{"--verbose", OPT_SWITCH, offsetof(plan_opts, verbose), 0, 0, "-v"},
 };
-#define NOTHER (sizeof other_flags / sizeof other_flags[0])
+#define NFLAGS (sizeof flags / sizeof flags[0])
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: ptxpose plan --elem W --rows R --cols C [--ld-in N] [--ld-out N]\n"
-		"                    [--batch B [--stride-in S] [--stride-out S]]\n"
-		"                    [--offset N | --align-in BYTES --align-out BYTES]\n"
+		"usage: ptxpose plan --elem W --rows R --cols C [shape flags]\n"
 		"                    [--device h100|h200|NAME] [--sm-count N] [--l2 BYTES] [--bw GB/s] ...\n"
 		"                    [--json] [--features] [--params FILE.tsv] [DIR | FILE.ptx ...]\n"
 		"       ptxpose plan --cases FILE [...]   (one problem per line, in the flags above)\n"
@@ -94,16 +79,12 @@ static void usage(FILE *f)
 		"choice, why it beat the runner-up, every candidate with its predicted time and\n"
 		"biggest costs, and whether the model is unsure (the runner-up within its margin).\n"
 		"\n"
-		"  --elem W           element width (required): bits (8, 16, 32, 64, 128), bytes\n"
-		"                     with a unit (1B to 16B) or a type (u8 e4m3 f16 bf16 f32 tf32\n"
-		"                     f64 c64 c128 ...; see the README); the output says which\n"
-		"  --rows R, --cols C the input matrix, 1 to 2147483647 (required)\n"
-		"  --ld-in N, --ld-out N   leading dimensions in elements (default cols, rows)\n"
-		"  --batch B          matrices; --stride-in/--stride-out: elements between them\n"
-		"                     (default: one padded matrix after the other)\n"
-		"  --offset N         both pointers N elements past a 256-byte boundary\n"
-		"  --align-in/--align-out BYTES   what the pointers are aligned to (a power of two,\n"
-		"                     at least the element size; default 256)\n"
+		"The shape flags (--elem, --rows and --cols required; the output says which unit\n"
+		"--elem was read in; --offset or --align-in/--align-out, not both):\n");
+	opt_shape_help(f, SHAPE);
+	fprintf(f,
+		"\n"
+		"The model's device, kernels and constants:\n"
 		"  --device NAME      a built-in device: h100 (default) or h200, or its full name\n"
 		"  --sm-count N, --l2 BYTES, --bw GBPS, --smem-per-sm BYTES, --regs-per-sm N,\n"
 		"  --threads-per-sm N, --blocks-per-sm N   change the device's description\n"
@@ -114,7 +95,7 @@ static void usage(FILE *f)
 		"  --json             one JSON object (format \"ptxpose-plan 1\")\n"
 		"  --cases FILE       plan every line of FILE (the problem flags; '#' comments)\n"
 		"\n"
-		"       ptxpose plan --measure --elem W --rows R --cols C [problem flags]\n"
+		"       ptxpose plan --measure --elem W --rows R --cols C [shape flags]\n"
 		"                    [--budget-ms MS] [--no-cache] [--json] [-v]\n"
 		"\n"
 		"On the GPU present, the library's measured plan (PTXPOSE_PLAN_MEASURE): the\n"
@@ -143,45 +124,41 @@ static void usage(FILE *f)
 
 static void problem_init(plan_opts *o)
 {
-	o->rows = o->cols = o->offset = MISSING;
+	o->sh = opt_shape_init();
 	o->sm_count = o->l2 = o->bw = o->smem_sm = o->regs_sm = o->threads_sm = o->blocks_sm = MISSING;
 }
 
-/* The checked problem of o, and in `read` how its --elem was read
- * ("f32: a type name"); -1 and one line in err. */
-static int problem_of(const plan_opts *o, ptxpose_tool_problem *p, char *read, size_t rlen, char *err, size_t errlen)
+/* The problem of o as the library takes it, in *d, and checked, in *p (the
+ * library's one conversion, lib/model.h); in `read` how its --elem was read
+ * ("f32: a type name"). -1 and one line in err. */
+static int problem_of(const plan_opts *o, ptxpose_desc *d, ptxpose_tool_problem *p, char *read, size_t rlen, char *err,
+		      size_t errlen)
 {
-	if (!o->elem || o->rows == MISSING || o->cols == MISSING) {
-		snprintf(err, errlen, "needs%s%s%s", !o->elem ? " --elem W" : "",
-			 o->rows == MISSING ? " --rows R" : "", o->cols == MISSING ? " --cols C" : "");
+	const opt_shape *sh = &o->sh;
+	int elem = opt_shape_given(sh, "--elem"), rows = opt_shape_given(sh, "--rows"),
+	    cols = opt_shape_given(sh, "--cols");
+	if (!elem || !rows || !cols) {
+		snprintf(err, errlen, "needs%s%s%s", !elem ? " --elem W" : "", !rows ? " --rows R" : "",
+			 !cols ? " --cols C" : "");
 		return -1;
 	}
-	unsigned bits;
-	elem_unit unit;
-	char why[512];
-	if (elem_parse(o->elem, &bits, &unit, why, sizeof why)) {
-		snprintf(err, errlen, "--elem %s", why);
-		return -1;
-	}
-	snprintf(read, rlen, "%s: %s", o->elem, elem_unit_name(unit));
-	int have_offset = o->offset != MISSING;
-	if (have_offset && (o->align_in || o->align_out)) {
+	snprintf(read, rlen, "%s: %s", sh->elem.text, elem_unit_name(sh->elem.unit));
+	*d = sh->s.p;
+	int have_offset = opt_shape_given(sh, "--offset");
+	if (have_offset && (d->align_in || d->align_out)) {
 		snprintf(err, errlen, "--offset and --align-in/--align-out both describe the pointers: give one");
 		return -1;
 	}
-	uint64_t big = have_offset && o->offset > 0xffffffffu ? o->offset
-		     : o->align_in > 0x80000000u ? o->align_in : o->align_out > 0x80000000u ? o->align_out : 0;
+	uint64_t big = have_offset && sh->s.offset > 0xffffffffu ? sh->s.offset
+		     : d->align_in > 0x80000000u ? d->align_in : d->align_out > 0x80000000u ? d->align_out : 0;
 	if (big) {
-		snprintf(err, errlen, "%s %llu is too large", big == o->offset ? "--offset" : "--align",
+		snprintf(err, errlen, "%s %llu is too large", big == sh->s.offset ? "--offset" : "--align",
 			 (unsigned long long)big);
 		return -1;
 	}
-	memset(p, 0, sizeof *p);
-	p->es = bits / 8;
-	p->rows = o->rows, p->cols = o->cols, p->ld_in = o->ld_in, p->ld_out = o->ld_out;
-	p->batch = o->batch, p->stride_in = o->stride_in, p->stride_out = o->stride_out;
-	p->align_in = have_offset ? ptxpose_tool_align_of_offset(o->offset, p->es) : (unsigned)o->align_in;
-	p->align_out = have_offset ? p->align_in : (unsigned)o->align_out;
+	if (have_offset)
+		d->align_in = d->align_out = ptxpose_tool_align_of_offset(sh->s.offset, d->elem_bytes);
+	ptxpose_tool_problem_of_desc(p, d);
 	if (ptxpose_tool_problem_check(p)) {
 		snprintf(err, errlen, "%s", ptxpose_last_error());
 		return -1;
@@ -382,14 +359,15 @@ static int run_cases(const plan_opts *o, const plan_ctx *x, const ptxpose_tool_k
 		problem_init(&po);
 		const char *pos[64];
 		int npos;
-		if (opt_parse(where, argc, argv, problem_flags, NPROBLEM, &po, pos, &npos, usage))
+		if (opt_parse_shape(where, argc, argv, NULL, 0, NULL, &po.sh, SHAPE, pos, &npos, usage))
 			rc = EXIT_USAGE;
+		ptxpose_desc d;
 		ptxpose_tool_problem p;
 		plan_result r;
 		if (!rc && npos) {
 			cli_err(where, "unexpected '%s'", pos[0]);
 			rc = EXIT_USAGE;
-		} else if (!rc && problem_of(&po, &p, read, sizeof read, err, sizeof err)) {
+		} else if (!rc && problem_of(&po, &d, &p, read, sizeof read, err, sizeof err)) {
 			cli_err(where, "%s", err);
 			rc = EXIT_USAGE;
 		} else if (!rc && !(rc = plan_one(x, ks, &p, read, &r))) {
@@ -429,21 +407,17 @@ int cmd_plan(int argc, char **argv)
 	plan_opts o = {0};
 	problem_init(&o);
 	const char **pos = calloc((size_t)argc + 1, sizeof *pos);
-	opt_spec *all = malloc((NPROBLEM + NOTHER) * sizeof *all);
-	int npos, rc = pos && all ? 0 : EXIT_INPUT;
-	if (!rc) {
-		memcpy(all, problem_flags, sizeof problem_flags);
-		memcpy(all + NPROBLEM, other_flags, sizeof other_flags);
-		rc = opt_parse(CMD, argc, argv, all, NPROBLEM + NOTHER, &o, pos, &npos, usage);
-	}
-	free(all);
+	int npos, rc = pos ? 0 : EXIT_INPUT;
+	if (!rc)
+		rc = opt_parse_shape(CMD, argc, argv, flags, NFLAGS, &o, &o.sh, SHAPE, pos, &npos, usage);
 	if (rc) {
 		free(pos);
 		return rc == OPT_HELP ? EXIT_OK : rc;
 	}
+	ptxpose_desc d;
 	ptxpose_tool_problem p;
 	char err[768], read[96];
-	if (!o.cases && problem_of(&o, &p, read, sizeof read, err, sizeof err)) {
+	if (!o.cases && problem_of(&o, &d, &p, read, sizeof read, err, sizeof err)) {
 		free(pos);
 		cli_err(CMD, "%s", err);
 		return EXIT_USAGE;
@@ -451,7 +425,7 @@ int cmd_plan(int argc, char **argv)
 	if (o.measure || o.budget_ms || o.no_cache) {
 		rc = measure_args(&o, npos);
 		free(pos);
-		return rc ? rc : plan_measure(&p, &(plan_measure_opts){o.json, o.no_cache, o.verbose, o.budget_ms, read});
+		return rc ? rc : plan_measure(&d, &p, &(plan_measure_opts){o.json, o.no_cache, o.verbose, o.budget_ms, read});
 	}
 	if (o.verbose) {
 		free(pos);

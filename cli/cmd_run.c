@@ -8,7 +8,7 @@
 
 #include "cli/cli.h"
 #include "cli/gpu.h"
-#include "cli/opts.h"
+#include "cli/opts_shape.h"
 #include "cli/run_pick.h"
 #include "emu/emu.h"
 #include "rig/rig.h"
@@ -18,29 +18,22 @@
 
 typedef struct {
 	const char *file, *time;
-	uint64_t rows, cols, ld_in, ld_out, batch, stride_in, stride_out, elem, iters, offset, seed;
+	opt_shape sh;
+	uint64_t iters, seed;
 	int no_time, flush_l2, emulate, verbose, measure;
 	rig_time_opts topt;
 } run_opts;
 
-/* Flags, sorted. */
+/* The shape flags it takes (cli/opts_shape.h); then its own, sorted. */
+#define SHAPE (OPT_SH_DIMS | OPT_SH_BATCH | OPT_SH_ELEM | OPT_SH_OFFSET)
 static const opt_spec flags[] = {
-	{"--batch", OPT_NUM, offsetof(run_opts, batch), 1, RIG_DIM_MAX, NULL},
-	{"--cols", OPT_NUM, offsetof(run_opts, cols), 1, RIG_DIM_MAX, NULL},
-	{"--elem", OPT_ELEM, offsetof(run_opts, elem), 0, 0, NULL},
 	{"--emulate", OPT_SWITCH, offsetof(run_opts, emulate), 0, 0, NULL},
 	{"--flush-l2", OPT_SWITCH, offsetof(run_opts, flush_l2), 0, 0, NULL},
 	{"--iters", OPT_NUM, offsetof(run_opts, iters), 1, 10000, NULL},
-	{"--ld-in", OPT_NUM, offsetof(run_opts, ld_in), 1, RIG_DIM_MAX, NULL},
-	{"--ld-out", OPT_NUM, offsetof(run_opts, ld_out), 1, RIG_DIM_MAX, NULL},
 	{"--measure", OPT_SWITCH, offsetof(run_opts, measure), 0, 0, NULL},
 	{"--no-time", OPT_SWITCH, offsetof(run_opts, no_time), 0, 0, NULL},
-	{"--offset", OPT_NUM, offsetof(run_opts, offset), 0, 15, NULL},
-	{"--rows", OPT_NUM, offsetof(run_opts, rows), 1, RIG_DIM_MAX, NULL},
 	{"--seed", OPT_NUM, offsetof(run_opts, seed), 0, UINT64_MAX, NULL},
 	{"--shapes", OPT_REFUSE, 0, 0, 0, "run takes one shape (--rows, --cols); --shapes is for check and bench"},
-	{"--stride-in", OPT_NUM, offsetof(run_opts, stride_in), 0, RIG_STRIDE_MAX, NULL},
-	{"--stride-out", OPT_NUM, offsetof(run_opts, stride_out), 0, RIG_STRIDE_MAX, NULL},
 	{"--time", OPT_STR, offsetof(run_opts, time), 0, 0, NULL},
 	{"--verbose", OPT_SWITCH, offsetof(run_opts, verbose), 0, 0, "-v"},
 };
@@ -56,26 +49,16 @@ static void usage(FILE *f)
 		"\n"
 		"Load FILE.ptx (its metadata names the kernel, element width, block and grid),\n"
 		"register it with the library (libptxpose) and plan it, transpose a random rows x\n"
-		"cols matrix on the GPU with ptxpose_execute, check the result bit-exactly\n"
-		"(the ld-out padding must keep its poison), then time it against a device-to-device\n"
-		"copy of the same bytes measured in the same run.\n"
-		"\n"
-		"  --rows R      input rows, 1 to 2147483647 (required)\n"
-		"  --cols C      input columns, 1 to 2147483647 (required)\n"
-		"  --ld-in L     input leading dimension in elements, >= cols (default cols)\n"
-		"  --ld-out L    output leading dimension in elements, >= rows (default rows)\n"
-		"  --batch B     B matrices, 1 to 2147483647 (default 1): out[b] = transpose of in[b]\n"
-		"  --stride-in S   elements from one input matrix to the next (default rows*ld-in);\n"
-		"                at least (rows-1)*ld-in + cols: the matrices must not overlap\n"
-		"  --stride-out S  elements from one output matrix to the next (default cols*ld-out),\n"
-		"                at least (cols-1)*ld-out + rows; the gaps must keep their poison\n"
-		"  --offset N    both pointers N elements (0-15) past an aligned address, to test\n"
-		"                kernels on misaligned data (check and bench: SHAPE:offset=N)\n"
-		"  --elem W      must match the file's elem=; a guard for scripts. W: bits (8, 16, 32,\n"
-		"                64, 128), bytes with a unit (1B to 16B) or a type (u8 bf16 f32 c128 ...)\n"
-		"                Without FILE.ptx: the library's heuristic plan picks one of its kernels\n"
-		"                (built in, and $PTXPOSE_PTX) by the cost model for this device, width,\n"
-		"                shape and alignment; with --emulate, for the built-in H100\n"
+		"cols matrix on the GPU with ptxpose_execute, check the result bit-exactly (the\n"
+		"ld-out padding and the gaps between matrices must keep their poison), then time\n"
+		"it against a device-to-device copy of the same bytes measured in the same run.\n"
+		"With FILE.ptx, --elem must match the file's elem= (a guard for scripts). Without\n"
+		"it, the library's heuristic plan picks one of its kernels (built in, and\n"
+		"$PTXPOSE_PTX) by the cost model for this device, width, shape and alignment;\n"
+		"with --emulate, for the built-in H100. --rows and --cols are required.\n"
+		"\n");
+	opt_shape_help(f, SHAPE);
+	fprintf(f,
 		"  --measure     without FILE.ptx: the library's measured plan (PTXPOSE_PLAN_MEASURE: the\n"
 		"                plausible kernels timed on the GPU, or the choice the on-disk cache\n"
 		"                keeps from an earlier measurement; see ptxpose plan --measure)\n"
@@ -116,7 +99,9 @@ static int parse(int argc, char **argv, run_opts *o)
 		cli_err(CMD, "out of memory");
 		return EXIT_CUDA;
 	}
-	int rc = opt_parse(CMD, argc, argv, flags, sizeof flags / sizeof flags[0], o, pos, &npos, usage);
+	o->sh = opt_shape_init();
+	int rc = opt_parse_shape(CMD, argc, argv, flags, sizeof flags / sizeof flags[0], o, &o->sh, SHAPE, pos, &npos,
+				 usage);
 	if (!rc && npos > 1) {
 		cli_err(CMD, "one FILE.ptx at a time (got '%s' and '%s'; `ptxpose check` takes many)", pos[0], pos[1]);
 		rc = EXIT_USAGE;
@@ -125,7 +110,7 @@ static int parse(int argc, char **argv, run_opts *o)
 	free(pos);
 	if (rc)
 		return rc == OPT_HELP ? HELP_SHOWN : rc;
-	if ((!o->file && !o->elem) || !o->rows || !o->cols) {
+	if ((!o->file && !o->sh.s.p.elem_bytes) || !o->sh.s.p.rows || !o->sh.s.p.cols) {
 		cli_err(CMD, "needs FILE.ptx (or --elem to pick one), --rows and --cols (see ptxpose run --help)");
 		return EXIT_USAGE;
 	}
@@ -255,7 +240,7 @@ static int run_gpu(const px_file *f, const rig_shape *s, const run_opts *o)
 			cli_err(CMD, "picked %s by the cost model (%.2f us predicted on %s%s)", info.kernel, info.predicted_us,
 				g.device, info.unsure ? "; unsure: the runner-up is within its margin" : "");
 		snprintf(head, sizeof head, "%s %s elem=%u", info.kernel, rig_shape_name(s, name, sizeof name),
-			 s->elem_bits);
+			 rig_shape_elem_bits(s));
 		code = measure(&g, plan, info.kernel, s, o, head);
 		ptxpose_plan_destroy(plan);
 	}
@@ -274,12 +259,12 @@ int cmd_run(int argc, char **argv)
 	px_status st = o.file ? px_file_load(&f, o.file, err, sizeof err) : PX_OK;
 	if (st)
 		return fail(st, err);
-	rig_shape s = {.rows = o.rows, .cols = o.cols, .ld_in = o.ld_in, .ld_out = o.ld_out,
-		      .elem_bits = o.file ? f.meta.elem_bits : (unsigned)o.elem, .offset = (unsigned)o.offset,
-		      .batch = o.batch ? o.batch : 1, .stride_in = o.stride_in, .stride_out = o.stride_out};
-	if (o.file && o.elem && o.elem != f.meta.elem_bits) {
-		snprintf(err, sizeof err, "--elem %llu does not match %s's elem=%u", (unsigned long long)o.elem,
-			 o.file, f.meta.elem_bits);
+	rig_shape s = o.sh.s;
+	unsigned elem = rig_shape_elem_bits(&s);
+	if (o.file)
+		s.p.elem_bytes = f.meta.elem_bits / 8;
+	if (o.file && elem && elem != f.meta.elem_bits) {
+		snprintf(err, sizeof err, "--elem %u does not match %s's elem=%u", elem, o.file, f.meta.elem_bits);
 		st = PX_EUSAGE;
 	}
 	if (!st)

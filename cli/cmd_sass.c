@@ -35,11 +35,11 @@ static const char help[] =
 	"                but file) and 1 when they differ, with or without --json\n"
 	"  -v            print the tools used and ptxas's own output\n"
 	"  --tile RxC --elem BITS --threads N\n"
-	"                the tile a block moves (R x C elements of BITS: 8, 16, 32, 64\n"
-	"                or 128) and its threads (1-1024), for instructions per byte of\n"
-	"                PTX without the ptxpose header (a Triton kernel's: its BMxBN,\n"
-	"                dtype and num_warps x 32); all three or none. A file with the\n"
-	"                header uses its own\n"
+	"                the tile a block moves (R x C elements of BITS bits, or a width\n"
+	"                as run takes it: 4B, f32) and its threads (1-1024), for instructions\n"
+	"                per byte of PTX without the ptxpose header (a Triton kernel's:\n"
+	"                its BMxBN, dtype and num_warps x 32); all three or none. A file\n"
+	"                with the header uses its own\n"
 	"\n"
 	"Summary fields:\n"
 	"  file            the PTX file\n"
@@ -105,7 +105,8 @@ static const char help[] =
 
 typedef struct {
 	const char *arch, *tile;
-	uint64_t elem, threads;
+	opt_elem elem;
+	uint64_t threads;
 	int json, summary_only, raw, diff, verbose;
 	const char **files;
 	int nfiles;
@@ -151,17 +152,17 @@ static int parse_tile(const char *v, ins_tile *t)
 /* The tile of PTX without metadata: --tile, --elem and --threads, all three or none. */
 static int parse_given(sass_opts *o)
 {
-	int n = !!o->tile + !!o->elem + !!o->threads;
+	int n = !!o->tile + !!o->elem.bits + !!o->threads;
 	if (n == 0)
 		return 0;
 	if (n < 3) {
 		cli_err(CMD, "--tile, --elem and --threads go together (the tile of PTX without ptxpose metadata); %s missing",
-			!o->tile ? "--tile" : !o->elem ? "--elem" : "--threads");
+			!o->tile ? "--tile" : !o->elem.bits ? "--elem" : "--threads");
 		return -1;
 	}
 	if (parse_tile(o->tile, &o->given))
 		return -1;
-	o->given.elem_bits = (unsigned)o->elem;
+	o->given.elem_bits = o->elem.bits;
 	o->given.threads = (unsigned)o->threads;
 	return 0;
 }

@@ -59,9 +59,9 @@ static int emu_runner(void *ud, vfy_bufs *b, const rig_shape *s)
 {
 	emu_job *e = ud;
 	emu_launch l = {.in = b->in, .in_bytes = b->in_bytes, .out = b->out, .out_bytes = b->out_bytes,
-			.rows = (uint32_t)s->rows, .cols = (uint32_t)s->cols, .ld_in = (uint32_t)s->ld_in,
-			.ld_out = (uint32_t)s->ld_out, .batch = (uint32_t)s->batch, .stride_in = s->stride_in,
-			.stride_out = s->stride_out, .misalign = s->offset * rig_shape_elem_bytes(s)};
+			.rows = (uint32_t)s->p.rows, .cols = (uint32_t)s->p.cols, .ld_in = (uint32_t)s->p.ld_in,
+			.ld_out = (uint32_t)s->p.ld_out, .batch = (uint32_t)s->p.batch, .stride_in = s->p.stride_in,
+			.stride_out = s->p.stride_out, .misalign = s->offset * rig_shape_elem_bytes(s)};
 	emu_stats st = {0};
 	l.stats = &st;
 	e->rc = run_cached(e->f, &l, &e->diag);

@@ -92,10 +92,7 @@ px_status cli_gpu_plan(cli_gpu *g, const char *kernel, const rig_shape *s, ptxpo
 {
 	uint64_t in, o;
 	rig_ptrs(g->rig, &in, &o);
-	ptxpose_desc d = PTXPOSE_DESC_INIT;
-	d.elem_bytes = s->elem_bits / 8;
-	d.rows = s->rows, d.cols = s->cols, d.ld_in = s->ld_in, d.ld_out = s->ld_out;
-	d.batch = s->batch, d.stride_in = s->stride_in, d.stride_out = s->stride_out;
+	ptxpose_desc d = s->p;
 	d.align_in = align_of(in);
 	d.align_out = align_of(o);
 	d.kernel = kernel;

@@ -39,14 +39,14 @@ void plan_print_text(FILE *f, const plan_ctx *x, const plan_result *r);
 /* The "problem: ..." line of p, --elem as elem_read says it was read. */
 void plan_print_problem(FILE *f, const ptxpose_tool_problem *p, const char *elem_read);
 
-/* `plan --measure` (plan_measure.c): the library's measured plan of the
- * checked problem p on the GPU present, printed; an exit code. */
+/* `plan --measure` (plan_measure.c): the library's measured plan of d (p:
+ * the same problem, checked) on the GPU present, printed; an exit code. */
 typedef struct {
 	int json, no_cache, verbose;
 	uint64_t budget_ms;          /* 0: the library's default */
 	const char *elem_read;       /* how --elem was read (plan_result's) */
 } plan_measure_opts;
-int plan_measure(const ptxpose_tool_problem *p, const plan_measure_opts *o);
+int plan_measure(const ptxpose_desc *d, const ptxpose_tool_problem *p, const plan_measure_opts *o);
 
 /* "problem":{...} of p, with "elem_read" (how --elem was read), appended to out. */
 void plan_json_problem(strbuf *out, const ptxpose_tool_problem *p, const char *elem_read);

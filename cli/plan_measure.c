@@ -128,18 +128,14 @@ static void print_json(FILE *f, const ptxpose_tool_problem *p, const char *elem_
 	sb_free(&o);
 }
 
-int plan_measure(const ptxpose_tool_problem *p, const plan_measure_opts *o)
+int plan_measure(const ptxpose_desc *desc, const ptxpose_tool_problem *p, const plan_measure_opts *o)
 {
 	ptxpose_handle h = NULL;
 	ptxpose_plan plan = NULL;
 	ptxpose_status st = ptxpose_create(&h, o->no_cache ? PTXPOSE_NO_CACHE : 0);
 	if (!st && o->verbose)
 		st = ptxpose_set_log(h, on_note, NULL, PTXPOSE_LOG_NOTE);
-	ptxpose_desc d = PTXPOSE_DESC_INIT;
-	d.elem_bytes = p->es;
-	d.rows = p->rows, d.cols = p->cols, d.ld_in = p->ld_in, d.ld_out = p->ld_out;
-	d.batch = p->batch, d.stride_in = p->stride_in, d.stride_out = p->stride_out;
-	d.align_in = p->align_in, d.align_out = p->align_out;
+	ptxpose_desc d = *desc;
 	d.mode = PTXPOSE_PLAN_MEASURE;
 	d.measure_budget_ms = (double)o->budget_ms;
 	if (!st)

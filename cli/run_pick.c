@@ -12,9 +12,8 @@ px_status run_pick_kernel(const rig_shape *s, px_file *f, char *note, size_t nle
 {
 	ptxpose_tool_kernels *r = NULL;
 	ptxpose_tool_device dev;
-	ptxpose_tool_problem p = {.es = s->elem_bits / 8, .rows = s->rows, .cols = s->cols, .ld_in = s->ld_in,
-				  .ld_out = s->ld_out, .batch = s->batch, .stride_in = s->stride_in,
-				  .stride_out = s->stride_out};
+	ptxpose_tool_problem p;
+	ptxpose_tool_problem_of_desc(&p, &s->p);
 	p.align_in = p.align_out = ptxpose_tool_align_of_offset(s->offset, p.es);
 	ptxpose_tool_ranking res = {0};
 	ptxpose_status pst = ptxpose_tool_kernels_new(&r);

@@ -21,6 +21,11 @@ int elem_valid_bits(unsigned long long bits)
 	return bits == 8 || bits == 16 || bits == 32 || bits == 64 || bits == 128;
 }
 
+int elem_valid_bytes(unsigned long long bytes)
+{
+	return bytes <= 16 && elem_valid_bits(bytes * 8);
+}
+
 /* The decimal number of the n characters at p (all digits, at most 9), or -1. */
 static long number(const char *p, size_t n)
 {

@@ -7,8 +7,13 @@
 
 #include <stddef.h>
 
-/* The valid widths in bits, for messages. */
+/* The valid widths in bits, and in bytes, for messages. */
 #define ELEM_BITS_LIST "8, 16, 32, 64 or 128"
+#define ELEM_BYTES_LIST "1, 2, 4, 8 or 16"
+
+/* What a width may be, in one line for every command's help. */
+#define ELEM_HELP "bits (8 to 128), bytes with a unit (1B to 16B) or a type (u8 e4m3 f16 bf16 f32 tf32 f64 " \
+	"c64 c128 ...)"
 
 /* What a user may write, for messages and help. */
 #define ELEM_ACCEPTED "bits (8, 16, 32, 64, 128), bytes with a unit (1B, 2B, 4B, 8B, 16B) or a type " \
@@ -22,8 +27,10 @@ typedef enum {
 	ELEM_IN_TYPE,
 } elem_unit;
 
-/* 1 if bits is 8, 16, 32, 64 or 128. */
+/* 1 if bits is 8, 16, 32, 64 or 128: the one rule. */
 int elem_valid_bits(unsigned long long bits);
+/* 1 if bytes is 1, 2, 4, 8 or 16 (the same rule in bytes). */
+int elem_valid_bytes(unsigned long long bytes);
 
 /* The n characters at text as a width: 0 with *bits (and *unit, if not NULL)
  * set, or -1 with one line in why (if not NULL): "'TEXT' is not an element

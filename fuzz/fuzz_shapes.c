@@ -18,17 +18,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; !st && i < n; i++) {
 		for (unsigned bits = 8; bits <= 128; bits *= 2) {
 			rig_shape s = v[i];
-			if (s.elem_bits && s.elem_bits != bits)
+			if (rig_shape_elem_bits(&s) && rig_shape_elem_bits(&s) != bits)
 				continue;
-			s.elem_bits = bits;
+			s.p.elem_bytes = bits / 8;
 			if (rig_shape_check(&s, err, sizeof err) != PX_OK)
 				continue;
 			/* a checked shape's sizes hold in 64 bits and a buffer: batch-1
 			 * strides and the last matrix whole, each side */
 			uint64_t in = rig_shape_in_bytes(&s), out = rig_shape_out_bytes(&s), eb = rig_shape_elem_bytes(&s);
-			uint64_t in_el = (s.batch - 1) * s.stride_in + s.rows * s.ld_in;
-			uint64_t out_el = (s.batch - 1) * s.stride_out + s.cols * s.ld_out;
-			if (s.ld_in < s.cols || s.ld_out < s.rows || in / eb != in_el || out / eb != out_el || in % eb ||
+			uint64_t in_el = (s.p.batch - 1) * s.p.stride_in + s.p.rows * s.p.ld_in;
+			uint64_t out_el = (s.p.batch - 1) * s.p.stride_out + s.p.cols * s.p.ld_out;
+			if (s.p.ld_in < s.p.cols || s.p.ld_out < s.p.rows || in / eb != in_el || out / eb != out_el || in % eb ||
 			    out % eb || in + out < in)
 				abort();
 			rig_shape_name(&s, name, sizeof name);

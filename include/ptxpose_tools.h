@@ -34,6 +34,16 @@ typedef struct {
 	unsigned align_in, align_out;   /* bytes the pointers are aligned to (a power of two); 0: 256 */
 } ptxpose_tool_problem;
 
+/* The problem of a desc: the library's one conversion of its public type
+ * (the plans make the same): shape, width and promised alignments copied,
+ * nothing checked. */
+PTXPOSE_API void ptxpose_tool_problem_of_desc(ptxpose_tool_problem *p, const ptxpose_desc *d);
+/* ptxpose_tool_problem_check of d's problem, or (shape_only) of its shape
+ * alone (not its alignment promises), with the shape defaults it fills (ld,
+ * batch, strides) written back to d. */
+PTXPOSE_API ptxpose_status ptxpose_tool_desc_check(ptxpose_desc *d, int shape_only);
+/* The bytes the input and the output of a checked desc span. */
+PTXPOSE_API void ptxpose_tool_desc_bytes(const ptxpose_desc *d, uint64_t *in_bytes, uint64_t *out_bytes);
 /* Fill the defaults and check everything, as a plan does: PTXPOSE_OK, or
  * PTXPOSE_ERR_INVALID / _MISALIGNED / _OVERFLOW with the value named. */
 PTXPOSE_API ptxpose_status ptxpose_tool_problem_check(ptxpose_tool_problem *p);

@@ -49,11 +49,15 @@ void api_cache_free(api_cache *c)
 	free(c);
 }
 
-/* The fields that make a problem (padding bytes left out). */
+/* The fields that make a problem (padding bytes left out): its shape
+ * (MODEL_SHAPE_FIELDS), its width and alignments. */
+#define PROBLEM_FIELDS(X) MODEL_SHAPE_FIELDS(X) X(es) X(align_in) X(align_out)
+
 static uint64_t hash_of(const model_problem *p, const char *kernel, unsigned mode)
 {
-	const uint64_t v[] = {p->es, p->rows, p->cols, p->ld_in, p->ld_out, p->batch, p->stride_in, p->stride_out,
-			      p->align_in, p->align_out, mode};
+#define VALUE(f) (uint64_t)p->f,
+	const uint64_t v[] = {PROBLEM_FIELDS(VALUE) mode};
+#undef VALUE
 	uint64_t h = cache_hash(CACHE_HASH_INIT, v, sizeof v);
 	return kernel ? cache_hash(h, kernel, strlen(kernel)) : h;
 }
@@ -61,10 +65,9 @@ static uint64_t hash_of(const model_problem *p, const char *kernel, unsigned mod
 static int same(const slot *s, const model_problem *p, const char *kernel, unsigned mode)
 {
 	const model_problem *q = &s->p;
-	return q->es == p->es && q->rows == p->rows && q->cols == p->cols && q->ld_in == p->ld_in &&
-	       q->ld_out == p->ld_out && q->batch == p->batch && q->stride_in == p->stride_in &&
-	       q->stride_out == p->stride_out && q->align_in == p->align_in && q->align_out == p->align_out &&
-	       s->mode == mode && !strcmp(s->kernel, kernel ? kernel : "");
+#define SAME(f) q->f == p->f &&
+	return PROBLEM_FIELDS(SAME) s->mode == mode && !strcmp(s->kernel, kernel ? kernel : "");
+#undef SAME
 }
 
 ptxpose_plan api_cache_get(api_cache *c, const model_problem *p, const char *kernel, unsigned mode)

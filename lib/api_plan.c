@@ -43,15 +43,14 @@ ptxpose_status api_problem(const ptxpose_desc *d, const void *in, const void *ou
 		return api_fail(PTXPOSE_ERR_NO_KERNEL, "desc->kernel '%s...' is longer than a kernel name (%d characters)",
 				shown(d->kernel, name, sizeof name), META_VAL_MAX);
 	}
-	memset(p, 0, sizeof *p);
-	p->es = d->elem_bytes;
-	p->rows = d->rows, p->cols = d->cols, p->ld_in = d->ld_in, p->ld_out = d->ld_out;
-	p->batch = d->batch, p->stride_in = d->stride_in, p->stride_out = d->stride_out;
+	model_problem_of_desc(p, d);
 	/* an address's alignment up to 256 bytes: that of its offset from 0 */
 	unsigned a_in = in ? model_align_of_offset((uintptr_t)in, 1) : 0;
 	unsigned a_out = out ? model_align_of_offset((uintptr_t)out, 1) : 0;
-	p->align_in = d->align_in ? d->align_in : a_in;
-	p->align_out = d->align_out ? d->align_out : a_out;
+	if (!p->align_in)
+		p->align_in = a_in;
+	if (!p->align_out)
+		p->align_out = a_out;
 	unsigned es = d->elem_bytes;
 	int bad_in = in && a_in < es;
 	if (es && !(es & (es - 1)) && es <= 16 && (bad_in || (out && a_out < es)))

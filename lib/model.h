@@ -50,6 +50,23 @@ enum model_status {
 /* A problem (include/ptxpose_tools.h defines it for the tools). */
 typedef ptxpose_tool_problem model_problem;
 
+/* The shape fields a problem shares with the public desc (include/ptxpose.h),
+ * by name: the one list of them. A new shape field is one entry here, its
+ * field in both types and its check below. */
+#define MODEL_SHAPE_FIELDS(X) X(rows) X(cols) X(ld_in) X(ld_out) X(batch) X(stride_in) X(stride_out)
+
+/* The problem of a desc: the one conversion of the public type, made by the
+ * library's plans (api_problem) and by the tools' checks. Fields copied
+ * (elem_bytes into es, align_in/out too), nothing checked. */
+void model_problem_of_desc(model_problem *p, const ptxpose_desc *d);
+
+/* model_problem_check of d's problem, or (shape_only) model_problem_check_shape,
+ * with the shape defaults it fills (ld, batch, strides) written back to d. */
+enum model_status model_desc_check(ptxpose_desc *d, int shape_only, char *err, size_t errlen);
+
+/* model_problem_in_bytes and _out_bytes of a checked desc. */
+void model_desc_bytes(const ptxpose_desc *d, uint64_t *in, uint64_t *out);
+
 /* Fill the defaults (ld_in cols, ld_out rows, batch 1, strides dense, each
  * alignment 256) and check everything: dimensions 1 to 2^31-1, ld_in >= cols,
  * ld_out >= rows, batch strides that hold their matrix ((rows-1)*ld_in + cols

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "common/elem.h"
+
 static enum model_status dim(const char *name, uint64_t v, char *err, size_t errlen)
 {
 	if (v >= 1 && v <= MODEL_DIM_MAX)
@@ -85,8 +87,8 @@ static enum model_status align(const char *name, unsigned *a, unsigned es, char 
 enum model_status model_problem_check(model_problem *p, char *err, size_t errlen)
 {
 	enum model_status st;
-	if (p->es != 1 && p->es != 2 && p->es != 4 && p->es != 8 && p->es != 16) {
-		snprintf(err, errlen, "elem_bytes %u is not 1, 2, 4, 8 or 16", p->es);
+	if (!elem_valid_bytes(p->es)) {
+		snprintf(err, errlen, "elem_bytes %u is not " ELEM_BYTES_LIST, p->es);
 		return MODEL_EINVAL;
 	}
 	if ((st = model_problem_check_shape(p, err, errlen)))
@@ -192,4 +194,34 @@ int model_problem_is_copy(const model_problem *p, char *why, size_t whylen)
 	snprintf(why, whylen, "%s%s: out[k] = in[k] for all %llu elements", line,
 		 p->batch > 1 ? ", the batch packed" : "", (unsigned long long)(n * p->batch));
 	return 1;
+}
+
+void model_problem_of_desc(model_problem *p, const ptxpose_desc *d)
+{
+	*p = (model_problem){.es = d->elem_bytes, .align_in = d->align_in, .align_out = d->align_out};
+#define TO_PROBLEM(f) p->f = d->f;
+	MODEL_SHAPE_FIELDS(TO_PROBLEM)
+#undef TO_PROBLEM
+}
+
+enum model_status model_desc_check(ptxpose_desc *d, int shape_only, char *err, size_t errlen)
+{
+	model_problem p;
+	model_problem_of_desc(&p, d);
+	enum model_status st = shape_only ? model_problem_check_shape(&p, err, errlen)
+					  : model_problem_check(&p, err, errlen);
+	if (!st) {
+#define TO_DESC(f) d->f = p.f;
+		MODEL_SHAPE_FIELDS(TO_DESC)
+#undef TO_DESC
+	}
+	return st;
+}
+
+void model_desc_bytes(const ptxpose_desc *d, uint64_t *in, uint64_t *out)
+{
+	model_problem p;
+	model_problem_of_desc(&p, d);
+	*in = model_problem_in_bytes(&p);
+	*out = model_problem_out_bytes(&p);
 }

@@ -1,6 +1,8 @@
 /* meta: the metadata of a ptxpose PTX file, and the launch grid it implies. */
 #include "loader/meta.h"
 
+#include "common/elem.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -180,9 +182,8 @@ int meta_parse(const char *ptx, px_meta *m, char *err, size_t errlen)
 		return -1;
 	}
 	memmove(m->kernel, v, strlen(v) + 1);
-	if (!(v = meta_get(m, "elem")) || parse_uint(v, 128, &u) ||
-	    (u != 8 && u != 16 && u != 32 && u != 64 && u != 128)) {
-		snprintf(err, errlen, "metadata: elem must be 8, 16, 32, 64 or 128, got '%s'", v ? v : "(missing)");
+	if (!(v = meta_get(m, "elem")) || parse_uint(v, 128, &u) || !elem_valid_bits(u)) {
+		snprintf(err, errlen, "metadata: elem must be " ELEM_BITS_LIST ", got '%s'", v ? v : "(missing)");
 		return -1;
 	}
 	m->elem_bits = (unsigned)u;

@@ -122,7 +122,7 @@ static px_status geam_enqueue(void *ud, ptxpose_stream stream, uint64_t in, uint
 			      char *err, size_t errlen)
 {
 	rig_geam *g = ud;
-	int m = (int)s->rows, n = (int)s->cols, lda = (int)s->ld_in, ldc = (int)s->ld_out;
+	int m = (int)s->p.rows, n = (int)s->p.cols, lda = (int)s->p.ld_in, ldc = (int)s->p.ld_out;
 	/* on the stream being captured, when it is: cuBLAS may refuse to be
 	 * captured, and the rig then times it back to back instead */
 	cublasStatus_t st = g->SetStream(g->handle, stream);
@@ -132,7 +132,7 @@ static px_status geam_enqueue(void *ud, ptxpose_stream stream, uint64_t in, uint
 		return PX_ECUDA;
 	}
 	/* B = C with ldb = ldc and transb = N: cuBLAS's documented in-place form */
-	switch (s->elem_bits) {
+	switch (rig_shape_elem_bits(s)) {
 	case 32: {
 		const float one = 1, zero = 0;
 		float *a = (float *)(uintptr_t)in, *c = (float *)(uintptr_t)out;
@@ -152,13 +152,13 @@ static px_status geam_enqueue(void *ud, ptxpose_stream stream, uint64_t in, uint
 		break;
 	}
 	default:
-		snprintf(err, errlen, "cuBLAS geam has no %u-bit element type", s->elem_bits);
+		snprintf(err, errlen, "cuBLAS geam has no %u-bit element type", rig_shape_elem_bits(s));
 		return PX_EUNAVAIL;
 	}
 	if (st == CUBLAS_STATUS_SUCCESS)
 		return PX_OK;
 	snprintf(err, errlen, "%s:%d: cublas geam (elem=%u, m=%d, n=%d): %s (status %d)", __FILE__, __LINE__,
-		 s->elem_bits, m, n, status_text(g, st), (int)st);
+		 rig_shape_elem_bits(s), m, n, status_text(g, st), (int)st);
 	return PX_ECUDA;
 }
 

@@ -9,7 +9,7 @@ px_status rig_launch_check(const px_meta *m, const rig_shape *s, char *err, size
 {
 	unsigned grid[3];
 	char why[256];
-	if (!meta_grid_dims(m, s->rows, s->cols, s->batch, grid, why, sizeof why))
+	if (!meta_grid_dims(m, s->p.rows, s->p.cols, s->p.batch, grid, why, sizeof why))
 		return PX_OK;
 	snprintf(err, errlen, "%s", why);
 	return PX_EUSAGE;

@@ -61,12 +61,12 @@ px_status rig_fits(rig_ctx *r, const rig_shape *s, char *err, size_t errlen)
 	rig_shape_name(s, name, sizeof name);
 	if (need > avail) {
 		snprintf(err, errlen, "too large for the device: %s elem=%u needs %s, %s of %s are free", name,
-			 s->elem_bits, px_bytes_str(need, a, sizeof a), px_bytes_str(avail, b, sizeof b),
+			 rig_shape_elem_bits(s), px_bytes_str(need, a, sizeof a), px_bytes_str(avail, b, sizeof b),
 			 px_bytes_str(total_b, c, sizeof c));
 		return PX_EUSAGE;
 	}
 	char what[128];
-	snprintf(what, sizeof what, "%s elem=%u", name, s->elem_bits);
+	snprintf(what, sizeof what, "%s elem=%u", name, rig_shape_elem_bits(s));
 	return rig_host_fits(in + out, what, err, errlen);
 }
 
@@ -102,7 +102,7 @@ static void ensure_input(rig_ctx *r, int finite)
 		r->finite = 0;
 	}
 	if (finite && !r->finite) {
-		vfy_finite(r->h_in.p, r->filled, r->s.elem_bits == 32 ? 32 : 64);
+		vfy_finite(r->h_in.p, r->filled, rig_shape_elem_bits(&r->s) == 32 ? 32 : 64);
 		r->finite = 1;
 	}
 }
@@ -130,7 +130,7 @@ px_status rig_prepare(rig_ctx *r, const rig_shape *s, uint64_t seed, char *err, 
 	ensure_input(r, 0);
 	char name[96], a[32], b[32];
 	px_logf(drv_log(r->drv), "rig: %s elem=%u: input %s, output %s (+%u B guards each side), seed %llu",
-		rig_shape_name(s, name, sizeof name), s->elem_bits, px_bytes_str(in, a, sizeof a),
+		rig_shape_name(s, name, sizeof name), rig_shape_elem_bits(s), px_bytes_str(in, a, sizeof a),
 		px_bytes_str(out, b, sizeof b), RIG_GUARD, (unsigned long long)seed);
 	return PX_OK;
 }

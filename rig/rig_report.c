@@ -42,7 +42,7 @@ void rig_report_md(strbuf *sb, const rig_report_head *h, const rig_row *rows, si
 		rig_shape_name(&r->shape, shape, sizeof shape);
 		sb_add(sb, "| ");
 		sb_add_esc(sb, r->variant, strlen(r->variant), "|");
-		sb_printf(sb, " | %u | %s | ", r->shape.elem_bits, shape);
+		sb_printf(sb, " | %u | %s | ", rig_shape_elem_bits(&r->shape), shape);
 		if (r->state == RIG_ROW_OK) {
 			sb_printf(sb, "%.1f | %.1f | ", r->us, r->gbps);
 			if (r->pct_copy >= 0)
@@ -86,9 +86,9 @@ void rig_report_csv(strbuf *sb, const rig_report_head *h, const rig_row *rows, s
 		const rig_row *r = &rows[k];
 		const rig_shape *s = &r->shape;
 		csv_field(sb, r->variant);
-		sb_printf(sb, ",%u,%llu,%llu,%llu,%llu,%s,", s->elem_bits, (unsigned long long)s->rows,
-			  (unsigned long long)s->cols, (unsigned long long)(s->ld_in ? s->ld_in : s->cols),
-			  (unsigned long long)(s->ld_out ? s->ld_out : s->rows), state_names[r->state]);
+		sb_printf(sb, ",%u,%llu,%llu,%llu,%llu,%s,", rig_shape_elem_bits(s), (unsigned long long)s->p.rows,
+			  (unsigned long long)s->p.cols, (unsigned long long)(s->p.ld_in ? s->p.ld_in : s->p.cols),
+			  (unsigned long long)(s->p.ld_out ? s->p.ld_out : s->p.rows), state_names[r->state]);
 		if (r->state == RIG_ROW_OK) {
 			sb_printf(sb, "%.3f,%.2f,", r->us, r->gbps);
 			if (r->pct_copy >= 0)
@@ -100,10 +100,10 @@ void rig_report_csv(strbuf *sb, const rig_report_head *h, const rig_row *rows, s
 			sb_add(sb, ",,,,");
 		}
 		csv_field(sb, r->note);
-		uint64_t b = s->batch ? s->batch : 1; /* a batch's columns last: readers of the older columns keep working */
+		uint64_t b = s->p.batch ? s->p.batch : 1; /* a batch's columns last: readers of the older columns keep working */
 		sb_printf(sb, ",%llu,%llu,%llu\n", (unsigned long long)b,
-			  (unsigned long long)(b > 1 && s->stride_in ? s->stride_in : 0),
-			  (unsigned long long)(b > 1 && s->stride_out ? s->stride_out : 0));
+			  (unsigned long long)(b > 1 && s->p.stride_in ? s->p.stride_in : 0),
+			  (unsigned long long)(b > 1 && s->p.stride_out ? s->p.stride_out : 0));
 	}
 }
 

@@ -1,70 +1,81 @@
 /* shape: matrix shapes, leading dimensions, batches and their byte sizes,
- * checked (by the library's one check of a problem, model_problem_check)
+ * checked (by the library's one check of a problem, ptxpose_tool_desc_check)
  * before anything is allocated; shape lists for check and bench. */
 #include "rig/rig.h"
 
 #include "common/elem.h"
-#include "lib/model.h"
+#include "include/ptxpose_tools.h"
 
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+rig_shape rig_shape_of(uint64_t rows, uint64_t cols, unsigned elem_bits)
+{
+	rig_shape s = RIG_SHAPE_INIT;
+	s.p.rows = rows, s.p.cols = cols, s.p.batch = 1, s.p.elem_bytes = elem_bits / 8;
+	return s;
+}
+
 unsigned rig_shape_elem_bytes(const rig_shape *s)
 {
-	return s->elem_bits / 8;
+	return s->p.elem_bytes;
 }
 
-/* The shape as the library's problem (lib/model.h), and back. */
-static model_problem problem_of(const rig_shape *s)
+unsigned rig_shape_elem_bits(const rig_shape *s)
 {
-	return (model_problem){.es = s->elem_bits / 8, .rows = s->rows, .cols = s->cols, .ld_in = s->ld_in,
-			       .ld_out = s->ld_out, .batch = s->batch, .stride_in = s->stride_in,
-			       .stride_out = s->stride_out};
+	return s->p.elem_bytes * 8;
 }
 
-static void resolved(rig_shape *s, const model_problem *p)
+/* The batch count a rig_shape must have: 0 is a batch of none here, not the
+ * desc's default of one (the rig sizes and walks its buffers by it). */
+static px_status batch_set(const rig_shape *s, char *err, size_t errlen)
 {
-	s->ld_in = p->ld_in, s->ld_out = p->ld_out;
-	s->stride_in = p->stride_in, s->stride_out = p->stride_out;
+	if (s->p.batch)
+		return PX_OK;
+	snprintf(err, errlen, "batch 0 is out of range (1 to %u)", RIG_DIM_MAX);
+	return PX_EUSAGE;
+}
+
+/* The library's check of d (ptxpose_tool_desc_check), its message into err:
+ * 0, or -1. */
+static int desc_check(ptxpose_desc *d, int shape_only, char *err, size_t errlen)
+{
+	if (!ptxpose_tool_desc_check(d, shape_only))
+		return 0;
+	snprintf(err, errlen, "%s", ptxpose_last_error());
+	return -1;
 }
 
 px_status rig_shape_check(rig_shape *s, char *err, size_t errlen)
 {
-	if (!s->batch) {
-		/* rig_shape.batch must be set: 0 is a batch of none, not the default */
-		snprintf(err, errlen, "batch 0 is out of range (1 to %u)", RIG_DIM_MAX);
+	if (batch_set(s, err, errlen) || desc_check(&s->p, 1, err, errlen))
+		return PX_EUSAGE;
+	if (!elem_valid_bytes(s->p.elem_bytes)) {
+		snprintf(err, errlen, "elem %u is not " ELEM_BITS_LIST " bits", rig_shape_elem_bits(s));
 		return PX_EUSAGE;
 	}
-	model_problem p = problem_of(s);
-	if (model_problem_check_shape(&p, err, errlen))
-		return PX_EUSAGE;
-	if (!elem_valid_bits(s->elem_bits)) {
-		snprintf(err, errlen, "elem %u is not " ELEM_BITS_LIST " bits", s->elem_bits);
-		return PX_EUSAGE;
-	}
-	if (model_problem_check(&p, err, errlen))
-		return PX_EUSAGE;
-	resolved(s, &p);
-	return PX_OK;
+	return desc_check(&s->p, 0, err, errlen) ? PX_EUSAGE : PX_OK;
 }
 
 uint64_t rig_shape_in_bytes(const rig_shape *s)
 {
-	model_problem p = problem_of(s);
-	return model_problem_in_bytes(&p);
+	uint64_t in, out;
+	ptxpose_tool_desc_bytes(&s->p, &in, &out);
+	return in;
 }
 
 uint64_t rig_shape_out_bytes(const rig_shape *s)
 {
-	model_problem p = problem_of(s);
-	return model_problem_out_bytes(&p);
+	uint64_t in, out;
+	ptxpose_tool_desc_bytes(&s->p, &in, &out);
+	return out;
 }
 
 uint64_t rig_shape_moved_bytes(const rig_shape *s)
 {
-	return 2 * (s->batch ? s->batch : 1) * s->rows * s->cols * rig_shape_elem_bytes(s);
+	return 2 * (s->p.batch ? s->p.batch : 1) * s->p.rows * s->p.cols * rig_shape_elem_bytes(s);
 }
 
 /* " key=value" appended at buf + *n while there is room. */
@@ -76,20 +87,21 @@ static void name_key(char *buf, size_t len, int *n, const char *key, unsigned lo
 
 const char *rig_shape_name(const rig_shape *s, char *buf, size_t len)
 {
-	int n = snprintf(buf, len, "%llux%llu", (unsigned long long)s->rows, (unsigned long long)s->cols);
-	uint64_t ld_in = s->ld_in ? s->ld_in : s->cols, ld_out = s->ld_out ? s->ld_out : s->rows;
-	if (ld_in != s->cols)
+	const ptxpose_desc *p = &s->p;
+	int n = snprintf(buf, len, "%llux%llu", (unsigned long long)p->rows, (unsigned long long)p->cols);
+	uint64_t ld_in = p->ld_in ? p->ld_in : p->cols, ld_out = p->ld_out ? p->ld_out : p->rows;
+	if (ld_in != p->cols)
 		name_key(buf, len, &n, "ld_in", ld_in);
-	if (ld_out != s->rows)
+	if (ld_out != p->rows)
 		name_key(buf, len, &n, "ld_out", ld_out);
 	if (s->offset)
 		name_key(buf, len, &n, "offset", s->offset);
-	if (s->batch > 1) {
-		name_key(buf, len, &n, "batch", s->batch);
-		if (s->stride_in && s->stride_in != s->rows * ld_in)
-			name_key(buf, len, &n, "stride_in", s->stride_in);
-		if (s->stride_out && s->stride_out != s->cols * ld_out)
-			name_key(buf, len, &n, "stride_out", s->stride_out);
+	if (p->batch > 1) {
+		name_key(buf, len, &n, "batch", p->batch);
+		if (p->stride_in && p->stride_in != p->rows * ld_in)
+			name_key(buf, len, &n, "stride_in", p->stride_in);
+		if (p->stride_out && p->stride_out != p->cols * ld_out)
+			name_key(buf, len, &n, "stride_out", p->stride_out);
 	}
 	return buf;
 }
@@ -111,21 +123,20 @@ static size_t digits(const char *p, uint64_t *out)
 static const struct {
 	const char *key;
 	unsigned id;
-	size_t off;       /* the rig_shape field */
-	int narrow;       /* an unsigned field, not a uint64_t */
+	size_t off;       /* the uint64_t field of rig_shape */
 	uint64_t lo, hi;
 } shape_keys[] = {
-	{"elem", 0, offsetof(rig_shape, elem_bits), 1, 8, 128},   /* read by elem_parse_n, not as a number */
-	{"ld-in", 1, offsetof(rig_shape, ld_in), 0, 1, RIG_DIM_MAX},
-	{"ld-out", 2, offsetof(rig_shape, ld_out), 0, 1, RIG_DIM_MAX},
-	{"ld_in", 1, offsetof(rig_shape, ld_in), 0, 1, RIG_DIM_MAX},
-	{"ld_out", 2, offsetof(rig_shape, ld_out), 0, 1, RIG_DIM_MAX},
-	{"offset", 3, offsetof(rig_shape, offset), 1, 0, 15},
-	{"batch", 4, offsetof(rig_shape, batch), 0, 1, RIG_DIM_MAX},
-	{"stride-in", 5, offsetof(rig_shape, stride_in), 0, 0, RIG_STRIDE_MAX},  /* 0: packed */
-	{"stride-out", 6, offsetof(rig_shape, stride_out), 0, 0, RIG_STRIDE_MAX},
-	{"stride_in", 5, offsetof(rig_shape, stride_in), 0, 0, RIG_STRIDE_MAX},
-	{"stride_out", 6, offsetof(rig_shape, stride_out), 0, 0, RIG_STRIDE_MAX},
+	{"elem", 0, 0, 8, 128},   /* p.elem_bytes, read by elem_parse_n, not as a number */
+	{"ld-in", 1, offsetof(rig_shape, p.ld_in), 1, RIG_DIM_MAX},
+	{"ld-out", 2, offsetof(rig_shape, p.ld_out), 1, RIG_DIM_MAX},
+	{"ld_in", 1, offsetof(rig_shape, p.ld_in), 1, RIG_DIM_MAX},
+	{"ld_out", 2, offsetof(rig_shape, p.ld_out), 1, RIG_DIM_MAX},
+	{"offset", 3, offsetof(rig_shape, offset), 0, 15},
+	{"batch", 4, offsetof(rig_shape, p.batch), 1, RIG_DIM_MAX},
+	{"stride-in", 5, offsetof(rig_shape, p.stride_in), 0, RIG_STRIDE_MAX},  /* 0: packed */
+	{"stride-out", 6, offsetof(rig_shape, p.stride_out), 0, RIG_STRIDE_MAX},
+	{"stride_in", 5, offsetof(rig_shape, p.stride_in), 0, RIG_STRIDE_MAX},
+	{"stride_out", 6, offsetof(rig_shape, p.stride_out), 0, RIG_STRIDE_MAX},
 };
 #define NKEYS (sizeof shape_keys / sizeof shape_keys[0])
 
@@ -169,20 +180,19 @@ static int entry_key(const char **p, rig_shape *s, unsigned *seen, char *why, si
 	if (shape_keys[k].id == 0) {
 		size_t n = strcspn(*p, ":");
 		char ew[400];
-		if (elem_parse_n(*p, n, &s->elem_bits, NULL, ew, sizeof ew)) {
+		unsigned bits;
+		if (elem_parse_n(*p, n, &bits, NULL, ew, sizeof ew)) {
 			snprintf(why, wlen, "elem %s", ew);
 			return -1;
 		}
+		s->p.elem_bytes = bits / 8;
 		*p += n;
 		return 0;
 	}
 	uint64_t v;
 	if (entry_num(p, ':', shape_keys[k].key, shape_keys[k].lo, shape_keys[k].hi, &v, why, wlen))
 		return -1;
-	if (shape_keys[k].narrow)
-		*(unsigned *)((char *)s + shape_keys[k].off) = (unsigned)v;
-	else
-		*(uint64_t *)((char *)s + shape_keys[k].off) = v;
+	*(uint64_t *)((char *)s + shape_keys[k].off) = v;
 	return 0;
 }
 
@@ -190,23 +200,20 @@ static int entry_key(const char **p, rig_shape *s, unsigned *seen, char *why, si
  * changes). */
 static px_status early_check(const rig_shape *s, char *err, size_t errlen)
 {
-	model_problem p = problem_of(s);
-	if (!s->batch) {
-		snprintf(err, errlen, "batch 0 is out of range (1 to %u)", RIG_DIM_MAX);
+	rig_shape t = *s;
+	if (batch_set(s, err, errlen))
 		return PX_EUSAGE;
-	}
-	return model_problem_check_shape(&p, err, errlen) ? PX_EUSAGE : PX_OK;
+	return desc_check(&t.p, 1, err, errlen) ? PX_EUSAGE : PX_OK;
 }
 
 px_status rig_shape_parse(const char *text, rig_shape *s, char *err, size_t errlen)
 {
-	memset(s, 0, sizeof *s);
-	s->batch = 1;
+	*s = rig_shape_of(0, 0, 0);
 	const char *p = text;
 	char why[512] = "";
 	unsigned seen = 0;
-	if (entry_num(&p, 'x', "rows", 1, RIG_DIM_MAX, &s->rows, why, sizeof why) || *p++ != 'x' ||
-	    entry_num(&p, ':', "cols", 1, RIG_DIM_MAX, &s->cols, why, sizeof why))
+	if (entry_num(&p, 'x', "rows", 1, RIG_DIM_MAX, &s->p.rows, why, sizeof why) || *p++ != 'x' ||
+	    entry_num(&p, ':', "cols", 1, RIG_DIM_MAX, &s->p.cols, why, sizeof why))
 		goto bad;
 	while (*p == ':') {
 		p++;
@@ -221,9 +228,8 @@ bad:
 	if (why[0])
 		snprintf(err, errlen, "bad shape '%s': %s", text, why);
 	else
-		snprintf(err, errlen, "bad shape '%s': expected ROWSxCOLS[:ld_in=N][:ld_out=N][:elem=W]"
-			 "[:offset=0-15][:batch=B][:stride_in=S][:stride_out=S] with values from 1 to %u, W an element "
-			 "width (32, 4B or f32)", text, RIG_DIM_MAX);
+		snprintf(err, errlen, "bad shape '%s': expected " RIG_SHAPE_SYNTAX " with values from 1 to %u, W an "
+			 "element width (32, 4B or f32)", text, RIG_DIM_MAX);
 	return PX_EUSAGE;
 }
 
@@ -271,7 +277,7 @@ px_status rig_shape_select(const char *list, const rig_shape *one, rig_shape **o
 {
 	*out = NULL;
 	*n = 0;
-	if (!one->rows && !one->cols)
+	if (!one->p.rows && !one->p.cols)
 		return rig_shape_list(list, out, n, err, errlen);
 	px_status st = early_check(one, err, errlen);
 	if (st)

@@ -7,27 +7,33 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "include/ptxpose.h"
 #include "loader/status.h"
 
 #define RIG_DIM_MAX 0x7fffffffu /* rows, cols, leading dimensions, batch */
 #define RIG_STRIDE_MAX 0x7fffffffffffffffull /* batch strides (elements) */
 
+/* A problem as the library takes it, and what only the harness adds. The
+ * flags (cli/opts.h) and shape lists fill p; the library converts it to its
+ * own problem in one place (ptxpose_tool_problem_of_desc, lib/model_problem.c). */
 typedef struct {
-	uint64_t rows, cols;     /* the input is rows x cols */
-	uint64_t ld_in, ld_out;  /* elements; 0 means cols (ld_in) or rows (ld_out) */
-	unsigned elem_bits;      /* 8, 16, 32, 64, 128; 0 = any (a list entry without elem=) */
-	unsigned offset;         /* both pointers this many elements past an aligned address (0-15) */
-	uint64_t batch;          /* matrices, 1 to 2^31-1; 0 is refused (set it: 1 for one matrix) */
-	uint64_t stride_in;      /* elements from one input matrix to the next; 0 means rows*ld_in */
-	uint64_t stride_out;     /* ... output matrix; 0 means cols*ld_out. Both ignored for batch 1 */
+	ptxpose_desc p;  /* the problem: from RIG_SHAPE_INIT or rig_shape_of (p.batch 1);
+			  * p.elem_bytes 0: any width (a list entry without elem=) */
+	uint64_t offset; /* the harness's: both pointers this many elements past an
+			  * aligned address (0-15 for the rig) */
 } rig_shape;
+
+#define RIG_SHAPE_INIT {PTXPOSE_DESC_INIT, 0}
+
+/* A rows x cols shape of elem_bits elements (0: any), one matrix, packed. */
+rig_shape rig_shape_of(uint64_t rows, uint64_t cols, unsigned elem_bits);
 
 /* Resolve default leading dimensions and strides, then check ranges, that
  * a batch stride holds its matrix (stride_in >= (rows-1)*ld_in + cols,
  * stride_out >= (cols-1)*ld_out + rows) and that the byte sizes fit in 64
  * bits and in size_t. PX_EUSAGE with a reason naming the value ("ld-in 31 is
  * less than cols 33", "batch 0 is out of range ...", "too large: ...").
- * Needs elem_bits. */
+ * Needs p.elem_bytes. */
 px_status rig_shape_check(rig_shape *s, char *err, size_t errlen);
 
 /* Sizes of a checked shape. The input buffer holds batch matrices stride_in
@@ -38,10 +44,14 @@ uint64_t rig_shape_out_bytes(const rig_shape *s);
 /* Bytes a transpose moves: batch*rows*cols*elem read plus as many written. */
 uint64_t rig_shape_moved_bytes(const rig_shape *s);
 unsigned rig_shape_elem_bytes(const rig_shape *s);
+unsigned rig_shape_elem_bits(const rig_shape *s);
 
 /* "67x129", "67x129 ld_in=132 ld_out=72", "33x31 batch=3 stride_in=1100"
  * (ld and strides shown only when not the default). */
 const char *rig_shape_name(const rig_shape *s, char *buf, size_t len);
+
+/* A shape list entry, for messages and help. */
+#define RIG_SHAPE_SYNTAX "ROWSxCOLS[:ld_in=N][:ld_out=N][:elem=W][:offset=0-15][:batch=B][:stride_in=S][:stride_out=S]"
 
 /* One entry: ROWSxCOLS[:ld_in=N][:ld_out=N][:elem=W][:offset=N]
  * [:batch=B][:stride_in=S][:stride_out=S] ("ld-in", "stride-in" also
@@ -55,7 +65,7 @@ px_status rig_shape_parse(const char *text, rig_shape *s, char *err, size_t errl
  * is refused. */
 px_status rig_shape_list(const char *list, rig_shape **out, size_t *n, char *err, size_t errlen);
 
-/* The shapes a command runs: *one when one->rows or one->cols is set
+/* The shapes a command runs: *one when one->p.rows or one->p.cols is set
  * (--rows, --cols, --ld-in, --ld-out; its ranges and leading dimensions
  * checked as a list entry's are), else the list. A malloc'd array either way. */
 px_status rig_shape_select(const char *list, const rig_shape *one, rig_shape **out, size_t *n,

@@ -116,14 +116,14 @@ void vfy_finite(void *buf, uint64_t bytes, unsigned lane_bits)
 void vfy_transpose(const void *in, void *out, const rig_shape *s)
 {
 	unsigned eb = rig_shape_elem_bytes(s);
-	for (uint64_t b = 0; b < s->batch; b++) {
-		const unsigned char *src = (const unsigned char *)in + b * s->stride_in * eb;
-		unsigned char *dst = (unsigned char *)out + b * s->stride_out * eb;
-		for (uint64_t ib = 0; ib < s->rows; ib += TB)
-			for (uint64_t jb = 0; jb < s->cols; jb += TB)
-				for (uint64_t i = ib; i < ib + TB && i < s->rows; i++)
-					for (uint64_t j = jb; j < jb + TB && j < s->cols; j++)
-						memcpy(dst + (j * s->ld_out + i) * eb, src + (i * s->ld_in + j) * eb, eb);
+	for (uint64_t b = 0; b < s->p.batch; b++) {
+		const unsigned char *src = (const unsigned char *)in + b * s->p.stride_in * eb;
+		unsigned char *dst = (unsigned char *)out + b * s->p.stride_out * eb;
+		for (uint64_t ib = 0; ib < s->p.rows; ib += TB)
+			for (uint64_t jb = 0; jb < s->p.cols; jb += TB)
+				for (uint64_t i = ib; i < ib + TB && i < s->p.rows; i++)
+					for (uint64_t j = jb; j < jb + TB && j < s->p.cols; j++)
+						memcpy(dst + (j * s->p.ld_out + i) * eb, src + (i * s->p.ld_in + j) * eb, eb);
 	}
 }
 

@@ -79,10 +79,10 @@ static void note(cmp_part *p, uint64_t b, uint64_t j, uint64_t i)
  * than cols*ld_out (the part past it is the next matrix's). */
 static uint64_t row_len(const rig_shape *s, uint64_t b, uint64_t j)
 {
-	if (j + 1 < s->cols || b + 1 == s->batch)
-		return s->ld_out;
-	uint64_t room = s->stride_out - (s->cols - 1) * s->ld_out; /* >= rows */
-	return room < s->ld_out ? room : s->ld_out;
+	if (j + 1 < s->p.cols || b + 1 == s->p.batch)
+		return s->p.ld_out;
+	uint64_t room = s->p.stride_out - (s->p.cols - 1) * s->p.ld_out; /* >= rows */
+	return room < s->p.ld_out ? room : s->p.ld_out;
 }
 
 /* Global output rows [lo, hi) (row g is row g % cols of matrix g / cols),
@@ -96,31 +96,31 @@ static void cmp_rows(void *ctx, uint64_t lo, uint64_t hi, int part)
 	cmp_part *p = &c->part[part];
 	memset(p, 0, sizeof *p);
 	for (uint64_t g = lo; g < hi;) {
-		uint64_t b = g / s->cols, jb = g % s->cols;
-		uint64_t je = jb + TB < s->cols ? jb + TB : s->cols;
+		uint64_t b = g / s->p.cols, jb = g % s->p.cols;
+		uint64_t je = jb + TB < s->p.cols ? jb + TB : s->p.cols;
 		if (je - jb > hi - g)
 			je = jb + (hi - g);
-		const unsigned char *in = c->in + b * s->stride_in * eb, *out = c->out + b * s->stride_out * eb;
-		for (uint64_t ib = 0; ib < s->rows; ib += TB) {
-			uint64_t ie = ib + TB < s->rows ? ib + TB : s->rows;
+		const unsigned char *in = c->in + b * s->p.stride_in * eb, *out = c->out + b * s->p.stride_out * eb;
+		for (uint64_t ib = 0; ib < s->p.rows; ib += TB) {
+			uint64_t ie = ib + TB < s->p.rows ? ib + TB : s->p.rows;
 			for (uint64_t j = jb; j < je; j++) {
-				const unsigned char *orow = out + j * s->ld_out * eb;
+				const unsigned char *orow = out + j * s->p.ld_out * eb;
 				for (uint64_t i = ib; i < ie; i++)
-					if (!elem_eq(orow + i * eb, in + (i * s->ld_in + j) * eb, eb))
+					if (!elem_eq(orow + i * eb, in + (i * s->p.ld_in + j) * eb, eb))
 						note(p, b, j, i);
 			}
 		}
 		for (uint64_t j = jb; j < je; j++) {
-			const unsigned char *orow = out + j * s->ld_out * eb;
-			for (uint64_t i = s->rows, n = row_len(s, b, j); i < n; i++)
+			const unsigned char *orow = out + j * s->p.ld_out * eb;
+			for (uint64_t i = s->p.rows, n = row_len(s, b, j); i < n; i++)
 				if (!is_poison(orow + i * eb, eb))
 					note(p, b, j, i);
 		}
-		uint64_t end = s->cols * s->ld_out, last = (s->cols - 1) * s->ld_out;
-		if (je == s->cols && b + 1 < s->batch)
-			for (uint64_t k = end; k < s->stride_out; k++)
+		uint64_t end = s->p.cols * s->p.ld_out, last = (s->p.cols - 1) * s->p.ld_out;
+		if (je == s->p.cols && b + 1 < s->p.batch)
+			for (uint64_t k = end; k < s->p.stride_out; k++)
 				if (!is_poison(out + k * eb, eb))
-					note(p, b, s->cols - 1, k - last);
+					note(p, b, s->p.cols - 1, k - last);
 		g += je - jb;
 	}
 }
@@ -129,9 +129,9 @@ px_status vfy_compare(const void *in, const void *out, const rig_shape *s, vfy_r
 {
 	memset(r, 0, sizeof *r);
 	cmp_job c = {in, out, s, rig_shape_elem_bytes(s), {{0}}};
-	uint64_t per_row = s->ld_out;
+	uint64_t per_row = s->p.ld_out;
 	uint64_t grain = GRAIN_ELEMS / per_row + 1;
-	int parts = pool_for(s->batch * s->cols, grain, cmp_rows, &c);
+	int parts = pool_for(s->p.batch * s->p.cols, grain, cmp_rows, &c);
 	cmp_part first = {0};
 	for (int k = 0; k < parts; k++) {
 		cmp_part *p = &c.part[k];
@@ -145,13 +145,13 @@ px_status vfy_compare(const void *in, const void *out, const rig_shape *s, vfy_r
 	r->b = first.b;
 	r->j = first.j;
 	r->i = first.i;
-	r->in_gap = first.i >= s->ld_out;
-	r->in_padding = first.i >= s->rows && !r->in_gap;
-	memcpy(r->got, c.out + ((first.b * s->stride_out) + first.j * s->ld_out + first.i) * c.eb, c.eb);
-	if (first.i >= s->rows)
+	r->in_gap = first.i >= s->p.ld_out;
+	r->in_padding = first.i >= s->p.rows && !r->in_gap;
+	memcpy(r->got, c.out + ((first.b * s->p.stride_out) + first.j * s->p.ld_out + first.i) * c.eb, c.eb);
+	if (first.i >= s->p.rows)
 		memset(r->want, VFY_POISON, c.eb);
 	else
-		memcpy(r->want, c.in + (first.b * s->stride_in + first.i * s->ld_in + first.j) * c.eb, c.eb);
+		memcpy(r->want, c.in + (first.b * s->p.stride_in + first.i * s->p.ld_in + first.j) * c.eb, c.eb);
 	return PX_WRONG;
 }
 
@@ -188,7 +188,7 @@ const char *vfy_describe(const vfy_result *r, const rig_shape *s, char *buf, siz
 		else if (is_poison(r->got, eb))
 			why = " (the poison: never written)";
 		char at[32] = "";
-		if (s->batch > 1)
+		if (s->p.batch > 1)
 			snprintf(at, sizeof at, "[b=%llu]", (unsigned long long)r->b);
 		n = (size_t)snprintf(buf, len, "out%s[j=%llu][i=%llu]: got %s, want %s%s (%llu of %llu elements wrong)",
 				     at, (unsigned long long)r->j, (unsigned long long)r->i, got, want, why,

@@ -15,6 +15,7 @@
 #include "gen/tp_family.h"
 #include "gen/tp_geom.h"
 #include "rig/rig.h"
+#include "tests/unit/shape_harness.h"
 #include "tests/unit/tap.h"
 
 static char err[512];
@@ -103,9 +104,9 @@ static int walk(const char *ptx, const px_meta *m, rig_shape *s, const unsigned 
 		return 0;
 	if (emu_load(ptx, &p, &d) == EMU_OK) {
 		emu_launch l = {.dyn_smem = m->dyn_smem, .in = b.in, .in_bytes = b.in_bytes, .out = b.out,
-				.out_bytes = b.out_bytes, .rows = (uint32_t)s->rows, .cols = (uint32_t)s->cols,
-				.ld_in = (uint32_t)s->ld_in, .ld_out = (uint32_t)s->ld_out, .batch = (uint32_t)s->batch,
-				.stride_in = s->stride_in, .stride_out = s->stride_out,
+				.out_bytes = b.out_bytes, .rows = (uint32_t)s->p.rows, .cols = (uint32_t)s->p.cols,
+				.ld_in = (uint32_t)s->p.ld_in, .ld_out = (uint32_t)s->p.ld_out, .batch = (uint32_t)s->p.batch,
+				.stride_in = s->p.stride_in, .stride_out = s->p.stride_out,
 				.misalign = s->offset * rig_shape_elem_bytes(s), .stats = &st};
 		memcpy(l.grid, g, sizeof l.grid);
 		memcpy(l.block, m->block, sizeof l.block);
@@ -153,7 +154,7 @@ static void test_walk(void)
 	tp_use(&ks[4].p, tp_family_named("linear"));
 	ks[4].p.elem = 16, ks[4].p.tx = 64, ks[4].p.ty = 1;
 	/* 3 matrices of 150x140 with gaps, pointers one element off: 3x5 tiles of 64 */
-	rig_shape base = {150, 140, 141, 153, 0, 1, 3, 150 * 141 + 5, 140 * 153 + 7};
+	rig_shape base = shape_of(150, 140, 141, 153, 0, 1, 3, 150 * 141 + 5, 140 * 153 + 7);
 	for (int k = 0; k < 5; k++) {
 		snprintf(ks[k].p.name, sizeof ks[k].p.name, "walk%d", k);
 		strbuf t;
@@ -166,11 +167,11 @@ static void test_walk(void)
 		}
 		px_meta m = meta_of(sb_str(&t));
 		rig_shape s = base;
-		s.elem_bits = ks[k].p.elem;
+		s.p.elem_bytes = ks[k].p.elem / 8;
 		if (rig_shape_check(&s, err, sizeof err))
 			printf("# shape: %s\n", err);
 		unsigned full[3];
-		meta_grid_dims(&m, s.rows, s.cols, s.batch, full, err, sizeof err);
+		meta_grid_dims(&m, s.p.rows, s.p.cols, s.p.batch, full, err, sizeof err);
 		const unsigned grids[][3] = {
 			{1, 1, 1},                                 /* one block walks everything */
 			{2, 2, 2},                                 /* every loop steps by 2 */

@@ -95,6 +95,33 @@ static void problems(void)
 	   model_align_of_offset(3, 2) == 2 && model_align_of_offset(4, 4) == 16, "alignment of an offset");
 }
 
+/* The one conversion of the public desc: every field, and the defaults the
+ * check fills written back to the desc. */
+static void desc_problem(void)
+{
+	ptxpose_desc d = PTXPOSE_DESC_INIT;
+	d.elem_bytes = 8, d.rows = 3, d.cols = 5, d.ld_in = 7, d.ld_out = 11, d.batch = 13;
+	d.stride_in = 17, d.stride_out = 19, d.align_in = 32, d.align_out = 64;
+	model_problem p;
+	model_problem_of_desc(&p, &d);
+	ok(p.es == 8 && p.rows == 3 && p.cols == 5 && p.ld_in == 7 && p.ld_out == 11 && p.batch == 13 &&
+	   p.stride_in == 17 && p.stride_out == 19 && p.align_in == 32 && p.align_out == 64,
+	   "model_problem_of_desc copies every field");
+	char err[256] = "";
+	ptxpose_desc e = PTXPOSE_DESC_INIT;
+	e.rows = 7, e.cols = 9, e.batch = 3;
+	ok(model_desc_check(&e, 1, err, sizeof err) == MODEL_OK && e.ld_in == 9 && e.ld_out == 7 &&
+	   e.stride_in == 63 && e.stride_out == 63 && !e.align_in, "model_desc_check (shape only): defaults written back");
+	e.elem_bytes = 3;
+	ok(model_desc_check(&e, 0, err, sizeof err) == MODEL_EINVAL, "... the whole check refuses a 3-byte element");
+	has_str(err, "elem_bytes 3 is not 1, 2, 4, 8 or 16", "... naming it");
+	e.elem_bytes = 2;
+	uint64_t in, out;
+	model_desc_bytes(&e, &in, &out);
+	ok(model_desc_check(&e, 0, err, sizeof err) == MODEL_OK && in == 3 * 63 * 2 && out == in,
+	   "model_desc_bytes: 3 packed 7x9 matrices of 2 bytes");
+}
+
 static void params(void)
 {
 	model_params p;
@@ -313,6 +340,7 @@ static void copies(void)
 int main(void)
 {
 	problems();
+	desc_problem();
 	copies();
 	params();
 	kernels();

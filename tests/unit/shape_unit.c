@@ -9,6 +9,7 @@
 
 #include "loader/pxfile.h"
 #include "rig/rig.h"
+#include "tests/unit/shape_harness.h"
 #include "rig/rig_report.h"
 #include "tap.h"
 
@@ -27,13 +28,13 @@ static px_status chk_shape(rig_shape s, rig_shape *out)
 
 static px_status chk(uint64_t rows, uint64_t cols, uint64_t ld_in, uint64_t ld_out, unsigned bits, rig_shape *out)
 {
-	return chk_shape((rig_shape){rows, cols, ld_in, ld_out, bits, 0, 1, 0, 0}, out);
+	return chk_shape((rig_shape)shape_of(rows, cols, ld_in, ld_out, bits, 0, 1, 0, 0), out);
 }
 
 static void test_check(void)
 {
 	rig_shape s;
-	ok(chk(67, 129, 0, 0, 32, &s) == PX_OK && s.ld_in == 129 && s.ld_out == 67, "default leading dimensions: cols, rows");
+	ok(chk(67, 129, 0, 0, 32, &s) == PX_OK && s.p.ld_in == 129 && s.p.ld_out == 67, "default leading dimensions: cols, rows");
 	ok(rig_shape_in_bytes(&s) == 67 * 129 * 4 && rig_shape_out_bytes(&s) == 129 * 67 * 4 &&
 	   rig_shape_moved_bytes(&s) == 2 * 67 * 129 * 4, "bytes: in, out, moved (read + written)");
 	chk(67, 129, 132, 72, 16, &s);
@@ -61,13 +62,13 @@ static void test_check(void)
 static px_status chk_batch(uint64_t rows, uint64_t cols, uint64_t batch, uint64_t sin, uint64_t sout, unsigned bits,
 			   rig_shape *out)
 {
-	return chk_shape((rig_shape){rows, cols, 0, 0, bits, 0, batch, sin, sout}, out);
+	return chk_shape((rig_shape)shape_of(rows, cols, 0, 0, bits, 0, batch, sin, sout), out);
 }
 
 static void test_batch(void)
 {
 	rig_shape s;
-	ok(chk_batch(33, 31, 3, 0, 0, 32, &s) == PX_OK && s.stride_in == 33 * 31 && s.stride_out == 31 * 33,
+	ok(chk_batch(33, 31, 3, 0, 0, 32, &s) == PX_OK && s.p.stride_in == 33 * 31 && s.p.stride_out == 31 * 33,
 	   "a batch without strides: packed matrices");
 	ok(rig_shape_in_bytes(&s) == 3 * 33 * 31 * 4 && rig_shape_moved_bytes(&s) == 2 * 3 * 33 * 31 * 4,
 	   "... in bytes and moved bytes count every matrix");
@@ -98,15 +99,15 @@ static void test_batch(void)
 static void test_names(void)
 {
 	char b[96];
-	rig_shape s = {67, 129, 0, 0, 32, 0, 1, 0, 0};
+	rig_shape s = shape_of(67, 129, 0, 0, 32, 0, 1, 0, 0);
 	is_str(rig_shape_name(&s, b, sizeof b), "67x129", "name without padding");
-	s.ld_in = 129, s.ld_out = 72;
+	s.p.ld_in = 129, s.p.ld_out = 72;
 	is_str(rig_shape_name(&s, b, sizeof b), "67x129 ld_out=72", "a default ld is not shown");
-	s.ld_in = 132;
+	s.p.ld_in = 132;
 	is_str(rig_shape_name(&s, b, sizeof b), "67x129 ld_in=132 ld_out=72", "both shown");
-	s.stride_in = 5;
+	s.p.stride_in = 5;
 	is_str(rig_shape_name(&s, b, sizeof b), "67x129 ld_in=132 ld_out=72", "a stride is not shown for a batch of one");
-	s.batch = 3, s.stride_in = 67 * 132, s.stride_out = 9300;
+	s.p.batch = 3, s.p.stride_in = 67 * 132, s.p.stride_out = 9300;
 	is_str(rig_shape_name(&s, b, sizeof b), "67x129 ld_in=132 ld_out=72 batch=3 stride_out=9300",
 	       "a batch, and the stride that is not packed");
 	is_str(px_bytes_str(1023, b, sizeof b), "1023 B", "bytes");
@@ -117,9 +118,9 @@ static void test_names(void)
 static void test_parse(void)
 {
 	rig_shape s;
-	ok(rig_shape_parse("67x129:ld_in=132:ld_out=72:elem=64", &s, err, sizeof err) == PX_OK && s.rows == 67 &&
-	   s.cols == 129 && s.ld_in == 132 && s.ld_out == 72 && s.elem_bits == 64, "parse all the keys");
-	ok(rig_shape_parse("3x4:ld-in=9", &s, err, sizeof err) == PX_OK && s.ld_in == 9 && !s.elem_bits,
+	ok(rig_shape_parse("67x129:ld_in=132:ld_out=72:elem=64", &s, err, sizeof err) == PX_OK && s.p.rows == 67 &&
+	   s.p.cols == 129 && s.p.ld_in == 132 && s.p.ld_out == 72 && rig_shape_elem_bits(&s) == 64, "parse all the keys");
+	ok(rig_shape_parse("3x4:ld-in=9", &s, err, sizeof err) == PX_OK && s.p.ld_in == 9 && !s.p.elem_bytes,
 	   "ld-in spelt like the flag; no elem means any");
 	static const char *const bad[] = {"x4", "3x", "3x4:", "3x4:foo=1", "3x4:elem=24", "0x4", "3x4 ", "3x2147483648",
 					  "3x4:ld_in=", "-3x4"};
@@ -131,8 +132,8 @@ static void test_parse(void)
 	is_str(err, "shape '3x8:ld_in=7': ld_in 7 is less than cols 8 (an input row holds cols elements)", "... named");
 	rig_shape *v;
 	size_t n;
-	ok(rig_shape_list("1x1,2x3:elem=8,4x5", &v, &n, err, sizeof err) == PX_OK && n == 3 && v[1].cols == 3 &&
-	   v[1].elem_bits == 8 && v[2].rows == 4, "a list of three");
+	ok(rig_shape_list("1x1,2x3:elem=8,4x5", &v, &n, err, sizeof err) == PX_OK && n == 3 && v[1].p.cols == 3 &&
+	   rig_shape_elem_bits(&v[1]) == 8 && v[2].p.rows == 4, "a list of three");
 	free(v);
 	/* issue 19 item 3: elem= as bits, bytes with a unit or a type name (common/elem.h) */
 	static const struct {
@@ -143,8 +144,8 @@ static void test_parse(void)
 		{"3x4:elem=1B", 8}, {"3x4:elem=e4m3", 8}, {"3x4:elem=c64", 64}, {"3x4:elem=032", 32},
 	};
 	for (size_t k = 0; k < sizeof widths / sizeof widths[0]; k++)
-		ok(rig_shape_parse(widths[k].text, &s, err, sizeof err) == PX_OK && s.elem_bits == widths[k].bits &&
-		   s.rows == 3 && s.cols == 4, "'%s' is %u bits", widths[k].text, widths[k].bits);
+		ok(rig_shape_parse(widths[k].text, &s, err, sizeof err) == PX_OK && rig_shape_elem_bits(&s) == widths[k].bits &&
+		   s.p.rows == 3 && s.p.cols == 4, "'%s' is %u bits", widths[k].text, widths[k].bits);
 	static const char *const nonwidths[] = {"3x4:elem=3B", "3x4:elem=32B", "3x4:elem=4b", "3x4:elem=f24",
 						"3x4:elem=", "3x4:elem=B", "3x4:elem=f32x"};
 	for (size_t k = 0; k < sizeof nonwidths / sizeof nonwidths[0]; k++) {
@@ -153,9 +154,9 @@ static void test_parse(void)
 	}
 	ok(rig_shape_list("1x1,2y3", &v, &n, err, sizeof err) == PX_EUSAGE && !v, "one bad entry spoils the list");
 	ok(rig_shape_list("", &v, &n, err, sizeof err) == PX_EUSAGE, "an empty list is refused");
-	ok(rig_shape_parse("33x31:batch=3:stride_in=1100:stride-out=1200", &s, err, sizeof err) == PX_OK && s.batch == 3 &&
-	   s.stride_in == 1100 && s.stride_out == 1200, "batch and strides, both spellings");
-	ok(rig_shape_parse("3x4", &s, err, sizeof err) == PX_OK && s.batch == 1 && !s.stride_in,
+	ok(rig_shape_parse("33x31:batch=3:stride_in=1100:stride-out=1200", &s, err, sizeof err) == PX_OK && s.p.batch == 3 &&
+	   s.p.stride_in == 1100 && s.p.stride_out == 1200, "batch and strides, both spellings");
+	ok(rig_shape_parse("3x4", &s, err, sizeof err) == PX_OK && s.p.batch == 1 && !s.p.stride_in,
 	   "no batch= means one matrix");
 	ok(rig_shape_parse("3x3:batch=0", &s, err, sizeof err) == PX_EUSAGE, "batch=0 in a list entry refused");
 	is_str(err, "bad shape '3x3:batch=0': batch 0 is out of range (1 to 2147483647)", "... naming it");
@@ -164,7 +165,7 @@ static void test_parse(void)
 	has_str(err, "shape '33x31:batch=2:stride_in=1000': stride_in 1000 is less than", "... naming it");
 	ok(rig_shape_parse("3x3:batch=2:stride_in=9223372036854775808", &s, err, sizeof err) == PX_EUSAGE,
 	   "a stride past 2^63-1 refused");
-	rig_shape one = {.rows = 33, .cols = 31, .batch = 2, .stride_out = 5};
+	rig_shape one = shape_of(33, 31, 0, 0, 0, 0, 2, 0, 5);
 	ok(rig_shape_select("1x1", &one, &v, &n, err, sizeof err) == PX_EUSAGE && !v,
 	   "--rows/--cols with a short --stride-out: refused before any shape runs");
 	has_str(err, "stride_out 5 is less than", "... naming it");
@@ -205,7 +206,7 @@ static void test_parse_bad(void)
 	for (size_t k = 0; k < sizeof empty / sizeof empty[0]; k++)
 		ok(rig_shape_list(empty[k], &v, &n, err, sizeof err) == PX_EUSAGE && strstr(err, "is empty"),
 		   "an empty entry in '%s' is refused", empty[k]);
-	rig_shape one = {.rows = 5, .cols = 10, .ld_in = 4, .batch = 1};
+	rig_shape one = shape_of(5, 10, 4, 0, 0, 0, 1, 0, 0);
 	ok(rig_shape_select("1x1", &one, &v, &n, err, sizeof err) == PX_EUSAGE && !v,
 	   "one shape (--rows 5 --cols 10 --ld-in 4) is checked when selected");
 	is_str(err, "ld_in 4 is less than cols 10 (an input row holds cols elements)", "... naming ld-in");
@@ -301,9 +302,9 @@ static void test_file(void)
 	   "elem=4294967328 is refused");
 	has_str(err, "got '4294967328'", "... quoting it, not as 32");
 	meta_parse("// ptxpose kernel=k abi=2 elem=32 grid=tile tile=8x32 block=32x8\n", &m, err, sizeof err);
-	rig_shape s = {524281, 4, 0, 0, 32, 0, 70000, 0, 0};
+	rig_shape s = shape_of(524281, 4, 0, 0, 32, 0, 70000, 0, 0);
 	ok(rig_launch_check(&m, &s, err, sizeof err) == PX_OK, "65536 tile rows and 70000 matrices: a grid");
-	s.batch = 0;
+	s.p.batch = 0;
 	ok(rig_launch_check(&m, &s, err, sizeof err) == PX_EUSAGE, "an unchecked batch of 0: the internal assertion");
 	has_str(err, "kernel k: no grid for 524281x4 batch 0", "... said so");
 }
@@ -313,10 +314,10 @@ static void test_report(void)
 	rig_report_head h = {.device = "Dev", .sm_count = 8, .driver = "13.0", .date = "2026-01-02 03:04:05 UTC",
 			    .commit = "abc1234", .time = {.method = RIG_TIME_EVENTS, .iters = 100, .warmup = 10, .flush_l2 = 1}};
 	rig_row rows[4] = {
-		{.variant = "copy", .shape = {64, 32, 0, 0, 32}, .us = 2, .gbps = 16.384, .pct_copy = 100, .timing = "events"},
-		{.variant = "k", .shape = {64, 32, 0, 72, 32}, .us = 4, .gbps = 8.192, .pct_copy = 50, .timing = "events"},
-		{.variant = "bad", .shape = {64, 32, 0, 0, 32}, .state = RIG_ROW_FAIL, .note = "out[j=1][i=2]: a, b"},
-		{.variant = "b", .shape = {64, 32, 0, 0, 32, 0, 3, 2100, 0}, .us = 4, .gbps = 8.192, .pct_copy = 50, .timing = "events"},
+		{.variant = "copy", .shape = shape_of(64, 32, 0, 0, 32, 0, 0, 0, 0), .us = 2, .gbps = 16.384, .pct_copy = 100, .timing = "events"},
+		{.variant = "k", .shape = shape_of(64, 32, 0, 72, 32, 0, 0, 0, 0), .us = 4, .gbps = 8.192, .pct_copy = 50, .timing = "events"},
+		{.variant = "bad", .shape = shape_of(64, 32, 0, 0, 32, 0, 0, 0, 0), .state = RIG_ROW_FAIL, .note = "out[j=1][i=2]: a, b"},
+		{.variant = "b", .shape = shape_of(64, 32, 0, 0, 32, 0, 3, 2100, 0), .us = 4, .gbps = 8.192, .pct_copy = 50, .timing = "events"},
 	};
 	strbuf sb;
 	sb_init(&sb);
@@ -338,7 +339,7 @@ static void test_report(void)
 			     "b,32,64,32,32,64,ok,4.000,8.19,50.00,events,,3,2100,0\n",
 		"... rows with the default ld spelt out, notes quoted, a batch's count and strides last");
 	/* a note that echoes a file name cannot break a row of the Markdown table */
-	rig_row odd = {.variant = "v|w", .shape = {.rows = 1, .cols = 1, .elem_bits = 8, .batch = 1}, .state = RIG_ROW_ERROR, .note = "x.ptx|\nok: bad"};
+	rig_row odd = {.variant = "v|w", .shape = shape_of(1, 1, 0, 0, 8, 0, 1, 0, 0), .state = RIG_ROW_ERROR, .note = "x.ptx|\nok: bad"};
 	sb_reset(&sb);
 	rig_report_md(&sb, &h, &odd, 1);
 	has_str(sb_str(&sb), "| v\\|w | 8 | 1x1 | ERROR | | | | x.ptx\\|\\nok: bad |\n", "bench.md escapes '|' and newlines in a row");

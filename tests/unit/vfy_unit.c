@@ -6,11 +6,12 @@
 #include <string.h>
 
 #include "rig/rig.h"
+#include "tests/unit/shape_harness.h"
 #include "tap.h"
 
 static rig_shape shape(uint64_t rows, uint64_t cols, uint64_t ld_in, uint64_t ld_out, unsigned bits)
 {
-	rig_shape s = {rows, cols, ld_in, ld_out, bits, 0, 1, 0, 0};
+	rig_shape s = shape_of(rows, cols, ld_in, ld_out, bits, 0, 1, 0, 0);
 	char err[256];
 	if (rig_shape_check(&s, err, sizeof err))
 		printf("# shape_check: %s\n", err);
@@ -43,7 +44,7 @@ static void drop(mat *m)
 
 static unsigned char *at_out(mat *m, uint64_t j, uint64_t i)
 {
-	return m->out + (j * m->s.ld_out + i) * m->eb;
+	return m->out + (j * m->s.p.ld_out + i) * m->eb;
 }
 
 static void test_stream(void)
@@ -171,7 +172,7 @@ static void test_mismatch(void)
  * transposed by the reference. */
 static mat make_batch(uint64_t sin, uint64_t sout)
 {
-	rig_shape s = {5, 4, 0, 0, 32, 0, 3, sin, sout};
+	rig_shape s = shape_of(5, 4, 0, 0, 32, 0, 3, sin, sout);
 	char e[256];
 	if (rig_shape_check(&s, e, sizeof e))
 		printf("# shape_check: %s\n", e);
@@ -212,7 +213,7 @@ static void test_batch(void)
 	/* ld_out padding that reaches into the next matrix: 5x4 with ld_out 7 and
 	 * stride_out 27, shorter than cols*ld_out = 28: the last row keeps one
 	 * element of padding (i = 5), and i = 6 is the next matrix's first */
-	rig_shape s = {5, 4, 0, 7, 32, 0, 3, 0, 27};
+	rig_shape s = shape_of(5, 4, 0, 7, 32, 0, 3, 0, 27);
 	char e[256];
 	ok(rig_shape_check(&s, e, sizeof e) == PX_OK, "a stride shorter than cols*ld_out is valid (%s)", e);
 	m = (mat){s, malloc(rig_shape_in_bytes(&s)), malloc(rig_shape_out_bytes(&s)), 4};
