@@ -2,6 +2,8 @@
  * (common/nd.h). */
 #include "common/nd.h"
 
+#include "common/elem.h"
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -134,8 +136,8 @@ int nd_check(const nd_problem *p0, char *err, size_t errlen)
 		return -1;
 	}
 	unsigned es = p.elem_bytes;
-	if (es != 1 && es != 2 && es != 4 && es != 8 && es != 16) {
-		snprintf(err, errlen, "elem_bytes %u is not 1, 2, 4, 8 or 16", es);
+	if (!elem_valid_bytes(es)) {
+		snprintf(err, errlen, "elem_bytes %u is not " ELEM_BYTES_LIST, es);
 		return -1;
 	}
 	if (check_align("align_in", p.align_in, es, err, errlen) ||
