@@ -19,6 +19,9 @@
  *
  *     ptxpose_transpose(h, &d, d_in, d_out, stream);
  *
+ * Any permutation of an N-d tensor (rank up to 8) takes the same desc with
+ * rank, extents and perm set (ptxpose_desc, ptxpose_permute).
+ *
  * Every function but ptxpose_version, ptxpose_status_string and
  * ptxpose_last_error returns a ptxpose_status; on failure ptxpose_last_error()
  * holds a one-line explanation that names the value at fault ("ld_in 4 is
@@ -151,6 +154,8 @@ enum {
 };
 
 /* A transpose problem. Start from PTXPOSE_DESC_INIT, then set the fields. */
+#define PTXPOSE_MAX_RANK 8
+
 typedef struct {
 	uint32_t size;                  /* sizeof(ptxpose_desc): PTXPOSE_DESC_INIT sets it */
 	uint32_t elem_bytes;            /* 1, 2, 4, 8 or 16 */
@@ -167,9 +172,30 @@ typedef struct {
 	double measure_budget_ms;       /* PTXPOSE_PLAN_MEASURE: checked between candidates, after the
 	                                 * first is timed (which always is); 0: 200 ms */
 	const char *kernel;             /* NULL: the plan chooses; else this kernel by name (ptxpose_kernel_info) */
+	/* ---- N-d permutations (since 0.4) -----------------------------------
+	 * rank 0: the 2-D problem above. rank 1 to PTXPOSE_MAX_RANK: any
+	 * permutation of a tensor, out = in.transpose(perm) in NumPy's convention
+	 * (output dim k is input dim perm[k]); rows, cols, ld_in, ld_out, batch,
+	 * stride_in and stride_out must then be 0. Input dim i has extents[i]
+	 * (1 to 2^31-1; dim 0 the slowest) and stride strides_in[i]; output dim k
+	 * has extent extents[perm[k]] and stride strides_out[k]. Strides are in
+	 * elements, >= 0; all 0 on a side: packed row-major. Output strides under
+	 * which two elements might share an address are refused. The plan drops
+	 * extent-1 dims, merges dims adjacent in both tensors, folds a small
+	 * preserved innermost dim into a wider element (as the alignments allow),
+	 * and then copies, runs a transpose kernel over a batch of the other
+	 * dims, or runs a tiled copy (`ptxpose plan` prints what it chose). A 2-D
+	 * transpose is rank 2 with perm {1, 0}. */
+	uint32_t rank;
+	uint32_t perm[PTXPOSE_MAX_RANK];
+	uint64_t extents[PTXPOSE_MAX_RANK];
+	int64_t strides_in[PTXPOSE_MAX_RANK];
+	int64_t strides_out[PTXPOSE_MAX_RANK];
 } ptxpose_desc;
 
-#define PTXPOSE_DESC_INIT {sizeof(ptxpose_desc), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
+#define PTXPOSE_DESC_INIT {sizeof(ptxpose_desc), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, {0}, {0}, {0}, {0}}
+/* The size of a 0.3 desc, without the N-d fields: the library takes it too. */
+#define PTXPOSE_DESC_SIZE_0_3 offsetof(ptxpose_desc, rank)
 
 enum {
 	PTXPOSE_NO_CACHE = 1u << 0 /* ptxpose_create: neither read nor write the on-disk cache of measured plans */
@@ -212,6 +238,21 @@ PTXPOSE_API ptxpose_status ptxpose_execute(ptxpose_plan plan, const void *in, vo
  * made for the alignment the pointers have. */
 PTXPOSE_API ptxpose_status ptxpose_transpose(ptxpose_handle h, const ptxpose_desc *desc, const void *in,
 					     void *out, ptxpose_stream stream);
+
+/* Any permutation of an N-d tensor (desc->rank 1 to PTXPOSE_MAX_RANK, see
+ * ptxpose_desc), planned through the handle's plan cache and executed, as
+ * ptxpose_transpose does (which takes N-d descs too). Example, attention
+ * heads [B, S, H, D] -> [B, H, S, D] of 2-byte elements, packed:
+ *
+ *     ptxpose_desc d = PTXPOSE_DESC_INIT;
+ *     d.elem_bytes = 2;  d.rank = 4;
+ *     d.extents[0] = B;  d.extents[1] = S;  d.extents[2] = H;  d.extents[3] = D;
+ *     d.perm[0] = 0;     d.perm[1] = 2;     d.perm[2] = 1;     d.perm[3] = 3;
+ *     ptxpose_permute(h, &d, d_in, d_out, stream);
+ *
+ * (or ptxpose_plan_create with the same desc, then ptxpose_execute). */
+PTXPOSE_API ptxpose_status ptxpose_permute(ptxpose_handle h, const ptxpose_desc *desc, const void *in, void *out,
+					   ptxpose_stream stream);
 
 /* ---- queries ---------------------------------------------------------------- */
 

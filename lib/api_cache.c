@@ -144,3 +144,9 @@ ptxpose_status ptxpose_transpose(ptxpose_handle h, const ptxpose_desc *desc, con
 	api_log_flush(); /* the last: a callback may even destroy h */
 	return st;
 }
+
+ptxpose_status ptxpose_permute(ptxpose_handle h, const ptxpose_desc *desc, const void *in, void *out,
+			       ptxpose_stream stream)
+{
+	return ptxpose_transpose(h, desc, in, out, stream);
+}

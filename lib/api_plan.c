@@ -29,9 +29,10 @@ ptxpose_status api_problem(const ptxpose_desc *d, const void *in, const void *ou
 {
 	if (!d)
 		return api_fail(PTXPOSE_ERR_INVALID, "desc is NULL");
-	if (d->size != sizeof *d)
-		return api_fail(PTXPOSE_ERR_INVALID, "desc->size is %u, not sizeof(ptxpose_desc) = %zu: start from "
-						     "PTXPOSE_DESC_INIT", d->size, sizeof *d);
+	if (d->size != sizeof *d && d->size != PTXPOSE_DESC_SIZE_0_3)
+		return api_fail(PTXPOSE_ERR_INVALID, "desc->size is %u, not sizeof(ptxpose_desc) = %zu (or %zu, a 0.3 "
+						     "desc): start from PTXPOSE_DESC_INIT", d->size, sizeof *d,
+				(size_t)PTXPOSE_DESC_SIZE_0_3);
 	if (d->reserved)
 		return api_fail(PTXPOSE_ERR_INVALID, "desc->reserved is %u; it must be 0", d->reserved);
 	if (d->mode != PTXPOSE_PLAN_HEURISTIC && d->mode != PTXPOSE_PLAN_MEASURE)

@@ -25,6 +25,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # ---- the structs of include/ptxpose.h ---------------------------------------
 
 
+MAX_RANK = 8  # PTXPOSE_MAX_RANK
+
+
 class Desc(ctypes.Structure):
     _fields_ = [('size', ctypes.c_uint32), ('elem_bytes', ctypes.c_uint32),
                 ('rows', ctypes.c_uint64), ('cols', ctypes.c_uint64),
@@ -32,7 +35,10 @@ class Desc(ctypes.Structure):
                 ('batch', ctypes.c_uint64), ('stride_in', ctypes.c_uint64), ('stride_out', ctypes.c_uint64),
                 ('align_in', ctypes.c_uint32), ('align_out', ctypes.c_uint32),
                 ('mode', ctypes.c_uint32), ('reserved', ctypes.c_uint32),
-                ('measure_budget_ms', ctypes.c_double), ('kernel', ctypes.c_char_p)]
+                ('measure_budget_ms', ctypes.c_double), ('kernel', ctypes.c_char_p),
+                ('rank', ctypes.c_uint32), ('perm', ctypes.c_uint32 * MAX_RANK),
+                ('extents', ctypes.c_uint64 * MAX_RANK),
+                ('strides_in', ctypes.c_int64 * MAX_RANK), ('strides_out', ctypes.c_int64 * MAX_RANK)]
 
 
 class KernelInfo(ctypes.Structure):
@@ -67,6 +73,7 @@ SIGNATURES = {  # name: (restype, argtypes)
     'ptxpose_plan_destroy': (I32, [VP]),
     'ptxpose_execute': (I32, [VP, VP, VP, VP]),
     'ptxpose_transpose': (I32, [VP, ctypes.POINTER(Desc), VP, VP, VP]),
+    'ptxpose_permute': (I32, [VP, ctypes.POINTER(Desc), VP, VP, VP]),
     'ptxpose_kernel_count': (I32, [VP, ctypes.POINTER(I32)]),
     'ptxpose_kernel_get': (I32, [VP, I32, ctypes.POINTER(KernelInfo)]),
     'ptxpose_plan_get': (I32, [VP, ctypes.POINTER(PlanInfo)]),
