@@ -758,8 +758,9 @@ double fake_launch_run(const fake_launch *l, int work)
 	uint64_t rows = l->rows, cols = l->cols, ld_in = l->ld_in, ld_out = l->ld_out;
 	size_t eb = m->elem / 8;
 	uint64_t batch = l->batch, stride_in = l->stride_in, stride_out = l->stride_out;
-	uint64_t in_bytes = ((batch - 1) * stride_in + rows * ld_in) * eb;
-	uint64_t out_bytes = ((batch - 1) * stride_out + cols * ld_out) * eb;
+	/* the bytes a kernel touches: to the last element (N-d layouts end there) */
+	uint64_t in_bytes = ((batch - 1) * stride_in + (rows - 1) * ld_in + cols) * eb;
+	uint64_t out_bytes = ((batch - 1) * stride_out + (cols - 1) * ld_out + rows) * eb;
 	if (m->fault || !find(l->in, in_bytes, 0) || !find(l->out, out_bytes, 0)) {
 		fake_fault();
 		return -1;
