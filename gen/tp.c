@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/elem.h"
 #include "common/fsio.h"
 #include "gen/tp_family.h"
 
@@ -90,8 +91,8 @@ int tp_validate(const tp_params *p, char *err, size_t errlen)
 {
 	if (!valid_name(p->name))
 		FAIL("name: '%s' is not a PTX identifier (letters, digits, _; not starting with a digit)", p->name);
-	if (p->elem != 8 && p->elem != 16 && p->elem != 32 && p->elem != 64 && p->elem != 128)
-		FAIL("elem: %u is not an element width (8, 16, 32, 64 or 128 bits)", p->elem);
+	if (!elem_valid_bits(p->elem))
+		FAIL("elem: %u is not an element width (" ELEM_BITS_LIST " bits)", p->elem);
 	unsigned es = p->elem / 8, nthr = p->tx * p->ty;
 	if (!pow2(p->tx) || !pow2(p->ty) || nthr < 32 || nthr > 1024)
 		FAIL("threads: %ux%u must be powers of two giving 32 to 1024 threads", p->tx, p->ty);
