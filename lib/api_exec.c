@@ -71,6 +71,7 @@ ptxpose_status api_launch(ptxpose_plan p, const void *in, void *out, ptxpose_str
 	}
 	abi_args a = {.in = d_in, .out = d_out, .rows = p->rows, .cols = p->cols, .ld_in = p->ld_in,
 		      .ld_out = p->ld_out, .batch = p->batch, .stride_in = p->stride_in, .stride_out = p->stride_out};
+	abi_bdims_v2(&a); /* what a named kernel of ABI v3 reads (loader/abi.h) */
 	rc = launch_kernel(f, p->fn, p->info.kernel, p->grid, p->block, p->dyn_smem, (CUstream)stream, &a, call,
 			   sizeof call);
 	return rc ? driver_fail(f, rc, call) : PTXPOSE_OK;
