@@ -20,19 +20,8 @@
 #include "gen/tp_family.h"
 #include "loader/abi.h"
 #include "loader/pxfile.h"
+#include "tests/unit/nd_case.h"
 #include "tests/unit/tap.h"
-
-#define POISON 0x5a
-
-typedef struct {
-	unsigned nb;                        /* batch dims, slowest first */
-	uint64_t ext[ABI_BDIMS];
-	uint32_t rows, cols, pad_in, pad_out;
-	unsigned misalign;                  /* elements added to both pointers */
-	const char *grid_max;               /* PTXPOSE_GRID_MAX, or NULL: the loader's grid */
-	unsigned seed;
-	unsigned gap;                       /* gaps between matrices: multiples of this (elements) */
-} nd_case;
 
 static const nd_case cases[] = {
 	{2, {3, 2}, 5, 7, 0, 3, 0, NULL, 1, 1},
@@ -45,88 +34,25 @@ static const nd_case cases[] = {
 	{2, {1, 3}, 130, 144, 0, 14, 0, "1x1x2", 5, 16},
 };
 
-static uint64_t rng;
-static unsigned rnd(unsigned n)
-{
-	rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-	return (unsigned)(rng >> 33) % n;
-}
-
-/* Strides with gaps, the dims packed in a random order (fastest first);
- * returns the largest offset of a matrix's first element. */
-static uint64_t layout(const nd_case *c, uint64_t span, int64_t *s)
-{
-	unsigned order[ABI_BDIMS];
-	for (unsigned k = 0; k < c->nb; k++)
-		order[k] = k;
-	for (unsigned k = c->nb; k > 1; k--) {
-		unsigned j = rnd(k), t = order[k - 1];
-		order[k - 1] = order[j], order[j] = t;
-	}
-	uint64_t acc = span + c->gap * rnd(4), last = 0;
-	for (unsigned k = 0; k < c->nb; k++) {
-		unsigned d = order[k];
-		s[d] = (int64_t)acc;
-		last += (c->ext[d] - 1) * acc;
-		acc = acc * c->ext[d] + c->gap * rnd(3);
-	}
-	return last;
-}
-
 /* One kernel on one case: 1, or 0 with why. */
 static int run_case(const emu_prog *p, const px_meta *m, const nd_case *c, char *why, size_t wlen)
 {
 	unsigned es = m->elem_bits / 8;
-	uint32_t rows = c->rows, cols = c->cols, ld_in = cols + c->pad_in, ld_out = rows + c->pad_out;
-	int64_t sin[ABI_BDIMS], sout[ABI_BDIMS];
-	rng = c->seed * 7919u + es;
-	uint64_t in_n = layout(c, (uint64_t)rows * ld_in, sin) + (uint64_t)(rows - 1) * ld_in + cols;
-	uint64_t out_n = layout(c, (uint64_t)cols * ld_out, sout) + (uint64_t)(cols - 1) * ld_out + rows;
-	uint8_t bd[ABI_BDIMS_BYTES];
-	uint32_t batch;
-	if (abi_bdims_fill(c->nb, c->ext, sin, sout, bd, &batch)) {
-		snprintf(why, wlen, "abi_bdims_fill refused the case");
+	nd_data d;
+	if (nd_prepare(c, es, &d, why, wlen))
 		return 0;
-	}
-	size_t inb = in_n * es, outb = out_n * es;
-	uint8_t *in = malloc(inb), *out = malloc(outb), *ref = malloc(outb);
-	for (size_t k = 0; k < inb; k++)
-		in[k] = (uint8_t)rnd(256);
-	memset(out, POISON, outb);
-	memset(ref, POISON, outb);
-	for (uint32_t b = 0; b < batch; b++) { /* the reference: row-major over the batch, by loops */
-		uint64_t rest = b, oi = 0, oo = 0;
-		for (unsigned k = c->nb; k-- > 0;) {
-			uint64_t d = rest % c->ext[k];
-			rest /= c->ext[k];
-			oi += d * (uint64_t)sin[k], oo += d * (uint64_t)sout[k];
-		}
-		for (uint64_t i = 0; i < rows; i++)
-			for (uint64_t j = 0; j < cols; j++)
-				memcpy(ref + (oo + j * ld_out + i) * es, in + (oi + i * ld_in + j) * es, es);
-	}
-	if (c->grid_max)
-		setenv("PTXPOSE_GRID_MAX", c->grid_max, 1);
+	strbuf diag;
+	sb_init(&diag);
+	emu_launch l = {.in = d.in, .in_bytes = d.in_bytes, .out = d.out, .out_bytes = d.out_bytes, .rows = c->rows,
+			.cols = c->cols, .ld_in = d.ld_in, .ld_out = d.ld_out, .batch = d.batch, .bdims = d.bdims,
+			.misalign = c->misalign * es};
+	int good = 0;
+	if (emu_prog_launch(p, m, &l, &diag) != EMU_OK)
+		snprintf(why, wlen, "emulator: %s", sb_str(&diag));
 	else
-		unsetenv("PTXPOSE_GRID_MAX");
-	strbuf d;
-	sb_init(&d);
-	emu_launch l = {.in = in, .in_bytes = inb, .out = out, .out_bytes = outb, .rows = rows, .cols = cols,
-			.ld_in = ld_in, .ld_out = ld_out, .batch = batch, .bdims = bd, .misalign = c->misalign * es};
-	int rc = emu_prog_launch(p, m, &l, &d), good = 0;
-	if (rc != EMU_OK) {
-		snprintf(why, wlen, "emulator: %s", sb_str(&d));
-	} else {
-		size_t k = 0;
-		while (k < outb && out[k] == ref[k])
-			k++;
-		good = k == outb;
-		if (!good)
-			snprintf(why, wlen, "output byte %zu (element %zu) is 0x%02x, want 0x%02x", k, k / es, out[k], ref[k]);
-	}
-	unsetenv("PTXPOSE_GRID_MAX");
-	sb_free(&d);
-	free(in), free(out), free(ref);
+		good = nd_same(&d, es, why, wlen);
+	sb_free(&diag);
+	nd_free(&d);
 	return good;
 }
 
@@ -142,12 +68,10 @@ static void run_all(const char *what, const char *ptx, const px_meta *m)
 	}
 	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
 		const nd_case *c = &cases[k];
-		char why[512] = "", ext[64] = "";
-		for (unsigned i = 0, n = 0; i < c->nb; i++)
-			n += (unsigned)snprintf(ext + n, sizeof ext - n, "%s%llu", i ? "x" : "", (unsigned long long)c->ext[i]);
+		char why[512] = "", ext[64];
 		int good = run_case(p, m, c, why, sizeof why);
-		ok(good, "%s: batch %s of %ux%u, offset %u, grid %s%s%s", what, ext, c->rows, c->cols, c->misalign,
-		   c->grid_max ? c->grid_max : "full", why[0] ? ": " : "", why);
+		ok(good, "%s: batch %s of %ux%u, offset %u, grid %s%s%s", what, nd_extents(c, ext, sizeof ext), c->rows,
+		   c->cols, c->misalign, c->grid_max ? c->grid_max : "full", why[0] ? ": " : "", why);
 	}
 	emu_free(p);
 	sb_free(&d);
