@@ -101,6 +101,8 @@ int tp_validate(const tp_params *p, char *err, size_t errlen)
 	if (p->vec * es > 16)
 		FAIL("vec: %u x %u-bit elements is a %u-byte access; the widest is 16 bytes",
 		     p->vec, p->elem, p->vec * es);
+	if (p->abi != 2 && p->abi != 3)
+		FAIL("abi: %u is not a kernel ABI the generator writes (2 or 3)", p->abi);
 	if (p->max_regs && (p->max_regs < 24 || p->max_regs > 255))
 		FAIL("max_regs: %u is not a register budget from 24 to 255", p->max_regs);
 	return p->family->validate(p, err, errlen);

@@ -27,6 +27,7 @@
 #include <stdint.h>
 
 #include "include/ptxpose.h"
+#include "loader/abi.h"
 #include "loader/cu_api.h"
 #include "lib/kreg.h"
 #include "lib/model.h"
@@ -76,6 +77,8 @@ struct ptxpose_plan_s {
 	unsigned grid[3], block[3], dyn_smem;
 	uint32_t rows, cols, ld_in, ld_out, batch;
 	uint64_t stride_in, stride_out;
+	int bdims_set;             /* kernel ABI v3's records below are the batch's (an N-d plan) */
+	uint8_t bdims[ABI_BDIMS_BYTES];
 	unsigned es;
 	unsigned need_in, need_out; /* the alignment execute requires of each pointer: powers of two, >= es */
 	uint64_t in_bytes, out_bytes;

@@ -151,10 +151,9 @@ ptxpose_status api_plan_make(ptxpose_handle h, const ptxpose_desc *d, const mode
 	int pushed, index = -1;
 	char why[256];
 	ptxpose_status st = PTXPOSE_OK;
-	if (p->op || p->nbd > 1) {
+	if (p->op) {
 		st = api_fail(PTXPOSE_ERR_UNSUPPORTED, "%s: no kernel of this build does it yet",
-			      p->op ? "a tiled copy (the same fastest dim on both sides)"
-				    : "a transpose over a batch of several dims (kernel ABI v3)");
+			      "a tiled copy (the same fastest dim on both sides)");
 	} else if (!d->kernel && model_problem_is_copy(p, why, sizeof why)) {
 		fix_copy(h, pl, p);
 	} else if (!(st = api_enter(h, &pushed))) {
