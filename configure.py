@@ -54,7 +54,7 @@ LIB_COMMON = ['common/cache.c', 'common/cache_entry.c', 'common/elem.c', 'common
 LIB_LIBS = '-ldl -lm -lpthread'
 # Programs that use the library through include/ptxpose.h alone, linked with
 # build/libptxpose.a (which has nothing else to link with).
-PUBLIC_PROGRAMS = ['bench/overhead.c']
+PUBLIC_PROGRAMS = {'bench/overhead.c': ['common/elem.c']}  # each with the tool sources it also takes
 # The tools (build/ptxpose): their own folders, linked with libptxpose.a, which
 # gives them include/ptxpose.h and include/ptxpose_tools.h and makes every
 # other symbol local; so loader/'s format code and common/ are compiled into
@@ -338,7 +338,8 @@ def main():
                 o = f'build/obj/{b[:-2]}.o'
                 p(f'build {o}: cc {b}')
                 p(f'  vflags = {vflags}')
-                p(f'build build/{b[:-2]}: publink {o} build/libptxpose.a')
+                extra = ' '.join(f'build/obj/{e[:-2]}.o' for e in PUBLIC_PROGRAMS[b])
+                p(f'build build/{b[:-2]}: publink {o} {extra} build/libptxpose.a')
                 p(f'  vflags = {vflags}')
         libobjs = ' '.join(objs[s] for s in lib)
         for u in units:

@@ -30,8 +30,12 @@ static const char *shown(const char *s, char *buf, size_t len)
 static ptxpose_status nd_problem_of(const ptxpose_desc *d, unsigned a_in, unsigned a_out, model_problem *p,
 				   char *err, size_t errlen)
 {
-	static const char *const names[] = {"rows", "cols", "ld_in", "ld_out", "batch", "stride_in", "stride_out"};
-	const uint64_t v[] = {d->rows, d->cols, d->ld_in, d->ld_out, d->batch, d->stride_in, d->stride_out};
+#define NAME_(f) #f,
+#define VALUE_(f) d->f,
+	static const char *const names[] = {MODEL_SHAPE_FIELDS(NAME_)};
+	const uint64_t v[] = {MODEL_SHAPE_FIELDS(VALUE_)};
+#undef NAME_
+#undef VALUE_
 	for (unsigned k = 0; k < sizeof v / sizeof v[0]; k++)
 		if (v[k])
 			return api_fail(PTXPOSE_ERR_INVALID, "desc->%s is %llu with desc->rank %u: an N-d desc takes "
