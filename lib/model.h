@@ -61,7 +61,7 @@ typedef ptxpose_tool_problem model_problem;
 void model_problem_of_desc(model_problem *p, const ptxpose_desc *d);
 
 /* The problem of an N-d desc (rank > 0): checked (common/nd.c), reduced and
- * classified (lib/nd.h), in the kernels' terms: copy_elems (a copy), op 1
+ * classified (lib/nd_reduce.h), in the kernels' terms: copy_elems (a copy), op 1
  * (a tiled copy: rows of cols elements), or a transpose; one batch dim as
  * batch/stride_in/stride_out, more as nbd/bd_* (kernel ABI v3); span_in/out
  * exact. a_in, a_out: the alignments known (promised, or the pointers'), 0

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lib/nd.h"
+#include "lib/nd_reduce.h"
 
 #define DIM_MAX 0x7fffffffu
 

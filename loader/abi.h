@@ -83,7 +83,7 @@ const char *abi_ptx_params(int version, char *buf, size_t n);
 const char *abi_describe(int version, char *buf, size_t n);
 
 /* bdims for n batch dimensions given SLOWEST first (row-major order, as
- * lib/nd.h's nd_reduced.batch): extents 1 to 2^31-1 whose product is below
+ * lib/nd_reduce.h's nd_reduced.batch): extents 1 to 2^31-1 whose product is below
  * 2^31 (*batch gets it, if not NULL), strides in elements. Writes the
  * records fastest first, the rest neutral. 0, or -1 (out untouched) when n
  * is over ABI_BDIMS, an extent is 0 or the product reaches 2^31. */
