@@ -14,6 +14,17 @@ static int skinny_beyond(const model_kernel *k, const model_problem *p)
 	return 0;
 }
 
+/* A flat kernel (gen/tp_flat.c) is fast only on packed batches of matrices
+ * of at most per_block elements; it stays correct for others, but is not
+ * ranked for them. */
+static int flat_unfit(const model_kernel *k, const model_problem *p)
+{
+	uint64_t rc = p->rows * p->cols;
+	int packed = p->ld_in == p->cols && p->ld_out == p->rows &&
+		     (p->batch <= 1 || (p->stride_in == rc && p->stride_out == rc));
+	return k->flat && (!packed || rc > k->per_block);
+}
+
 int pick_runs_on(const model_kernel *k, const model_device *d)
 {
 	return !d->cc_major || k->sm <= 10 * d->cc_major + d->cc_minor;
@@ -37,6 +48,8 @@ px_status pick_rank(const kreg *r, const model_device *d, const model_params *pa
 		if (k->mk.es != p->es || k->mk.study) /* a study kernel runs only when named */
 			continue;
 		if (!pick_runs_on(&k->mk, d)) /* its PTX needs a newer GPU */
+			continue;
+		if (flat_unfit(&k->mk, p))
 			continue;
 		wide++;
 		/* a tile larger than the device's shared memory cannot launch */
