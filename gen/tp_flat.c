@@ -26,7 +26,7 @@
  * row and column), through the same shared stage; a matrix of more than C
  * elements is moved directly, element by element, a block per matrix (the
  * plan does not pick this family for those, nor for batches that are not
- * packed: lib/pick.c).
+ * packed, nor where fewer than two matrices fill a chunk: lib/pick.h).
  *
  * Division. rows, cols and rows*cols are run-time values and ABI v2 has no
  * host part, so the block computes, once, the magic m = ceil(2^31 / d) of

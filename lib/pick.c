@@ -14,15 +14,17 @@ static int skinny_beyond(const model_kernel *k, const model_problem *p)
 	return 0;
 }
 
-/* A flat kernel (gen/tp_flat.c) is fast only on packed batches of matrices
- * of at most per_block elements; it stays correct for others, but is not
- * ranked for them. */
+/* A flat kernel (gen/tp_flat.c) is made for packed batches of small
+ * matrices: it is ranked only where at least PICK_FLAT_MIN of them fill a
+ * chunk (per_block elements); one matrix a block is what the tile kernels
+ * do already, with their own vector paths. It stays correct for every
+ * problem. */
 static int flat_unfit(const model_kernel *k, const model_problem *p)
 {
 	uint64_t rc = p->rows * p->cols;
 	int packed = p->ld_in == p->cols && p->ld_out == p->rows &&
 		     (p->batch <= 1 || (p->stride_in == rc && p->stride_out == rc));
-	return k->flat && (!packed || rc > k->per_block);
+	return k->flat && (!packed || rc * PICK_FLAT_MIN > k->per_block);
 }
 
 int pick_runs_on(const model_kernel *k, const model_device *d)

@@ -198,7 +198,8 @@ end
 -- 16-byte vectors and transposing through shared memory. `slots` vectors a
 -- thread: chunks of up to (slots x 256 - 1) x 16 bytes, so that a 64x64
 -- matrix fits from 1 to 8 bytes (16-byte elements: up to 2047, 32x32 and
--- below); the plan picks them only for packed batches of matrices that fit.
+-- below); the plan ranks them only for packed batches of which two
+-- matrices or more fit a chunk (lib/pick.h).
 for _, c in ipairs{ {8, 3}, {16, 5}, {32, 5}, {64, 9}, {128, 8} } do
   local name = string.format("flat_b%d", c[1])
   ptx.write(name .. ".ptx", ptx.transpose{ name = name, family = "flat", elem = c[1], threads = {256, 1},

@@ -7,7 +7,8 @@
 # (the element paths of either side); then on 1x1x1 and 2x2x2 grids
 # (PTXPOSE_GRID_MAX), so that a block walks several chunks through the
 # barrier before the shared stage is reused. Then the plan: it ranks them
-# for packed batches of matrices that fit a chunk, and only there.
+# for packed batches of which two matrices or more fit a chunk, and only
+# there (64x64 floats: one a chunk).
 # Bit-exact, in the ASan/UBSan build.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib/tap.sh
@@ -32,8 +33,11 @@ for e in 8 16 32 64 128; do
 	case " $c " in *" flat_b$e "*) ok "plan: flat_b$e ranked for 1000 packed 3x3" ;;
 	*) nok "plan: flat_b$e ranked for 1000 packed 3x3"; echo "$c" | diag ;; esac
 done
+c=$(cands --elem 32 --rows 32 --cols 32 --batch 10)
+case " $c " in *" flat_b32 "*) ok "plan: flat_b32 ranked for 10 packed 32x32 (4 a chunk)" ;;
+*) nok "plan: flat_b32 ranked for 10 packed 32x32 (4 a chunk)"; echo "$c" | diag ;; esac
 for args in "--rows 3 --cols 3 --batch 1000 --stride-in 10" "--rows 3 --cols 3 --batch 1000 --ld-out 4 --stride-out 12" \
-	"--rows 100 --cols 100 --batch 10"; do
+	"--rows 64 --cols 64 --batch 10" "--rows 100 --cols 100 --batch 10"; do
 	c=$(cands --elem 32 $args)
 	case " $c " in *" flat_b32 "*) nok "plan: flat_b32 not ranked for $args"; echo "$c" | diag ;;
 	"  ") nok "plan: no candidates for $args" ;;
