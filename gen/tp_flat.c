@@ -119,8 +119,8 @@ typedef struct {
 	const char *q, *qv, *e, *x2, *bm, *r, *i, *j, *sa, *t64, *u64, *tmp, *x;
 	const char *w[16][4];        /* slot s's vector: its units */
 	const char *addr[16];        /* slot s's global address */
-	const char *full[16], *part; /* slot s's vector lies inside the chunk; not */
-	const char *pr, *ldp;
+	const char *full[16];        /* slot s's vector lies inside the chunk */
+	const char *pr;
 } fl;
 
 /* q = x / d through d's magic m (x, d < 2^15 + 16). */
@@ -224,16 +224,17 @@ static void load_vectors(fl *f)
 		vec_access(f, s, 0, "global", f->addr[s]);
 	}
 	for (unsigned s = 0; s < f->K; s++) {
-		char lbl[32];
-		snprintf(lbl, sizeof lbl, "LD_NEXT_%u", s);
-		ptxb_group(b, "Slot %u: each element to its place in the output order; a partial vector loads each"
-			      " element inside the chunk on its own.", s);
+		char next[32], part[32], nfull[24];
+		snprintf(next, sizeof next, "LD_NEXT_%u", s);
+		snprintf(part, sizeof part, "LD_PART_%u", s);
+		snprintf(nfull, sizeof nfull, "!%s", f->full[s]);
+		ptxb_group(b, "Slot %u: each element to its place in the output order.", s);
 		ptxb_op(b, NULL, "add.u32", "%s, %s, %u", f->q, f->t, s * f->T);
 		ptxb_op(b, NULL, "shl.b32", "%s, %s, %u", f->qv, f->q, tp_lg2(f->V));
 		ptxb_op(b, NULL, "setp.ge.u32", "%s, %s, %s", f->pr, f->qv, f->lim);
-		ptxb_op(b, f->pr, "bra", "%s", lbl);
-		ptxb_op(b, NULL, "not.pred", "%s, %s", f->part, f->full[s]);
+		ptxb_op(b, f->pr, "bra", "%s", next);
 		ptxb_op(b, NULL, "sub.u32", "%s, %s, %s", f->qv, f->qv, f->hin);
+		ptxb_op(b, nfull, "bra", "%s", part);
 		for (unsigned k = 0; k < f->V; k++) {
 			unsigned sh;
 			const char *x = elem_reg(f, s, k, &sh);
@@ -243,12 +244,19 @@ static void load_vectors(fl *f)
 				ptxb_op(b, NULL, "shr.b32", "%s, %s, %u", f->x, x, sh);
 				x = f->x;
 			}
-			ptxb_op(b, NULL, "setp.lt.u32", "%s, %s, %s", f->pr, f->e, f->n);
-			ptxb_op(b, NULL, "and.pred", "%s, %s, %s", f->ldp, f->pr, f->part);
-			elem_access(f, f->ldp, 0, "global", f->addr[s], k * f->es, s, x);
-			elem_access(f, f->pr, 1, "shared", f->sa, 0, s, x);
+			elem_access(f, NULL, 1, "shared", f->sa, 0, s, x);
 		}
-		ptxb_label(b, lbl);
+		ptxb_op(b, NULL, "bra", "%s", next);
+		ptxb_label(b, part);
+		ptxb_note(b, "a partial vector (the chunk's ends): each element inside the chunk loaded on its own");
+		for (unsigned k = 0; k < f->V; k++) {
+			ptxb_op(b, NULL, "add.u32", "%s, %s, %u", f->e, f->qv, k);
+			scatter_index(f, f->e);
+			ptxb_op(b, NULL, "setp.lt.u32", "%s, %s, %s", f->pr, f->e, f->n);
+			elem_access(f, f->pr, 0, "global", f->addr[s], k * f->es, s, f->x);
+			elem_access(f, f->pr, 1, "shared", f->sa, 0, s, f->x);
+		}
+		ptxb_label(b, next);
 	}
 }
 
@@ -439,9 +447,7 @@ static void declare(fl *f)
 		f->addr[s] = ptxb_reg(b, "b64", s ? NULL : "slot s's global address", "ga%u", s);
 		f->full[s] = ptxb_reg(b, "pred", s ? NULL : "slot s's vector lies inside the chunk", "full%u", s);
 	}
-	f->part = ptxb_reg(b, "pred", "not full: a partial vector", "part");
 	f->pr = ptxb_reg(b, "pred", "scratch", "p");
-	f->ldp = ptxb_reg(b, "pred", "an element a partial vector loads", "ldp");
 }
 
 /* The divisor d's magic and negation. */
