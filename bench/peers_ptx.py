@@ -66,12 +66,12 @@ class PtxKernel:
         self.grid = m.get('grid')
         if self.grid == 'tile':
             self.tile = tuple(_dims(path, 'tile', m.get('tile', ''), 2))
-        elif self.grid == 'linear':
+        elif self.grid in ('linear', 'flat'):
             if not m.get('per_block', '').isdigit() or int(m['per_block']) == 0:
-                raise PtxError(f"{path}: metadata: grid=linear needs per_block=N, got '{m.get('per_block')}'")
+                raise PtxError(f"{path}: metadata: grid={self.grid} needs per_block=N, got '{m.get('per_block')}'")
             self.per_block = int(m['per_block'])
         else:
-            raise PtxError(f"{path}: metadata: grid must be tile or linear, got '{self.grid}'")
+            raise PtxError(f"{path}: metadata: grid must be tile, linear or flat, got '{self.grid}'")
         if not m.get('dyn_smem', '0').isdigit():
             raise PtxError(f"{path}: metadata: dyn_smem must be a byte count, got '{m['dyn_smem']}'")
         self.dyn_smem = int(m.get('dyn_smem', '0'))

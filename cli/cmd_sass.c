@@ -77,7 +77,7 @@ static const char help[] =
 	"                  block moves in one pass (2 x tile rows x tile cols x element\n"
 	"                  bytes: read + written). The tile is the metadata's tile=\n"
 	"                  (the small-dimension kernels' kmax x N: a full tile, K =\n"
-	"                  kmax), per_block= elements for grid=linear, else --tile\n"
+	"                  kmax), per_block= elements for grid=linear and flat, else --tile\n"
 	"                  --elem --threads; 'n/a (why)' without any. Every path is\n"
 	"                  counted once: our kernels hold vector, element and edge paths\n"
 	"                  in a tile loop, so for them it bounds from above what an\n"

@@ -260,7 +260,7 @@ typedef struct {
 	const char *name;        /* "fast_b32": the entry, and the name desc->kernel takes */
 	uint32_t elem_bytes;
 	uint32_t tile_rows, tile_cols; /* grid=tile; 0 for grid=linear */
-	uint64_t per_block;      /* grid=linear: elements a block moves; else 0 */
+	uint64_t per_block;      /* grid=linear, grid=flat: elements a block moves; else 0 */
 	uint32_t block[3];       /* threads */
 	uint32_t regs;           /* registers a thread, from ptxas for sm_90 at build time; 0: unknown */
 	const char *source;      /* "built in", "PTXPOSE_PTX: dir/x.ptx", "registered" */

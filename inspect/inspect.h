@@ -160,7 +160,7 @@ const meta_smem *ins_smem_worst(const px_meta *m, int store);
 /* What one block moves in one pass of its loop: rows x cols elements, read
  * once and written once, by `threads` threads. */
 typedef struct {
-	unsigned rows, cols;    /* grid=linear: 1 x per_block */
+	unsigned rows, cols;    /* grid=linear, grid=flat: 1 x per_block */
 	unsigned elem_bits;     /* 8, 16, 32, 64 or 128 */
 	unsigned threads;       /* a block's, 1 to 1024 */
 } ins_tile;
@@ -184,7 +184,7 @@ int ins_ipb_of(unsigned instructions, const ins_tile *t, ins_ipb *out);
 
 /* The tile of one pass from a ptxpose kernel's metadata: grid=tile its
  * tile (the small-dimension family's kmax x N is a full tile: K = kmax),
- * grid=linear 1 x per_block; `source` says which. */
+ * grid=linear or flat 1 x per_block; `source` says which. */
 void ins_tile_of_meta(const px_meta *m, ins_tile *t, char *source, size_t n);
 
 /* ---- a whole file (report.c) ------------------------------------------- */

@@ -36,7 +36,7 @@ void ins_tile_of_meta(const px_meta *m, ins_tile *t, char *source, size_t n)
 {
 	t->elem_bits = m->elem_bits;
 	t->threads = meta_threads(m);
-	if (m->grid == META_GRID_LINEAR) {
+	if (m->grid == META_GRID_LINEAR || m->grid == META_GRID_FLAT) {
 		t->rows = 1;
 		t->cols = (unsigned)m->per_block;  /* at most 2^30 (meta_parse) */
 		snprintf(source, n, "per_block=%u of the metadata", t->cols);

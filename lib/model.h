@@ -126,9 +126,10 @@ typedef struct {
 	unsigned sm;                 /* target=sm_NN: the compute capability x 10 it needs; 0: any (sm_80's PTX) */
 	unsigned es;                 /* element bytes */
 	int linear;                  /* grid=linear: one element per thread */
+	int flat;                    /* grid=flat: chunks of whole matrices (gen/tp_flat.c) */
 	unsigned tm, tn;             /* grid=tile: the tile */
 	unsigned step;               /* grid=tile: rows between tile rows (tm, or less for a sheared kernel) */
-	uint64_t per_block;          /* grid=linear */
+	uint64_t per_block;          /* grid=linear, grid=flat: elements a block moves */
 	unsigned threads;
 	unsigned fast_align;         /* bytes: pointers and row pitches this aligned take the vector path; 0: none */
 	int fast_packed_in, fast_packed_out; /* the vector path also needs ld_in == cols / ld_out == rows */

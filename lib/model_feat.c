@@ -194,6 +194,23 @@ static void linear_paths(const model_kernel *k, const model_problem *p, model_fe
 	f->tiles = f->interior = (double)cdiv(p->rows * p->cols, k->per_block) * (double)p->batch;
 }
 
+/* grid=flat (gen/tp_flat.c): a block a chunk of whole matrices; a packed
+ * batch moves as two contiguous spans of 16-byte vectors, anything else as
+ * the linear kernel's elements (the plan leaves those out: lib/pick.c). */
+static void flat_paths(const model_kernel *k, const model_problem *p, model_features *f)
+{
+	uint64_t rc = p->rows * p->cols, per = rc > k->per_block ? 1 : k->per_block / rc;
+	int packed = p->ld_in == p->cols && p->ld_out == p->rows &&
+		     (p->batch <= 1 || (p->stride_in == rc && p->stride_out == rc));
+	if (!packed || rc > k->per_block) {
+		linear_paths(k, p, f);
+		return;
+	}
+	f->fast_share = 1;
+	f->path_bytes[MODEL_VEC] = 2.0 * 32.0 * (double)cdiv(rc * p->batch * p->es, 32);
+	f->tiles = f->interior = (double)cdiv(p->batch, per);
+}
+
 /* ---- occupancy, waves, concurrency ---------------------------------------- */
 
 static void launch_grid(const model_kernel *k, const model_problem *p, model_features *f)
@@ -202,6 +219,9 @@ static void launch_grid(const model_kernel *k, const model_problem *p, model_fea
 	if (k->linear) {
 		gx = cdiv(p->rows * p->cols, k->per_block);
 		gx = gx < 0x7fffffff ? gx : 0x7fffffff;
+	} else if (k->flat) { /* loader/meta.c's meta_grid_dims */
+		uint64_t rc = p->rows * p->cols;
+		gx = cdiv(p->batch, rc > k->per_block ? 1 : k->per_block / rc), gz = 1;
 	} else {
 		gx = cdiv(p->cols, k->tn);
 		gy = cdiv(p->rows, k->step);
@@ -259,6 +279,8 @@ void model_features_of(const model_device *d, const model_kernel *k, const model
 	launch_grid(k, p, f);
 	if (k->linear)
 		linear_paths(k, p, f);
+	else if (k->flat)
+		flat_paths(k, p, f);
 	else
 		tile_paths(k, p, f);
 	f->useful = 2.0 * (double)p->rows * (double)p->cols * (double)p->batch * p->es;

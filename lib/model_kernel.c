@@ -64,9 +64,11 @@ int model_kernel_init(model_kernel *k, const px_meta *m, unsigned regs, char *er
 	snprintf(k->family, sizeof k->family, "%s", v ? v : "");
 	k->es = m->elem_bits / 8;
 	k->linear = m->grid == META_GRID_LINEAR;
-	k->tm = k->linear ? 1 : m->tile_rows;
-	k->tn = k->linear ? 1 : m->tile_cols;
-	k->step = k->linear ? 1 : m->row_step;
+	k->flat = m->grid == META_GRID_FLAT;
+	int no_tile = k->linear || k->flat;
+	k->tm = no_tile ? 1 : m->tile_rows;
+	k->tn = no_tile ? 1 : m->tile_cols;
+	k->step = no_tile ? 1 : m->row_step;
 	k->per_block = m->per_block;
 	k->threads = meta_threads(m);
 	uint64_t vec, smem, inflight, align, study;
@@ -104,7 +106,7 @@ int model_kernel_init(model_kernel *k, const px_meta *m, unsigned regs, char *er
 	if (opt_key(m, "inflight", 1u << 24, 0, &inflight))
 		FAIL("%s: inflight=%s is not a byte count", m->kernel, meta_get(m, "inflight"));
 	k->inflight = inflight;
-	uint64_t tile_bytes = k->linear ? k->per_block * k->es : (uint64_t)k->tm * k->tn * k->es;
+	uint64_t tile_bytes = no_tile ? k->per_block * k->es : (uint64_t)k->tm * k->tn * k->es;
 	/* a warp request moves 32 accesses of `bytes`; the line gives the
 	 * wavefronts of its worst request */
 	for (int i = 0; i < m->nsmem; i++)

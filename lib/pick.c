@@ -14,6 +14,19 @@ static int skinny_beyond(const model_kernel *k, const model_problem *p)
 	return 0;
 }
 
+/* A flat kernel (gen/tp_flat.c) is made for packed batches of small
+ * matrices: it is ranked only where at least PICK_FLAT_MIN of them fill a
+ * chunk (per_block elements); one matrix a block is what the tile kernels
+ * do already, with their own vector paths. It stays correct for every
+ * problem. */
+static int flat_unfit(const model_kernel *k, const model_problem *p)
+{
+	uint64_t rc = p->rows * p->cols;
+	int packed = p->ld_in == p->cols && p->ld_out == p->rows &&
+		     (p->batch <= 1 || (p->stride_in == rc && p->stride_out == rc));
+	return k->flat && (!packed || rc * PICK_FLAT_MIN > k->per_block);
+}
+
 int pick_runs_on(const model_kernel *k, const model_device *d)
 {
 	return !d->cc_major || k->sm <= 10 * d->cc_major + d->cc_minor;
@@ -39,6 +52,8 @@ px_status pick_rank(const kreg *r, const model_device *d, const model_params *pa
 		if (strcmp(meta_get(&k->meta, "abi"), p->nbd > 1 ? "3" : "2")) /* v3: for N-d batches of several dims */
 			continue;
 		if (!pick_runs_on(&k->mk, d)) /* its PTX needs a newer GPU */
+			continue;
+		if (flat_unfit(&k->mk, p))
 			continue;
 		wide++;
 		/* a tile larger than the device's shared memory cannot launch */

@@ -9,6 +9,7 @@
 #include "lib/model.h"
 
 #define PICK_SKINNY_RANGE 8
+#define PICK_FLAT_MIN 2 /* matrices a flat kernel's chunk must hold to be ranked */
 
 /* A candidate (its index in the registry, features, estimate) and the
  * ranking: include/ptxpose_tools.h defines them for the tools. */
@@ -24,7 +25,9 @@ typedef ptxpose_tool_ranking pick_result;
  * predicted best, measured at 40% of the copy). Unless no other kernel of
  * the width is there. Study kernels (study=1) are never ranked: a plan
  * runs one only when desc->kernel names it; nor are kernels whose target
- * the device lacks (pick_runs_on).
+ * the device lacks (pick_runs_on); nor flat kernels (grid=flat) but for
+ * packed batches (ld_in == cols, ld_out == rows, strides rows*cols) of
+ * which PICK_FLAT_MIN matrices fit their chunk (per_block elements).
  * PX_EUNAVAIL when r has no kernel of the width ("no kernel for 8-bit
  * elements among the 3 given"), PX_ENOMEM. */
 /* Whether kernel k's PTX runs on device d: its target=sm_NN is at most the

@@ -214,15 +214,16 @@ int meta_parse(const char *ptx, px_meta *m, char *err, size_t errlen)
 			}
 			m->row_step = (unsigned)u;
 		}
-	} else if (!strcmp(v, "linear")) {
-		m->grid = META_GRID_LINEAR;
+	} else if (!strcmp(v, "linear") || !strcmp(v, "flat")) {
+		m->grid = strcmp(v, "flat") ? META_GRID_LINEAR : META_GRID_FLAT;
 		if (!(v = meta_get(m, "per_block")) || parse_uint(v, 1u << 30, &u) || u == 0) {
-			snprintf(err, errlen, "metadata: grid=linear needs per_block=N, got '%s'", v ? v : "(missing)");
+			snprintf(err, errlen, "metadata: grid=%s needs per_block=N, got '%s'", meta_get(m, "grid"),
+				 v ? v : "(missing)");
 			return -1;
 		}
 		m->per_block = u;
 	} else {
-		snprintf(err, errlen, "metadata: grid must be tile or linear, got '%s'", v);
+		snprintf(err, errlen, "metadata: grid must be tile, linear or flat, got '%s'", v);
 		return -1;
 	}
 	if ((v = meta_get(m, "dyn_smem"))) {
@@ -276,14 +277,18 @@ int meta_grid_dims(const px_meta *m, uint64_t rows, uint64_t cols, uint64_t batc
 			 (unsigned long long)rows, (unsigned long long)cols, (unsigned long long)batch);
 		return -1;
 	}
+	g[2] = batch;
 	if (m->grid == META_GRID_TILE) {
 		g[0] = (cols + m->tile_cols - 1) / m->tile_cols;
 		g[1] = (rows + m->row_step - 1) / m->row_step;
+	} else if (m->grid == META_GRID_FLAT) { /* chunks of whole matrices, a block each */
+		uint64_t per = rows * cols > m->per_block ? 1 : m->per_block / (rows * cols);
+		g[0] = (batch + per - 1) / per;
+		g[1] = g[2] = 1;
 	} else {
 		g[0] = (rows * cols + m->per_block - 1) / m->per_block; /* rows*cols < 2^62 */
 		g[1] = 1;
 	}
-	g[2] = batch;
 	for (int k = 0; k < 3; k++)
 		grid[k] = (unsigned)min64(g[k], cap[k]);
 	return 0;

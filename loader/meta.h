@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum meta_grid { META_GRID_TILE = 1, META_GRID_LINEAR = 2 };
+enum meta_grid { META_GRID_TILE = 1, META_GRID_LINEAR = 2, META_GRID_FLAT = 3 };
 
 #define META_MAX_KV 40
 /* The longest key and value (kernel names included) a metadata line may
@@ -29,7 +29,7 @@ typedef struct {
 	unsigned block[3];
 	unsigned tile_rows, tile_cols;  /* grid=tile */
 	unsigned row_step;              /* grid=tile: rows between tile rows (tile_rows unless sheared) */
-	uint64_t per_block;             /* grid=linear */
+	uint64_t per_block;             /* grid=linear, grid=flat */
 	unsigned dyn_smem;
 	/* every key=value in file order, for display */
 	int nkv;
@@ -49,6 +49,8 @@ const char *meta_get(const px_meta *m, const char *key);
 /* Launch grid for a batch of rows×cols inputs (kernel ABI v2, docs/DESIGN.md):
  *   grid=tile:   ceil(cols/TN) x min(ceil(rows/TM), 65535) x min(batch, 65535)
  *   grid=linear: min(ceil(rows*cols/per_block), 2^31-1) x 1 x min(batch, 65535)
+ *   grid=flat:   ceil(batch / floor(per_block / (rows*cols))) x 1 x 1 (chunks of whole
+ *                matrices; batch x 1 x 1 where rows*cols > per_block)
  * Kernels walk their tiles with the grid's strides, so every shape gets a
  * grid. $PTXPOSE_GRID_MAX=XxYxZ (a test knob) caps each dimension further.
  * Returns 0, or -1 with a reason when rows, cols or batch is not 1..2^31-1 or

@@ -208,3 +208,16 @@ for _, v in ipairs{ {"movmatrix", 16}, {"ldmatrix", 16}, {"stmatrix", 16}, {"shf
   ptx.write(name .. ".ptx", ptx.transpose{ name = name, family = v[1], elem = v[2], tile = {64, 64},
     threads = {32, 8} })
 end
+
+-- The flat batched family (issue 22, gen/tp_flat.c): a block moves a chunk
+-- of whole small matrices, reading and writing a packed batch's spans as
+-- 16-byte vectors and transposing through shared memory. `slots` vectors a
+-- thread: chunks of up to (slots x 256 - 1) x 16 bytes, so that a 64x64
+-- matrix fits from 1 to 8 bytes (16-byte elements: up to 2047, 32x32 and
+-- below); the plan ranks them only for packed batches of which two
+-- matrices or more fit a chunk (lib/pick.h).
+for _, c in ipairs{ {8, 3}, {16, 5}, {32, 5}, {64, 9}, {128, 8} } do
+  local name = string.format("flat_b%d", c[1])
+  ptx.write(name .. ".ptx", ptx.transpose{ name = name, family = "flat", elem = c[1], threads = {256, 1},
+    slots = c[2] })
+end

@@ -15,7 +15,7 @@ expect() {
 		r=1; echo "# exit $rc (want $code), stderr:"; sed 's/^/#   /' "$tmp/err"; fi
 	return $r
 }
-echo "1..27"
+echo "1..30"
 mkdir "$tmp/o"
 printf 'local x = \nptx.write("a.ptx", ptx.transpose{name="a"})\nptx.write(' >"$tmp/syntax.lua"
 expect 6 'syntax.lua:3:' -- $px gen --out "$tmp/o" "$tmp/syntax.lua"; t $? "syntax error: exit 6, file:line"
@@ -57,13 +57,23 @@ t $? "a ldmatrix tile too narrow for its swizzle is refused"
 printf 'ptx.transpose{name="f", family="shfl", tile={32, 64}, threads={32, 4}, smem="swizzle"}\n' >"$tmp/fam3.lua"
 expect 6 'family: a shfl kernel takes no smem' -- $px gen --out "$tmp/o" "$tmp/fam3.lua"; t $? "a family refuses the tile kernel's parameters"
 printf 'ptx.transpose{name="f", family="wmma"}\n' >"$tmp/fam4.lua"
-expect 6 "family must be one of tile, movmatrix, ldmatrix, stmatrix, shfl, got 'wmma'" -- $px gen --out "$tmp/o" "$tmp/fam4.lua"
+expect 6 "family must be one of tile, movmatrix, ldmatrix, stmatrix, shfl, flat, got 'wmma'" -- $px gen --out "$tmp/o" "$tmp/fam4.lua"
 t $? "an unknown family lists the choices"
 printf 'ptx.transpose{name="g", abi=4}\n' >"$tmp/abi4.lua"
 expect 6 'transpose: abi = 4 is outside 2..3' -- $px gen --out "$tmp/o" "$tmp/abi4.lua"; t $? "abi=4: refused with the range"
 printf 'ptx.transpose{name="g", grid="linear", threads={256, 1}, abi=3}\n' >"$tmp/abi3lin.lua"
 expect 6 'transpose g: abi: the linear (1-D) kernel walks one batch dimension: kernel ABI 2 only' -- \
 	$px gen --out "$tmp/o" "$tmp/abi3lin.lua"; t $? "abi=3 on the linear kernel: refused"
+printf 'ptx.transpose{name="f", family="flat", elem=8, threads={256, 1}, slots=16}\n' >"$tmp/flat1.lua"
+expect 6 'slots: 16 x 256 threads x 16 bytes is 65536 bytes of shared memory, over the 49152-byte static limit' -- \
+	$px gen --out "$tmp/o" "$tmp/flat1.lua"
+t $? "a flat kernel's chunk past the static shared-memory limit is refused"
+printf 'ptx.transpose{name="f", family="flat", threads={64, 4}}\n' >"$tmp/flat2.lua"
+expect 6 'threads: a flat kernel takes threads={T, 1}, not 64x4' -- $px gen --out "$tmp/o" "$tmp/flat2.lua"
+t $? "a flat kernel refuses threads along y"
+printf 'ptx.transpose{name="f", family="flat", skinny="wide"}\n' >"$tmp/flat3.lua"
+expect 6 'skinny: applies only to skinny kernels' -- $px gen --out "$tmp/o" "$tmp/flat3.lua"
+t $? "a flat kernel refuses another family's parameter"
 expect 3 'missing.lua: cannot read: No such file or directory' -- $px gen --out "$tmp/o" "$tmp/missing.lua"; t $? "missing script: exit 3"
 expect 2 "unknown flag '--bogus'" -- $px gen --bogus x.lua; t $? "unknown flag: exit 2"
 printf 'ptx.write("mine.ptx", ptx.transpose{name="m"})\n' >"$tmp/mine.lua"

@@ -82,16 +82,18 @@ done
 # the kernels built into the library carry ptxas's sm_90 count, taken when
 # the library was built (configure.py's kernels rule): the model uses them.
 # The plan lists its candidates, which leave out the study kernels (study=1)
-# and those of kernel ABI v3 (abi=3: for N-d batches, never a 2-D plan)
+# and those of kernel ABI v3 (abi=3: for N-d batches, never a 2-D plan), and the flat
+# ones (grid=flat) but for packed batches of small matrices
 for e in 8 16 32 64 128; do
 	"$PX" plan --elem $e --rows 100 --cols 100 --json --features 2>/dev/null
+	"$PX" plan --elem $e --rows 3 --cols 3 --batch 1000 --json --features 2>/dev/null
 done | python3 -c '
 import json, sys
 for line in sys.stdin:
     for c in json.loads(line)["cases"][0]["candidates"]:
         f = c["features"]
         print("ptx/%s.ptx %d" % (c["kernel"], f["regs"]) if f["regs_known"] else "ptx/%s.ptx unknown" % c["kernel"])
-' | sort >"$tmp/builtin"
+' | sort -u >"$tmp/builtin"
 study=" $(grep -l -e '^// ptxpose .* study=1' -e '^// ptxpose kernel=[a-z_0-9]* abi=3 ' "$@" | tr '\n' ' ')"
 awk -v study="$study" 'index(study, " " $1 " ") == 0' "$tmp/regs.sm_90" | sort >"$tmp/regs.sorted"
 if diff -u "$tmp/regs.sorted" "$tmp/builtin" >"$tmp/d"; then ok "the built-in kernels' registers are ptxas's for sm_90"

@@ -50,7 +50,7 @@ for path in sys.argv[1:]:
             else "shared memory: %s, %s and BAR present" % (("LDSM", "STS") if fam == "ldmatrix" else ("LDS", "STSM")))
     # instructions per byte: instructions x warps / (2 x the tile's bytes), here from the metadata
     x = r.get("instructions_per_byte") or {}
-    rows, cols = (1, int(m["per_block"])) if m.get("grid") == "linear" else map(int, str(m.get("tile", "0x0")).split("x"))
+    rows, cols = (1, int(m["per_block"])) if m.get("grid") in ("linear", "flat") else map(int, str(m.get("tile", "0x0")).split("x"))
     threads = 1
     for d in str(m.get("block", "0")).split("x"):
         threads *= int(d)

@@ -108,9 +108,11 @@ for f in $race; do
 	m="$tmp/$(basename "$f" .ptx)_nobar.ptx"
 	sed '/bar\.sync/d' "$f" >"$m"
 	# the study kernels use their shared stage on aligned interior tiles only
-	r=67 c=129
+	# and the flat ones for matrices that fit a chunk (gen/tp_flat.c)
+	r=67 c=129 b=1
 	grep -q '^// ptxpose .* study=1' "$f" && r=128 c=128
-	$PX run --emulate "$m" --rows $r --cols $c >"$tmp/out" 2>&1
+	grep -q '^// ptxpose .* grid=flat ' "$f" && r=3 c=3 b=1000
+	$PX run --emulate "$m" --rows $r --cols $c --batch $b >"$tmp/out" 2>&1
 	report "$(basename "$f") without bar.sync" $? 8 "$tmp/out" "shared-memory race at .*no bar.sync between them"
 done
 

@@ -48,7 +48,7 @@ typedef struct module {
 	char kernel[128];
 	unsigned elem, block[3], tile[2], row_step, dyn_smem;
 	unsigned long long per_block;
-	int linear, wrong, pad, overrun, gap, fault, refuse, regs, v3;
+	int linear, flat, wrong, pad, overrun, gap, fault, refuse, regs, v3;
 	double speed;
 } module;
 
@@ -624,6 +624,7 @@ EXPORT CUresult cuModuleLoadData(CUmodule *out, const void *image)
 	m->elem = (unsigned)meta_num(ptx, " elem=", 32);
 	m->linear = strstr(ptx, "grid=linear") != NULL;
 	m->v3 = strstr(ptx, " abi=3 ") != NULL;
+	m->flat = strstr(ptx, "grid=flat") != NULL;
 	meta_dims(ptx, " block=", m->block, 3);
 	meta_dims(ptx, " tile=", m->tile, 2);
 	m->row_step = (unsigned)meta_num(ptx, " row_step=", m->tile[0]); /* a sheared kernel's (docs/DESIGN.md) */
@@ -713,6 +714,10 @@ static int grid_ok(const module *m, unsigned gx, unsigned gy, unsigned gz, uint3
 			    : (cols + m->tile[1] - 1) / m->tile[1];
 	want[1] = m->linear ? 1 : (rows + m->row_step - 1) / m->row_step;
 	want[2] = batch;
+	if (m->flat) { /* chunks of floor(per_block / (rows*cols)) whole matrices, at least one */
+		unsigned long long rc = (unsigned long long)rows * cols, per = rc > m->per_block ? 1 : m->per_block / rc;
+		want[0] = (batch + per - 1) / per, want[1] = want[2] = 1;
+	}
 	const char *v = getenv("PTXPOSE_GRID_MAX");
 	if (v && sscanf(v, "%llux%llux%llu", &cap[0], &cap[1], &cap[2]) != 3)
 		return 0;

@@ -72,6 +72,19 @@ static void test_linear_grid(void)
 	ok(dims(&m, 1, 1, 70000, 1, 1, 65535), "... and 65535 matrices along z");
 }
 
+static void test_flat_grid(void)
+{
+	px_meta m = meta_of("// ptxpose kernel=k abi=2 elem=32 grid=flat per_block=5116 block=256\n");
+	ok(dims(&m, 3, 3, 1000000, 1761, 1, 1), "flat: chunks of floor(5116/9) = 568 matrices");
+	ok(dims(&m, 64, 64, 7, 7, 1, 1), "... one 4096-element matrix a chunk");
+	ok(dims(&m, 1, 1, 2147483647, 419759, 1, 1), "... 5116 single elements a chunk");
+	ok(dims(&m, 100, 100, 2147483647, 2147483647, 1, 1), "... a block a matrix past per_block");
+	ok(dims(&m, 2147483647, 2147483647, 3, 3, 1, 1), "... whatever its size");
+	ok(meta_parse("// ptxpose kernel=k abi=2 elem=32 grid=flat block=256\n", &m, err, sizeof err) &&
+		   strstr(err, "grid=flat needs per_block=N"),
+	   "flat without per_block: refused");
+}
+
 static void test_grid_max(void)
 {
 	px_meta m = meta_of("// ptxpose kernel=k abi=2 elem=32 grid=tile tile=8x32 block=32x8\n");
@@ -194,6 +207,7 @@ int main(void)
 	unsetenv("PTXPOSE_GRID_MAX");
 	test_tile_grid();
 	test_linear_grid();
+	test_flat_grid();
 	test_grid_max();
 	test_walk();
 	return tap_done();
