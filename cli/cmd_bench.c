@@ -32,7 +32,7 @@ typedef struct {
 } bench_opts;
 
 /* The shape flags it takes (cli/opts_shape.h); then its own, sorted. */
-#define SHAPE (OPT_SH_DIMS | OPT_SH_BATCH | OPT_SH_ELEM)
+#define SHAPE (OPT_SH_DIMS | OPT_SH_BATCH | OPT_SH_ND | OPT_SH_ELEM)
 static const opt_spec flags[] = {
 	{"--flush-l2", OPT_SWITCH, offsetof(bench_opts, flush_l2), 0, 0, NULL},
 	{"--iters", OPT_NUM, offsetof(bench_opts, iters), 1, 10000, NULL},

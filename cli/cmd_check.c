@@ -36,7 +36,7 @@ typedef struct {
 } check_opts;
 
 /* The shape flags it takes (cli/opts_shape.h); then its own, sorted. */
-#define SHAPE (OPT_SH_DIMS | OPT_SH_BATCH | OPT_SH_ELEM)
+#define SHAPE (OPT_SH_DIMS | OPT_SH_BATCH | OPT_SH_ND | OPT_SH_ELEM)
 static const opt_spec flags[] = {
 	{"--emulate", OPT_SWITCH, offsetof(check_opts, emulate), 0, 0, NULL},
 	{"--flush-l2", OPT_REFUSE, 0, 0, 0, "check verifies without timing; time with ptxpose run or bench"},
@@ -210,21 +210,45 @@ static void recover(check_run *c)
 	}
 }
 
+/* An N-d shape (of the file's width where it names none) that f does not
+ * run: 1 and the SKIP directive (a class whose kernels have not landed, a
+ * problem that reduces to another width); *copy when it reduces to a copy. */
+static int nd_skip(const px_file *f, rig_shape *s, int *copy, char *skip, size_t len)
+{
+	ptxpose_tool_problem t;
+	char err[200];
+	if (!s->p.elem_bytes)
+		s->p.elem_bytes = f->meta.elem_bits / 8;
+	px_status st = cli_emulate_nd(f, s, &t, NULL, 0, err, sizeof err);
+	*copy = !st && t.copy_elems;
+	if (st != PX_EUNAVAIL)
+		return 0; /* a bad problem fails in check_case, with the library's line */
+	snprintf(skip, len, "SKIP %.190s", err + strlen("not emulated: "));
+	return 1;
+}
+
 static void check_shapes(check_run *c, const px_file *f)
 {
 	const char *kernel = f->meta.kernel;
 	int broken = 0;
 	for (size_t i = 0; i < c->nshapes; i++) {
 		rig_shape s = c->shapes[i];
-		char why[1024], skip[96];
-		if (rig_shape_elem_bits(&s) && rig_shape_elem_bits(&s) != f->meta.elem_bits) {
+		char why[1024], skip[256];
+		int copy = 0;
+		if (s.p.rank && nd_skip(f, &s, &copy, skip, sizeof skip)) {
+			tap(c, 1, kernel, &s, skip);
+			c->skipped++;
+			continue;
+		}
+		if (!s.p.rank && rig_shape_elem_bits(&s) && rig_shape_elem_bits(&s) != f->meta.elem_bits) {
 			snprintf(skip, sizeof skip, "SKIP the shape is for elem=%u, the file has elem=%u",
 				 rig_shape_elem_bits(&s), f->meta.elem_bits);
 			tap(c, 1, kernel, &s, skip);
 			c->skipped++;
 			continue;
 		}
-		s.p.elem_bytes = f->meta.elem_bits / 8;
+		if (!s.p.rank)
+			s.p.elem_bytes = f->meta.elem_bits / 8;
 		if (broken) {
 			tap(c, 0, kernel, &s, NULL);
 			diag("not run: the kernel faulted on an earlier shape", 0);
@@ -238,6 +262,9 @@ static void check_shapes(check_run *c, const px_file *f)
 			vfy_describe(&res, &s, why, sizeof why);
 		if (st)
 			diag(why, 0);
+		else if (copy && !c->gpu)
+			diag("a copy after reducing: verified as one memcpy on the host (the plan's cuMemcpyDtoDAsync), "
+			     "no kernel run", 0);
 		note_code(c, code);
 		if (c->gpu && st == PX_ECUDA) {
 			broken = 1;

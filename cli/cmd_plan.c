@@ -35,7 +35,7 @@ typedef struct {
 /* The problem's flags (cli/opts_shape.h), the command line's and each --cases
  * line's: every shape flag, numbers of any size (the problem's check names
  * what is out of range). */
-#define SHAPE (OPT_SH_DIMS | OPT_SH_BATCH | OPT_SH_ELEM | OPT_SH_OFFSET | OPT_SH_ALIGN | OPT_SH_ANY)
+#define SHAPE (OPT_SH_DIMS | OPT_SH_BATCH | OPT_SH_ND | OPT_SH_ELEM | OPT_SH_OFFSET | OPT_SH_ALIGN | OPT_SH_ANY)
 
 /* Its own flags, sorted. */
 static const opt_spec flags[] = {
@@ -137,9 +137,10 @@ static int problem_of(const plan_opts *o, ptxpose_desc *d, ptxpose_tool_problem 
 	const opt_shape *sh = &o->sh;
 	int elem = opt_shape_given(sh, "--elem"), rows = opt_shape_given(sh, "--rows"),
 	    cols = opt_shape_given(sh, "--cols");
-	if (!elem || !rows || !cols) {
-		snprintf(err, errlen, "needs%s%s%s", !elem ? " --elem W" : "", !rows ? " --rows R" : "",
-			 !cols ? " --cols C" : "");
+	int nd = sh->s.p.rank > 0;
+	if (!elem || ((!rows || !cols) && !nd)) {
+		snprintf(err, errlen, "needs%s%s%s", !elem ? " --elem W" : "", !rows && !nd ? " --rows R" : "",
+			 !cols && !nd ? " --cols C" : "");
 		return -1;
 	}
 	snprintf(read, rlen, "%s: %s", sh->elem.text, elem_unit_name(sh->elem.unit));

@@ -25,7 +25,7 @@ typedef struct {
 } run_opts;
 
 /* The shape flags it takes (cli/opts_shape.h); then its own, sorted. */
-#define SHAPE (OPT_SH_DIMS | OPT_SH_BATCH | OPT_SH_ELEM | OPT_SH_OFFSET)
+#define SHAPE (OPT_SH_DIMS | OPT_SH_BATCH | OPT_SH_ND | OPT_SH_ELEM | OPT_SH_OFFSET)
 static const opt_spec flags[] = {
 	{"--emulate", OPT_SWITCH, offsetof(run_opts, emulate), 0, 0, NULL},
 	{"--flush-l2", OPT_SWITCH, offsetof(run_opts, flush_l2), 0, 0, NULL},
@@ -110,8 +110,9 @@ static int parse(int argc, char **argv, run_opts *o)
 	free(pos);
 	if (rc)
 		return rc == OPT_HELP ? HELP_SHOWN : rc;
-	if ((!o->file && !o->sh.s.p.elem_bytes) || !o->sh.s.p.rows || !o->sh.s.p.cols) {
-		cli_err(CMD, "needs FILE.ptx (or --elem to pick one), --rows and --cols (see ptxpose run --help)");
+	if ((!o->file && !o->sh.s.p.elem_bytes) || ((!o->sh.s.p.rows || !o->sh.s.p.cols) && !o->sh.s.p.rank)) {
+		cli_err(CMD, "needs FILE.ptx (or --elem to pick one), and --rows and --cols (or --dims and --perm) (see "
+			     "ptxpose run --help)");
 		return EXIT_USAGE;
 	}
 	if (o->measure && (o->file || o->emulate)) {
