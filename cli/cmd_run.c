@@ -262,9 +262,10 @@ int cmd_run(int argc, char **argv)
 		return fail(st, err);
 	rig_shape s = o.sh.s;
 	unsigned elem = rig_shape_elem_bits(&s);
-	if (o.file)
+	/* an N-d problem's --elem is the tensor's: the file runs the reduced width (cli_emulate_nd) */
+	if (o.file && !(s.p.rank && elem))
 		s.p.elem_bytes = f.meta.elem_bits / 8;
-	if (o.file && elem && elem != f.meta.elem_bits) {
+	if (o.file && elem && elem != f.meta.elem_bits && !s.p.rank) {
 		snprintf(err, sizeof err, "--elem %u does not match %s's elem=%u", elem, o.file, f.meta.elem_bits);
 		st = PX_EUSAGE;
 	}
@@ -275,7 +276,23 @@ int cmd_run(int argc, char **argv)
 	if (!st)
 		st = rig_host_fits(rig_shape_in_bytes(&s) + rig_shape_out_bytes(&s), "the input and output", err,
 				  sizeof err);
-	if (!st && !o.file && o.emulate) {
+	int nd_copy = 0;
+	if (!st && o.emulate && s.p.rank) {
+		char why[256];
+		ptxpose_tool_problem t;
+		st = cli_emulate_nd(o.file ? &f : NULL, &s, &t, why, sizeof why, err, sizeof err);
+		if (st == PX_EUNAVAIL) {
+			px_file_free(&f);
+			cli_err(CMD, "%s", err);
+			return EXIT_INPUT;
+		}
+		if (!st)
+			cli_err(CMD, "reduced: %s", why);
+		if (!st && (nd_copy = t.copy_elems > 0))
+			cli_err(CMD, "a copy after reducing: verified as one memcpy on the host (the plan's "
+				     "cuMemcpyDtoDAsync), no kernel run");
+	}
+	if (!st && !o.file && o.emulate && !nd_copy) {
 		/* no GPU to plan on: the library's model, for the built-in H100 */
 		char note[512];
 		if (!(st = run_pick_kernel(&s, &f, note, sizeof note, err, sizeof err))) {
@@ -288,8 +305,8 @@ int cmd_run(int argc, char **argv)
 		return fail(st, err);
 	}
 	if (o.emulate) {
-		snprintf(head, sizeof head, "%s %s elem=%u", f.meta.kernel, rig_shape_name(&s, name, sizeof name),
-			 f.meta.elem_bits);
+		snprintf(head, sizeof head, "%s %s elem=%u", nd_copy ? PTXPOSE_COPY : f.meta.kernel,
+			 rig_shape_name(&s, name, sizeof name), rig_shape_elem_bits(&s));
 		code = run_emulated(&f, &s, &o, head);
 	} else {
 		code = run_gpu(o.file ? &f : NULL, &s, &o);
