@@ -33,6 +33,7 @@ px_status rig_from_ptxpose(ptxpose_status st)
 	case PTXPOSE_ERR_JIT: return PX_EJIT;
 	case PTXPOSE_ERR_NO_MEMORY: return PX_ENOMEM;
 	case PTXPOSE_ERR_NO_KERNEL:
+	case PTXPOSE_ERR_UNSUPPORTED: /* no kernel for the class yet: exit 3, as plan's */
 	case PTXPOSE_ERR_BAD_PTX: return PX_EINPUT;
 	default: return PX_EUSAGE; /* the arguments: invalid, misaligned, too large, another context */
 	}
