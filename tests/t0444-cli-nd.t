@@ -64,4 +64,14 @@ grep -q '^ok 1 - k32 3x17x20:perm=2,0,1$' "$tmp/out" && grep -q '^ok 3 .* # SKIP
 check "fake driver: run --dims of a tiled copy: the library's PTXPOSE_ERR_UNSUPPORTED, exit 3" 3 \
 	$PX run --elem 32 --dims 2x3x4x5 --perm 0,2,1,3 --no-time
 grep -q 'not supported\|unsupported\|UNSUPPORTED\|tiled copy' "$tmp/err" && ok "... named" || { nok "... named"; diag <"$tmp/err"; }
+printf '// ptxpose kernel=k64 abi=2 elem=64 grid=tile tile=32x64 block=32x8\n.version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k64(\n)\n{\n\tret;\n}\n' >"$tmp/k64.ptx"
+check "fake driver: bench on N-d shapes" 0 $PX bench --iters 3 --out-dir "$tmp/b" \
+	--shapes "3x17x20:perm=2,0,1,8x16x2:perm=1,0,2:elem=32,2x3x4x5:perm=0,2,1,3:elem=32" "$tmp/k32.ptx" "$tmp/k64.ptx"
+md=$tmp/b/bench.md csv=$tmp/b/bench.csv
+grep -q '^| k32 | 32 | 3x17x20:perm=2,0,1 | [0-9.]* |' "$md" && grep -q '^| k64 | 64 | 3x17x20:perm=2,0,1 | [0-9.]* |' "$md" &&
+	grep -q '^| k64 | 32 | 8x16x2:perm=1,0,2 | [0-9.]* |' "$md" &&
+	grep -q '^| k32 | 32 | 2x3x4x5:perm=0,2,1,3 | SKIP | | | | a tiled copy (op 1): its kernels have not landed yet |' "$md" &&
+	ok "... the table by spec: every width, a fold on the wider kernel, a tiled copy skipped" ||
+	{ nok "... the table by spec"; diag <"$md"; }
+grep -q '^k64,32,0,0,.*,"8x16x2:perm=1,0,2"$' "$csv" && ok "... bench.csv: the spec last" || { nok "... bench.csv"; diag <"$csv"; }
 finish
