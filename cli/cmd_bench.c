@@ -92,10 +92,11 @@ static void usage(FILE *f)
 		"anything runs: one bad input stops the bench with nothing written.\n"
 		"\n"
 		"  --shapes LIST   comma-separated " RIG_SHAPE_SYNTAX "\n"
-		"                  entries, default\n"
+		"                  or N-d " RIG_SHAPE_ND_SYNTAX "\n"
+		"                  entries (an N-d one runs the kernels of its reduced width), default\n"
 		"                  " BENCH_SHAPES "\n"
-		"The shape flags: one shape instead of a list (--rows and --cols together); --elem:\n"
-		"only files of this width.\n");
+		"The shape flags: one shape instead of a list (--rows and --cols together, or --dims\n"
+		"and --perm); --elem: only files of this width.\n");
 	opt_shape_help(f, SHAPE);
 	fprintf(f,
 		"  --iters N       timed replays (graph) or calls (events) a variant, the median is\n"

@@ -72,13 +72,16 @@ static void usage(FILE *f)
 		"that follow are reported not run, with the reason; run them again.\n"
 		"\n"
 		"  --shapes LIST  comma-separated " RIG_SHAPE_SYNTAX "\n"
-		"                 entries; one with elem= applies to files of that width only.\n"
+		"                 or N-d " RIG_SHAPE_ND_SYNTAX "\n"
+		"                 entries; one with elem= applies to files of that width only (an\n"
+		"                 N-d one: of its reduced width, which a fold makes wider; files of\n"
+		"                 another width, and classes without kernels yet, are SKIPs).\n"
 		"                 Default on the GPU:\n"
 		"                 " GPU_SHAPES "\n"
 		"                 with --emulate:\n"
 		"                 " EMU_SHAPES "\n"
-		"The shape flags: one shape instead of a list (--rows and --cols together); --elem:\n"
-		"only files of this width, others are skipped.\n");
+		"The shape flags: one shape instead of a list (--rows and --cols together, or --dims\n"
+		"and --perm); --elem: only files of this width, others are skipped.\n");
 	opt_shape_help(f, SHAPE);
 	fprintf(f,
 		"  --seed S       seed of the random input (default 1)\n"

@@ -46,6 +46,7 @@ static void usage(FILE *f)
 		"                   [--batch B [--stride-in S] [--stride-out S]] [--offset N]\n"
 		"                   [--iters N] [--seed S] [--no-time] [--time graph|events] [--flush-l2]\n"
 		"                   [--emulate] [-v]\n"
+		"       ptxpose run [FILE.ptx] --elem W --dims D0xD1x... --perm p0,p1,... [...]\n"
 		"\n"
 		"Load FILE.ptx (its metadata names the kernel, element width, block and grid),\n"
 		"register it with the library (libptxpose) and plan it, transpose a random rows x\n"
@@ -55,7 +56,13 @@ static void usage(FILE *f)
 		"With FILE.ptx, --elem must match the file's elem= (a guard for scripts). Without\n"
 		"it, the library's heuristic plan picks one of its kernels (built in, and\n"
 		"$PTXPOSE_PTX) by the cost model for this device, width, shape and alignment;\n"
-		"with --emulate, for the built-in H100. --rows and --cols are required.\n"
+		"with --emulate, for the built-in H100. --rows and --cols are required, or\n"
+		"--dims and --perm: any permutation of an N-d tensor (out = in.transpose(perm)),\n"
+		"reduced as the library reduces it (the reduction is said on stderr); FILE.ptx then\n"
+		"runs the reduced problem, whose width a fold makes wider than --elem; the output\n"
+		"is compared whole, bytes no element lands on included. --emulate: a problem that\n"
+		"reduces to a copy is verified as one host memcpy; a tiled copy or a batch of\n"
+		"several dims has no kernel yet (exit 3).\n"
 		"\n");
 	opt_shape_help(f, SHAPE);
 	fprintf(f,
@@ -86,7 +93,8 @@ static void usage(FILE *f)
 		"GB/s counts bytes read + written (2*batch*rows*cols*elem).\n"
 		"\n"
 		"Exit: 0 pass, 1 wrong result, 2 usage (bad flag, shape, too large), 3 input (missing\n"
-		"file, no metadata, emulator cannot run it), 4 no CUDA driver or device, 5 CUDA or JIT\n"
+		"file, no metadata, emulator cannot run it, an N-d class without kernels yet:\n"
+		"PTXPOSE_ERR_UNSUPPORTED), 4 no CUDA driver or device, 5 CUDA or JIT\n"
 		"error (the JIT log is printed), 8 emulator fault.\n");
 }
 
