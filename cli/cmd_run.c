@@ -119,7 +119,7 @@ static int parse(int argc, char **argv, run_opts *o)
 	if (rc)
 		return rc == OPT_HELP ? HELP_SHOWN : rc;
 	if ((!o->file && !o->sh.s.p.elem_bytes) || ((!o->sh.s.p.rows || !o->sh.s.p.cols) && !o->sh.s.p.rank)) {
-		cli_err(CMD, "needs FILE.ptx (or --elem to pick one), and --rows and --cols (or --dims and --perm) (see "
+		cli_err(CMD, "needs FILE.ptx (or --elem to pick one), --rows and --cols (or --dims and --perm) (see "
 			     "ptxpose run --help)");
 		return EXIT_USAGE;
 	}
