@@ -189,7 +189,7 @@ static px_status check_case(check_run *c, const px_file *f, rig_shape *s, vfy_re
 		*exit_code = st == PX_WRONG ? EXIT_WRONG : cli_exit(st);
 		return st;
 	}
-	if ((st = rig_host_fits(rig_shape_in_bytes(s) + rig_shape_out_bytes(s), "the input and output", err, errlen))) {
+	if ((st = rig_host_fits(rig_shape_host_bytes(s), "the input and output", err, errlen))) {
 		*exit_code = cli_exit(st);
 		return st;
 	}

@@ -282,7 +282,7 @@ int cmd_run(int argc, char **argv)
 	if (!st && o.file)
 		st = rig_launch_check(&f.meta, &s, err, sizeof err);
 	if (!st)
-		st = rig_host_fits(rig_shape_in_bytes(&s) + rig_shape_out_bytes(&s), "the input and output", err,
+		st = rig_host_fits(rig_shape_host_bytes(&s), "the input and output", err,
 				  sizeof err);
 	int nd_copy = 0;
 	if (!st && o.emulate && s.p.rank) {

@@ -67,7 +67,7 @@ px_status rig_fits(rig_ctx *r, const rig_shape *s, char *err, size_t errlen)
 	}
 	char what[128];
 	snprintf(what, sizeof what, "%s elem=%u", name, rig_shape_elem_bits(s));
-	return rig_host_fits(in + out, what, err, errlen);
+	return rig_host_fits(rig_shape_host_bytes(s), what, err, errlen);
 }
 
 /* A device buffer of exactly `bytes` (reused when it already is). */

@@ -74,6 +74,12 @@ uint64_t rig_shape_out_bytes(const rig_shape *s)
 	return out;
 }
 
+uint64_t rig_shape_host_bytes(const rig_shape *s)
+{
+	uint64_t out = rig_shape_out_bytes(s);
+	return rig_shape_in_bytes(s) + out + (s->p.rank ? out : 0);
+}
+
 uint64_t rig_shape_moved_bytes(const rig_shape *s)
 {
 	if (s->p.rank)

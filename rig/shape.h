@@ -43,6 +43,9 @@ px_status rig_shape_check(rig_shape *s, char *err, size_t errlen);
  * last one (its ld_out padding included, the last row too). */
 uint64_t rig_shape_in_bytes(const rig_shape *s);
 uint64_t rig_shape_out_bytes(const rig_shape *s);
+/* Host bytes verification takes: the input and the output, and for an N-d
+ * shape the reference's buffer of the output's size too (vfy_nd.c). */
+uint64_t rig_shape_host_bytes(const rig_shape *s);
 /* Bytes a transpose moves: batch*rows*cols*elem read plus as many written. */
 uint64_t rig_shape_moved_bytes(const rig_shape *s);
 unsigned rig_shape_elem_bytes(const rig_shape *s);
