@@ -170,6 +170,10 @@ px_status rig_verify(rig_ctx *r, const rig_op *op, vfy_result *res, char *err, s
 	    (st = drv_dtoh(r->drv, r->h_guard + RIG_GUARD, d_out + out, RIG_GUARD, err, errlen)))
 		return st;
 	st = vfy_compare(r->h_in.p, r->h_out.p, s, res);
+	if (st != PX_OK && st != PX_WRONG) {
+		snprintf(err, errlen, "no host memory for the N-d reference (%llu bytes)", (unsigned long long)out);
+		return st;
+	}
 	scan_guards(r, res);
 	return res->guard_hits ? PX_WRONG : st;
 }
