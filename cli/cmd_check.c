@@ -215,8 +215,9 @@ static void recover(check_run *c)
 
 /* An N-d shape (of the file's width where it names none) that f does not
  * run: 1 and the SKIP directive (a class whose kernels have not landed, a
- * problem that reduces to another width); *copy when it reduces to a copy. */
-static int nd_skip(const px_file *f, rig_shape *s, int *copy, char *skip, size_t len)
+ * problem that reduces to another width, on the GPU a copy); *copy when it
+ * reduces to a copy (the emulator's host memcpy). */
+static int nd_skip(const px_file *f, rig_shape *s, int gpu, int *copy, char *skip, size_t len)
 {
 	ptxpose_tool_problem t;
 	char err[200];
@@ -224,6 +225,10 @@ static int nd_skip(const px_file *f, rig_shape *s, int *copy, char *skip, size_t
 		s->p.elem_bytes = f->meta.elem_bits / 8;
 	px_status st = cli_emulate_nd(f, s, &t, NULL, 0, err, sizeof err);
 	*copy = !st && t.copy_elems;
+	if (*copy && gpu) { /* the library copies it; the file's kernel would run the 1x1 reduced problem */
+		snprintf(skip, len, "SKIP a copy after reducing: the plan is one cuMemcpyDtoDAsync, no kernel runs");
+		return 1;
+	}
 	if (st != PX_EUNAVAIL)
 		return 0; /* a bad problem fails in check_case, with the library's line */
 	snprintf(skip, len, "SKIP %.190s", err + strlen("not emulated: "));
@@ -238,7 +243,7 @@ static void check_shapes(check_run *c, const px_file *f)
 		rig_shape s = c->shapes[i];
 		char why[1024], skip[256];
 		int copy = 0;
-		if (s.p.rank && nd_skip(f, &s, &copy, skip, sizeof skip)) {
+		if (s.p.rank && nd_skip(f, &s, c->gpu, &copy, skip, sizeof skip)) {
 			tap(c, 1, kernel, &s, skip);
 			c->skipped++;
 			continue;

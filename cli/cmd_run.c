@@ -300,6 +300,13 @@ int cmd_run(int argc, char **argv)
 			cli_err(CMD, "a copy after reducing: verified as one memcpy on the host (the plan's "
 				     "cuMemcpyDtoDAsync), no kernel run");
 	}
+	if (!st && !o.emulate && s.p.rank && o.file) {
+		/* the library copies such a problem; a kernel named for it would run the 1x1 reduced one */
+		char why[256];
+		ptxpose_tool_problem t;
+		if (!rig_shape_reduce(&s, &t, why, sizeof why, err, sizeof err) && (nd_copy = t.copy_elems > 0))
+			cli_err(CMD, "reduced: %s: the plan copies (cuMemcpyDtoDAsync); %s is not run", why, f.meta.kernel);
+	}
 	if (!st && !o.file && o.emulate && !nd_copy) {
 		/* no GPU to plan on: the library's model, for the built-in H100 */
 		char note[512];
@@ -317,7 +324,7 @@ int cmd_run(int argc, char **argv)
 			 rig_shape_name(&s, name, sizeof name), rig_shape_elem_bits(&s));
 		code = run_emulated(&f, &s, &o, head);
 	} else {
-		code = run_gpu(o.file ? &f : NULL, &s, &o);
+		code = run_gpu(o.file && !nd_copy ? &f : NULL, &s, &o);
 	}
 	px_file_free(&f);
 	fflush(stdout);
