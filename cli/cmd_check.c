@@ -351,7 +351,8 @@ int cmd_check(int argc, char **argv)
 	}
 	if (c.n && c.skipped == c.n) {
 		/* as bench does: nothing verified is not a pass */
-		cli_err(CMD, "nothing was checked: no file has the width that --elem or the shapes' elem= ask for");
+		cli_err(CMD, "nothing was checked: no file has the width that --elem or the shapes' elem= ask for%s",
+			c.shapes[0].p.rank ? " (or the N-d shapes' reduced problems are skipped: see the SKIP lines)" : "");
 		note_code(&c, EXIT_INPUT);
 	}
 	if (c.gpu)
