@@ -36,7 +36,7 @@ typedef struct {
 } check_opts;
 
 /* The shape flags it takes (cli/opts_shape.h); then its own, sorted. */
-#define SHAPE (OPT_SH_DIMS | OPT_SH_BATCH | OPT_SH_ELEM)
+#define SHAPE (OPT_SH_DIMS | OPT_SH_BATCH | OPT_SH_ND | OPT_SH_ELEM)
 static const opt_spec flags[] = {
 	{"--emulate", OPT_SWITCH, offsetof(check_opts, emulate), 0, 0, NULL},
 	{"--flush-l2", OPT_REFUSE, 0, 0, 0, "check verifies without timing; time with ptxpose run or bench"},
@@ -72,13 +72,16 @@ static void usage(FILE *f)
 		"that follow are reported not run, with the reason; run them again.\n"
 		"\n"
 		"  --shapes LIST  comma-separated " RIG_SHAPE_SYNTAX "\n"
-		"                 entries; one with elem= applies to files of that width only.\n"
+		"                 or N-d " RIG_SHAPE_ND_SYNTAX "\n"
+		"                 entries; one with elem= applies to files of that width only (an\n"
+		"                 N-d one: of its reduced width, which a fold makes wider; files of\n"
+		"                 another width, and classes without kernels yet, are SKIPs).\n"
 		"                 Default on the GPU:\n"
 		"                 " GPU_SHAPES "\n"
 		"                 with --emulate:\n"
 		"                 " EMU_SHAPES "\n"
-		"The shape flags: one shape instead of a list (--rows and --cols together); --elem:\n"
-		"only files of this width, others are skipped.\n");
+		"The shape flags: one shape instead of a list (--rows and --cols together, or --dims\n"
+		"and --perm); --elem: only files of this width, others are skipped.\n");
 	opt_shape_help(f, SHAPE);
 	fprintf(f,
 		"  --seed S       seed of the random input (default 1)\n"
@@ -186,7 +189,7 @@ static px_status check_case(check_run *c, const px_file *f, rig_shape *s, vfy_re
 		*exit_code = st == PX_WRONG ? EXIT_WRONG : cli_exit(st);
 		return st;
 	}
-	if ((st = rig_host_fits(rig_shape_in_bytes(s) + rig_shape_out_bytes(s), "the input and output", err, errlen))) {
+	if ((st = rig_host_fits(rig_shape_host_bytes(s), "the input and output", err, errlen))) {
 		*exit_code = cli_exit(st);
 		return st;
 	}
@@ -210,21 +213,50 @@ static void recover(check_run *c)
 	}
 }
 
+/* An N-d shape (of the file's width where it names none) that f does not
+ * run: 1 and the SKIP directive (a class whose kernels have not landed, a
+ * problem that reduces to another width, on the GPU a copy); *copy when it
+ * reduces to a copy (the emulator's host memcpy). */
+static int nd_skip(const px_file *f, rig_shape *s, int gpu, int *copy, char *skip, size_t len)
+{
+	ptxpose_tool_problem t;
+	char err[200];
+	if (!s->p.elem_bytes)
+		s->p.elem_bytes = f->meta.elem_bits / 8;
+	px_status st = cli_emulate_nd(f, s, &t, NULL, 0, err, sizeof err);
+	*copy = !st && t.copy_elems;
+	if (*copy && gpu) { /* the library copies it; the file's kernel would run the 1x1 reduced problem */
+		snprintf(skip, len, "SKIP a copy after reducing: the plan is one cuMemcpyDtoDAsync, no kernel runs");
+		return 1;
+	}
+	if (st != PX_EUNAVAIL)
+		return 0; /* a bad problem fails in check_case, with the library's line */
+	snprintf(skip, len, "SKIP %.190s", err + strlen("not emulated: "));
+	return 1;
+}
+
 static void check_shapes(check_run *c, const px_file *f)
 {
 	const char *kernel = f->meta.kernel;
 	int broken = 0;
 	for (size_t i = 0; i < c->nshapes; i++) {
 		rig_shape s = c->shapes[i];
-		char why[1024], skip[96];
-		if (rig_shape_elem_bits(&s) && rig_shape_elem_bits(&s) != f->meta.elem_bits) {
+		char why[1024], skip[256];
+		int copy = 0;
+		if (s.p.rank && nd_skip(f, &s, c->gpu, &copy, skip, sizeof skip)) {
+			tap(c, 1, kernel, &s, skip);
+			c->skipped++;
+			continue;
+		}
+		if (!s.p.rank && rig_shape_elem_bits(&s) && rig_shape_elem_bits(&s) != f->meta.elem_bits) {
 			snprintf(skip, sizeof skip, "SKIP the shape is for elem=%u, the file has elem=%u",
 				 rig_shape_elem_bits(&s), f->meta.elem_bits);
 			tap(c, 1, kernel, &s, skip);
 			c->skipped++;
 			continue;
 		}
-		s.p.elem_bytes = f->meta.elem_bits / 8;
+		if (!s.p.rank)
+			s.p.elem_bytes = f->meta.elem_bits / 8;
 		if (broken) {
 			tap(c, 0, kernel, &s, NULL);
 			diag("not run: the kernel faulted on an earlier shape", 0);
@@ -238,6 +270,9 @@ static void check_shapes(check_run *c, const px_file *f)
 			vfy_describe(&res, &s, why, sizeof why);
 		if (st)
 			diag(why, 0);
+		else if (copy && !c->gpu)
+			diag("a copy after reducing: verified as one memcpy on the host (the plan's cuMemcpyDtoDAsync), "
+			     "no kernel run", 0);
 		note_code(c, code);
 		if (c->gpu && st == PX_ECUDA) {
 			broken = 1;
@@ -316,7 +351,8 @@ int cmd_check(int argc, char **argv)
 	}
 	if (c.n && c.skipped == c.n) {
 		/* as bench does: nothing verified is not a pass */
-		cli_err(CMD, "nothing was checked: no file has the width that --elem or the shapes' elem= ask for");
+		cli_err(CMD, "nothing was checked: no file has the width that --elem or the shapes' elem= ask for%s",
+			c.shapes[0].p.rank ? " (or the N-d shapes' reduced problems are skipped: see the SKIP lines)" : "");
 		note_code(&c, EXIT_INPUT);
 	}
 	if (c.gpu)

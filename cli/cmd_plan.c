@@ -13,6 +13,7 @@
 #include "common/elem.h"
 #include "common/fsio.h"
 #include "inspect/inspect.h"
+#include "rig/shape.h"
 
 #define CMD "plan"
 
@@ -35,7 +36,7 @@ typedef struct {
 /* The problem's flags (cli/opts_shape.h), the command line's and each --cases
  * line's: every shape flag, numbers of any size (the problem's check names
  * what is out of range). */
-#define SHAPE (OPT_SH_DIMS | OPT_SH_BATCH | OPT_SH_ELEM | OPT_SH_OFFSET | OPT_SH_ALIGN | OPT_SH_ANY)
+#define SHAPE (OPT_SH_DIMS | OPT_SH_BATCH | OPT_SH_ND | OPT_SH_ELEM | OPT_SH_OFFSET | OPT_SH_ALIGN | OPT_SH_ANY)
 
 /* Its own flags, sorted. */
 static const opt_spec flags[] = {
@@ -64,6 +65,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: ptxpose plan --elem W --rows R --cols C [shape flags]\n"
+		"       ptxpose plan --elem W --dims D0xD1x... --perm p0,p1,... [shape flags]\n"
 		"                    [--device h100|h200|NAME] [--sm-count N] [--l2 BYTES] [--bw GB/s] ...\n"
 		"                    [--json] [--features] [--params FILE.tsv] [DIR | FILE.ptx ...]\n"
 		"       ptxpose plan --cases FILE [...]   (one problem per line, in the flags above)\n"
@@ -78,6 +80,10 @@ static void usage(FILE *f)
 		"constants of lib/model_params.tsv (fitted by bench/fit_model.py). Prints the\n"
 		"choice, why it beat the runner-up, every candidate with its predicted time and\n"
 		"biggest costs, and whether the model is unsure (the runner-up within its margin).\n"
+		"\n"
+		"An N-d permutation (--dims, --perm) is reduced first, as the library does (without\n"
+		"--offset or --align-*, nothing is folded into a wider element); `permutation:`\n"
+		"says what it reduced to, and the 2-D problem below is the kernels'.\n"
 		"\n"
 		"The shape flags (--elem, --rows and --cols required; the output says which unit\n"
 		"--elem was read in; --offset or --align-in/--align-out, not both):\n");
@@ -115,7 +121,8 @@ static void usage(FILE *f)
 		"Exit: 0 ok, 2 usage (a bad flag, an impossible problem: ld < cols, a zero\n"
 		"dimension, bytes that overflow, a misaligned pointer; --measure with a flag that\n"
 		"describes a model device or files), 3 input (a PTX file without metadata, no\n"
-		"kernel for the width, an unreadable --cases or --params file), 4 --measure: no\n"
+		"kernel for the width, an unreadable --cases or --params file, an N-d problem\n"
+		"that reduces to a class without kernels yet: PTXPOSE_ERR_UNSUPPORTED), 4 --measure: no\n"
 		"CUDA driver or device, 5 --measure: a CUDA or JIT error, --ptxas: ptxas rejected\n"
 		"a file, 7 --ptxas: no ptxas.\n");
 }
@@ -128,39 +135,62 @@ static void problem_init(plan_opts *o)
 	o->sm_count = o->l2 = o->bw = o->smem_sm = o->regs_sm = o->threads_sm = o->blocks_sm = MISSING;
 }
 
+/* An N-d problem's spec and reduction, for the result. */
+typedef struct {
+	char spec[256], why[256];
+	unsigned es;
+} nd_note;
+
 /* The problem of o as the library takes it, in *d, and checked, in *p (the
  * library's one conversion, lib/model.h); in `read` how its --elem was read
- * ("f32: a type name"). -1 and one line in err. */
-static int problem_of(const plan_opts *o, ptxpose_desc *d, ptxpose_tool_problem *p, char *read, size_t rlen, char *err,
-		      size_t errlen)
+ * ("f32: a type name"); an N-d problem's spec and reduction in *nd. 0, or
+ * an exit code and one line in err: EXIT_USAGE, or EXIT_INPUT for an N-d
+ * problem whose class has no kernels yet (PTXPOSE_ERR_UNSUPPORTED). */
+static int problem_of(const plan_opts *o, ptxpose_desc *d, ptxpose_tool_problem *p, char *read, size_t rlen,
+		      nd_note *nd, char *err, size_t errlen)
 {
+	memset(nd, 0, sizeof *nd);
 	const opt_shape *sh = &o->sh;
 	int elem = opt_shape_given(sh, "--elem"), rows = opt_shape_given(sh, "--rows"),
 	    cols = opt_shape_given(sh, "--cols");
-	if (!elem || !rows || !cols) {
-		snprintf(err, errlen, "needs%s%s%s", !elem ? " --elem W" : "", !rows ? " --rows R" : "",
-			 !cols ? " --cols C" : "");
-		return -1;
+	int is_nd = sh->s.p.rank > 0;
+	if (!elem || ((!rows || !cols) && !is_nd)) {
+		snprintf(err, errlen, "needs%s%s%s", !elem ? " --elem W" : "", !rows && !is_nd ? " --rows R" : "",
+			 !cols && !is_nd ? " --cols C" : "");
+		return EXIT_USAGE;
 	}
 	snprintf(read, rlen, "%s: %s", sh->elem.text, elem_unit_name(sh->elem.unit));
 	*d = sh->s.p;
 	int have_offset = opt_shape_given(sh, "--offset");
 	if (have_offset && (d->align_in || d->align_out)) {
 		snprintf(err, errlen, "--offset and --align-in/--align-out both describe the pointers: give one");
-		return -1;
+		return EXIT_USAGE;
 	}
 	uint64_t big = have_offset && sh->s.offset > 0xffffffffu ? sh->s.offset
 		     : d->align_in > 0x80000000u ? d->align_in : d->align_out > 0x80000000u ? d->align_out : 0;
 	if (big) {
 		snprintf(err, errlen, "%s %llu is too large", big == sh->s.offset ? "--offset" : "--align",
 			 (unsigned long long)big);
-		return -1;
+		return EXIT_USAGE;
 	}
 	if (have_offset)
 		d->align_in = d->align_out = ptxpose_tool_align_of_offset(sh->s.offset, d->elem_bytes);
-	if (ptxpose_tool_problem_of_desc(p, d, NULL, 0) || ptxpose_tool_problem_check(p)) {
+	if (ptxpose_tool_problem_of_desc(p, d, nd->why, sizeof nd->why)) {
 		snprintf(err, errlen, "%s", ptxpose_last_error());
-		return -1;
+		return EXIT_USAGE;
+	}
+	if (is_nd) {
+		rig_shape_nd_name(&sh->s, nd->spec, sizeof nd->spec);
+		nd->es = d->elem_bytes;
+		const char *pending = rig_reduced_pending(p);
+		if (*pending) { /* what ptxpose_plan_create answers PTXPOSE_ERR_UNSUPPORTED */
+			snprintf(err, errlen, "%s: %s: %s (PTXPOSE_ERR_UNSUPPORTED)", nd->spec, nd->why, pending);
+			return EXIT_INPUT;
+		}
+	}
+	if (!p->copy_elems && ptxpose_tool_problem_check(p)) {
+		snprintf(err, errlen, "%s", ptxpose_last_error());
+		return EXIT_USAGE;
 	}
 	return 0;
 }
@@ -295,11 +325,14 @@ static int params_of(const plan_opts *o, plan_ctx *x, ptxpose_tool_params **own)
 /* ---- one plan ------------------------------------------------------------- */
 
 static int plan_one(const plan_ctx *x, const ptxpose_tool_kernels *r, const ptxpose_tool_problem *p,
-		    const char *elem_read, plan_result *out)
+		    const char *elem_read, const nd_note *nd, plan_result *out)
 {
 	ptxpose_tool_ranking res;
 	memset(out, 0, sizeof *out);
 	out->p = *p;
+	snprintf(out->nd_spec, sizeof out->nd_spec, "%s", nd->spec);
+	snprintf(out->nd_why, sizeof out->nd_why, "%s", nd->why);
+	out->nd_es = nd->es;
 	snprintf(out->elem_read, sizeof out->elem_read, "%s", elem_read);
 	if (ptxpose_tool_rank(r, &x->dev, x->params, p, &res)) {
 		cli_err(CMD, "%s", ptxpose_last_error());
@@ -363,13 +396,13 @@ static int run_cases(const plan_opts *o, const plan_ctx *x, const ptxpose_tool_k
 		ptxpose_desc d;
 		ptxpose_tool_problem p;
 		plan_result r;
+		nd_note nd;
 		if (!rc && npos) {
 			cli_err(where, "unexpected '%s'", pos[0]);
 			rc = EXIT_USAGE;
-		} else if (!rc && problem_of(&po, &d, &p, read, sizeof read, err, sizeof err)) {
+		} else if (!rc && (rc = problem_of(&po, &d, &p, read, sizeof read, &nd, err, sizeof err))) {
 			cli_err(where, "%s", err);
-			rc = EXIT_USAGE;
-		} else if (!rc && !(rc = plan_one(x, ks, &p, read, &r))) {
+		} else if (!rc && !(rc = plan_one(x, ks, &p, read, &nd, &r))) {
 			emit(o, x, &r, json, first);
 			first = 0;
 			free(r.c);
@@ -415,11 +448,12 @@ int cmd_plan(int argc, char **argv)
 	}
 	ptxpose_desc d;
 	ptxpose_tool_problem p;
-	char err[768], read[96];
-	if (!o.cases && problem_of(&o, &d, &p, read, sizeof read, err, sizeof err)) {
+	nd_note nd;
+	char err[1024], read[96];
+	if (!o.cases && (rc = problem_of(&o, &d, &p, read, sizeof read, &nd, err, sizeof err))) {
 		free(pos);
 		cli_err(CMD, "%s", err);
-		return EXIT_USAGE;
+		return rc;
 	}
 	if (o.measure || o.budget_ms || o.no_cache) {
 		rc = measure_args(&o, npos);
@@ -444,7 +478,7 @@ int cmd_plan(int argc, char **argv)
 			rc = run_cases(&o, &x, ks, &json);
 		} else {
 			plan_result r;
-			if (!(rc = plan_one(&x, ks, &p, read, &r))) {
+			if (!(rc = plan_one(&x, ks, &p, read, &nd, &r))) {
 				emit(&o, &x, &r, &json, 1);
 				free(r.c);
 			}

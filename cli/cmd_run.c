@@ -25,7 +25,7 @@ typedef struct {
 } run_opts;
 
 /* The shape flags it takes (cli/opts_shape.h); then its own, sorted. */
-#define SHAPE (OPT_SH_DIMS | OPT_SH_BATCH | OPT_SH_ELEM | OPT_SH_OFFSET)
+#define SHAPE (OPT_SH_DIMS | OPT_SH_BATCH | OPT_SH_ND | OPT_SH_ELEM | OPT_SH_OFFSET)
 static const opt_spec flags[] = {
 	{"--emulate", OPT_SWITCH, offsetof(run_opts, emulate), 0, 0, NULL},
 	{"--flush-l2", OPT_SWITCH, offsetof(run_opts, flush_l2), 0, 0, NULL},
@@ -46,6 +46,7 @@ static void usage(FILE *f)
 		"                   [--batch B [--stride-in S] [--stride-out S]] [--offset N]\n"
 		"                   [--iters N] [--seed S] [--no-time] [--time graph|events] [--flush-l2]\n"
 		"                   [--emulate] [-v]\n"
+		"       ptxpose run [FILE.ptx] --elem W --dims D0xD1x... --perm p0,p1,... [...]\n"
 		"\n"
 		"Load FILE.ptx (its metadata names the kernel, element width, block and grid),\n"
 		"register it with the library (libptxpose) and plan it, transpose a random rows x\n"
@@ -55,7 +56,13 @@ static void usage(FILE *f)
 		"With FILE.ptx, --elem must match the file's elem= (a guard for scripts). Without\n"
 		"it, the library's heuristic plan picks one of its kernels (built in, and\n"
 		"$PTXPOSE_PTX) by the cost model for this device, width, shape and alignment;\n"
-		"with --emulate, for the built-in H100. --rows and --cols are required.\n"
+		"with --emulate, for the built-in H100. --rows and --cols are required, or\n"
+		"--dims and --perm: any permutation of an N-d tensor (out = in.transpose(perm)),\n"
+		"reduced as the library reduces it (the reduction is said on stderr); FILE.ptx then\n"
+		"runs the reduced problem, whose width a fold makes wider than --elem; the output\n"
+		"is compared whole, bytes no element lands on included. --emulate: a problem that\n"
+		"reduces to a copy is verified as one host memcpy; a tiled copy or a batch of\n"
+		"several dims has no kernel yet (exit 3).\n"
 		"\n");
 	opt_shape_help(f, SHAPE);
 	fprintf(f,
@@ -86,7 +93,8 @@ static void usage(FILE *f)
 		"GB/s counts bytes read + written (2*batch*rows*cols*elem).\n"
 		"\n"
 		"Exit: 0 pass, 1 wrong result, 2 usage (bad flag, shape, too large), 3 input (missing\n"
-		"file, no metadata, emulator cannot run it), 4 no CUDA driver or device, 5 CUDA or JIT\n"
+		"file, no metadata, emulator cannot run it, an N-d class without kernels yet:\n"
+		"PTXPOSE_ERR_UNSUPPORTED), 4 no CUDA driver or device, 5 CUDA or JIT\n"
 		"error (the JIT log is printed), 8 emulator fault.\n");
 }
 
@@ -110,8 +118,9 @@ static int parse(int argc, char **argv, run_opts *o)
 	free(pos);
 	if (rc)
 		return rc == OPT_HELP ? HELP_SHOWN : rc;
-	if ((!o->file && !o->sh.s.p.elem_bytes) || !o->sh.s.p.rows || !o->sh.s.p.cols) {
-		cli_err(CMD, "needs FILE.ptx (or --elem to pick one), --rows and --cols (see ptxpose run --help)");
+	if ((!o->file && !o->sh.s.p.elem_bytes) || ((!o->sh.s.p.rows || !o->sh.s.p.cols) && !o->sh.s.p.rank)) {
+		cli_err(CMD, "needs FILE.ptx (or --elem to pick one), --rows and --cols (or --dims and --perm) (see "
+			     "ptxpose run --help)");
 		return EXIT_USAGE;
 	}
 	if (o->measure && (o->file || o->emulate)) {
@@ -261,9 +270,10 @@ int cmd_run(int argc, char **argv)
 		return fail(st, err);
 	rig_shape s = o.sh.s;
 	unsigned elem = rig_shape_elem_bits(&s);
-	if (o.file)
+	/* an N-d problem's --elem is the tensor's: the file runs the reduced width (cli_emulate_nd) */
+	if (o.file && !(s.p.rank && elem))
 		s.p.elem_bytes = f.meta.elem_bits / 8;
-	if (o.file && elem && elem != f.meta.elem_bits) {
+	if (o.file && elem && elem != f.meta.elem_bits && !s.p.rank) {
 		snprintf(err, sizeof err, "--elem %u does not match %s's elem=%u", elem, o.file, f.meta.elem_bits);
 		st = PX_EUSAGE;
 	}
@@ -272,9 +282,32 @@ int cmd_run(int argc, char **argv)
 	if (!st && o.file)
 		st = rig_launch_check(&f.meta, &s, err, sizeof err);
 	if (!st)
-		st = rig_host_fits(rig_shape_in_bytes(&s) + rig_shape_out_bytes(&s), "the input and output", err,
+		st = rig_host_fits(rig_shape_host_bytes(&s), "the input and output", err,
 				  sizeof err);
-	if (!st && !o.file && o.emulate) {
+	int nd_copy = 0;
+	if (!st && o.emulate && s.p.rank) {
+		char why[256];
+		ptxpose_tool_problem t;
+		st = cli_emulate_nd(o.file ? &f : NULL, &s, &t, why, sizeof why, err, sizeof err);
+		if (st == PX_EUNAVAIL) {
+			px_file_free(&f);
+			cli_err(CMD, "%s", err);
+			return EXIT_INPUT;
+		}
+		if (!st)
+			cli_err(CMD, "reduced: %s", why);
+		if (!st && (nd_copy = t.copy_elems > 0))
+			cli_err(CMD, "a copy after reducing: verified as one memcpy on the host (the plan's "
+				     "cuMemcpyDtoDAsync), no kernel run");
+	}
+	if (!st && !o.emulate && s.p.rank && o.file) {
+		/* the library copies such a problem; a kernel named for it would run the 1x1 reduced one */
+		char why[256];
+		ptxpose_tool_problem t;
+		if (!rig_shape_reduce(&s, &t, why, sizeof why, err, sizeof err) && (nd_copy = t.copy_elems > 0))
+			cli_err(CMD, "reduced: %s: the plan copies (cuMemcpyDtoDAsync); %s is not run", why, f.meta.kernel);
+	}
+	if (!st && !o.file && o.emulate && !nd_copy) {
 		/* no GPU to plan on: the library's model, for the built-in H100 */
 		char note[512];
 		if (!(st = run_pick_kernel(&s, &f, note, sizeof note, err, sizeof err))) {
@@ -287,11 +320,11 @@ int cmd_run(int argc, char **argv)
 		return fail(st, err);
 	}
 	if (o.emulate) {
-		snprintf(head, sizeof head, "%s %s elem=%u", f.meta.kernel, rig_shape_name(&s, name, sizeof name),
-			 f.meta.elem_bits);
+		snprintf(head, sizeof head, "%s %s elem=%u", nd_copy ? PTXPOSE_COPY : f.meta.kernel,
+			 rig_shape_name(&s, name, sizeof name), rig_shape_elem_bits(&s));
 		code = run_emulated(&f, &s, &o, head);
 	} else {
-		code = run_gpu(o.file ? &f : NULL, &s, &o);
+		code = run_gpu(o.file && !nd_copy ? &f : NULL, &s, &o);
 	}
 	px_file_free(&f);
 	fflush(stdout);

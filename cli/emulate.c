@@ -11,6 +11,8 @@ typedef struct {
 	const px_file *f;
 	strbuf diag;
 	int rc;
+	int nd;                 /* an N-d shape: t is the problem the kernel runs */
+	ptxpose_tool_problem t;
 } emu_job;
 
 /* PTXPOSE_EMU_STATS=FILE: one line a run appended to FILE, "instructions
@@ -62,6 +64,16 @@ static int emu_runner(void *ud, vfy_bufs *b, const rig_shape *s)
 			.rows = (uint32_t)s->p.rows, .cols = (uint32_t)s->p.cols, .ld_in = (uint32_t)s->p.ld_in,
 			.ld_out = (uint32_t)s->p.ld_out, .batch = (uint32_t)s->p.batch, .stride_in = s->p.stride_in,
 			.stride_out = s->p.stride_out, .misalign = s->offset * rig_shape_elem_bytes(s)};
+	if (e->nd && e->t.copy_elems) { /* the plan's cuMemcpyDtoDAsync, on the host */
+		memcpy(b->out, b->in, e->t.copy_elems * e->t.es);
+		return 0;
+	}
+	if (e->nd) { /* the reduced problem's kernel ABI v2 arguments, on the N-d buffers */
+		const ptxpose_tool_problem *t = &e->t;
+		l.rows = (uint32_t)t->rows, l.cols = (uint32_t)t->cols, l.ld_in = (uint32_t)t->ld_in;
+		l.ld_out = (uint32_t)t->ld_out, l.batch = (uint32_t)(t->batch ? t->batch : 1);
+		l.stride_in = t->stride_in, l.stride_out = t->stride_out;
+	}
 	emu_stats st = {0};
 	l.stats = &st;
 	e->rc = run_cached(e->f, &l, &e->diag);
@@ -72,12 +84,36 @@ static int emu_runner(void *ud, vfy_bufs *b, const rig_shape *s)
 px_status cli_emulate(const px_file *f, const rig_shape *s, uint64_t seed, vfy_result *res, int *emu_rc,
 		      char *err, size_t errlen)
 {
-	emu_job e = {.f = f, .rc = EMU_OK};
+	emu_job e = {.f = f, .rc = EMU_OK, .nd = s->p.rank > 0};
+	px_status st;
+	*emu_rc = EMU_UNSUPPORTED; /* a class not emulated yet: exit 3, as plan's */
+	if (e.nd && (st = cli_emulate_nd(f, s, &e.t, NULL, 0, err, errlen)))
+		return st;
+	*emu_rc = EMU_OK;
 	sb_init(&e.diag);
-	px_status st = vfy_host_case(s, seed, emu_runner, &e, res, err, errlen);
+	st = vfy_host_case(s, seed, emu_runner, &e, res, err, errlen);
 	if (st == PX_EUNAVAIL)
 		snprintf(err, errlen, "emulator: %s", sb_str(&e.diag));
 	*emu_rc = e.rc;
 	sb_free(&e.diag);
 	return st;
+}
+
+px_status cli_emulate_nd(const px_file *f, const rig_shape *s, ptxpose_tool_problem *t, char *why, size_t wlen,
+			 char *err, size_t errlen)
+{
+	px_status st = rig_shape_reduce(s, t, why, wlen, err, errlen);
+	if (st)
+		return st;
+	const char *pending = rig_reduced_pending(t);
+	if (*pending) {
+		snprintf(err, errlen, "not emulated: %s", pending);
+		return PX_EUNAVAIL;
+	}
+	if (!t->copy_elems && f && f->meta.elem_bits != t->es * 8) {
+		snprintf(err, errlen, "not emulated: the problem reduces to %u-byte elements, %s has elem=%u", t->es,
+			 f->meta.kernel, f->meta.elem_bits);
+		return PX_EUNAVAIL;
+	}
+	return PX_OK;
 }

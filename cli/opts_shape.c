@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "common/strbuf.h"
 
 /* A shape flag: the row opt_parse reads (off into opt_shape; lo, hi: the
  * range a flag checks itself), its group and its help (NULL where the row
@@ -17,6 +18,7 @@ typedef struct {
 
 #define U64(flag, field, lo, hi) {flag, OPT_NUM, offsetof(opt_shape, field), lo, hi, NULL}
 #define U32(flag, field, lo, hi) {flag, OPT_NUM32, offsetof(opt_shape, field), lo, hi, NULL}
+#define STR(flag, field) {flag, OPT_STR, offsetof(opt_shape, field), 0, 0, NULL}
 
 static const shape_flag flags[] = {
 	{U64("--rows", s.p.rows, 1, RIG_DIM_MAX), OPT_SH_DIMS, "--rows R, --cols C",
@@ -38,8 +40,58 @@ static const shape_flag flags[] = {
 	{U32("--align-in", s.p.align_in, 0, UINT32_MAX), OPT_SH_ALIGN, "--align-in/--align-out BYTES",
 	 "what the pointers are aligned to (a power of two, at least the element size; default 256)"},
 	{U32("--align-out", s.p.align_out, 0, UINT32_MAX), OPT_SH_ALIGN, NULL, NULL},
+	{STR("--dims", dims), OPT_SH_ND, "--dims D0xD1x...",
+	 "an N-d tensor instead of --rows/--cols/--batch: its extents, dim 0 the slowest (rank 1 to 8)"},
+	{STR("--perm", perm), OPT_SH_ND, "--perm p0,p1,...",
+	 "with --dims: out = in.transpose(perm), NumPy's convention (output dim k is input dim p_k)"},
+	{STR("--strides-in", strides_in), OPT_SH_ND, "--strides-in a,b,...",
+	 "with --dims: the input's stride of each dim, in elements (default packed row-major); "
+	 "--strides-out: the output's, one per output dim"},
+	{STR("--strides-out", strides_out), OPT_SH_ND, NULL, NULL},
 };
 #define NFLAGS (sizeof flags / sizeof flags[0])
+
+/* The first flag given of the groups, or NULL. */
+static const char *first_given(const opt_shape *sh, unsigned groups)
+{
+	for (size_t i = 0; i < NFLAGS; i++)
+		if ((flags[i].group & groups) && (sh->given >> i & 1))
+			return flags[i].o.flag;
+	return NULL;
+}
+
+/* --dims, --perm and the strides into sh->s.p, through the spec parser. */
+static int nd_of_flags(const char *cmd, opt_shape *sh)
+{
+	const char *nd = first_given(sh, OPT_SH_ND), *flat = first_given(sh, OPT_SH_DIMS | OPT_SH_BATCH);
+	if (!nd)
+		return 0;
+	if (flat) {
+		cli_err(cmd, "%s and %s: give an N-d problem (--dims, --perm, --strides-in/out) or a 2-D one (--rows, "
+			     "--cols, --ld-*, --batch, --stride-*), not both", nd, flat);
+		return EXIT_USAGE;
+	}
+	if (!sh->dims || !sh->perm) {
+		cli_err(cmd, "%s needs %s (--dims D0xD1x... --perm p0,p1,...)", nd, sh->dims ? "--perm" : "--dims");
+		return EXIT_USAGE;
+	}
+	strbuf spec;
+	sb_init(&spec);
+	sb_printf(&spec, "%s:perm=%s", sh->dims, sh->perm);
+	if (sh->strides_in)
+		sb_printf(&spec, ":strides_in=%s", sh->strides_in);
+	if (sh->strides_out)
+		sb_printf(&spec, ":strides_out=%s", sh->strides_out);
+	ndspec sp;
+	char err[512];
+	int bad = spec.oom || ndspec_parse(sb_str(&spec), &sp, NULL, err, sizeof err);
+	if (bad)
+		cli_err(cmd, "--dims/--perm: %s", spec.oom ? "out of memory" : err);
+	else
+		rig_shape_set_nd(&sh->s, &sp);
+	sb_free(&spec);
+	return bad ? EXIT_USAGE : 0;
+}
 
 opt_shape opt_shape_init(void)
 {
@@ -64,7 +116,7 @@ int opt_parse_shape(const char *cmd, int argc, char **argv, const opt_spec *t, s
 	for (size_t j = 0; j < m; j++)
 		sh->given |= (tabs[1].given >> j & 1) << at[j];
 	sh->s.p.elem_bytes = sh->elem.bits / 8;
-	return rc;
+	return rc ? rc : nd_of_flags(cmd, sh);
 }
 
 int opt_shape_given(const opt_shape *sh, const char *flag)
@@ -121,6 +173,10 @@ void opt_shape_help(FILE *f, unsigned groups)
 
 int opt_shape_alone(const char *cmd, const opt_shape *sh, const char *shapes)
 {
+	if (sh->s.p.rank && shapes) {
+		cli_err(cmd, "--dims and --shapes: give one problem or a list (a list entry may be " RIG_SHAPE_ND_SYNTAX ")");
+		return EXIT_USAGE;
+	}
 	if (!any_given(sh, OPT_SH_DIMS | OPT_SH_BATCH) || (sh->s.p.rows && sh->s.p.cols && !shapes))
 		return 0;
 	cli_err(cmd, "--rows and --cols go together, and replace --shapes (with --shapes, give a batch"

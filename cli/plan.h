@@ -32,6 +32,9 @@ typedef struct {
 	char copy_why[256];
 	double copy_us;              /* the copy's predicted time */
 	char elem_read[96];          /* how --elem was read: "f32: a type name" */
+	char nd_spec[256];           /* an N-d problem: its spec ("2x3x5:perm=2,0,1"); "" for 2-D */
+	char nd_why[256];            /* ... the reduction ("merged 3 dims to 2, small transpose 6x5") */
+	unsigned nd_es;              /* ... and its element bytes (p.es is the reduced problem's) */
 } plan_result;
 
 void plan_print_text(FILE *f, const plan_ctx *x, const plan_result *r);

@@ -81,6 +81,8 @@ void plan_print_problem(FILE *f, const ptxpose_tool_problem *p, const char *elem
 void plan_print_text(FILE *f, const plan_ctx *x, const plan_result *r)
 {
 	const ptxpose_tool_problem *p = &r->p;
+	if (r->nd_spec[0])
+		fprintf(f, "permutation: %s, %u-byte elements: %s\n", r->nd_spec, r->nd_es, r->nd_why);
 	plan_print_problem(f, p, r->elem_read);
 	fprintf(f, "device: %s (%s): %u SMs, %.1f MiB L2, %.0f GB/s\n", x->dev.name, x->dev_note,
 		x->dev.sm_count, (double)x->dev.l2_bytes / MB, x->dev.bw_gbps);
@@ -88,7 +90,7 @@ void plan_print_text(FILE *f, const plan_ctx *x, const plan_result *r)
 	const plan_cand *w = &r->c[0];
 	if (r->copy) {
 		fprintf(f, "choice: " PTXPOSE_COPY "  %.2f us predicted  cuMemcpyDtoDAsync of %llu bytes, no kernel\n",
-			r->copy_us, (unsigned long long)(p->rows * p->cols * p->batch * p->es));
+			r->copy_us, (unsigned long long)(p->copy_elems ? p->copy_elems * p->es : p->rows * p->cols * p->batch * p->es));
 		fprintf(f, "why: the transpose is the identity on memory (%s); the kernels below are what a kernel "
 			   "named by desc->kernel would cost\n", r->copy_why);
 	} else {
@@ -217,6 +219,11 @@ void plan_json_case(strbuf *o, const plan_ctx *x, const plan_result *r)
 	sb_addc(o, '{');
 	plan_json_problem(o, p, r->elem_read);
 	sb_addc(o, ',');
+	if (r->nd_spec[0]) {
+		jstr(o, "permutation", r->nd_spec), sb_addc(o, ',');
+		jstr(o, "reduction", r->nd_why), sb_addc(o, ',');
+		sb_printf(o, "\"permutation_elem_bytes\":%u,", r->nd_es);
+	}
 	jstr(o, "choice", r->copy ? PTXPOSE_COPY : r->n ? r->c[0].k.name : ""), sb_addc(o, ',');
 	if (r->copy) {
 		sb_add(o, "\"copy\":{");

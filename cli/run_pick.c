@@ -14,9 +14,15 @@ px_status run_pick_kernel(const rig_shape *s, px_file *f, char *note, size_t nle
 	ptxpose_tool_device dev;
 	ptxpose_tool_problem p;
 	ptxpose_tool_ranking res = {0};
-	ptxpose_status pst = ptxpose_tool_problem_of_desc(&p, &s->p, NULL, 0);
-	if (!p.span_in)
+	ptxpose_status pst = PTXPOSE_OK;
+	if (s->p.rank) { /* the reduced problem the emulator runs (cli_emulate_nd) */
+		px_status rst = rig_shape_reduce(s, &p, NULL, 0, err, errlen);
+		if (rst)
+			return rst;
+	} else {
+		pst = ptxpose_tool_problem_of_desc(&p, &s->p, NULL, 0);
 		p.align_in = p.align_out = ptxpose_tool_align_of_offset(s->offset, p.es);
+	}
 	if (!pst)
 		pst = ptxpose_tool_kernels_new(&r);
 	if (!pst)

@@ -9,7 +9,15 @@ px_status rig_launch_check(const px_meta *m, const rig_shape *s, char *err, size
 {
 	unsigned grid[3];
 	char why[256];
-	if (!meta_grid_dims(m, s->p.rows, s->p.cols, s->p.batch, grid, why, sizeof why))
+	uint64_t rows = s->p.rows, cols = s->p.cols, batch = s->p.batch;
+	if (s->p.rank) { /* the reduced problem's launch; a copy launches nothing */
+		ptxpose_tool_problem t;
+		px_status st = rig_shape_reduce(s, &t, NULL, 0, err, errlen);
+		if (st || t.copy_elems || *rig_reduced_pending(&t))
+			return st;
+		rows = t.rows, cols = t.cols, batch = t.batch ? t.batch : 1;
+	}
+	if (!meta_grid_dims(m, rows, cols, batch, grid, why, sizeof why))
 		return PX_OK;
 	snprintf(err, errlen, "%s", why);
 	return PX_EUSAGE;
@@ -25,6 +33,7 @@ px_status rig_from_ptxpose(ptxpose_status st)
 	case PTXPOSE_ERR_JIT: return PX_EJIT;
 	case PTXPOSE_ERR_NO_MEMORY: return PX_ENOMEM;
 	case PTXPOSE_ERR_NO_KERNEL:
+	case PTXPOSE_ERR_UNSUPPORTED: /* no kernel for the class yet: exit 3, as plan's */
 	case PTXPOSE_ERR_BAD_PTX: return PX_EINPUT;
 	default: return PX_EUSAGE; /* the arguments: invalid, misaligned, too large, another context */
 	}

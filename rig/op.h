@@ -39,7 +39,7 @@ px_status rig_api_fail(ptxpose_status st, char *err, size_t errlen);
 
 /* An internal assertion: PX_EUSAGE when meta_grid_dims refuses s (it gives
  * every checked shape a grid; only a bad PTXPOSE_GRID_MAX or an unchecked
- * shape is refused). */
+ * shape is refused); an N-d shape's reduced problem (rig_shape_reduce). */
 px_status rig_launch_check(const px_meta *m, const rig_shape *s, char *err, size_t errlen);
 
 #endif

@@ -67,7 +67,7 @@ px_status rig_fits(rig_ctx *r, const rig_shape *s, char *err, size_t errlen)
 	}
 	char what[128];
 	snprintf(what, sizeof what, "%s elem=%u", name, rig_shape_elem_bits(s));
-	return rig_host_fits(in + out, what, err, errlen);
+	return rig_host_fits(rig_shape_host_bytes(s), what, err, errlen);
 }
 
 /* A device buffer of exactly `bytes` (reused when it already is). */
@@ -170,6 +170,10 @@ px_status rig_verify(rig_ctx *r, const rig_op *op, vfy_result *res, char *err, s
 	    (st = drv_dtoh(r->drv, r->h_guard + RIG_GUARD, d_out + out, RIG_GUARD, err, errlen)))
 		return st;
 	st = vfy_compare(r->h_in.p, r->h_out.p, s, res);
+	if (st != PX_OK && st != PX_WRONG) {
+		snprintf(err, errlen, "no host memory for the N-d reference (%llu bytes)", (unsigned long long)out);
+		return st;
+	}
 	scan_guards(r, res);
 	return res->guard_hits ? PX_WRONG : st;
 }

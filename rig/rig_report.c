@@ -81,7 +81,7 @@ void rig_report_csv(strbuf *sb, const rig_report_head *h, const rig_row *rows, s
 	sb_addc(sb, '\n');
 	if (h->extra[0])
 		sb_printf(sb, "# %s\n", h->extra);
-	sb_add(sb, "variant,elem,rows,cols,ld_in,ld_out,status,us,gbps,pct_copy,timing,note,batch,stride_in,stride_out\n");
+	sb_add(sb, "variant,elem,rows,cols,ld_in,ld_out,status,us,gbps,pct_copy,timing,note,batch,stride_in,stride_out,permutation\n");
 	for (size_t k = 0; k < n; k++) {
 		const rig_row *r = &rows[k];
 		const rig_shape *s = &r->shape;
@@ -101,9 +101,13 @@ void rig_report_csv(strbuf *sb, const rig_report_head *h, const rig_row *rows, s
 		}
 		csv_field(sb, r->note);
 		uint64_t b = s->p.batch ? s->p.batch : 1; /* a batch's columns last: readers of the older columns keep working */
-		sb_printf(sb, ",%llu,%llu,%llu\n", (unsigned long long)b,
+		sb_printf(sb, ",%llu,%llu,%llu,", (unsigned long long)b,
 			  (unsigned long long)(b > 1 && s->p.stride_in ? s->p.stride_in : 0),
 			  (unsigned long long)(b > 1 && s->p.stride_out ? s->p.stride_out : 0));
+		char spec[256] = ""; /* an N-d case's spec, last (rows and cols are 0 then) */
+		if (s->p.rank)
+			csv_field(sb, rig_shape_name(s, spec, sizeof spec));
+		sb_addc(sb, '\n');
 	}
 }
 

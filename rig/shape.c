@@ -4,6 +4,7 @@
 #include "rig/rig.h"
 
 #include "common/elem.h"
+#include "common/ndspec.h"
 #include "include/ptxpose_tools.h"
 
 #include <stddef.h>
@@ -50,7 +51,7 @@ static int desc_check(ptxpose_desc *d, int shape_only, char *err, size_t errlen)
 
 px_status rig_shape_check(rig_shape *s, char *err, size_t errlen)
 {
-	if (batch_set(s, err, errlen) || desc_check(&s->p, 1, err, errlen))
+	if ((!s->p.rank && batch_set(s, err, errlen)) || desc_check(&s->p, 1, err, errlen))
 		return PX_EUSAGE;
 	if (!elem_valid_bytes(s->p.elem_bytes)) {
 		snprintf(err, errlen, "elem %u is not " ELEM_BITS_LIST " bits", rig_shape_elem_bits(s));
@@ -73,8 +74,16 @@ uint64_t rig_shape_out_bytes(const rig_shape *s)
 	return out;
 }
 
+uint64_t rig_shape_host_bytes(const rig_shape *s)
+{
+	uint64_t out = rig_shape_out_bytes(s);
+	return rig_shape_in_bytes(s) + out + (s->p.rank ? out : 0);
+}
+
 uint64_t rig_shape_moved_bytes(const rig_shape *s)
 {
+	if (s->p.rank)
+		return 2 * rig_shape_nd_elems(s) * rig_shape_elem_bytes(s);
 	return 2 * (s->p.batch ? s->p.batch : 1) * s->p.rows * s->p.cols * rig_shape_elem_bytes(s);
 }
 
@@ -88,6 +97,8 @@ static void name_key(char *buf, size_t len, int *n, const char *key, unsigned lo
 const char *rig_shape_name(const rig_shape *s, char *buf, size_t len)
 {
 	const ptxpose_desc *p = &s->p;
+	if (p->rank)
+		return rig_shape_nd_name(s, buf, len);
 	int n = snprintf(buf, len, "%llux%llu", (unsigned long long)p->rows, (unsigned long long)p->cols);
 	uint64_t ld_in = p->ld_in ? p->ld_in : p->cols, ld_out = p->ld_out ? p->ld_out : p->rows;
 	if (ld_in != p->cols)
@@ -201,9 +212,87 @@ static int entry_key(const char **p, rig_shape *s, unsigned *seen, char *why, si
 static px_status early_check(const rig_shape *s, char *err, size_t errlen)
 {
 	rig_shape t = *s;
-	if (batch_set(s, err, errlen))
+	if (t.p.rank && !t.p.elem_bytes)
+		t.p.elem_bytes = 1; /* the N-d check needs a width: the smallest, the shape's facts alone */
+	if (!t.p.rank && batch_set(s, err, errlen))
 		return PX_EUSAGE;
 	return desc_check(&t.p, 1, err, errlen) ? PX_EUSAGE : PX_OK;
+}
+
+/* The keys whose value is a list of rank numbers (common/ndspec.h's). */
+static int nd_list_key(const char *key, size_t kl)
+{
+	static const char *const nd_keys[] = {"perm", "strides_in", "strides_out"};
+	for (size_t k = 0; k < sizeof nd_keys / sizeof nd_keys[0]; k++)
+		if (strlen(nd_keys[k]) == kl && !strncmp(key, nd_keys[k], kl))
+			return 1;
+	return 0;
+}
+
+/* The entry at p: its length (to the ',' that ends it: an N-d list key takes
+ * rank values with commas between), and whether it is N-d (3 extents or
+ * more, or an N-d key). */
+static size_t entry_scan(const char *p, int *nd)
+{
+	size_t shape = strcspn(p, ":,");
+	unsigned rank = 1;
+	for (size_t i = 0; i < shape; i++)
+		rank += p[i] == 'x';
+	*nd = rank > 2;
+	const char *q = p + shape;
+	while (*q == ':') {
+		q++;
+		size_t kl = strcspn(q, "=:,");
+		int list = q[kl] == '=' && nd_list_key(q, kl);
+		*nd |= list;
+		q += strcspn(q, ":,");
+		for (unsigned c = 1; list && c < rank && *q == ','; c++)
+			q += 1 + strcspn(q + 1, ":,");
+	}
+	return (size_t)(q - p) + strcspn(q, ",");
+}
+
+/* An N-d entry: the spec's part to ndspec_parse, elem= and offset= here. */
+static px_status parse_nd(const char *text, rig_shape *s, char *err, size_t errlen)
+{
+	char *spec = malloc(strlen(text) + 1), why[512] = "";
+	if (!spec) {
+		snprintf(err, errlen, "out of memory");
+		return PX_ENOMEM;
+	}
+	size_t n = strcspn(text, ":");
+	memcpy(spec, text, n);
+	unsigned seen = 0;
+	px_status st = PX_OK;
+	for (const char *p = text + n; *p == ':' && !st;) {
+		size_t kl = strcspn(p + 1, "=:"), len = 1 + strcspn(p + 1, ":");
+		if (nd_list_key(p + 1, kl)) {
+			memcpy(spec + n, p, len);
+			n += len;
+			p += len;
+		} else if ((kl == 4 && !strncmp(p + 1, "elem", 4)) || (kl == 6 && !strncmp(p + 1, "offset", 6))) {
+			p++;
+			if (entry_key(&p, s, &seen, why, sizeof why)) {
+				snprintf(err, errlen, "bad shape '%s': %s", text, why[0] ? why : "expected a number");
+				st = PX_EUSAGE;
+			}
+		} else {
+			snprintf(err, errlen, "bad shape '%s': unknown key '%.*s' (an N-d shape is " RIG_SHAPE_ND_SYNTAX ")",
+				 text, (int)(kl < 40 ? kl : 40), p + 1);
+			st = PX_EUSAGE;
+		}
+	}
+	spec[n] = '\0';
+	ndspec sp;
+	if (!st && ndspec_parse(spec, &sp, NULL, err, errlen))
+		st = PX_EUSAGE;
+	free(spec);
+	if (st)
+		return st;
+	rig_shape_set_nd(s, &sp);
+	if ((st = early_check(s, why, sizeof why)))
+		snprintf(err, errlen, "shape '%s': %s", text, why);
+	return st;
 }
 
 px_status rig_shape_parse(const char *text, rig_shape *s, char *err, size_t errlen)
@@ -212,6 +301,10 @@ px_status rig_shape_parse(const char *text, rig_shape *s, char *err, size_t errl
 	const char *p = text;
 	char why[512] = "";
 	unsigned seen = 0;
+	int nd;
+	entry_scan(text, &nd);
+	if (nd)
+		return parse_nd(text, s, err, errlen);
 	if (entry_num(&p, 'x', "rows", 1, RIG_DIM_MAX, &s->p.rows, why, sizeof why) || *p++ != 'x' ||
 	    entry_num(&p, ':', "cols", 1, RIG_DIM_MAX, &s->p.cols, why, sizeof why))
 		goto bad;
@@ -229,7 +322,7 @@ bad:
 		snprintf(err, errlen, "bad shape '%s': %s", text, why);
 	else
 		snprintf(err, errlen, "bad shape '%s': expected " RIG_SHAPE_SYNTAX " with values from 1 to %u, W an "
-			 "element width (32, 4B or f32)", text, RIG_DIM_MAX);
+			 "element width (32, 4B or f32); or an N-d shape, " RIG_SHAPE_ND_SYNTAX, text, RIG_DIM_MAX);
 	return PX_EUSAGE;
 }
 
@@ -251,7 +344,10 @@ px_status rig_shape_list(const char *list, rig_shape **out, size_t *n, char *err
 	px_status st = PX_OK;
 	size_t k = 0;
 	for (char *t = copy; t && !st; k++) {
-		char *comma = strchr(t, ',');
+		int nd;
+		char *comma = t + entry_scan(t, &nd);
+		if (!*comma)
+			comma = NULL;
 		if (comma)
 			*comma = '\0';
 		if (!*t) {
@@ -277,7 +373,7 @@ px_status rig_shape_select(const char *list, const rig_shape *one, rig_shape **o
 {
 	*out = NULL;
 	*n = 0;
-	if (!one->p.rows && !one->p.cols)
+	if (!one->p.rows && !one->p.cols && !one->p.rank)
 		return rig_shape_list(list, out, n, err, errlen);
 	px_status st = early_check(one, err, errlen);
 	if (st)

@@ -7,7 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/nd.h"
 #include "include/ptxpose.h"
+#include "include/ptxpose_tools.h"
 #include "loader/status.h"
 
 #define RIG_DIM_MAX 0x7fffffffu /* rows, cols, leading dimensions, batch */
@@ -41,32 +43,70 @@ px_status rig_shape_check(rig_shape *s, char *err, size_t errlen);
  * last one (its ld_out padding included, the last row too). */
 uint64_t rig_shape_in_bytes(const rig_shape *s);
 uint64_t rig_shape_out_bytes(const rig_shape *s);
+/* Host bytes verification takes: the input and the output, and for an N-d
+ * shape the reference's buffer of the output's size too (vfy_nd.c). */
+uint64_t rig_shape_host_bytes(const rig_shape *s);
 /* Bytes a transpose moves: batch*rows*cols*elem read plus as many written. */
 uint64_t rig_shape_moved_bytes(const rig_shape *s);
 unsigned rig_shape_elem_bytes(const rig_shape *s);
 unsigned rig_shape_elem_bits(const rig_shape *s);
 
 /* "67x129", "67x129 ld_in=132 ld_out=72", "33x31 batch=3 stride_in=1100"
- * (ld and strides shown only when not the default). */
+ * (ld and strides shown only when not the default); an N-d shape by its
+ * spec, "2x3x5:perm=2,0,1". */
 const char *rig_shape_name(const rig_shape *s, char *buf, size_t len);
 
 /* A shape list entry, for messages and help. */
 #define RIG_SHAPE_SYNTAX "ROWSxCOLS[:ld_in=N][:ld_out=N][:elem=W][:offset=0-15][:batch=B][:stride_in=S][:stride_out=S]"
+/* ... and an N-d permutation's (common/ndspec.h, with the rig's keys). */
+#define RIG_SHAPE_ND_SYNTAX "D0xD1x...:perm=p0,p1,...[:strides_in=a,b,...][:strides_out=a,b,...][:elem=W][:offset=0-15]"
+
+/* ---- N-d permutations (shape_nd.c): s->p.rank > 0 ---------------------------
+ * The desc's N-d fields (rank, extents, perm, strides; rows, cols, ld,
+ * batch and batch strides 0), from a spec (common/ndspec.h): the flags
+ * --dims/--perm and list entries of RIG_SHAPE_ND_SYNTAX. */
+
+/* s->p becomes the N-d problem of sp (strides not given: 0, packed). */
+void rig_shape_set_nd(rig_shape *s, const ndspec *sp);
+
+/* The reference's problem of an N-d shape (common/nd.h): the desc's fields,
+ * packed strides filled in, the width s->p.elem_bytes. */
+void rig_shape_nd(const rig_shape *s, nd_problem *q);
+
+/* The problem the kernels run for an N-d shape: the library's reduction
+ * (ptxpose_tool_problem_of_desc), with the alignment the pointers have at
+ * s->offset as the plan sees it; why gets the reduction's line ("merged 4
+ * dims to 3, transpose ..."). PX_EUSAGE with the library's message. */
+px_status rig_shape_reduce(const rig_shape *s, ptxpose_tool_problem *p, char *why, size_t wlen, char *err,
+			   size_t errlen);
+
+/* What a reduced problem needs that the kernels of ABI v2 cannot do yet: ""
+ * (a transpose, or a copy), else a one-line reason ("a tiled copy (op 1): its
+ * kernels have not landed"). The hook for the tiled-copy and multi-batch
+ * kernels: when they land, this says "" for them. */
+const char *rig_reduced_pending(const ptxpose_tool_problem *p);
+
+/* rig_shape_name's and rig_shape_moved_bytes's N-d part: "2x3x5:perm=2,0,1"
+ * (strides and offset when given), and the elements. */
+const char *rig_shape_nd_name(const rig_shape *s, char *buf, size_t len);
+uint64_t rig_shape_nd_elems(const rig_shape *s);
 
 /* One entry: ROWSxCOLS[:ld_in=N][:ld_out=N][:elem=W][:offset=N]
  * [:batch=B][:stride_in=S][:stride_out=S] ("ld-in", "stride-in" also
- * accepted). Ranges and batch strides are checked, byte sizes are not (elem
+ * accepted), or an N-d one, RIG_SHAPE_ND_SYNTAX (3 extents or more, or
+ * a perm= or strides key). Ranges and batch strides are checked, byte sizes are not (elem
  * may be unknown); an unknown key or one given twice (in any spelling) is
  * refused, with the entry quoted: "bad shape '3x3:ld_in=5:ld-in=6': ld-in
  * given twice". */
 px_status rig_shape_parse(const char *text, rig_shape *s, char *err, size_t errlen);
 
-/* A comma-separated list of entries into a malloc'd array; an empty entry
- * is refused. */
+/* A comma-separated list of entries into a malloc'd array (an N-d entry's
+ * perm= and strides lists take its rank's values, commas between); an
+ * empty entry is refused. */
 px_status rig_shape_list(const char *list, rig_shape **out, size_t *n, char *err, size_t errlen);
 
-/* The shapes a command runs: *one when one->p.rows or one->p.cols is set
- * (--rows, --cols, --ld-in, --ld-out; its ranges and leading dimensions
+/* The shapes a command runs: *one when one->p.rows, one->p.cols or
+ * one->p.rank is set (--rows, --cols, --ld-in, --ld-out, --dims; its ranges and leading dimensions
  * checked as a list entry's are), else the list. A malloc'd array either way. */
 px_status rig_shape_select(const char *list, const rig_shape *one, rig_shape **out, size_t *n,
 			  char *err, size_t errlen);

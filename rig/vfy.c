@@ -164,8 +164,8 @@ px_status vfy_host_case(const rig_shape *s, uint64_t seed, vfy_runner run, void 
 	if (run(ud, &b, s)) {
 		snprintf(err, errlen, "the host runner failed");
 		st = PX_EUNAVAIL;
-	} else {
-		st = vfy_compare(b.in, b.out, s, res);
+	} else if ((st = vfy_compare(b.in, b.out, s, res)) != PX_OK && st != PX_WRONG) {
+		snprintf(err, errlen, "no host memory for the N-d reference (%llu bytes)", (unsigned long long)b.out_bytes);
 	}
 	vfy_bufs_free(&b);
 	return st;

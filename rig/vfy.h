@@ -34,6 +34,11 @@ typedef struct {
 	int in_padding;       /* ... lies in the ld_out padding (i >= rows) */
 	int in_gap;           /* ... lies between matrix b and the next (i >= ld_out in its last row) */
 	unsigned char got[16], want[16];
+	/* an N-d shape's first mismatch (b, j, i unused): its element offset in
+	 * out, and its output index when an element lands there (else a gap) */
+	uint64_t at;
+	uint64_t idx[PTXPOSE_MAX_RANK];
+	int written;
 	/* bytes changed just outside out (rig guards; 0 on the host path) */
 	uint64_t guard_hits;
 	int64_t guard_first;  /* offset from out's start of the first: <0 before, >=out_bytes after */
@@ -45,8 +50,14 @@ typedef struct {
 px_status vfy_compare(const void *in, const void *out, const rig_shape *s, vfy_result *r);
 
 /* "out[j=5][i=7]: got 0x3f800000, want 0x40000000 (12 of 1023 elements wrong)";
- * "out[b=2][j=5][i=7]: ..." for a batch. */
+ * "out[b=2][j=5][i=7]: ..." for a batch; "out[1,0,4] (element 29): ..." for
+ * an N-d shape. */
 const char *vfy_describe(const vfy_result *r, const rig_shape *s, char *buf, size_t len);
+
+/* vfy_compare of an N-d shape (vfy_nd.c): the reference is rig/nd_ref.h's
+ * on a poisoned buffer, compared over all of out; PX_ENOMEM when there is
+ * no room for it. */
+px_status vfy_nd_compare(const void *in, const void *out, const rig_shape *s, vfy_result *r);
 
 /* Index of the first byte of buf that is not the poison, or bytes. */
 uint64_t vfy_poison_scan(const void *buf, uint64_t bytes);

@@ -127,6 +127,8 @@ static void cmp_rows(void *ctx, uint64_t lo, uint64_t hi, int part)
 
 px_status vfy_compare(const void *in, const void *out, const rig_shape *s, vfy_result *r)
 {
+	if (s->p.rank)
+		return vfy_nd_compare(in, out, s, r);
 	memset(r, 0, sizeof *r);
 	cmp_job c = {in, out, s, rig_shape_elem_bytes(s), {{0}}};
 	uint64_t per_row = s->p.ld_out;
@@ -180,6 +182,18 @@ const char *vfy_describe(const vfy_result *r, const rig_shape *s, char *buf, siz
 	if (r->mismatches) {
 		hex(got, sizeof got, r->got, eb);
 		hex(want, sizeof want, r->want, eb);
+	}
+	if (r->mismatches && s->p.rank) {
+		/* the output index, in output dims */
+		char at[200] = "";
+		for (unsigned k = 0, m = 0; r->written && k < s->p.rank && m < sizeof at; k++)
+			m += (size_t)snprintf(at + m, sizeof at - m, "%s%llu", k ? "," : "", (unsigned long long)r->idx[k]);
+		n = (size_t)snprintf(buf, len, "out%s%s%s (element %llu): got %s, want %s%s (%llu of %llu elements wrong)",
+				     r->written ? "[" : "", at, r->written ? "]" : "", (unsigned long long)r->at, got, want,
+				     !r->written ? " (no element lands there: must keep the poison)"
+				     : is_poison(r->got, eb) ? " (the poison: never written)" : "",
+				     (unsigned long long)r->mismatches, (unsigned long long)r->checked);
+	} else if (r->mismatches) {
 		const char *why = "";
 		if (r->in_padding)
 			why = " (in the ld_out padding: must keep the poison)";

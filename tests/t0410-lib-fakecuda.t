@@ -219,15 +219,15 @@ grep -q '^| k64 | 64 | 64x64 ' "$md" && ! grep -q '^| k32 | 32 | 100x300 ' "$md"
 	ok "... a shape without elem= is for every width, 100x300:elem=64 for 64-bit files only" || nok "... shapes and widths"
 grep -c '^| cublas_geam | 16 ' "$md" | grep -qx 0 && ok "... no cublas row for 16-bit" || nok "... no cublas row for 16-bit"
 grep -q '^# device: Fake CUDA Device 0$' "$csv" && grep -q '^# timing: CUDA graph replay of K back-to-back calls, median of 5 replays' "$csv" &&
-	grep -qx 'variant,elem,rows,cols,ld_in,ld_out,status,us,gbps,pct_copy,timing,note,batch,stride_in,stride_out' "$csv" &&
-	grep -qx 'k32,32,64,64,64,64,ok,0.528,62.07,99.31,graph K=495,,1,0,0' "$csv" &&
-	grep -qx 'copy,32,64,64,64,64,ok,0.524,62.50,100.00,graph K=496,"cuMemcpyDtoDAsync; the faster of: graph 0.524 us, back-to-back 2.016 us a call",1,0,0' "$csv" &&
+	grep -qx 'variant,elem,rows,cols,ld_in,ld_out,status,us,gbps,pct_copy,timing,note,batch,stride_in,stride_out,permutation' "$csv" &&
+	grep -qx 'k32,32,64,64,64,64,ok,0.528,62.07,99.31,graph K=495,,1,0,0,' "$csv" &&
+	grep -qx 'copy,32,64,64,64,64,ok,0.524,62.50,100.00,graph K=496,"cuMemcpyDtoDAsync; the faster of: graph 0.524 us, back-to-back 2.016 us a call",1,0,0,' "$csv" &&
 	ok "... bench.csv: header, method, rows" || { nok "... bench.csv"; diag <"$csv"; }
 grep -q '^\[case 1/10 64x64 elem=16\] variant 1/1 k16$' "$tmp/err" && ok "... progress on stderr" || { nok "... progress"; diag <"$tmp/err"; }
 check "bench: a batch: the kernel, the copy of the same bytes, no cuBLAS row (geam takes one matrix)" 0 $PX bench --iters 5 \
 	--out-dir "$tmp/res/z" --shapes 33x31:batch=3:stride_in=1100:stride_out=1200 "$tmp/k32.ptx"
 grep -q '^| k32 | 32 | 33x31 batch=3 stride_in=1100 stride_out=1200 | [0-9.]* |' "$tmp/res/z/bench.md" &&
-	! grep -q '^| cublas_geam' "$tmp/res/z/bench.md" && grep -q '^k32,32,33,31,31,33,ok,.*,3,1100,1200$' "$tmp/res/z/bench.csv" &&
+	! grep -q '^| cublas_geam' "$tmp/res/z/bench.md" && grep -q '^k32,32,33,31,31,33,ok,.*,3,1100,1200,$' "$tmp/res/z/bench.csv" &&
 	ok "... bench.md names the batch, bench.csv carries it" || { nok "... batch rows"; diag <"$tmp/res/z/bench.md"; diag <"$tmp/res/z/bench.csv"; }
 bin=$(cd "$(dirname "$PX")" && pwd)/$(basename "$PX")
 mkdir "$tmp/away"

@@ -333,10 +333,10 @@ static void test_report(void)
 	rig_report_csv(&sb, &h, rows, 4);
 	has_str(sb_str(&sb), "# device: Dev\n# sm_count: 8\n# driver: 13.0\n", "bench.csv is headed the same way");
 	has_str(sb_str(&sb), "# timing: per-call events: median of 100 calls", "... the timing method too");
-	has_str(sb_str(&sb), "variant,elem,rows,cols,ld_in,ld_out,status,us,gbps,pct_copy,timing,note,batch,stride_in,stride_out\n"
-			     "copy,32,64,32,32,64,ok,2.000,16.38,100.00,events,,1,0,0\nk,32,64,32,32,72,ok,4.000,8.19,50.00,events,,1,0,0\n"
-			     "bad,32,64,32,32,64,FAIL,,,,,\"out[j=1][i=2]: a, b\",1,0,0\n"
-			     "b,32,64,32,32,64,ok,4.000,8.19,50.00,events,,3,2100,0\n",
+	has_str(sb_str(&sb), "variant,elem,rows,cols,ld_in,ld_out,status,us,gbps,pct_copy,timing,note,batch,stride_in,stride_out,permutation\n"
+			     "copy,32,64,32,32,64,ok,2.000,16.38,100.00,events,,1,0,0,\nk,32,64,32,32,72,ok,4.000,8.19,50.00,events,,1,0,0,\n"
+			     "bad,32,64,32,32,64,FAIL,,,,,\"out[j=1][i=2]: a, b\",1,0,0,\n"
+			     "b,32,64,32,32,64,ok,4.000,8.19,50.00,events,,3,2100,0,\n",
 		"... rows with the default ld spelt out, notes quoted, a batch's count and strides last");
 	/* a note that echoes a file name cannot break a row of the Markdown table */
 	rig_row odd = {.variant = "v|w", .shape = shape_of(1, 1, 0, 0, 8, 0, 1, 0, 0), .state = RIG_ROW_ERROR, .note = "x.ptx|\nok: bad"};

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rig/nd_ref.h"
 #include "rig/rig.h"
 #include "tests/unit/shape_harness.h"
 #include "tap.h"
@@ -280,8 +281,42 @@ static void test_host_case(void)
 	   "... a wrong one: PX_WRONG at out[0][0]");
 }
 
+/* An N-d shape (rig/vfy_nd.c): the whole output against rig/nd_ref.h's
+ * reference, the poison where no element lands included. */
+static void test_nd(void)
+{
+	rig_shape s;
+	char err[512], why[512];
+	/* out dims [6,4,5]: rows of 5 padded to 6, blocks of 24 padded to 28 */
+	ok(!rig_shape_parse("4x5x6:perm=2,0,1:strides_out=28,6,1:elem=32", &s, err, sizeof err) &&
+	   !rig_shape_check(&s, err, sizeof err), "an N-d shape with padded output strides");
+	uint64_t ib = rig_shape_in_bytes(&s), obytes = rig_shape_out_bytes(&s);
+	ok(ib == 480 && obytes == 163 * 4 && rig_shape_moved_bytes(&s) == 960, "... its bytes: in, out (163 elements), moved");
+	unsigned char *in = malloc(ib), *out = malloc(obytes);
+	vfy_fill(in, ib, 3);
+	vfy_poison(out, obytes);
+	nd_problem q;
+	rig_shape_nd(&s, &q);
+	vfy_result r;
+	ok(!ndref_permute(&q, in, out) && vfy_compare(in, out, &s, &r) == PX_OK && r.checked == 163,
+	   "the reference's output passes, all 163 elements checked");
+	out[43 * 4] ^= 1; /* out[1,2,3]: 28 + 2*6 + 3 */
+	ok(vfy_compare(in, out, &s, &r) == PX_WRONG && r.mismatches == 1 && r.at == 43 && r.written && r.idx[0] == 1 &&
+	   r.idx[1] == 2 && r.idx[2] == 3, "a flipped bit: PX_WRONG at out[1,2,3], element 43");
+	has_str(vfy_describe(&r, &s, why, sizeof why), "out[1,2,3] (element 43): got 0x", "... reported by its index");
+	has_str(why, "(1 of 163 elements wrong)", "... and the count");
+	out[43 * 4] ^= 1;
+	out[5 * 4] = 0; /* the padding after the first row */
+	ok(vfy_compare(in, out, &s, &r) == PX_WRONG && r.at == 5 && !r.written, "a write in the padding: PX_WRONG");
+	has_str(vfy_describe(&r, &s, why, sizeof why), "out (element 5): got 0xa5a5a500, want 0xa5a5a5a5 (no element lands "
+		"there: must keep the poison)", "... reported as a gap");
+	free(in);
+	free(out);
+}
+
 int main(void)
 {
+	test_nd();
 	test_stream();
 	test_reference();
 	test_mismatch();
