@@ -2,6 +2,7 @@
  * the exact sizes, with the GPU path's fill, poison and comparison. */
 #include "emu/emu.h"
 #include "cli/cli.h"
+#include "loader/abi.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,11 +69,20 @@ static int emu_runner(void *ud, vfy_bufs *b, const rig_shape *s)
 		memcpy(b->out, b->in, e->t.copy_elems * e->t.es);
 		return 0;
 	}
-	if (e->nd) { /* the reduced problem's kernel ABI v2 arguments, on the N-d buffers */
+	uint8_t bdims[ABI_BDIMS_BYTES];
+	if (e->nd) { /* the reduced problem's kernel arguments, on the N-d buffers */
 		const ptxpose_tool_problem *t = &e->t;
 		l.rows = (uint32_t)t->rows, l.cols = (uint32_t)t->cols, l.ld_in = (uint32_t)t->ld_in;
 		l.ld_out = (uint32_t)t->ld_out, l.batch = (uint32_t)(t->batch ? t->batch : 1);
 		l.stride_in = t->stride_in, l.stride_out = t->stride_out;
+		if (t->nbd > 1) { /* several batch dims: kernel ABI v3's records */
+			int64_t si[ABI_BDIMS], so[ABI_BDIMS];
+			for (unsigned k = 0; k < t->nbd && k < ABI_BDIMS; k++)
+				si[k] = (int64_t)t->bd_in[k], so[k] = (int64_t)t->bd_out[k];
+			if (abi_bdims_fill(t->nbd, t->bd_ext, si, so, bdims, NULL))
+				return 1;
+			l.bdims = bdims;
+		}
 	}
 	emu_stats st = {0};
 	l.stats = &st;
@@ -108,6 +118,11 @@ px_status cli_emulate_nd(const px_file *f, const rig_shape *s, ptxpose_tool_prob
 	const char *pending = rig_reduced_pending(t);
 	if (*pending) {
 		snprintf(err, errlen, "not emulated: %s", pending);
+		return PX_EUNAVAIL;
+	}
+	if (!t->copy_elems && f && t->nbd > 1 && strcmp(meta_get(&f->meta, "abi"), "3")) {
+		snprintf(err, errlen, "not emulated: the problem reduces to a batch of %u dims, which takes a kernel of "
+				      "ABI v3 (abi=3); %s has abi=%s", t->nbd, f->meta.kernel, meta_get(&f->meta, "abi"));
 		return PX_EUNAVAIL;
 	}
 	if (!t->copy_elems && f && f->meta.elem_bits != t->es * 8) {

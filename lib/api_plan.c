@@ -158,7 +158,8 @@ ptxpose_status api_plan_make(ptxpose_handle h, const ptxpose_desc *d, const mode
 	if (p->op) {
 		st = api_fail(PTXPOSE_ERR_UNSUPPORTED, "%s: no kernel of this build does it yet",
 			      "a tiled copy (the same fastest dim on both sides)");
-	} else if (!d->kernel && model_problem_is_copy(p, why, sizeof why)) {
+	} else if (p->copy_elems || (!d->kernel && model_problem_is_copy(p, why, sizeof why))) {
+		/* an N-d identity is a copy even with a kernel named: no kernel takes its one run */
 		fix_copy(h, pl, p);
 	} else if (!(st = api_enter(h, &pushed))) {
 		/* read-locked until linked: a registration cannot swap the kernel meanwhile */

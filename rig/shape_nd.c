@@ -51,8 +51,6 @@ const char *rig_reduced_pending(const ptxpose_tool_problem *p)
 {
 	if (p->op == 1)
 		return "a tiled copy (op 1): its kernels have not landed yet";
-	if (p->nbd > 1)
-		return "a batch of several dims (kernel ABI v3): its kernels have not landed yet";
 	return "";
 }
 
