@@ -295,8 +295,9 @@ static char *read_text(const char *flag, const char *path)
 
 static int params_of(const plan_opts *o, plan_ctx *x, model_params *own)
 {
-	x->params = model_params_builtin();
-	x->params_from = "lib/model_params.tsv (built in)";
+	static model_choice chosen; /* the device's table (lib/model_choice.c); its label names it */
+	model_params_choose(x->dev.name, x->dev.cc_major, x->dev.cc_minor, x->dev.sm_count, &chosen);
+	x->params = chosen.params, x->params_from = chosen.label;
 	if (!o->params)
 		return 0;
 	char *text = read_text("--params", o->params), err[256];

@@ -20,7 +20,7 @@ typedef struct {
 	model_device dev;
 	const char *dev_note;        /* "built in", "built in, modified" */
 	const model_params *params;
-	const char *params_from;     /* "lib/model_params.tsv (embedded)" or the --params file */
+	const char *params_from;     /* the device's built-in table (model_choice's label) or the --params file */
 	int features;                /* print every feature */
 } plan_ctx;
 

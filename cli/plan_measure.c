@@ -48,6 +48,9 @@ static void print_text(FILE *f, const model_problem *p, const char *elem_read, c
 	plan_print_problem(f, p, elem_read);
 	fprintf(f, "device: %s (sm_%d%d, %d SMs, driver %d.%d)\n", dev->name, dev->cc_major, dev->cc_minor,
 		dev->sm_count, dev->driver_version / 1000, dev->driver_version % 1000 / 10);
+	model_choice m; /* the library's choice for this device (lib/model_choice.c) */
+	model_params_choose(dev->name, (unsigned)dev->cc_major, (unsigned)dev->cc_minor, (unsigned)dev->sm_count, &m);
+	fprintf(f, "model: %s\n", m.label);
 	if (!r) {
 		fprintf(f, "choice: %s  %.2f us predicted  (%s)\n", in->kernel, in->predicted_us,
 			in->kernel_index < 0 ? "the transpose is the identity on memory: one cuMemcpyDtoDAsync, not measured"
@@ -91,6 +94,13 @@ static void print_json(FILE *f, const model_problem *p, const char *elem_read, c
 	ins_json_string(&o, dev->name);
 	sb_printf(&o, ",\"cc\":\"%d.%d\",\"sms\":%d,\"driver\":%d},", dev->cc_major, dev->cc_minor, dev->sm_count,
 		  dev->driver_version);
+	model_choice m; /* the library's choice for this device (lib/model_choice.c) */
+	model_params_choose(dev->name, (unsigned)dev->cc_major, (unsigned)dev->cc_minor, (unsigned)dev->sm_count, &m);
+	sb_add(&o, "\"model\":{\"name\":");
+	ins_json_string(&o, m.id);
+	sb_add(&o, ",\"params\":");
+	ins_json_string(&o, m.label);
+	sb_add(&o, "},");
 	plan_json_problem(&o, p, elem_read);
 	sb_addc(&o, ',');
 	sb_add(&o, "\"choice\":");

@@ -186,6 +186,7 @@ void plan_json_begin(strbuf *o, const plan_ctx *x)
 	jnum(o, "l2_bytes", (double)x->dev.l2_bytes), sb_addc(o, ',');
 	jnum(o, "bw_gbps", x->dev.bw_gbps);
 	sb_add(o, "},\"model\":{");
+	jstr(o, "name", x->params->name[0] ? x->params->name : "file"), sb_addc(o, ',');
 	jstr(o, "params", x->params_from), sb_addc(o, ',');
 	jstr(o, "fitted_from", x->params->source), sb_addc(o, ',');
 	jnum(o, "unsure_margin", x->params->unsure_margin);
