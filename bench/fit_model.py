@@ -243,6 +243,10 @@ def fit(cases, feats_of, which, feats, prior, how=None):
     m = Model(feats, prior, getattr(how, 'start_table', None))
     support = [(k, feats_of[i][k][0], us) for i in which for k, us in cases[i].times.items() if k in feats_of[i]]
     choose_columns(m, support)
+    for who, row in sorted(m.table.items()):  # a starting table's own thetas stay, pulled towards their values
+        for f in row:
+            if who != '*' and f in m.feats and f not in GLOBAL_ONLY:
+                m.col(who, f)
     weights = obj.case_weights(cases, which, weighting)
     ridge = getattr(how, 'ridge', None) or RIDGE
     if objective == 'relerr':

@@ -5,12 +5,13 @@ Two objectives:
 - "relerr": every timing of every training case, the squared relative error
   of its predicted time, ((pred - us) / us)^2, every case weighing the same.
 - "regret": what a wrong pick costs. Per case, weighted by what users run
-  (case_weight): the relative error of each kernel's time, weighted by how
+  (case_weights): the relative error of each kernel's time, weighted by how
   close the kernel is to the case's best (1 within 5%, falling to FAR_WEIGHT
-  at 2x: a kernel twice as slow as the best matters only if the model thinks
-  it fast), plus a pairwise term per kernel measured or predicted within
+  at 2x; FAR_WEIGHT is 1, off: 0.5 and 0.1 let the fit predict far kernels
+  fast, and the plan picked them, bench/TUNING.md 2026-11-26), plus a pairwise term per kernel measured or predicted within
   PAIR_RATIO of the best: the predicted gap to the best kernel against the
-  measured gap, ((pred_k - pred_best) - (us_k - us_best)) / us_best. The
+  measured gap, ((pred_k - pred_best) - (us_k - us_best)) / us_best, weighted
+  PAIR_WEIGHT (0.5 did best of 0.5, 2 and 5 on held-out data). The
   pairs "predicted near" come from the previous round's fit (ROUNDS rounds).
 
 Both are linear in the constants (the prediction is), so each row is a dict
@@ -20,7 +21,7 @@ import math
 
 FAR_WEIGHT = 1.0
 PAIR_RATIO = 1.5
-PAIR_WEIGHT = 2.0
+PAIR_WEIGHT = 0.5
 ROUNDS = 2
 
 # What users run, as weights of classes (a case's weight is its classes'

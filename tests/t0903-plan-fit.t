@@ -81,6 +81,15 @@ for o in regret relerr; do
 		{ nok "... fitted cases"; grep "fitted cases" "$tmp/$o.tsv" | diag; }
 done
 grep -q "^# training .*seeded (7) random" "$tmp/relerr.tsv" && ok "the seeded split is said" || nok "seeded split"
+# a starting table (a device with few cases): its own rows stay, pulled towards their values
+{ cat "$tmp/known.tsv"; printf 'theta\tfast_b64\ttail\t42.5\n'; } >"$tmp/start.tsv"  # hardly touched by the data
+python3 bench/fit_model.py --prior-params "$tmp/start.tsv" --ridge 0.03 --out "$tmp/prior.tsv" --holdout-every 3 \
+	"$tmp/peers.json" >"$tmp/out" 2>"$tmp/err"
+ok_or "--prior-params known.tsv --ridge 0.03: exit 0"
+grep -Eq "^theta	narrow_b8	realign_dram	[23](\.[0-9]*)?$" "$tmp/prior.tsv" && grep -Eq "^theta	fast_b64	tail	42\.[45][0-9]*$" "$tmp/prior.tsv" &&
+	grep -q "^# objective: .*pulled towards start.tsv; ridge 0.03" "$tmp/prior.tsv" &&
+	ok "... the starting table's own thetas are columns of the fit, near their values (one the data hardly touch: kept)" ||
+	{ nok "... prior rows"; grep -E "narrow_b8|fast_b64" "$tmp/prior.tsv" | diag; }
 python3 - <<'EOF2' >"$tmp/out" 2>&1
 import sys
 sys.path.insert(0, 'bench')
