@@ -19,7 +19,7 @@ import sys
 
 MODULES = ['common', 'loader', 'gen', 'lib', 'rig', 'emu', 'inspect', 'cli']
 # Files compiled into the binary as C strings (build/embed/FILE.c defines SYMBOL).
-EMBED = {'lib/model_params.tsv': 'model_params_tsv'}
+EMBED = {'lib/model_params.tsv': 'model_params_tsv', 'lib/model_params_h200.tsv': 'model_params_h200_tsv'}
 # The committed kernels, compiled into the library (lib/kreg.h): their text
 # and the registers ptxas reports for sm_90 when the build runs.
 KERNELS_C = 'build/embed/ptx_kernels.c'

@@ -41,6 +41,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 from fit_data import FitError, load, shown  # noqa: E402
+import fit_objective as obj  # noqa: E402
 
 # Where the fit starts, and what the ridge pulls towards: nominal costs, so that a
 # fit depends on the data alone (not on the file it replaces).
@@ -55,6 +56,7 @@ OTHER_FLOOR = 0.05                     # *_l2
 MIN_SUPPORT = 2                        # training timings where the feature weighs >= SUPPORT_SHARE
 SUPPORT_SHARE = 0.05
 RIDGE = 1e-3
+DEFAULT_OBJECTIVE = 'regret'  # the better of the two on the unseen set (bench/TUNING.md, 2026-11-26)
 HEADER = '# ptxpose cost model parameters: DO NOT EDIT by hand; bench/fit_model.py writes this file.'
 
 
@@ -68,8 +70,10 @@ def device_flag(name):
     raise FitError(f"no built-in description of the device '{name}' (lib/model_dev.c has h100 and h200)", 3)
 
 
-def features(a, cases, params):
-    """{case index: {kernel: (x dict, predicted us)}} from `ptxpose plan --cases`, one call per device."""
+def features(a, cases, params, unsure=None):
+    """{case index: {kernel: (x dict, predicted us)}, in the plan's order (its pick first)} from
+    `ptxpose plan --cases`, one call per device; unsure (a dict), if given, gets the plan's
+    unsure flag of every case."""
     out = {}
     by_dev = {}
     for i, c in enumerate(cases):
@@ -91,6 +95,8 @@ def features(a, cases, params):
         doc = json.loads(p.stdout)
         for i, rec in zip(idx, doc['cases']):
             out[i] = {k['kernel']: (k['features']['x'], k['us']) for k in rec['candidates']}
+            if unsure is not None:
+                unsure[i] = bool(rec.get('unsure'))
     return out
 
 
@@ -118,16 +124,23 @@ def lower_bound(feat):
 class Model:
     """Columns: (who, feature); who is a kernel name or '*'."""
 
-    def __init__(self, feats, prior):
-        self.feats, self.prior = feats, prior
+    def __init__(self, feats, prior, table=None):
+        """prior: {feature: nominal theta}; table: {who: {feature: theta}} of a fitted table to
+        start from and pull towards (--prior-params), else the nominal costs."""
+        self.feats, self.prior, self.table = feats, prior, table or {}
         self.cols, self.index, self.theta = [], {}, []
+
+    def start(self, who, f):
+        row = self.table.get(who) or {}
+        v = row.get(f, (self.table.get('*') or {}).get(f, self.prior[f]))
+        return max(lower_bound(f), v)
 
     def col(self, who, f):
         key = (who, f)
         if key not in self.index:
             self.index[key] = len(self.cols)
             self.cols.append(key)
-            self.theta.append(max(lower_bound(f), self.prior[f]))
+            self.theta.append(self.start(who, f))
         return self.index[key]
 
     def who(self, kernel, f):
@@ -152,25 +165,21 @@ def choose_columns(m, rows):
             m.col(kernel, f)
 
 
-def solve(m, rows, sweeps=20000):
-    """Box-constrained least squares of relative errors, by coordinate descent."""
+def solve(m, rows, ridge=RIDGE, sweeps=20000):
+    """Box-constrained weighted least squares, sum w (terms . theta - y)^2, by coordinate descent.
+    rows: (terms {column: coefficient}, target y, weight w) (bench/fit_objective.py)."""
     n = len(m.cols)
     G = [dict() for _ in range(n)]
     c = [0.0] * n
-    for kernel, x, us in rows:
-        terms = {}
-        for f in m.feats:
-            if x[f]:
-                j = m.index[(m.who(kernel, f), f)]
-                terms[j] = terms.get(j, 0.0) + x[f] / us
+    for terms, y, wt in rows:
         for j, v in terms.items():
-            c[j] += v
+            c[j] += wt * v * y
             for k, w in terms.items():
-                G[j][k] = G[j].get(k, 0.0) + v * w
+                G[j][k] = G[j].get(k, 0.0) + wt * v * w
     diag = [G[j].get(j, 0.0) for j in range(n)]
-    lam = RIDGE * (sum(diag) / n if n else 1)
+    lam = ridge * (sum(diag) / n if n else 1)
     lb = [lower_bound(f) for _, f in m.cols]
-    prior = [max(lb[j], m.prior[f]) for j, (_, f) in enumerate(m.cols)]
+    prior = [m.start(who, f) for who, f in m.cols]
     th = m.theta
     g = [sum(v * th[k] for k, v in G[j].items()) - c[j] + lam * (th[j] - prior[j]) for j in range(n)]
     for _ in range(sweeps):
@@ -226,12 +235,63 @@ def margin(m, cases, feats_of, which):
     return min(0.5, max(0.01, math.exp(errs[int(0.9 * (len(errs) - 1))]) - 1))
 
 
-def fit(cases, feats_of, which, feats, prior):
-    m = Model(feats, prior)
-    rows = [(k, feats_of[i][k][0], us) for i in which for k, us in cases[i].times.items() if k in feats_of[i]]
-    choose_columns(m, rows)
-    solve(m, rows)
+def fit(cases, feats_of, which, feats, prior, how=None):
+    """how: the objective ('relerr', 'regret'), the case weighting ('equal', 'users'), the
+    starting table and the ridge (an argparse namespace or None: relerr, equal, nominal)."""
+    objective = getattr(how, 'objective', 'relerr')
+    weighting = getattr(how, 'weights', None) or ('users' if objective == 'regret' else 'equal')
+    m = Model(feats, prior, getattr(how, 'start_table', None))
+    support = [(k, feats_of[i][k][0], us) for i in which for k, us in cases[i].times.items() if k in feats_of[i]]
+    choose_columns(m, support)
+    for who, row in sorted(m.table.items()):  # a starting table's own thetas stay, pulled towards their values
+        for f in row:
+            if who != '*' and f in m.feats and f not in GLOBAL_ONLY:
+                m.col(who, f)
+    weights = obj.case_weights(cases, which, weighting)
+    ridge = getattr(how, 'ridge', None) or RIDGE
+    if objective == 'relerr':
+        solve(m, obj.rows_relerr(m, cases, feats_of, which, weights), ridge)
+        return m
+    predicted = None
+    for _ in range(obj.ROUNDS):
+        solve(m, obj.rows_regret(m, cases, feats_of, which, weights, predicted), ridge)
+        predicted = {i: {k: m.predict(k, feats_of[i][k][0]) for k in cases[i].times if k in feats_of[i]}
+                     for i in which}
     return m
+
+
+def plan_eval(a, cases, which, params):
+    """How the plan (the C code's ranking with the table `params`) picks on these cases: its
+    pick is the first kernel of its order that the case timed. Within 3% of the best timed
+    kernel, the geometric mean and worst of best/pick, and the unsure cases."""
+    unsure = {}
+    fx = features(a, cases, params, unsure)
+    ratio, untimed, unsure_n, unsure_miss = [], 0, 0, 0
+    for i in which:
+        c = cases[i]
+        order = [k for k in fx[i] if k in c.times]
+        if not order:
+            continue
+        untimed += next(iter(fx[i])) != order[0]
+        r = min(c.times[k] for k in order) / c.times[order[0]]
+        ratio.append(r)
+        unsure_n += unsure[i]
+        unsure_miss += unsure[i] and r < 1 / 1.03
+    n = len(ratio)
+    if not n:
+        return None
+    return {'cases': n, 'within3': sum(r >= 1 / 1.03 for r in ratio) / n,
+            'geomean': math.exp(sum(map(math.log, ratio)) / n), 'min': min(ratio), 'untimed': untimed,
+            'unsure': unsure_n, 'unsure_miss': unsure_miss, 'miss': sum(r < 1 / 1.03 for r in ratio)}
+
+
+def plan_summary(e):
+    if not e:
+        return 'no cases'
+    return (f"within 3% of the best kernel in {100 * e['within3']:.0f}% of {e['cases']} cases, geometric mean "
+            f"best/pick {e['geomean']:.3f}, worst {e['min']:.3f}; unsure on {e['unsure']} "
+            f"({e['unsure_miss']} of the {e['miss']} misses)"
+            + (f"; {e['untimed']} picks not timed (the next taken)" if e['untimed'] else ''))
 
 
 def summary(e):
@@ -305,11 +365,21 @@ def search(a, cases, consts, theta, train, tmpdir):
                 c = dict(consts, inflight_need=need, l2_lo=lo, sm_share_cap=cap)
                 fx = features(a, cases, with_consts(a, c, theta, tmpdir))
                 feats = list(next(iter(fx[0].values()))[0].keys())
-                e = evaluate(fit(cases, fx, train, feats, theta['*']), cases, fx, train)
+                e = evaluate(fit(cases, fx, train, feats, theta['*'], a), cases, fx, train)
                 key = (-e['within3'], e['median'])
                 if best is None or key < best[0]:
                     best = (key, c)
     return best[1]
+
+
+def holdout(n, every, seed):
+    """The held-out case indices: every K-th of n, or (seed) a seeded random n/K of them."""
+    if seed is None:
+        return [i for i in range(n) if i % every == every - 1]
+    import random
+    idx = list(range(n))
+    random.Random(seed).shuffle(idx)
+    return sorted(idx[:n // every])
 
 
 def main(argv):
@@ -325,10 +395,31 @@ def main(argv):
     ap.add_argument('--min-copy-us', type=float, default=20.0, metavar='US')
     ap.add_argument('--search', action='store_true',
                     help='also choose inflight_need, l2_lo and sm_share_cap from a small grid (training cases)')
+    ap.add_argument('--objective', choices=('regret', 'relerr'), default=DEFAULT_OBJECTIVE,
+                    help="what the fit minimizes (bench/fit_objective.py): 'regret' (the relative error, "
+                    "each case weighted, and the gaps to each case's best kernel) or 'relerr' (every timing "
+                    f"alike); default {DEFAULT_OBJECTIVE}")
+    ap.add_argument('--weights', choices=('users', 'equal'),
+                    help="case weights: 'users' (by width, size and kind: fit_objective.py; regret's default) "
+                    "or 'equal' (relerr's default)")
+    ap.add_argument('--prior-params', metavar='FILE',
+                    help="thetas start from and are pulled towards this table's (a device with few cases: "
+                    "the H100's), not the nominal costs")
+    ap.add_argument('--ridge', type=float, metavar='L', help=f'the pull towards the prior (default {RIDGE:g})')
+    ap.add_argument('--holdout-seed', type=int, metavar='S',
+                    help='hold out a seeded random one case in K (default: every K-th case, sorted)')
+    ap.add_argument('--final', choices=('all', 'train'), default='all',
+                    help="the written table fitted on all cases (default) or the training cases only, "
+                    "so that the held-out ones stay never fitted")
+    ap.add_argument('--unseen', nargs='+', metavar='FILE', default=[],
+                    help='results never fitted: the plan\'s picks on them, before and after, go into the header')
+    ap.add_argument('--baseline', metavar='FILE',
+                    help="the table 'before' is (default: --out as it is, if it exists)")
     ap.add_argument('--dry-run', action='store_true', help='fit and report; write nothing')
     a = ap.parse_args(argv)
     if a.holdout_every < 2:
         ap.error('--holdout-every must be at least 2')
+    a.start_table = read_params(a.prior_params)[1] if a.prior_params else None
     try:
         start = a.params or a.out
         consts = dict(DEFAULT_CONSTS, **(read_params(start)[0] if a.params or os.path.exists(start) else {}))
@@ -343,8 +434,15 @@ def main(argv):
         cases.sort(key=lambda c: (c.device, c.spec))
         if not cases:
             raise FitError('no case with a kernel timing in the measurements', 3)
-        held = [i for i in range(len(cases)) if i % a.holdout_every == a.holdout_every - 1]
-        train = [i for i in range(len(cases)) if i % a.holdout_every != a.holdout_every - 1]
+        unseen, unseen_src = [], []
+        for path in a.unseen:
+            got, how = load(path, a.min_copy_us)
+            got = [c for c in got if c.times]
+            unseen += got
+            unseen_src.append(f'{shown(path)} ({len(got)} cases)')
+        held = holdout(len(cases), a.holdout_every, a.holdout_seed)
+        train = [i for i in range(len(cases)) if i not in set(held)]
+        baseline = a.baseline or (a.out if os.path.exists(a.out) else None)
         with tempfile.TemporaryDirectory() as tmpdir:
             if a.search:
                 consts = search(a, cases, consts, theta, train, tmpdir)
@@ -353,22 +451,43 @@ def main(argv):
         missing = sorted({k for i, c in enumerate(cases) for k in c.times if k not in feats_of[i]})
         if missing:
             print(f'fit_model: not in {shown(a.ptx)}, left out: {" ".join(missing)}', file=sys.stderr)
-        m = fit(cases, feats_of, train, feats, theta['*'])
+        m = fit(cases, feats_of, train, feats, theta['*'], a)
         e_train, e_held = evaluate(m, cases, feats_of, train), evaluate(m, cases, feats_of, held)
-        everything = list(range(len(cases)))
-        m = fit(cases, feats_of, everything, feats, theta['*'])
-        e_all = evaluate(m, cases, feats_of, everything)
-        consts['unsure_margin'] = margin(m, cases, feats_of, everything)
+        final = list(range(len(cases))) if a.final == 'all' else train
+        if a.final == 'all':
+            m = fit(cases, feats_of, final, feats, theta['*'], a)
+        e_all = evaluate(m, cases, feats_of, final)
+        consts['unsure_margin'] = margin(m, cases, feats_of, final)
+        split = f'seeded ({a.holdout_seed}) random' if a.holdout_seed is not None else 'every K-th sorted'
+        weighting = a.weights or ('users' if a.objective == 'regret' else 'equal')
         report = [f'# fitted from: {"; ".join(sources)}; ptxpose {git_commit()}',
-                  f'# training ({len(train)} cases; one in {a.holdout_every} held out): {summary(e_train)}',
+                  f'# fitted cases: {len(final)}',
+                  f'# objective: {a.objective} (bench/fit_objective.py), cases weighted {weighting}'
+                  + (f'; thetas pulled towards {shown(a.prior_params)}' if a.prior_params else '')
+                  + (f'; ridge {a.ridge:g}' if a.ridge else ''),
+                  f'# training ({len(train)} cases; one in {a.holdout_every} held out, {split}): {summary(e_train)}',
                   f'# held out ({len(held)} cases, same split): {summary(e_held)}',
-                  f'# these constants, refitted on all cases: {summary(e_all)}',
+                  (f'# these constants, refitted on all cases: {summary(e_all)}' if a.final == 'all' else
+                   f'# these constants: fitted on the training cases only (the held-out ones never fitted): '
+                   f'{summary(e_all)}'),
                   '# inflight_need, l2_lo, sm_share_cap: ' + ('the best of a grid on the training cases'
                                                               if a.search else 'kept from the starting file'),
                   f"# unsure margin {100 * consts['unsure_margin']:.1f}%: the 90th percentile of the error of "
                   'predicted time ratios between the pick and the kernels predicted within 1.5x of it']
         for line in report:
             print(line[2:])
+        with tempfile.TemporaryDirectory() as tmpdir:
+            mine = os.path.join(tmpdir, 'fitted.tsv')
+            write_params(mine, m, consts, report)
+            checks = [('held out', cases, held, 'never fitted' if a.final == 'train' else 'refitted on all')]
+            checks += [('unseen', unseen, list(range(len(unseen))), '; '.join(unseen_src))] if unseen else []
+            for what, cs, which, note in checks:
+                before = plan_summary(plan_eval(a, cs, which, baseline)) if baseline else 'no baseline'
+                after = plan_summary(plan_eval(a, cs, which, mine))
+                line = (f'# the plan\'s pick, {what} ({note}): before ({shown(baseline) if baseline else "-"}): '
+                        f'{before}; after: {after}')
+                print(line[2:])
+                report.append(line)
         if not a.dry_run:
             tmp = a.out + '.tmp'
             try:

@@ -304,8 +304,8 @@ static char *read_text(const char *flag, const char *path)
 
 static int params_of(const plan_opts *o, plan_ctx *x, ptxpose_tool_params **own)
 {
-	x->params = ptxpose_tool_params_builtin();
-	x->params_from = "lib/model_params.tsv (built in)";
+	x->params = ptxpose_tool_params_for(x->dev.name, x->dev.cc_major, x->dev.cc_minor, x->dev.sm_count, NULL,
+					    &x->params_from); /* the device's table, its label */
 	if (!o->params)
 		return 0;
 	char *text = read_text("--params", o->params);

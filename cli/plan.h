@@ -19,7 +19,7 @@ typedef struct {
 	ptxpose_tool_device dev;
 	const char *dev_note;        /* "built in", "built in, modified" */
 	const ptxpose_tool_params *params;
-	const char *params_from;     /* "lib/model_params.tsv (embedded)" or the --params file */
+	const char *params_from;     /* the device's built-in table (its label) or the --params file */
 	int features;                /* print every feature */
 } plan_ctx;
 

@@ -48,6 +48,10 @@ static void print_text(FILE *f, const ptxpose_tool_problem *p, const char *elem_
 	plan_print_problem(f, p, elem_read);
 	fprintf(f, "device: %s (sm_%d%d, %d SMs, driver %d.%d)\n", dev->name, dev->cc_major, dev->cc_minor,
 		dev->sm_count, dev->driver_version / 1000, dev->driver_version % 1000 / 10);
+	const char *label; /* the library's choice for this device (lib/model_choice.c) */
+	ptxpose_tool_params_for(dev->name, (unsigned)dev->cc_major, (unsigned)dev->cc_minor, (unsigned)dev->sm_count, NULL,
+				&label);
+	fprintf(f, "model: %s\n", label);
 	if (!r) {
 		fprintf(f, "choice: %s  %.2f us predicted  (%s)\n", in->kernel, in->predicted_us,
 			in->kernel_index < 0 ? "the transpose is the identity on memory: one cuMemcpyDtoDAsync, not measured"
@@ -91,6 +95,14 @@ static void print_json(FILE *f, const ptxpose_tool_problem *p, const char *elem_
 	ins_json_string(&o, dev->name);
 	sb_printf(&o, ",\"cc\":\"%d.%d\",\"sms\":%d,\"driver\":%d},", dev->cc_major, dev->cc_minor, dev->sm_count,
 		  dev->driver_version);
+	const char *id, *label; /* the library's choice for this device (lib/model_choice.c) */
+	ptxpose_tool_params_for(dev->name, (unsigned)dev->cc_major, (unsigned)dev->cc_minor, (unsigned)dev->sm_count, &id,
+				&label);
+	sb_add(&o, "\"model\":{\"name\":");
+	ins_json_string(&o, id);
+	sb_add(&o, ",\"params\":");
+	ins_json_string(&o, label);
+	sb_add(&o, "},");
 	plan_json_problem(&o, p, elem_read);
 	sb_addc(&o, ',');
 	sb_add(&o, "\"choice\":");

@@ -189,6 +189,8 @@ void plan_json_begin(strbuf *o, const plan_ctx *x)
 	jnum(o, "l2_bytes", (double)x->dev.l2_bytes), sb_addc(o, ',');
 	jnum(o, "bw_gbps", x->dev.bw_gbps);
 	sb_add(o, "},\"model\":{");
+	const char *name = ptxpose_tool_params_name(x->params);
+	jstr(o, "name", name[0] ? name : "file"), sb_addc(o, ',');
 	jstr(o, "params", x->params_from), sb_addc(o, ',');
 	jstr(o, "fitted_from", ptxpose_tool_params_source(x->params)), sb_addc(o, ',');
 	jnum(o, "unsure_margin", ptxpose_tool_params_margin(x->params));

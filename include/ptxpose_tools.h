@@ -99,6 +99,15 @@ PTXPOSE_API const ptxpose_tool_params *ptxpose_tool_params_builtin(void);
  * "line N: ...", PTXPOSE_ERR_NO_MEMORY. Free it with ptxpose_tool_params_free. */
 PTXPOSE_API ptxpose_status ptxpose_tool_params_parse(const char *text, ptxpose_tool_params **out);
 PTXPOSE_API void ptxpose_tool_params_free(ptxpose_tool_params *p);
+/* The built-in table a device gets (lib/model_choice.c: by a word of its
+ * name and its compute capability; the H100's for any other); never NULL.
+ * *id gets its name ("H200"), *label what was chosen and why ("H200
+ * (lib/model_params_h200.tsv, built in; fitted from N cases; ...)"), each
+ * when not NULL, valid until the thread's next call. */
+PTXPOSE_API const ptxpose_tool_params *ptxpose_tool_params_for(const char *name, unsigned cc_major, unsigned cc_minor,
+								unsigned sm_count, const char **id, const char **label);
+/* Its name ("H200", "H100"; "" for a table of ptxpose_tool_params_parse). */
+PTXPOSE_API const char *ptxpose_tool_params_name(const ptxpose_tool_params *p);
 /* Its "# fitted from:" line, and the margin within which the model is unsure. */
 PTXPOSE_API const char *ptxpose_tool_params_source(const ptxpose_tool_params *p);
 PTXPOSE_API double ptxpose_tool_params_margin(const ptxpose_tool_params *p);

@@ -100,7 +100,7 @@ ptxpose_status ptxpose_create(ptxpose_handle *out, unsigned flags)
 		return st;
 	}
 	pick_device(cu_info(h->cu), &h->dev);
-	h->params = model_params_builtin();
+	h->params = model_params_for(&h->dev); /* the table fitted for this device, else the H100's */
 	*out = (ptxpose_handle)h->id;
 	return PTXPOSE_OK;
 }

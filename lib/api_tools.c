@@ -61,6 +61,23 @@ int ptxpose_tool_problem_is_copy(const ptxpose_tool_problem *p, char *why, size_
 	return model_problem_is_copy(p, why, whylen);
 }
 
+const char *ptxpose_tool_params_name(const ptxpose_tool_params *p)
+{
+	return p->name;
+}
+
+const ptxpose_tool_params *ptxpose_tool_params_for(const char *name, unsigned cc_major, unsigned cc_minor,
+						    unsigned sm_count, const char **id, const char **label)
+{
+	static __thread model_choice c; /* its strings live until the thread's next call */
+	model_params_choose(name, cc_major, cc_minor, sm_count, &c);
+	if (id)
+		*id = c.id;
+	if (label)
+		*label = c.label;
+	return c.params;
+}
+
 /* ---- devices -------------------------------------------------------------- */
 
 ptxpose_status ptxpose_tool_device_builtin(const char *name, ptxpose_tool_device *d)

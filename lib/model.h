@@ -9,12 +9,12 @@
  *
  *     us = sum over f of theta(kernel, f) * x[f]
  *
- * The constants come from lib/model_params.tsv (fitted by
- * bench/fit_model.py from measurements), which is embedded in the binary at
- * build time. lib/README.md describes every feature and the fit.
+ * The constants come from lib/model_params*.tsv, one table a device
+ * (fitted by bench/fit_model.py from its measurements; model_choice.c says
+ * which a device gets), embedded in the binary at build time. lib/README.md describes every feature and the fit.
  *
- * Thread safety: everything here is reentrant; model_params_builtin()
- * parses the embedded table once (pthread_once). */
+ * Thread safety: everything here is reentrant; model_params_choose()
+ * parses the embedded tables once (pthread_once). */
 #ifndef LIB_MODEL_H
 #define LIB_MODEL_H
 
@@ -205,6 +205,8 @@ struct ptxpose_tool_params_s {
 	double sm_share_cap;         /* one SM moves at most this many times its share of bandwidth */
 	double unsure_margin;        /* a runner-up predicted within this relative margin: unsure */
 	char source[1024];           /* the "# fitted from:" header line (a line is under 1024 bytes: never cut) */
+	int cases;                   /* the "# fitted cases:" header line: cases the constants were fitted on */
+	char name[32];               /* a built-in table's model ("H100", "H200"); "" for a file */
 	int nrows;
 	struct model_theta {
 		char who[128];
@@ -217,8 +219,29 @@ struct ptxpose_tool_params_s {
 int model_params_parse(const char *text, model_params *p, char *err, size_t errlen);
 void model_params_free(model_params *p);
 
-/* The embedded lib/model_params.tsv, parsed once. Never NULL (the build
- * checks the file: a broken one fails the unit tests). */
+/* ---- which parameters a device gets (model_choice.c) ------------------- */
+
+/* The built-in tables (lib/model_params*.tsv, embedded, each parsed once):
+ * a device gets the first whose row (model_choice.c) names a word of its
+ * name ("H200" in "NVIDIA H200 NVL", not in "NVIDIA GH200") and its compute
+ * capability; any other device the H100's, the fallback, and `why` says so. */
+typedef struct {
+	const model_params *params;  /* never NULL */
+	const char *id;              /* "H200" */
+	const char *file;            /* "lib/model_params_h200.tsv" */
+	int fallback;                /* no row matched: the first row's (the H100's) */
+	char why[192];               /* "the device's name has H200, cc 9.0, 132 SMs as fitted" */
+	char label[512];             /* "H200 (lib/model_params_h200.tsv, built in; fitted from N cases; WHY)" */
+} model_choice;
+
+void model_params_choose(const char *name, unsigned cc_major, unsigned cc_minor, unsigned sm_count,
+			 model_choice *c);
+
+/* The chosen table of a device (model_params_choose of its name, cc and SMs). */
+const model_params *model_params_for(const model_device *d);
+
+/* The fallback table (lib/model_params.tsv, the H100's), parsed once. Never
+ * NULL (the build checks the files: a broken one fails the unit tests). */
 const model_params *model_params_builtin(void);
 
 /* theta of feature f for kernel k, and which row gave it. */

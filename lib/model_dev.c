@@ -14,7 +14,7 @@ static const struct {
 	model_device d;
 } builtin[] = {
 	{"h100", {"NVIDIA H100 80GB HBM3", 9, 0, 132, 50u << 20, 233472, 1024, 65536, 2048, 32, 3352.3}},
-	{"h200", {"NVIDIA H200", 9, 0, 132, 50u << 20, 233472, 1024, 65536, 2048, 32, 4800.0}},
+	{"h200", {"NVIDIA H200", 9, 0, 132, 60u << 20, 233472, 1024, 65536, 2048, 32, 4800.0}},
 };
 #define NBUILTIN (sizeof builtin / sizeof builtin[0])
 

@@ -1,16 +1,12 @@
-/* model_params: the cost model's constants, from lib/model_params.tsv
- * (embedded at build time) or a file of the same format. */
+/* model_params: parsing the cost model's parameter files (lib/model_params*.tsv,
+ * embedded at build time: model_choice.c; or a file of the same format). */
 #include "lib/model.h"
 
 #include <ctype.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* build/embed/lib/model_params_tsv.c, written by configure.py's embed rule */
-extern const char model_params_tsv[];
 
 static const char *const feat_names[MF_N] = {
 	"launch", "waves", "vec_dram", "vec_l2", "realign_dram", "realign_l2",
@@ -134,9 +130,11 @@ int model_params_parse(const char *text, model_params *p, char *err, size_t errl
 		line[n] = '\0';
 		s += n + (s[n] == '\n');
 		if (line[0] == '#') {
-			const char *tag = "# fitted from: ";
+			const char *tag = "# fitted from: ", *count = "# fitted cases: ";
 			if (!strncmp(line, tag, strlen(tag)))
 				snprintf(p->source, sizeof p->source, "%.*s", (int)sizeof p->source - 1, line + strlen(tag));
+			else if (!strncmp(line, count, strlen(count)))
+				p->cases = atoi(line + strlen(count));
 			continue;
 		}
 		if (parse_line(p, line, ln, &seen, err, errlen))
@@ -182,32 +180,4 @@ double model_theta(const model_params *p, const model_kernel *k, int f, const ch
 	if (who)
 		*who = "none";
 	return 0;
-}
-
-static model_params builtin;
-static pthread_once_t builtin_once = PTHREAD_ONCE_INIT;
-
-static void builtin_parse(void)
-{
-	char err[256];
-	if (model_params_parse(model_params_tsv, &builtin, err, sizeof err)) {
-		/* tests/unit/model_unit checks the embedded file; should it be
-		 * broken anyway, bandwidth-only constants keep plans working */
-		memset(&builtin, 0, sizeof builtin);
-		builtin.l2_hi = 1;
-		builtin.inflight_need = 32768;
-		builtin.sm_share_cap = 1;
-		snprintf(builtin.source, sizeof builtin.source, "(lib/model_params.tsv broken: %.200s)", err);
-		static struct model_theta one = {.who = "*", .have = (1u << MF_N) - 1};
-		for (int f = MF_VEC_DRAM; f <= MF_EDGE_L2; f++)
-			one.v[f] = 1;
-		builtin.rows = &one;
-		builtin.nrows = 1;
-	}
-}
-
-const model_params *model_params_builtin(void)
-{
-	pthread_once(&builtin_once, builtin_parse);
-	return &builtin;
 }

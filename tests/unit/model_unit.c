@@ -9,7 +9,7 @@
 #include "lib/pick.h"
 #include "tests/unit/tap.h"
 
-extern const char model_params_tsv[];
+extern const char model_params_tsv[], model_params_h200_tsv[];
 
 static model_device dev(void)
 {
@@ -337,12 +337,49 @@ static void copies(void)
 	}
 }
 
+/* Which table a device gets (lib/model_choice.c): by a word of its name and
+ * its compute capability; anything else the H100's, said to be the fallback. */
+static void choice(void)
+{
+	model_params p;
+	char err[256];
+	ok(model_params_parse(model_params_h200_tsv, &p, err, sizeof err) == 0 && p.cases > 0,
+	   "the embedded lib/model_params_h200.tsv parses and says how many cases it was fitted on");
+	model_params_free(&p);
+	model_choice c;
+	model_params_choose("NVIDIA H200", 9, 0, 132, &c);
+	ok(!strcmp(c.id, "H200") && !c.fallback && !strcmp(c.params->name, "H200") &&
+	   !strcmp(c.file, "lib/model_params_h200.tsv") && c.params != model_params_builtin(), "an H200: the H200's table");
+	ok(strstr(c.label, "H200 (lib/model_params_h200.tsv, built in; fitted from ") == c.label &&
+	   strstr(c.label, "132 SMs as fitted"), "... and its label says so: %s", c.label);
+	model_params_choose("NVIDIA H200 NVL", 9, 0, 132, &c);
+	ok(!strcmp(c.id, "H200"), "an H200 NVL: the H200's");
+	model_params_choose("NVIDIA H100 80GB HBM3", 9, 0, 132, &c);
+	ok(!strcmp(c.id, "H100") && !c.fallback && c.params == model_params_builtin(), "an H100: the H100's table");
+	model_params_choose("NVIDIA H100 PCIe", 9, 0, 114, &c);
+	ok(!strcmp(c.id, "H100") && !c.fallback && strstr(c.why, "114 SMs, fitted on 132"),
+	   "an H100 PCIe: the H100's, its SM count said: %s", c.why);
+	model_params_choose("NVIDIA A100-SXM4-80GB", 8, 0, 108, &c);
+	ok(!strcmp(c.id, "H100") && c.fallback && strstr(c.why, "no model fitted for 'NVIDIA A100-SXM4-80GB' (cc 8.0)") &&
+	   strstr(c.label, "the fallback"), "an unknown device: the H100's, the fallback, its name said: %s", c.why);
+	model_params_choose("NVIDIA GH200 480GB", 9, 0, 132, &c);
+	ok(c.fallback, "GH200 is not an H200 (a word of the name, not a part of one)");
+	model_params_choose("NVIDIA H200", 10, 0, 132, &c);
+	ok(c.fallback, "a name with H200 on another compute capability: the fallback");
+	model_device d = dev();
+	ok(model_params_for(&d) == model_params_builtin(), "model_params_for: the built-in h100's");
+	char e2[256];
+	ok(!model_device_builtin("h200", &d, e2, sizeof e2) && model_params_for(&d) != model_params_builtin() &&
+	   !strcmp(model_params_for(&d)->name, "H200"), "... the built-in h200's: the H200's");
+}
+
 int main(void)
 {
 	problems();
 	desc_problem();
 	copies();
 	params();
+	choice();
 	kernels();
 	tiles_and_paths();
 	realign_and_batches();
