@@ -170,8 +170,11 @@ static px_status check_case(check_run *c, const px_file *f, rig_shape *s, vfy_re
 {
 	px_status st;
 	*exit_code = EXIT_OK;
+	nd_problem copy;
+	int is_copy = f->meta.op == META_OP_COPY;
 	/* a case refused (too large) fails with its code */
-	if ((st = rig_shape_check(s, err, errlen)) || (st = rig_launch_check(&f->meta, s, err, errlen))) {
+	if ((st = is_copy ? vfy_copy_shape(s, &copy, err, errlen) : rig_shape_check(s, err, errlen)) ||
+	    (st = rig_launch_check(&f->meta, s, err, errlen))) {
 		*exit_code = cli_exit(st);
 		return st;
 	}
@@ -186,7 +189,8 @@ static px_status check_case(check_run *c, const px_file *f, rig_shape *s, vfy_re
 		*exit_code = st == PX_WRONG ? EXIT_WRONG : cli_exit(st);
 		return st;
 	}
-	if ((st = rig_host_fits(rig_shape_in_bytes(s) + rig_shape_out_bytes(s), "the input and output", err, errlen))) {
+	if (!is_copy && /* vfy_copy_case asks for its own sizes */
+	    (st = rig_host_fits(rig_shape_in_bytes(s) + rig_shape_out_bytes(s), "the input and output", err, errlen))) {
 		*exit_code = cli_exit(st);
 		return st;
 	}
@@ -210,13 +214,27 @@ static void recover(check_run *c)
 	}
 }
 
+/* A shape of the list that is a transpose's but not a copy's (ld_out < cols,
+ * strides that overlap as rows): an op=copy kernel skips it. 1 with the
+ * directive in skip. A shape that is neither's is refused by check_case. */
+static int copy_skip(const rig_shape *s, char *skip, size_t len)
+{
+	rig_shape t = *s, u = *s;
+	nd_problem p;
+	char why[256];
+	if (!vfy_copy_shape(&t, &p, why, sizeof why) || rig_shape_check(&u, skip, len))
+		return 0;
+	snprintf(skip, len, "SKIP not a row copy's shape (op=copy): %s", why);
+	return 1;
+}
+
 static void check_shapes(check_run *c, const px_file *f)
 {
 	const char *kernel = f->meta.kernel;
 	int broken = 0;
 	for (size_t i = 0; i < c->nshapes; i++) {
 		rig_shape s = c->shapes[i];
-		char why[1024], skip[96];
+		char why[1024], skip[320];
 		if (rig_shape_elem_bits(&s) && rig_shape_elem_bits(&s) != f->meta.elem_bits) {
 			snprintf(skip, sizeof skip, "SKIP the shape is for elem=%u, the file has elem=%u",
 				 rig_shape_elem_bits(&s), f->meta.elem_bits);
@@ -225,6 +243,14 @@ static void check_shapes(check_run *c, const px_file *f)
 			continue;
 		}
 		s.p.elem_bytes = f->meta.elem_bits / 8;
+		if (f->meta.op == META_OP_COPY && (c->gpu || copy_skip(&s, skip, sizeof skip))) {
+			if (c->gpu)
+				snprintf(skip, sizeof skip, "SKIP op=copy: the GPU check of a row copy needs the library's "
+					 "tiled-copy plan, not wired yet (check --emulate runs it)");
+			tap(c, 1, kernel, &s, skip);
+			c->skipped++;
+			continue;
+		}
 		if (broken) {
 			tap(c, 0, kernel, &s, NULL);
 			diag("not run: the kernel faulted on an earlier shape", 0);

@@ -1,5 +1,6 @@
-/* vfy_emu: a transpose verified in the CPU emulator (emu/) on buffers of
- * the exact sizes, with the GPU path's fill, poison and comparison. */
+/* vfy_emu: a transpose (or an op=copy kernel's row copy) verified in the CPU
+ * emulator (emu/) on buffers of the exact sizes, with the GPU path's fill,
+ * poison and comparison. */
 #include "emu/emu.h"
 #include "cli/cli.h"
 
@@ -74,7 +75,9 @@ px_status cli_emulate(const px_file *f, const rig_shape *s, uint64_t seed, vfy_r
 {
 	emu_job e = {.f = f, .rc = EMU_OK};
 	sb_init(&e.diag);
-	px_status st = vfy_host_case(s, seed, emu_runner, &e, res, err, errlen);
+	/* the metadata says what the kernel computes, so which reference */
+	px_status st = f->meta.op == META_OP_COPY ? vfy_copy_case(s, seed, emu_runner, &e, res, err, errlen)
+						  : vfy_host_case(s, seed, emu_runner, &e, res, err, errlen);
 	if (st == PX_EUNAVAIL)
 		snprintf(err, errlen, "emulator: %s", sb_str(&e.diag));
 	*emu_rc = e.rc;

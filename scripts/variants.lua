@@ -192,3 +192,14 @@ for _, v in ipairs{ {"movmatrix", 16}, {"ldmatrix", 16}, {"stmatrix", 16}, {"shf
   ptx.write(name .. ".ptx", ptx.transpose{ name = name, family = v[1], elem = v[2], tile = {64, 64},
     threads = {32, 8} })
 end
+
+-- The tiled copy (issue 21, gen/tp_rowcopy.c): rows moved between strided
+-- places, not transposed (op=copy in the metadata; plans never pick these
+-- for a transpose). 512-byte tile rows, 64 rows a tile, 128 threads: a row
+-- of 16-byte vectors is one warp's, short rows are packed several to a warp
+-- (2 vectors a row: 64 rows, every thread busy), 4 rows in flight a thread.
+for _, elem in ipairs{8, 16, 32, 64, 128} do
+  local name = string.format("rowcopy_b%d", elem)
+  ptx.write(name .. ".ptx", ptx.transpose{ name = name, op = "copy", elem = elem, tile = {64, 4096 // elem},
+    threads = {32, 4} })
+end
