@@ -34,4 +34,11 @@ tap_run "on a grid capped at 2x2x2" env PTXPOSE_GRID_MAX=2x2x2 $PX check --emula
 check "a transpose's shape that is no copy's: skipped" 0 $PX check --emulate --shapes 9x33:ld_out=9,3x3 "$1"
 grep -q "# SKIP not a row copy's shape (op=copy): copy: ld_out 9 is less than cols 33" "$tmp/out" &&
 	ok "... saying why" || { nok "... saying why"; diag <"$tmp/out"; }
+# `run --emulate` takes a row copy's shape as a copy; on the GPU it is refused
+check "run --emulate: 7 columns into ld_out 7" 0 $PX run --emulate "$1" --rows 1 --cols 7
+grep -q ' 1x7 ld_out=7 elem=[0-9]*: PASS (emulated)$' "$tmp/out" && ok "... PASS" || { nok "... PASS"; diag <"$tmp/out"; }
+check "run --emulate: ld_out under cols refused, exit 2" 2 $PX run --emulate "$1" --rows 13 --cols 60 --ld-out 20
+one_line "... in one line" "copy: ld_out 20 is less than cols 60"
+check "run without --emulate: refused before any device, exit 2" 2 $PX run "$1" --rows 13 --cols 6
+one_line "... in one line" "op=copy: running a row copy on the GPU needs the library's tiled-copy plan"
 finish
