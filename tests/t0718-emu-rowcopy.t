@@ -41,4 +41,20 @@ check "run --emulate: ld_out under cols refused, exit 2" 2 $PX run --emulate "$1
 one_line "... in one line" "copy: ld_out 20 is less than cols 60"
 check "run without --emulate: refused before any device, exit 2" 2 $PX run "$1" --rows 13 --cols 6
 one_line "... in one line" "op=copy: running a row copy on the GPU needs the library's tiled-copy plan"
+# On a GPU (the fake driver, tests/fakecuda): check skips a row copy and
+# bench leaves it out of the timing, both saying why, and neither fails
+fakes=build/fakecuda
+if [ -f "$fakes/libcuda.so.1" ]; then
+	gpu() { env -u PTXPOSE_LIBCUDA LD_LIBRARY_PATH="$PWD/$fakes${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$@"; }
+	check "check on a GPU: a row copy skipped, a transpose checked: exit 0" 0 gpu $PX check --shapes 64x64,3x5 "$1" \
+		ptx/fast_b32.ptx
+	[ "$(grep -c '^ok [0-9]* - rowcopy_b[0-9]* [0-9x]* # SKIP op=copy: the GPU check of a row copy needs' "$tmp/out")" -eq 2 ] &&
+		grep -q '^ok 4 - fast_b32 3x5$' "$tmp/out" && ok "... SKIP lines that say why" || { nok "... SKIP lines"; diag <"$tmp/out"; }
+	check "bench on a GPU: a row copy's row skipped: exit 0" 0 gpu $PX bench --iters 3 --out-dir "$tmp/b" \
+		--shapes 64x64:elem=32 ptx/rowcopy_b32.ptx ptx/fast_b32.ptx
+	grep -q '^| rowcopy_b32 | 32 | 64x64 | SKIP | | | | op=copy: a row copy, timed once' "$tmp/b/bench.md" &&
+		ok "... bench.md says why" || { nok "... bench.md says why"; diag <"$tmp/b/bench.md"; }
+else
+	nok "the fake driver is not built ($fakes/libcuda.so.1): run ninja"
+fi
 finish
