@@ -82,10 +82,14 @@ px_status vfy_host_case(const rig_shape *s, uint64_t seed, vfy_runner run, void 
  * reason naming the value. Needs s->p.elem_bytes. */
 px_status vfy_copy_shape(rig_shape *s, nd_problem *p, char *err, size_t errlen);
 
+/* Compare out (nd_spans' bytes, poisoned before the run) with the copy of in
+ * by the N-d reference (rig/nd_ref.h) on a poisoned buffer, every element,
+ * padding and gaps included. s and p from vfy_copy_shape. PX_OK, PX_WRONG
+ * (res: the first mismatch as b, j = row, i = column) or PX_ENOMEM. */
+px_status vfy_copy_compare(const rig_shape *s, const nd_problem *p, const void *in, const void *out, vfy_result *res);
+
 /* vfy_host_case for a copy: exact buffers (nd_spans), filled and poisoned;
- * run (given the resolved shape); compare every element of out, gaps and
- * padding included, with the N-d reference (rig/nd_ref.h) on a poisoned
- * buffer. res: the first mismatch as (b, j = row, i = column). */
+ * run (given the resolved shape); vfy_copy_compare. */
 px_status vfy_copy_case(const rig_shape *s, uint64_t seed, vfy_runner run, void *ud, vfy_result *res, char *err,
 			size_t errlen);
 

@@ -70,6 +70,30 @@ static void locate(const ptxpose_desc *d, uint64_t k, vfy_result *r)
 	r->in_padding = !r->in_gap && r->i >= d->cols;
 }
 
+px_status vfy_copy_compare(const rig_shape *s, const nd_problem *p, const void *in, const void *out, vfy_result *res)
+{
+	uint64_t in_bytes, out_bytes;
+	memset(res, 0, sizeof *res);
+	if (nd_spans(p, &in_bytes, &out_bytes))
+		return PX_EUSAGE;
+	unsigned char *want = malloc(out_bytes ? out_bytes : 1);
+	if (!want)
+		return PX_ENOMEM;
+	vfy_poison(want, out_bytes);
+	ndref_permute(p, in, want);
+	unsigned eb = p->elem_bytes;
+	const unsigned char *got = out;
+	res->checked = out_bytes / eb;
+	for (uint64_t k = 0; k < res->checked; k++)
+		if (memcmp(got + k * eb, want + k * eb, eb) && !res->mismatches++) {
+			locate(&s->p, k, res);
+			memcpy(res->got, got + k * eb, eb);
+			memcpy(res->want, want + k * eb, eb);
+		}
+	free(want);
+	return res->mismatches ? PX_WRONG : PX_OK;
+}
+
 px_status vfy_copy_case(const rig_shape *s0, uint64_t seed, vfy_runner run, void *ud, vfy_result *res, char *err,
 			size_t errlen)
 {
@@ -82,35 +106,22 @@ px_status vfy_copy_case(const rig_shape *s0, uint64_t seed, vfy_runner run, void
 		return st ? st : PX_EUSAGE;
 	if ((st = rig_host_fits(b.in_bytes + 2 * b.out_bytes, "the input, the output and the reference", err, errlen)))
 		return st;
-	unsigned char *want = malloc(b.out_bytes);
 	b.in = malloc(b.in_bytes);
 	b.out = malloc(b.out_bytes);
-	if (!want || !b.in || !b.out) {
-		snprintf(err, errlen, "cannot allocate the copy's host buffers");
+	if (!b.in || !b.out) {
 		st = PX_ENOMEM;
-		goto done;
-	}
-	vfy_fill(b.in, b.in_bytes, seed);
-	vfy_poison(b.out, b.out_bytes);
-	vfy_poison(want, b.out_bytes);
-	ndref_permute(&p, b.in, want);
-	if (run(ud, &b, &s)) {
-		snprintf(err, errlen, "the host runner failed");
-		st = PX_EUNAVAIL;
-		goto done;
-	}
-	unsigned eb = p.elem_bytes;
-	const unsigned char *got = b.out;
-	res->checked = b.out_bytes / eb;
-	for (uint64_t k = 0; k < res->checked; k++)
-		if (memcmp(got + k * eb, want + k * eb, eb) && !res->mismatches++) {
-			locate(&s.p, k, res);
-			memcpy(res->got, got + k * eb, eb);
-			memcpy(res->want, want + k * eb, eb);
+	} else {
+		vfy_fill(b.in, b.in_bytes, seed);
+		vfy_poison(b.out, b.out_bytes);
+		if (run(ud, &b, &s)) {
+			snprintf(err, errlen, "the host runner failed");
+			st = PX_EUNAVAIL;
+		} else {
+			st = vfy_copy_compare(&s, &p, b.in, b.out, res);
 		}
-	st = res->mismatches ? PX_WRONG : PX_OK;
-done:
-	free(want);
+	}
+	if (st == PX_ENOMEM)
+		snprintf(err, errlen, "cannot allocate the copy's host buffers");
 	vfy_bufs_free(&b);
 	return st;
 }
