@@ -19,7 +19,10 @@
  * (where torch's default stream sends ptxpose.transpose). execute minus
  * launch_floor is what the library adds to the driver.
  *
- *   build/bench/overhead [--rows R --cols C --elem BYTES] [--runs N] [--batch K]
+ *   build/bench/overhead [--rows R --cols C --elem W] [--runs N] [--batch K]
+ *
+ * --elem W as every ptxpose command reads it (common/elem.h): bits, bytes
+ * with a unit (4B) or a type name (f32); default f32.
  *
  * On the GPU the problem is small (default 64x64 floats) so that kernels
  * finish long before the queue fills; against the fake driver
@@ -36,6 +39,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/elem.h"
 #include "include/ptxpose.h"
 
 static double now_us(void)
@@ -198,7 +202,8 @@ static int fail(const char *what, ptxpose_status st)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: overhead [--rows R] [--cols C] [--elem BYTES] [--runs N] [--batch K]\n");
+	fprintf(stderr, "usage: overhead [--rows R] [--cols C] [--elem W] [--runs N] [--batch K]\n"
+			"  --elem W: " ELEM_ACCEPTED "\n");
 	return 2;
 }
 
@@ -206,9 +211,19 @@ int main(int argc, char **argv)
 {
 	long rows = 64, cols = 64, elem = 4, runs = 31, batch = 200;
 	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--elem") && i + 1 < argc) {
+			unsigned bits;
+			elem_unit unit;
+			char why[256];
+			if (elem_parse(argv[++i], &bits, &unit, why, sizeof why)) {
+				fprintf(stderr, "overhead: --elem %s\n", why);
+				return 2;
+			}
+			elem = bits / 8;
+			continue;
+		}
 		long *v = !strcmp(argv[i], "--rows") ? &rows : !strcmp(argv[i], "--cols") ? &cols
-			: !strcmp(argv[i], "--elem") ? &elem : !strcmp(argv[i], "--runs") ? &runs
-			: !strcmp(argv[i], "--batch") ? &batch : NULL;
+			: !strcmp(argv[i], "--runs") ? &runs : !strcmp(argv[i], "--batch") ? &batch : NULL;
 		char *end;
 		if (!v || i + 1 == argc || (*v = strtol(argv[++i], &end, 10)) < 1 || *end || *v > 100000000)
 			return usage();

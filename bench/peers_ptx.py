@@ -46,14 +46,15 @@ def _dims(path, key, text, count):
 
 
 class PtxKernel:
-    """One generated kernel's metadata, checked against kernel ABI v2 on construction."""
+    """One generated kernel's metadata, checked against kernel ABI v2 or v3 on construction (the library
+    launches a named v3 kernel on a 2-D problem with the batch as its one dimension: loader/abi.h)."""
 
     def __init__(self, path):
         m = read_meta(path)
         self.path, self.meta = path, m
         if 'kernel' not in m:
             raise PtxError(f"{path}: no ptxpose metadata (no '// ptxpose kernel=...' line)")
-        if m.get('abi') != '2':
+        if m.get('abi') not in ('2', '3'):
             raise PtxError(f"{path}: kernel ABI {m.get('abi', '1')}; regenerate it with ptxpose gen")
         self.name = m['kernel']
         if m.get('elem') not in ('8', '16', '32', '64', '128'):

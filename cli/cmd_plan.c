@@ -158,8 +158,7 @@ static int problem_of(const plan_opts *o, ptxpose_desc *d, ptxpose_tool_problem 
 	}
 	if (have_offset)
 		d->align_in = d->align_out = ptxpose_tool_align_of_offset(sh->s.offset, d->elem_bytes);
-	ptxpose_tool_problem_of_desc(p, d);
-	if (ptxpose_tool_problem_check(p)) {
+	if (ptxpose_tool_problem_of_desc(p, d, NULL, 0) || ptxpose_tool_problem_check(p)) {
 		snprintf(err, errlen, "%s", ptxpose_last_error());
 		return -1;
 	}

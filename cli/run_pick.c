@@ -13,10 +13,12 @@ px_status run_pick_kernel(const rig_shape *s, px_file *f, char *note, size_t nle
 	ptxpose_tool_kernels *r = NULL;
 	ptxpose_tool_device dev;
 	ptxpose_tool_problem p;
-	ptxpose_tool_problem_of_desc(&p, &s->p);
-	p.align_in = p.align_out = ptxpose_tool_align_of_offset(s->offset, p.es);
 	ptxpose_tool_ranking res = {0};
-	ptxpose_status pst = ptxpose_tool_kernels_new(&r);
+	ptxpose_status pst = ptxpose_tool_problem_of_desc(&p, &s->p, NULL, 0);
+	if (!p.span_in)
+		p.align_in = p.align_out = ptxpose_tool_align_of_offset(s->offset, p.es);
+	if (!pst)
+		pst = ptxpose_tool_kernels_new(&r);
 	if (!pst)
 		pst = ptxpose_tool_kernels_add_library(r);
 	if (!pst)

@@ -7,14 +7,14 @@
  * output dim; packed where not given). No width: the caller sets it. Only
  * the form is checked here (numbers, counts, keys); what the values mean
  * (an extent of 0, a perm that is not a permutation, negative strides) is
- * lib/nd.h's nd_check. */
+ * lib/nd_reduce.h's nd_check. */
 #ifndef COMMON_NDSPEC_H
 #define COMMON_NDSPEC_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-/* lib/nd.h's ND_MAX_RANK (nd_check.c asserts they agree). */
+/* lib/nd_reduce.h's ND_MAX_RANK (nd_check.c asserts they agree). */
 #define NDSPEC_MAX_RANK 8
 
 typedef struct {

@@ -13,18 +13,28 @@
 
 static void put(uint8_t *param, const emu_param *pa, uint64_t v) { memcpy(param + pa->off, &v, pa->bytes); }
 
-/* Kernel ABI v2 (loader/abi.h): the parameters' count and widths. */
-static int check_abi(const emu_prog *p, strbuf *diag)
+/* Kernel ABI v2 or v3 (loader/abi.h), told by the parameters' count and
+ * widths: the version, or -1 with the message. A launch with several batch
+ * dimensions (l->bdims) needs v3. */
+static int check_abi(const emu_prog *p, const emu_launch *l, strbuf *diag)
 {
-	int ok = p->nparams == ABI_NPARAMS;
-	for (int k = 0; ok && k < ABI_NPARAMS; k++)
-		ok = p->params[k].bytes == abi_bytes[k];
-	if (!ok) {
-		char list[256];
-		sb_printf(diag, "kernel %s: the parameters are not kernel ABI v%d %s", p->entry, ABI_VERSION,
-			  abi_describe(list, sizeof list));
+	for (int v = ABI_VERSION; v <= ABI_VERSION_V3; v++) {
+		int n = abi_nparams(v), ok = p->nparams == n;
+		for (int k = 0; ok && k < n; k++)
+			ok = p->params[k].bytes == abi_bytes[k];
+		if (ok && v != ABI_VERSION_V3 && l->bdims) {
+			sb_printf(diag, "kernel %s is kernel ABI v%d: it walks one batch dimension, the launch has several "
+					"(kernel ABI v%d)", p->entry, v, ABI_VERSION_V3);
+			return -1;
+		}
+		if (ok)
+			return v;
 	}
-	return ok ? 0 : -1;
+	char list[256];
+	sb_printf(diag, "kernel %s: the parameters are not kernel ABI v%d %s, nor v%d (v%d's, then .b8 bdims[%u])",
+		  p->entry, ABI_VERSION, abi_describe(ABI_VERSION, list, sizeof list), ABI_VERSION_V3, ABI_VERSION,
+		  ABI_BDIMS_BYTES);
+	return -1;
 }
 
 static int check_block(const emu_prog *p, const unsigned *b, strbuf *diag)
@@ -263,18 +273,26 @@ static int check_size(const emu_prog *p, const emu_launch *l, unsigned n, uint32
 
 int emu_run(const emu_prog *p, const emu_launch *l, strbuf *diag)
 {
-	if (check_abi(p, diag))
+	int abi = check_abi(p, l, diag);
+	if (abi < 0)
 		return EMU_UNSUPPORTED;
 	if (check_block(p, l->block, diag))
 		return EMU_FAULT;
 	emu_ctx x = {.prog = p, .l = l, .budget = l->branch_budget ? l->branch_budget : EMU_BRANCH_BUDGET};
-	const abi_args a = {.in = EMU_IN_ADDR(l), .out = EMU_OUT_ADDR(l), .rows = l->rows, .cols = l->cols,
-			    .ld_in = l->ld_in, .ld_out = l->ld_out, .batch = l->batch,
-			    .stride_in = l->stride_in, .stride_out = l->stride_out};
+	abi_args a = {.in = EMU_IN_ADDR(l), .out = EMU_OUT_ADDR(l), .rows = l->rows, .cols = l->cols,
+		      .ld_in = l->ld_in, .ld_out = l->ld_out, .batch = l->batch,
+		      .stride_in = l->stride_in, .stride_out = l->stride_out};
 	uint64_t vals[ABI_NPARAMS];
 	abi_values(&a, vals);
 	for (int k = 0; k < ABI_NPARAMS; k++)
 		put(x.param, &p->params[k], vals[k]);
+	if (abi == ABI_VERSION_V3) { /* the launch's records, or its one batch dimension's */
+		if (l->bdims)
+			memcpy(a.bdims, l->bdims, ABI_BDIMS_BYTES);
+		else
+			abi_bdims_v2(&a);
+		memcpy(x.param + p->params[ABI_NPARAMS].off, a.bdims, ABI_BDIMS_BYTES);
+	}
 	unsigned n = l->block[0] * l->block[1] * l->block[2];
 	if (check_size(p, l, n, &x.smem_bytes, diag))
 		return EMU_UNSUPPORTED;

@@ -18,6 +18,7 @@
 #define EMU_NAME_MAX 64
 #define EMU_MAX_OPD 5
 #define EMU_MAX_PARAMS 16
+#define EMU_MAX_PARAM_BYTES 1024 /* the parameter list's bytes (kernel ABI v3: 248) */
 
 /* What one program may declare, so that a hostile or broken file costs
  * bounded time and memory (each limit is a "line N: ..." error). The
@@ -114,7 +115,7 @@ typedef struct {
 
 typedef struct {
 	char name[EMU_NAME_MAX];
-	uint8_t bytes;
+	uint32_t bytes;     /* a scalar's 4 or 8; an array's whole size */
 	uint32_t off;
 } emu_param;
 
@@ -282,7 +283,7 @@ typedef struct {
 typedef struct {
 	const emu_prog *prog;
 	const emu_launch *l;
-	uint8_t param[EMU_MAX_PARAMS * 8];
+	uint8_t param[EMU_MAX_PARAM_BYTES];
 	uint8_t *smem;          /* this CTA's shared memory */
 	uint32_t smem_bytes;
 	emu_shadow *shadow;     /* one per shared byte */

@@ -315,6 +315,59 @@ static int parse_ntid(emu_parser *P, unsigned n[3])
 	return emu_perr(P, P->t, "more than three thread counts");
 }
 
+/* After .param: [.align N] .TYPE [pointer attributes] name, or
+ * [.align N] .b8 name[N] (an array of bytes, kernel ABI v3's bdims). */
+static int parse_param(emu_parser *P)
+{
+	emu_src *s = P->s;
+	uint64_t align = 0;
+	if (emu_is_word(P->t, ".align")) {
+		P->t++;
+		if (P->t->kind != EMU_T_NUM || !P->t->num || (P->t->num & (P->t->num - 1)) || P->t->num > 256)
+			return emu_perr(P, P->t, "a parameter's .align needs a power of two up to 256");
+		align = P->t->num;
+		P->t++;
+	}
+	const emu_tok *type = P->t;
+	int b = type_bytes(type);
+	P->t++;
+	/* .ptr .global .align N: pointer attributes, no effect here */
+	while (b > 0 && (emu_is_word(P->t, ".ptr") || emu_is_word(P->t, ".global") || emu_is_word(P->t, ".align"))) {
+		if (emu_is_word(P->t, ".align") && P->t[1].kind == EMU_T_NUM)
+			P->t++;
+		P->t++;
+	}
+	int array = b == 1 && P->t->kind == EMU_T_WORD && emu_is_punct(P->t + 1, '[');
+	if (!array && b != 4 && b != 8)
+		return emu_perr(P, type, "unsupported parameter type '%.*s' (32- and 64-bit integers, or a .b8 array)",
+				type->len, type->s);
+	emu_param *pa = &s->params[s->nparams];
+	if (copy_name(P, P->t, pa->name, NULL))
+		return -1;
+	P->t++;
+	uint64_t bytes = (uint64_t)b;
+	if (array) {
+		P->t++;
+		if (P->t->kind != EMU_T_NUM || !P->t->num || P->t->num > EMU_MAX_PARAM_BYTES)
+			return emu_perr(P, P->t, "parameter array %s needs a size of 1 to %u bytes", pa->name,
+					EMU_MAX_PARAM_BYTES);
+		bytes = P->t->num;
+		P->t++;
+		if (emu_expect(P, ']'))
+			return -1;
+	}
+	uint64_t a = align ? align : (uint64_t)b;
+	uint64_t off = (s->param_bytes + a - 1) & ~(a - 1);
+	if (off + bytes > EMU_MAX_PARAM_BYTES)
+		return emu_perr(P, type, "the parameters take more than %u bytes (the emulator's limit)",
+				EMU_MAX_PARAM_BYTES);
+	pa->bytes = (uint32_t)bytes;
+	pa->off = (uint32_t)off;
+	s->param_bytes = (uint32_t)(off + bytes);
+	s->nparams++;
+	return 0;
+}
+
 static int parse_entry(emu_parser *P)
 {
 	emu_src *s = P->s;
@@ -337,25 +390,8 @@ static int parse_entry(emu_parser *P)
 		if (!emu_is_word(P->t, ".param"))
 			return emu_perr(P, P->t, "expected .param, found '%.*s'", P->t->len, P->t->s);
 		P->t++;
-		int b = type_bytes(P->t);
-		if (b != 4 && b != 8)
-			return emu_perr(P, P->t, "unsupported parameter type '%.*s' (32- and 64-bit integers only)",
-				    P->t->len, P->t->s);
-		P->t++;
-		/* .ptr .global .align N: pointer attributes, no effect here */
-		while (emu_is_word(P->t, ".ptr") || emu_is_word(P->t, ".global") || emu_is_word(P->t, ".align")) {
-			if (emu_is_word(P->t, ".align") && P->t[1].kind == EMU_T_NUM)
-				P->t++;
-			P->t++;
-		}
-		emu_param *pa = &s->params[s->nparams];
-		if (copy_name(P, P->t, pa->name, NULL))
+		if (parse_param(P))
 			return -1;
-		P->t++;
-		pa->bytes = (uint8_t)b;
-		pa->off = (s->param_bytes + (uint32_t)b - 1) & ~((uint32_t)b - 1);
-		s->param_bytes = pa->off + (uint32_t)b;
-		s->nparams++;
 		if (emu_is_punct(P->t, ','))
 			P->t++;
 		else if (!emu_is_punct(P->t, ')'))

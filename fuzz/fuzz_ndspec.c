@@ -1,12 +1,12 @@
 /* fuzz_ndspec: N-d permutation specs (common/ndspec.c) on any bytes, as one
  * spec and as a list; an accepted spec at every width through nd_check,
- * nd_spans and nd_reduce (lib/nd.h), whose promises are checked: a refusal
+ * nd_spans and nd_reduce (lib/nd_reduce.h), whose promises are checked: a refusal
  * says why on one line, and a reduced problem passes nd_check, has no
  * higher rank, moves the same bytes and spans no more of either buffer.
  * libFuzzer; see fuzz/README.md. */
 #include "fuzz/fuzz.h"
 #include "common/ndspec.h"
-#include "lib/nd.h"
+#include "lib/nd_reduce.h"
 
 static int one_line(const char *s)
 {

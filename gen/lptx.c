@@ -226,6 +226,7 @@ static int l_transpose(lua_State *L)
 	lua_pushinteger(L, p.tn), lua_setfield(L, -2, "tile_cols");
 	lua_pushinteger(L, p.tx * p.ty), lua_setfield(L, -2, "threads");
 	lua_pushinteger(L, p.vec), lua_setfield(L, -2, "vec");
+	lua_pushinteger(L, p.abi), lua_setfield(L, -2, "abi");
 	lua_pushstring(L, option_name(&vals, "smem")), lua_setfield(L, -2, "smem");
 	lua_pushstring(L, option_name(&vals, "grid")), lua_setfield(L, -2, "grid");
 	lua_pushstring(L, option_name(&vals, "skinny")), lua_setfield(L, -2, "skinny");

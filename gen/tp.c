@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/elem.h"
 #include "common/fsio.h"
 #include "gen/tp_family.h"
 
@@ -90,8 +91,8 @@ int tp_validate(const tp_params *p, char *err, size_t errlen)
 {
 	if (!valid_name(p->name))
 		FAIL("name: '%s' is not a PTX identifier (letters, digits, _; not starting with a digit)", p->name);
-	if (p->elem != 8 && p->elem != 16 && p->elem != 32 && p->elem != 64 && p->elem != 128)
-		FAIL("elem: %u is not an element width (8, 16, 32, 64 or 128 bits)", p->elem);
+	if (!elem_valid_bits(p->elem))
+		FAIL("elem: %u is not an element width (" ELEM_BITS_LIST " bits)", p->elem);
 	unsigned es = p->elem / 8, nthr = p->tx * p->ty;
 	if (!pow2(p->tx) || !pow2(p->ty) || nthr < 32 || nthr > 1024)
 		FAIL("threads: %ux%u must be powers of two giving 32 to 1024 threads", p->tx, p->ty);
@@ -100,6 +101,8 @@ int tp_validate(const tp_params *p, char *err, size_t errlen)
 	if (p->vec * es > 16)
 		FAIL("vec: %u x %u-bit elements is a %u-byte access; the widest is 16 bytes",
 		     p->vec, p->elem, p->vec * es);
+	if (p->abi != 2 && p->abi != 3)
+		FAIL("abi: %u is not a kernel ABI the generator writes (2 or 3)", p->abi);
 	if (p->max_regs && (p->max_regs < 24 || p->max_regs > 255))
 		FAIL("max_regs: %u is not a register budget from 24 to 255", p->max_regs);
 	return p->family->validate(p, err, errlen);

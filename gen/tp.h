@@ -27,6 +27,7 @@ typedef struct {
 	unsigned vec;         /* elements per global access (1, 2, 4, 8, 16) */
 	unsigned group;       /* 0: tiles in launch order; G: G tile columns at a time, top to bottom */
 	unsigned max_regs;    /* 0: ptxas decides; else .maxnreg (registers a thread) */
+	unsigned abi;         /* kernel ABI: 2 (one batch dimension) or 3 (up to six; loader/abi.h) */
 	const tp_family *family;
 	union {
 		unsigned char bytes[TP_OWN_MAX];

@@ -35,6 +35,7 @@ static const tp_param common[] = {
 	TP_INT("vec", 1, 1, 64, tp_params, vec),
 	TP_INT("group", 0, 0, 65535, tp_params, group),
 	TP_INT("max_regs", 0, 0, 255, tp_params, max_regs),
+	TP_INT("abi", 2, 2, 3, tp_params, abi),
 	TP_CHOICE("family", family_names),
 	TP_END,
 };

@@ -67,9 +67,9 @@ void tp_setup(em *e)
 int tp_finish(ptxb *b, const tp_params *p, const char *header, unsigned ty, strbuf *out, char *err,
 	      size_t errlen)
 {
-	char params[512];
+	char params[640];
 	ptxb_maxnreg(b, p->max_regs);
-	int rc = ptxb_finish(b, out, header, p->family->target, p->name, abi_ptx_params(params, sizeof params), p->tx,
+	int rc = ptxb_finish(b, out, header, p->family->target, p->name, abi_ptx_params((int)p->abi, params, sizeof params), p->tx,
 			     ty);
 	if (rc)
 		snprintf(err, errlen, "generator: %s", ptxb_error(b));

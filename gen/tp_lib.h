@@ -54,8 +54,8 @@ const char *tp_addr(char *buf, size_t n, const char *reg, unsigned off);
 /* "ld.global.v4.b32" and the like: units of the unit type ut. */
 const char *tp_unit_op(char *buf, size_t n, const char *base, unsigned units, const char *ut);
 
-/* tp_walk.c: the walk over tiles and matrices of kernel ABI v2
- * (docs/DESIGN.md). tp_walk_begin emits the grid setup, the test that the
+/* tp_walk.c: the walk over tiles and matrices of kernel ABI v2 or v3
+ * (docs/DESIGN.md; p->abi). tp_walk_begin emits the grid setup, the test that the
  * block has a tile at all, and the heads of the three loops (matrices, tile
  * rows, tile columns), leaving e->in/out on the matrix and e->r0/c0 on the
  * tile; the caller emits the tile's body, which ends at TILE_DONE;

@@ -22,6 +22,10 @@ static const char *const ignores[] = {"major", "coalesce", "swizzle_mask", NULL}
 
 static int validate(const tp_params *p, char *err, size_t errlen)
 {
+	if (p->abi != 2) {
+		snprintf(err, errlen, "abi: the linear (1-D) kernel walks one batch dimension: kernel ABI 2 only");
+		return -1;
+	}
 	if (p->foreign && strcmp(p->foreign_owner->name, "tile"))
 		return tp_check_foreign(p, err, errlen);
 	if (p->vec != 1 || p->ty != 1 || p->foreign) {

@@ -60,11 +60,11 @@ static void header(const tp_params *p, strbuf *h)
 		     "// strided places (leading dimensions and batch strides in elements). Each block\n"
 		     "// moves a %ux%u tile, rows packed several to a warp when they are short, with\n"
 		     "// the widest vector (up to 16 bytes) the matrix's pointers and pitches allow;\n"
-		     "// a thread loads %u rows before it stores. Kernel ABI v2 (docs/DESIGN.md): a\n"
+		     "// a thread loads %u rows before it stores. Kernel ABI v%u (docs/DESIGN.md): a\n"
 		     "// block steps by the grid over tile columns, tile rows and matrices.\n//\n",
-		  p->elem, p->tm, p->tn, own(p)->unroll);
-	sb_printf(h, "// ptxpose kernel=%s abi=2 op=copy elem=%u grid=tile tile=%ux%u block=%ux%u\n", p->name,
-		  p->elem, p->tm, p->tn, p->tx, p->ty);
+		  p->elem, p->tm, p->tn, own(p)->unroll, p->abi);
+	sb_printf(h, "// ptxpose kernel=%s abi=%u op=copy elem=%u grid=tile tile=%ux%u block=%ux%u\n", p->name,
+		  p->abi, p->elem, p->tm, p->tn, p->tx, p->ty);
 	sb_printf(h, "// ptxpose family=rowcopy vec=%u smem=none unroll=%u", VEC_BYTES / (p->elem / 8),
 		  own(p)->unroll);
 	if (p->group)

@@ -179,10 +179,10 @@ static void header(const tp_params *p, strbuf *h)
 		  p->elem, s.tall ? "tall" : "wide", s.tall ? "N x K" : "K x N", s.tall ? "columns" : "rows", s.KT,
 		  p->tm, p->tn, s.F, s.L, s.CH, s.tall ? "output rows" : "input rows", s.L, s.tall ? "input" : "output",
 		  s.T, s.RW);
-	sb_printf(h, "// Kernel ABI v2 (docs/DESIGN.md): a block steps by the grid over tile columns,\n"
-		     "// tile rows and matrices, so any grid covers any shape.\n");
-	sb_printf(h, "//\n// ptxpose kernel=%s abi=2 elem=%u grid=tile tile=%ux%u block=%ux1\n", p->name, p->elem, p->tm,
-		  p->tn, s.T);
+	sb_printf(h, "// Kernel ABI v%u (docs/DESIGN.md): a block steps by the grid over tile columns,\n"
+		     "// tile rows and matrices, so any grid covers any shape.\n", p->abi);
+	sb_printf(h, "//\n// ptxpose kernel=%s abi=%u elem=%u grid=tile tile=%ux%u block=%ux1\n", p->name, p->abi,
+		  p->elem, p->tm, p->tn, s.T);
 	sb_printf(h, "// ptxpose skinny=%s kmax=%u kw=%u stages=%u vec=%u smem=runs smem_bytes=%u region=%u per_thread=%u",
 		  s.tall ? "tall" : "wide", s.KT, s.RW, s.F, s.V, smem_bytes(&s), s.RB, s.P * s.S * s.V);
 	if (p->max_regs)

@@ -105,10 +105,10 @@ static void header(const tp_params *p, strbuf *h)
 	else
 		sb_printf(h, "// through %s shared memory laid out by %s rows.\n", tp_smem_names[t->smem],
 			  t->major_in ? "input" : "output");
-	sb_printf(h, "// Kernel ABI v2 (docs/DESIGN.md): a block steps by the grid over tile columns,\n"
-		     "// tile rows and matrices, so any grid covers any shape.\n");
-	sb_printf(h, "//\n// ptxpose kernel=%s abi=2 elem=%u grid=tile tile=%ux%u block=%ux%u\n",
-		  p->name, p->elem, p->tm, p->tn, p->tx, p->ty);
+	sb_printf(h, "// Kernel ABI v%u (docs/DESIGN.md): a block steps by the grid over tile columns,\n"
+		     "// tile rows and matrices, so any grid covers any shape.\n", p->abi);
+	sb_printf(h, "//\n// ptxpose kernel=%s abi=%u elem=%u grid=tile tile=%ux%u block=%ux%u\n",
+		  p->name, p->abi, p->elem, p->tm, p->tn, p->tx, p->ty);
 	sb_printf(h, "// ptxpose vec=%u smem=%s", p->vec, tp_smem_names[t->smem]);
 	if (t->smem == TP_SMEM_NONE)
 		sb_printf(h, " coalesce=%s", t->coalesce_write ? "write" : "read");

@@ -6,17 +6,23 @@
  * hardware limits (more than 65535 tile rows or matrices) or a grid made
  * smaller on purpose (PTXPOSE_GRID_MAX) iterate. Indices are counted in
  * tiles, so no 32-bit sum can wrap: a tile index is below 2^31 / TM, a step
- * below 2^31. */
+ * below 2^31.
+ *
+ * Kernel ABI v3 (p->abi == 3) changes one thing: a matrix's bases. The
+ * matrix index is decoded into the batch's dimensions (param_bdims,
+ * loader/abi.h) instead of multiplied by one stride; the walk itself is the
+ * same. */
 #include <stdio.h>
 
 #include "gen/tp_lib.h"
+#include "loader/abi.h"
 
 typedef struct {
 	const char *gx, *gy, *gz;        /* the grid: steps */
 	const char *ntr, *ntc, *batch;   /* tile rows, tile columns, matrices */
 	const char *fr, *fc;             /* this block's first tile row and column */
 	const char *tr, *tc, *mat;       /* the current tile row, column, matrix */
-	const char *sin, *sout;          /* bytes between matrices */
+	const char *sin, *sout;          /* bytes between matrices (v2) */
 	const char *more;
 } walk;
 
@@ -54,17 +60,88 @@ static void emit_group_order(em *e)
 	ptxb_op(b, NULL, "add.u32", "%s, %s, %s", w.fc, w.fc, first);
 }
 
-/* in/out + matrix * stride bytes, and the alignment of both (vectors). */
+/* Kernel ABI v3's registers for the decode (emit_bdims): type, role, why. */
+static const char *const bdims_regs[][3] = {
+	{"b32", "bd_rest", "the matrix index left to decode"},
+	{"b32", "bd_quot", "... divided by the dimension's extent"},
+	{"b32", "bd_digit", "the matrix's index along the dimension"},
+	{"b32", "bd_extent", "the dimension's extent"},
+	{"b32", "bd_shift", "the dimension's shift"},
+	{"b64", "bd_magic", "the dimension's magic multiplier"},
+	{"b64", "bd_prod", "the product, 64-bit"},
+	{"b64", "bd_sin", "the dimension's input stride (elements)"},
+	{"b64", "bd_sout", "the dimension's output stride (elements)"},
+	{"b64", "bd_digit64", "the index along the dimension, 64-bit"},
+	{"b64", "bd_off_in", "the matrix's input offset (elements)"},
+	{"b64", "bd_off_out", "the matrix's output offset (elements)"},
+};
+
+static void declare_bdims(ptxb *b)
+{
+	for (size_t i = 0; i < sizeof bdims_regs / sizeof bdims_regs[0]; i++)
+		ptxb_reg(b, bdims_regs[i][0], bdims_regs[i][2], "%s", bdims_regs[i][1]);
+}
+
+/* Kernel ABI v3: e->in/out from the matrix index decoded into the batch's
+ * dimensions, the fastest first, all six records (neutral ones add 0):
+ * q = (rest * magic) >> shift is rest / extent exactly for rest < 2^31
+ * (loader/abi.c says why). */
+static void emit_bdims(em *e)
+{
+	ptxb *b = e->b;
+	const char *rest = ptxb_find(b, "bd_rest"), *quot = ptxb_find(b, "bd_quot");
+	const char *dig = ptxb_find(b, "bd_digit"), *ext = ptxb_find(b, "bd_extent");
+	const char *sh = ptxb_find(b, "bd_shift"), *mag = ptxb_find(b, "bd_magic");
+	const char *prod = ptxb_find(b, "bd_prod"), *sin = ptxb_find(b, "bd_sin"), *sout = ptxb_find(b, "bd_sout");
+	const char *d64 = ptxb_find(b, "bd_digit64"), *oin = ptxb_find(b, "bd_off_in");
+	const char *oout = ptxb_find(b, "bd_off_out");
+	unsigned es = tp_lg2(e->g->es);
+	ptxb_note(b, "the matrix's bases (kernel ABI v3): the matrix decoded into the batch's %u dimensions,"
+		     " fastest first", ABI_BDIMS);
+	ptxb_op(b, NULL, "mov.u32", "%s, %s", rest, w.mat);
+	ptxb_op(b, NULL, "mov.u64", "%s, 0", oin);
+	ptxb_op(b, NULL, "mov.u64", "%s, 0", oout);
+	for (unsigned k = 0; k < ABI_BDIMS; k++) {
+		unsigned r = k * ABI_BDIM_BYTES;
+		ptxb_op(b, NULL, "ld.param.u64", "%s, [param_bdims+%u]", mag, r + ABI_BDIM_MAGIC);
+		ptxb_op(b, NULL, "ld.param.u32", "%s, [param_bdims+%u]", sh, r + ABI_BDIM_SHIFT);
+		ptxb_op(b, NULL, "ld.param.u32", "%s, [param_bdims+%u]", ext, r + ABI_BDIM_EXTENT);
+		ptxb_op(b, NULL, "ld.param.u64", "%s, [param_bdims+%u]", sin, r + ABI_BDIM_STRIDE_IN);
+		ptxb_op(b, NULL, "ld.param.u64", "%s, [param_bdims+%u]", sout, r + ABI_BDIM_STRIDE_OUT);
+		ptxb_op(b, NULL, "cvt.u64.u32", "%s, %s", prod, rest);
+		ptxb_op(b, NULL, "mul.lo.u64", "%s, %s, %s", prod, prod, mag);
+		ptxb_op(b, NULL, "shr.b64", "%s, %s, %s", prod, prod, sh);
+		ptxb_op(b, NULL, "cvt.u32.u64", "%s, %s", quot, prod);
+		ptxb_op(b, NULL, "mul.lo.u32", "%s, %s, %s", dig, quot, ext);
+		ptxb_op(b, NULL, "sub.u32", "%s, %s, %s", dig, rest, dig);
+		ptxb_op(b, NULL, "cvt.u64.u32", "%s, %s", d64, dig);
+		ptxb_op(b, NULL, "mad.lo.u64", "%s, %s, %s, %s", oin, d64, sin, oin);
+		ptxb_op(b, NULL, "mad.lo.u64", "%s, %s, %s, %s", oout, d64, sout, oout);
+		if (k + 1 < ABI_BDIMS)
+			ptxb_op(b, NULL, "mov.u32", "%s, %s", rest, quot);
+	}
+	ptxb_op(b, NULL, "shl.b64", "%s, %s, %u", oin, oin, es);
+	ptxb_op(b, NULL, "shl.b64", "%s, %s, %u", oout, oout, es);
+	ptxb_op(b, NULL, "add.u64", "%s, %s, %s", e->in, e->in0, oin);
+	ptxb_op(b, NULL, "add.u64", "%s, %s, %s", e->out, e->out0, oout);
+}
+
+/* in/out + matrix * stride bytes (v2; v3 decodes the batch's dimensions),
+ * and the alignment of both (vectors). */
 static void emit_matrix(em *e)
 {
 	ptxb *b = e->b;
 	const tp_geom *g = e->g;
-	const char *m64 = ptxb_find(b, "matrix64");
 	ptxb_label(b, "MATRIX");
-	ptxb_note(b, "the matrix's bases, in 64 bits: matrix * stride elements past in and out");
-	ptxb_op(b, NULL, "cvt.u64.u32", "%s, %s", m64, w.mat);
-	ptxb_op(b, NULL, "mad.lo.u64", "%s, %s, %s, %s", e->in, m64, w.sin, e->in0);
-	ptxb_op(b, NULL, "mad.lo.u64", "%s, %s, %s, %s", e->out, m64, w.sout, e->out0);
+	if (e->p->abi == 3) {
+		emit_bdims(e);
+	} else {
+		const char *m64 = ptxb_find(b, "matrix64");
+		ptxb_note(b, "the matrix's bases, in 64 bits: matrix * stride elements past in and out");
+		ptxb_op(b, NULL, "cvt.u64.u32", "%s, %s", m64, w.mat);
+		ptxb_op(b, NULL, "mad.lo.u64", "%s, %s, %s, %s", e->in, m64, w.sin, e->in0);
+		ptxb_op(b, NULL, "mad.lo.u64", "%s, %s, %s, %s", e->out, m64, w.sout, e->out0);
+	}
 	if (g->v > 1) {
 		const char *tmp = ptxb_reg(b, "b32", "scratch for the alignment test", "align_tmp");
 		ptxb_op(b, NULL, "cvt.u32.u64", "%s, %s", tmp, e->in);
@@ -94,9 +171,13 @@ void tp_walk_begin(em *e)
 	w.tr = ptxb_reg(b, "b32", "the tile row (index)", "trow");
 	w.tc = ptxb_reg(b, "b32", "the tile column (index)", "tcol");
 	w.mat = ptxb_reg(b, "b32", "the matrix", "matrix");
-	ptxb_reg(b, "b64", NULL, "matrix64");
-	w.sin = ptxb_reg(b, "b64", "input bytes between matrices", "stride_in");
-	w.sout = ptxb_reg(b, "b64", "output bytes between matrices", "stride_out");
+	if (p->abi == 3) {
+		declare_bdims(b);
+	} else {
+		ptxb_reg(b, "b64", NULL, "matrix64");
+		w.sin = ptxb_reg(b, "b64", "input bytes between matrices", "stride_in");
+		w.sout = ptxb_reg(b, "b64", "output bytes between matrices", "stride_out");
+	}
 	w.more = ptxb_reg(b, "pred", "the walk goes on (or, at the start, has nothing to do)", "more");
 	e->r0 = ptxb_reg(b, "b32", "first input row of the tile", "tile_row");
 	e->c0 = ptxb_reg(b, "b32", "first input column of the tile", "tile_col");
@@ -109,10 +190,12 @@ void tp_walk_begin(em *e)
 	ptxb_group(b, "The walk: a block starts at its own tile and steps by the grid, nctaid.x tile columns,"
 		      " nctaid.y tile rows, nctaid.z matrices.");
 	ptxb_op(b, NULL, "ld.param.u32", "%s, [param_batch]", w.batch);
-	ptxb_op(b, NULL, "ld.param.u64", "%s, [param_stride_in]", w.sin);
-	ptxb_op(b, NULL, "ld.param.u64", "%s, [param_stride_out]", w.sout);
-	ptxb_op(b, NULL, "shl.b64", "%s, %s, %u", w.sin, w.sin, tp_lg2(g->es));
-	ptxb_op(b, NULL, "shl.b64", "%s, %s, %u", w.sout, w.sout, tp_lg2(g->es));
+	if (p->abi != 3) {
+		ptxb_op(b, NULL, "ld.param.u64", "%s, [param_stride_in]", w.sin);
+		ptxb_op(b, NULL, "ld.param.u64", "%s, [param_stride_out]", w.sout);
+		ptxb_op(b, NULL, "shl.b64", "%s, %s, %u", w.sin, w.sin, tp_lg2(g->es));
+		ptxb_op(b, NULL, "shl.b64", "%s, %s, %u", w.sout, w.sout, tp_lg2(g->es));
+	}
 	ptxb_op(b, NULL, "mov.u32", "%s, %%nctaid.x", w.gx);
 	ptxb_op(b, NULL, "mov.u32", "%s, %%nctaid.y", w.gy);
 	ptxb_op(b, NULL, "mov.u32", "%s, %%nctaid.z", w.gz);

@@ -84,11 +84,11 @@ void wx_header(const tp_params *p, strbuf *h)
 		     "// moves %u units of %ux%u of a %ux%u tile.\n%s"
 		     "// Interior tiles with 16-byte aligned pointers and pitches take that path;\n"
 		     "// every other tile moves element by element, predicated. Design:\n"
-		     "// gen/tp_warp.h. Kernel ABI v2 (docs/DESIGN.md): a block steps by the grid\n"
+		     "// gen/tp_warp.h. Kernel ABI v%u (docs/DESIGN.md): a block steps by the grid\n"
 		     "// over tile columns, tile rows and matrices, so any grid covers any shape.\n",
-		  p->elem, p->family->name, x.UPT, x.UR, x.UC, p->tm, p->tn, k->how);
-	sb_printf(h, "//\n// ptxpose kernel=%s abi=2 elem=%u grid=tile tile=%ux%u block=%ux%u\n", p->name, p->elem, p->tm,
-		  p->tn, p->tx, p->ty);
+		  p->elem, p->family->name, x.UPT, x.UR, x.UC, p->tm, p->tn, k->how, p->abi);
+	sb_printf(h, "//\n// ptxpose kernel=%s abi=%u elem=%u grid=tile tile=%ux%u block=%ux%u\n", p->name, p->abi,
+		  p->elem, p->tm, p->tn, p->tx, p->ty);
 	sb_printf(h, "// ptxpose vec=%u", 128 / p->elem);
 	if (k->major)
 		sb_printf(h, " smem=swizzle major=%s smem_bytes=%u pitch=%u swizzle=7", k->major, wx_shared_bytes(p),

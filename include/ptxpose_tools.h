@@ -32,12 +32,25 @@ typedef struct {
 	uint64_t batch;              /* 0 or 1: one matrix */
 	uint64_t stride_in, stride_out; /* elements between matrices; 0: one matrix after the other */
 	unsigned align_in, align_out;   /* bytes the pointers are aligned to (a power of two); 0: 256 */
+	/* What an N-d desc reduced to beyond that (ptxpose_tool_problem_of_desc):
+	 * all 0 for a 2-D problem. */
+	uint64_t span_in, span_out;  /* > 0: the bytes in and out span (the N-d problem's, exactly) */
+	uint64_t copy_elems;         /* > 0: the identity on memory, this many elements (the plan copies) */
+	unsigned op;                 /* 0: transpose; 1: copy rows of cols elements (a tiled copy) */
+	unsigned nbd;                /* > 1: batch dims walked by kernel ABI v3 (batch is their product,
+					* stride_in/out unused) */
+	uint64_t bd_ext[6];          /* ... slowest first */
+	uint64_t bd_in[6], bd_out[6];   /* ... their strides, elements */
 } ptxpose_tool_problem;
 
 /* The problem of a desc: the library's one conversion of its public type
- * (the plans make the same): shape, width and promised alignments copied,
- * nothing checked. */
-PTXPOSE_API void ptxpose_tool_problem_of_desc(ptxpose_tool_problem *p, const ptxpose_desc *d);
+ * (the plans make the same). A 2-D desc: shape, width and promised
+ * alignments copied, nothing checked (PTXPOSE_OK). An N-d desc (rank > 0):
+ * checked and reduced (the status and the last error name what is wrong);
+ * `why`, when not NULL, gets the reduction's line ("merged 4 dims to 3 ...;
+ * transpose 2048x16 batch [8]"). */
+PTXPOSE_API ptxpose_status ptxpose_tool_problem_of_desc(ptxpose_tool_problem *p, const ptxpose_desc *d, char *why,
+							size_t whylen);
 /* ptxpose_tool_problem_check of d's problem, or (shape_only) of its shape
  * alone (not its alignment promises), with the shape defaults it fills (ld,
  * batch, strides) written back to d. */

@@ -27,6 +27,7 @@
 #include <stdint.h>
 
 #include "include/ptxpose.h"
+#include "loader/abi.h"
 #include "loader/cu_api.h"
 #include "lib/kreg.h"
 #include "lib/model.h"
@@ -74,8 +75,7 @@ struct ptxpose_plan_s {
 	CUfunction fn;             /* NULL for a copy */
 	uint64_t copy_bytes;       /* a copy plan: cuMemcpyDtoDAsync of this many bytes */
 	unsigned grid[3], block[3], dyn_smem;
-	uint32_t rows, cols, ld_in, ld_out, batch;
-	uint64_t stride_in, stride_out;
+	abi_args args;             /* the kernel's arguments but in and out (loader/abi.h), bdims included */
 	unsigned es;
 	unsigned need_in, need_out; /* the alignment execute requires of each pointer: powers of two, >= es */
 	uint64_t in_bytes, out_bytes;

@@ -51,7 +51,8 @@ void api_cache_free(api_cache *c)
 
 /* The fields that make a problem (padding bytes left out): its shape
  * (MODEL_SHAPE_FIELDS), its width and alignments. */
-#define PROBLEM_FIELDS(X) MODEL_SHAPE_FIELDS(X) X(es) X(align_in) X(align_out)
+#define PROBLEM_FIELDS(X) MODEL_SHAPE_FIELDS(X) X(es) X(align_in) X(align_out) \
+	X(span_in) X(span_out) X(copy_elems) X(op) X(nbd)
 
 static uint64_t hash_of(const model_problem *p, const char *kernel, unsigned mode)
 {
@@ -59,6 +60,9 @@ static uint64_t hash_of(const model_problem *p, const char *kernel, unsigned mod
 	const uint64_t v[] = {PROBLEM_FIELDS(VALUE) mode};
 #undef VALUE
 	uint64_t h = cache_hash(CACHE_HASH_INIT, v, sizeof v);
+	h = cache_hash(h, p->bd_ext, sizeof p->bd_ext);
+	h = cache_hash(h, p->bd_in, sizeof p->bd_in);
+	h = cache_hash(h, p->bd_out, sizeof p->bd_out);
 	return kernel ? cache_hash(h, kernel, strlen(kernel)) : h;
 }
 
@@ -66,7 +70,9 @@ static int same(const slot *s, const model_problem *p, const char *kernel, unsig
 {
 	const model_problem *q = &s->p;
 #define SAME(f) q->f == p->f &&
-	return PROBLEM_FIELDS(SAME) s->mode == mode && !strcmp(s->kernel, kernel ? kernel : "");
+	return PROBLEM_FIELDS(SAME) !memcmp(q->bd_ext, p->bd_ext, sizeof p->bd_ext) &&
+	       !memcmp(q->bd_in, p->bd_in, sizeof p->bd_in) && !memcmp(q->bd_out, p->bd_out, sizeof p->bd_out) &&
+	       s->mode == mode && !strcmp(s->kernel, kernel ? kernel : "");
 #undef SAME
 }
 

@@ -17,9 +17,23 @@ ptxpose_status api_fix_launch(ptxpose_plan pl, const kreg_kernel *k, const model
 		return api_fail(PTXPOSE_ERR_INVALID, "%s", err);
 	memcpy(pl->block, k->meta.block, sizeof pl->block);
 	pl->dyn_smem = k->meta.dyn_smem;
-	pl->rows = (uint32_t)p->rows, pl->cols = (uint32_t)p->cols;
-	pl->ld_in = (uint32_t)p->ld_in, pl->ld_out = (uint32_t)p->ld_out, pl->batch = (uint32_t)p->batch;
-	pl->stride_in = p->stride_in, pl->stride_out = p->stride_out;
+	/* the problem's values, checked to fit the ABI's widths (model_problem_check) */
+	abi_args *a = &pl->args;
+	*a = (abi_args){.rows = (uint32_t)p->rows, .cols = (uint32_t)p->cols, .ld_in = (uint32_t)p->ld_in,
+			.ld_out = (uint32_t)p->ld_out, .batch = (uint32_t)p->batch, .stride_in = p->stride_in,
+			.stride_out = p->stride_out};
+	if (p->nbd > 1) { /* an N-d batch of several dims: kernel ABI v3's records */
+		int64_t si[ABI_BDIMS], so[ABI_BDIMS];
+		for (unsigned b = 0; b < p->nbd && b < ABI_BDIMS; b++)
+			si[b] = (int64_t)p->bd_in[b], so[b] = (int64_t)p->bd_out[b];
+		if (strcmp(meta_get(&k->meta, "abi"), "3"))
+			return api_fail(PTXPOSE_ERR_UNSUPPORTED, "kernel %s takes kernel ABI v2: a batch of %u dims needs "
+								 "an abi=3 kernel", k->meta.kernel, p->nbd);
+		if (abi_bdims_fill(p->nbd, p->bd_ext, si, so, a->bdims, NULL))
+			return api_fail(PTXPOSE_ERR_INVALID, "a batch of %u dims the kernels cannot walk", p->nbd);
+	} else {
+		abi_bdims_v2(a); /* what a kernel of ABI v3 named for a v2 problem reads */
+	}
 	pl->es = p->es;
 	pl->in_bytes = model_problem_in_bytes(p);
 	pl->out_bytes = model_problem_out_bytes(p);
@@ -102,8 +116,8 @@ ptxpose_status api_launch(ptxpose_plan p, const void *in, void *out, ptxpose_str
 		snprintf(call, sizeof call, "cuMemcpyDtoDAsync(%llu bytes)", (unsigned long long)p->copy_bytes);
 		return driver_fail(f, rc, call);
 	}
-	abi_args a = {.in = d_in, .out = d_out, .rows = p->rows, .cols = p->cols, .ld_in = p->ld_in,
-		      .ld_out = p->ld_out, .batch = p->batch, .stride_in = p->stride_in, .stride_out = p->stride_out};
+	abi_args a = p->args;
+	a.in = d_in, a.out = d_out;
 	rc = launch_kernel(f, p->fn, p->info.kernel, p->grid, p->block, p->dyn_smem, (CUstream)stream, &a, call,
 			   sizeof call);
 	return rc ? driver_fail(f, rc, call) : PTXPOSE_OK;

@@ -67,6 +67,13 @@ static void key_of(ptxpose_handle h, const model_problem *p, char *device, size_
 		 (unsigned long long)p->cols, (unsigned long long)p->ld_in, (unsigned long long)p->ld_out,
 		 (unsigned long long)p->batch, (unsigned long long)p->stride_in, (unsigned long long)p->stride_out,
 		 p->align_in < 256 ? p->align_in : 256, p->align_out < 256 ? p->align_out : 256);
+	if (p->op || p->nbd) { /* an N-d plan: what else makes its problem */
+		size_t n = strlen(item);
+		n += (size_t)snprintf(item + n, in - n, " op %u", p->op);
+		for (unsigned b = 0; b < p->nbd && n < in; b++)
+			n += (size_t)snprintf(item + n, in - n, " bd %llu/%llu/%llu", (unsigned long long)p->bd_ext[b],
+					      (unsigned long long)p->bd_in[b], (unsigned long long)p->bd_out[b]);
+	}
 	*k = (cache_key){.device = device, .cc_major = (unsigned)d->cc_major, .cc_minor = (unsigned)d->cc_minor,
 			 .driver = d->driver_version, .kernels = kreg_set_hash(h->reg), .kind = "plan", .item = item};
 }
@@ -289,7 +296,7 @@ static double predicted(ptxpose_handle h, int i, const model_problem *p, int *of
 ptxpose_status api_measure_choose(ptxpose_handle h, const ptxpose_desc *d, const model_problem *p,
 				  ptxpose_plan pl, int *index)
 {
-	char err[512], device[320], item[512];
+	char err[512], device[320], item[1024];
 	cache *c = disk(h);
 	cache_key k;
 	key_of(h, p, device, sizeof device, item, sizeof item, &k);

@@ -25,6 +25,30 @@ static const char *shown(const char *s, char *buf, size_t len)
 	return buf;
 }
 
+/* An N-d desc's problem: its 2-D fields 0, then model_problem_of_nd with the
+ * alignments known (promised, else the pointers'). */
+static ptxpose_status nd_problem_of(const ptxpose_desc *d, unsigned a_in, unsigned a_out, model_problem *p,
+				   char *err, size_t errlen)
+{
+#define NAME_(f) #f,
+#define VALUE_(f) d->f,
+	static const char *const names[] = {MODEL_SHAPE_FIELDS(NAME_)};
+	const uint64_t v[] = {MODEL_SHAPE_FIELDS(VALUE_)};
+#undef NAME_
+#undef VALUE_
+	for (unsigned k = 0; k < sizeof v / sizeof v[0]; k++)
+		if (v[k])
+			return api_fail(PTXPOSE_ERR_INVALID, "desc->%s is %llu with desc->rank %u: an N-d desc takes "
+							     "extents and strides, its 2-D fields stay 0",
+					names[k], (unsigned long long)v[k], d->rank);
+	switch (model_problem_of_nd(p, d, d->align_in ? d->align_in : a_in, d->align_out ? d->align_out : a_out, NULL,
+				    0, err, errlen)) {
+	case MODEL_OK: return PTXPOSE_OK;
+	case MODEL_EOVERFLOW: return api_fail(PTXPOSE_ERR_OVERFLOW, "%s", err);
+	default: return api_fail(PTXPOSE_ERR_INVALID, "%s", err);
+	}
+}
+
 ptxpose_status api_problem(const ptxpose_desc *d, const void *in, const void *out, model_problem *p)
 {
 	if (!d)
@@ -44,10 +68,17 @@ ptxpose_status api_problem(const ptxpose_desc *d, const void *in, const void *ou
 		return api_fail(PTXPOSE_ERR_NO_KERNEL, "desc->kernel '%s...' is longer than a kernel name (%d characters)",
 				shown(d->kernel, name, sizeof name), META_VAL_MAX);
 	}
-	model_problem_of_desc(p, d);
 	/* an address's alignment up to 256 bytes: that of its offset from 0 */
 	unsigned a_in = in ? model_align_of_offset((uintptr_t)in, 1) : 0;
 	unsigned a_out = out ? model_align_of_offset((uintptr_t)out, 1) : 0;
+	char err[512];
+	if (model_desc_is_nd(d)) {
+		ptxpose_status st = nd_problem_of(d, a_in, a_out, p, err, sizeof err);
+		if (st)
+			return st;
+	} else {
+		model_problem_of_desc(p, d);
+	}
 	if (!p->align_in)
 		p->align_in = a_in;
 	if (!p->align_out)
@@ -57,7 +88,6 @@ ptxpose_status api_problem(const ptxpose_desc *d, const void *in, const void *ou
 	if (es && !(es & (es - 1)) && es <= 16 && (bad_in || (out && a_out < es)))
 		return api_fail(PTXPOSE_ERR_MISALIGNED, "%s %p is not aligned to %u bytes, the element size",
 				bad_in ? "in" : "out", bad_in ? in : out, es);
-	char err[512];
 	switch (model_problem_check(p, err, sizeof err)) {
 	case MODEL_OK: return PTXPOSE_OK;
 	case MODEL_EMISALIGNED: return api_fail(PTXPOSE_ERR_MISALIGNED, "desc->%s", err);
@@ -110,7 +140,7 @@ static void fix_copy(ptxpose_handle h, ptxpose_plan pl, const model_problem *p)
 	pl->es = p->es;
 	pl->in_bytes = model_problem_in_bytes(p);
 	pl->out_bytes = model_problem_out_bytes(p);
-	pl->copy_bytes = p->rows * p->cols * p->batch * p->es;
+	pl->copy_bytes = (p->copy_elems ? p->copy_elems : p->rows * p->cols * p->batch) * p->es;
 	ptxpose_plan_info *i = &pl->info;
 	i->kernel = PTXPOSE_COPY;
 	i->kernel_index = -1;
@@ -125,7 +155,10 @@ ptxpose_status api_plan_make(ptxpose_handle h, const ptxpose_desc *d, const mode
 	int pushed, index = -1;
 	char why[256];
 	ptxpose_status st = PTXPOSE_OK;
-	if (!d->kernel && model_problem_is_copy(p, why, sizeof why)) {
+	if (p->op) {
+		st = api_fail(PTXPOSE_ERR_UNSUPPORTED, "%s: no kernel of this build does it yet",
+			      "a tiled copy (the same fastest dim on both sides)");
+	} else if (!d->kernel && model_problem_is_copy(p, why, sizeof why)) {
 		fix_copy(h, pl, p);
 	} else if (!(st = api_enter(h, &pushed))) {
 		/* read-locked until linked: a registration cannot swap the kernel meanwhile */

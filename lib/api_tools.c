@@ -28,9 +28,16 @@ ptxpose_status ptxpose_tool_problem_check(ptxpose_tool_problem *p)
 	return checked(model_problem_check(p, err, sizeof err), err);
 }
 
-void ptxpose_tool_problem_of_desc(ptxpose_tool_problem *p, const ptxpose_desc *d)
+ptxpose_status ptxpose_tool_problem_of_desc(ptxpose_tool_problem *p, const ptxpose_desc *d, char *why, size_t whylen)
 {
-	model_problem_of_desc(p, d);
+	if (!model_desc_is_nd(d)) {
+		model_problem_of_desc(p, d);
+		if (why && whylen)
+			why[0] = '\0';
+		return PTXPOSE_OK;
+	}
+	char err[512];
+	return checked(model_problem_of_nd(p, d, d->align_in, d->align_out, why, whylen, err, sizeof err), err);
 }
 
 ptxpose_status ptxpose_tool_desc_check(ptxpose_desc *d, int shape_only)

@@ -60,6 +60,20 @@ typedef ptxpose_tool_problem model_problem;
  * (elem_bytes into es, align_in/out too), nothing checked. */
 void model_problem_of_desc(model_problem *p, const ptxpose_desc *d);
 
+/* The problem of an N-d desc (rank > 0): checked (common/nd.c), reduced and
+ * classified (lib/nd_reduce.h), in the kernels' terms: copy_elems (a copy), op 1
+ * (a tiled copy: rows of cols elements), or a transpose; one batch dim as
+ * batch/stride_in/stride_out, more as nbd/bd_* (kernel ABI v3); span_in/out
+ * exact. a_in, a_out: the alignments known (promised, or the pointers'), 0
+ * where none is (then no dim folds into a wider element). why, when not
+ * NULL, gets the reduction's line. MODEL_OK, or an error naming the value. */
+enum model_status model_problem_of_nd(model_problem *p, const ptxpose_desc *d, unsigned a_in, unsigned a_out,
+				      char *why, size_t whylen, char *err, size_t errlen);
+/* The bytes an N-d desc's input and output span (nd_spans), checked. */
+enum model_status model_nd_spans(const ptxpose_desc *d, uint64_t *in, uint64_t *out, char *err, size_t errlen);
+/* 1 when d uses the N-d fields (its size has them and rank > 0). */
+int model_desc_is_nd(const ptxpose_desc *d);
+
 /* model_problem_check of d's problem, or (shape_only) model_problem_check_shape,
  * with the shape defaults it fills (ld, batch, strides) written back to d. */
 enum model_status model_desc_check(ptxpose_desc *d, int shape_only, char *err, size_t errlen);

@@ -91,6 +91,8 @@ enum model_status model_problem_check(model_problem *p, char *err, size_t errlen
 		snprintf(err, errlen, "elem_bytes %u is not " ELEM_BYTES_LIST, p->es);
 		return MODEL_EINVAL;
 	}
+	if (p->span_in) /* an N-d problem: nd_check checked its shape and spans (model_problem_of_nd) */
+		goto alignments;
 	if ((st = model_problem_check_shape(p, err, errlen)))
 		return st;
 	if ((st = matrix_bytes("input", p->rows, p->ld_in, p->es, err, errlen)) ||
@@ -102,6 +104,7 @@ enum model_status model_problem_check(model_problem *p, char *err, size_t errlen
 		snprintf(err, errlen, "too large: input and output together need more than 2^63 bytes");
 		return MODEL_EOVERFLOW;
 	}
+alignments:
 	if ((st = align("align_in", &p->align_in, p->es, err, errlen)))
 		return st;
 	return align("align_out", &p->align_out, p->es, err, errlen);
@@ -148,11 +151,15 @@ static uint64_t batch_elems(uint64_t batch, uint64_t stride, uint64_t last)
 
 uint64_t model_problem_in_bytes(const model_problem *p)
 {
+	if (p->span_in)
+		return p->span_in;
 	return batch_elems(p->batch, p->stride_in, p->rows * p->ld_in) * p->es;
 }
 
 uint64_t model_problem_out_bytes(const model_problem *p)
 {
+	if (p->span_out)
+		return p->span_out;
 	return batch_elems(p->batch, p->stride_out, p->cols * p->ld_out) * p->es;
 }
 
@@ -172,6 +179,15 @@ int model_problem_is_copy(const model_problem *p, char *why, size_t whylen)
 	/* out[j*ld_out + i] = in[i*ld_in + j]: with one row (i = 0) that is
 	 * out[j*ld_out] = in[j], the identity when ld_out is 1; with one column
 	 * (j = 0), out[i] = in[i*ld_in], when ld_in is 1 */
+	if (p->copy_elems) {
+		snprintf(why, whylen, "an N-d permutation whose merged dims are the identity: out[k] = in[k] for all "
+				      "%llu elements", (unsigned long long)p->copy_elems);
+		return 1;
+	}
+	if (p->op || p->nbd) {
+		snprintf(why, whylen, "an N-d %s", p->op ? "tiled copy" : "transpose over several batch dims");
+		return 0;
+	}
 	const char *line = p->rows == 1 && p->cols == 1 ? "a single element"
 			 : p->rows == 1 && p->ld_out == 1 ? "one row and ld_out 1"
 			 : p->cols == 1 && p->ld_in == 1 ? "one column and ld_in 1" : NULL;
@@ -204,9 +220,18 @@ void model_problem_of_desc(model_problem *p, const ptxpose_desc *d)
 #undef TO_PROBLEM
 }
 
+int model_desc_is_nd(const ptxpose_desc *d)
+{
+	return d->size >= sizeof *d && d->rank;
+}
+
 enum model_status model_desc_check(ptxpose_desc *d, int shape_only, char *err, size_t errlen)
 {
 	model_problem p;
+	if (model_desc_is_nd(d)) {
+		enum model_status st = model_problem_of_nd(&p, d, d->align_in, d->align_out, NULL, 0, err, errlen);
+		return st || shape_only || p.copy_elems ? st : model_problem_check(&p, err, errlen);
+	}
 	model_problem_of_desc(&p, d);
 	enum model_status st = shape_only ? model_problem_check_shape(&p, err, errlen)
 					  : model_problem_check(&p, err, errlen);
@@ -221,6 +246,12 @@ enum model_status model_desc_check(ptxpose_desc *d, int shape_only, char *err, s
 void model_desc_bytes(const ptxpose_desc *d, uint64_t *in, uint64_t *out)
 {
 	model_problem p;
+	char err[256];
+	if (model_desc_is_nd(d)) {
+		if (model_nd_spans(d, in, out, err, sizeof err))
+			*in = *out = 0;
+		return;
+	}
 	model_problem_of_desc(&p, d);
 	*in = model_problem_in_bytes(&p);
 	*out = model_problem_out_bytes(&p);

@@ -1,7 +1,7 @@
 /* nd_reduce: an N-d permutation reduced (extent-1 dims dropped, dims that
  * stay adjacent in both tensors merged, a small preserved innermost dim
- * folded into the width) and classified (lib/nd.h). */
-#include "lib/nd.h"
+ * folded into the width) and classified (lib/nd_reduce.h). */
+#include "lib/nd_reduce.h"
 
 #include <inttypes.h>
 #include <stdarg.h>

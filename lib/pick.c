@@ -36,6 +36,8 @@ px_status pick_rank(const kreg *r, const model_device *d, const model_params *pa
 		const kreg_kernel *k = kreg_get(r, i);
 		if (k->mk.es != p->es || k->mk.study) /* a study kernel runs only when named */
 			continue;
+		if (strcmp(meta_get(&k->meta, "abi"), p->nbd > 1 ? "3" : "2")) /* v3: for N-d batches of several dims */
+			continue;
 		if (k->meta.op != META_OP_TRANSPOSE) /* a row copy (op=copy) serves tiled copies, not this */
 			continue;
 		if (!pick_runs_on(&k->mk, d)) /* its PTX needs a newer GPU */

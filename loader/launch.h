@@ -1,6 +1,7 @@
-/* launch: one kernel of a loaded module on a stream, with kernel ABI v2's
- * arguments (loader/abi.h). No check beyond the driver's: the caller (lib/)
- * has checked the pointers, the stream and the grid. */
+/* launch: one kernel of a loaded module on a stream, with the kernel ABI's
+ * arguments (loader/abi.h: v3's list, of which a v2 kernel reads nine). No
+ * check beyond the driver's: the caller (lib/) has checked the pointers,
+ * the stream and the grid. */
 #ifndef LOADER_LAUNCH_H
 #define LOADER_LAUNCH_H
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/fsio.h"
+#include "loader/abi.h"
 
 /* The next non-comment line's directive `dir` (".entry"): a pointer just
  * past it, or NULL. *from advances past the line. */
@@ -39,6 +40,60 @@ static size_t ident_len(const char *p)
 	return n;
 }
 
+/* The bytes of each parameter of the list that starts at p (after the
+ * entry's name): a scalar's width, an array's size. The count, or -1 when
+ * the list cannot be read so. */
+static int param_bytes(const char *p, unsigned *bytes, int max)
+{
+	static const struct { const char *w; unsigned b; } types[] = {
+		{".u64", 8}, {".s64", 8}, {".b64", 8}, {".u32", 4}, {".s32", 4}, {".b32", 4}, {".b8", 1}, {".u8", 1},
+	};
+	p += strspn(p, " \t\r\n");
+	if (*p++ != '(')
+		return -1;
+	int n = 0;
+	for (;;) {
+		size_t len = strcspn(p, ",)");
+		if (!p[len] || n == max)
+			return -1;
+		unsigned b = 0;
+		for (size_t t = 0; t < sizeof types / sizeof types[0] && !b; t++)
+			for (const char *q = p; (q = strstr(q, types[t].w)) && q < p + len; q++)
+				if (strchr(" \t\r\n[", q[strlen(types[t].w)])) {
+					b = types[t].b;
+					break;
+				}
+		const char *br = memchr(p, '[', len);
+		if (br)
+			b *= (unsigned)strtoul(br + 1, NULL, 10);
+		if (!b)
+			return -1;
+		bytes[n++] = b;
+		if (p[len] == ')')
+			return n;
+		p += len + 1;
+	}
+}
+
+/* An abi=3 file's entry takes kernel ABI v3's parameters (loader/abi.h);
+ * `params` points past the entry's name. */
+static px_status check_params(const px_file *f, const char *params, char *err, size_t errlen)
+{
+	const char *v = meta_get(&f->meta, "abi");
+	if (!v || strcmp(v, "3"))
+		return PX_OK;
+	unsigned bytes[ABI_NPARAMS_V3 + 1];
+	int n = param_bytes(params, bytes, ABI_NPARAMS_V3 + 1), ok = n == ABI_NPARAMS_V3;
+	for (int k = 0; ok && k < n; k++)
+		ok = bytes[k] == abi_bytes[k];
+	if (ok)
+		return PX_OK;
+	char list[320];
+	snprintf(err, errlen, "%s: metadata says abi=3 but the parameters of %s are not kernel ABI v3's %s", f->path,
+		 f->meta.kernel, abi_describe(ABI_VERSION_V3, list, sizeof list));
+	return PX_EINPUT;
+}
+
 static px_status check_entry(const px_file *f, char *err, size_t errlen)
 {
 	const char *from = f->ptx, *p, *other = NULL;
@@ -47,7 +102,7 @@ static px_status check_entry(const px_file *f, char *err, size_t errlen)
 		p += strspn(p, " \t");
 		size_t n = ident_len(p);
 		if (n == kl && !strncmp(p, f->meta.kernel, kl))
-			return PX_OK;
+			return check_params(f, p + n, err, errlen);
 		if (!other)
 			other = p, other_len = n;
 	}
@@ -59,17 +114,18 @@ static px_status check_entry(const px_file *f, char *err, size_t errlen)
 	return PX_EINPUT;
 }
 
-/* Kernel ABI 2 (docs/DESIGN.md) is the one the library and the emulator
- * launch; a file without abi= was written for ABI 1 (six parameters). */
+/* Kernel ABI 2 and 3 (docs/DESIGN.md) are the ones the library and the
+ * emulator launch; a file without abi= was written for ABI 1 (six
+ * parameters). */
 static px_status check_abi(const px_file *f, char *err, size_t errlen)
 {
 	const char *v = meta_get(&f->meta, "abi");
-	if (v && !strcmp(v, "2"))
+	if (v && (!strcmp(v, "2") || !strcmp(v, "3")))
 		return PX_OK;
 	if (!v)
 		snprintf(err, errlen, "%s: kernel ABI 1; regenerate it with ptxpose gen", f->path);
 	else
-		snprintf(err, errlen, "%s: kernel ABI %.20s is not one this ptxpose launches (ABI 2)", f->path, v);
+		snprintf(err, errlen, "%s: kernel ABI %.20s is not one this ptxpose launches (ABI 2 or 3)", f->path, v);
 	return PX_EINPUT;
 }
 

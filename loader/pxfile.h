@@ -1,5 +1,5 @@
 /* pxfile: a ptxpose PTX file: its text, its metadata, and the checks that
- * the metadata describes the PTX (kernel ABI 2, the .entry, .reqntid). */
+ * the metadata describes the PTX (kernel ABI 2 or 3, the .entry, .reqntid). */
 #ifndef LOADER_PXFILE_H
 #define LOADER_PXFILE_H
 
@@ -16,9 +16,9 @@ struct px_file {
 	px_meta meta;
 };
 
-/* Read and parse; also checks that the file is kernel ABI 2 (abi=2), that
- * the .entry named kernel= exists and that a .reqntid, if any, matches
- * block=. PX_EINPUT ("x.ptx: cannot read: No such file or directory",
+/* Read and parse; also checks that the file is kernel ABI 2 or 3 (abi=2,
+ * abi=3), that the .entry named kernel= exists (for abi=3, with v3's
+ * parameters: loader/abi.h) and that a .reqntid, if any, matches block=. PX_EINPUT ("x.ptx: cannot read: No such file or directory",
  * "x.ptx: no ptxpose metadata ...", "x.ptx: kernel ABI 1; regenerate it with
  * ptxpose gen"). */
 px_status px_file_load(px_file *f, const char *path, char *err, size_t errlen);

@@ -106,6 +106,22 @@ for _, elem in ipairs{8, 16, 32, 64, 128} do
   emit(narrow[elem], elem)
 end
 
+-- Kernel ABI v3 (docs/DESIGN.md, issue 21): the fast and narrow kernels of
+-- every width again, walking a batch of up to six dimensions, each with its
+-- own strides (the matrix index decoded by multiply-and-shift), for the
+-- permutations of N-d tensors that reduce to a transpose with a
+-- multi-dimensional batch. Named *_nd_*; their metadata says abi=3, so a
+-- plan for a 2-D problem or a batch of one dimension never picks them.
+for _, elem in ipairs{8, 16, 32, 64, 128} do
+  for _, v in ipairs{ fast[elem][1], narrow[elem] } do
+    local nd = {}
+    for k, x in pairs(v) do nd[k] = x end
+    nd.name = v.name .. "_nd"
+    nd.abi = 3
+    emit(nd, elem)
+  end
+end
+
 -- Tall narrow kernels for 1- and 2-byte elements on rows off alignment
 -- (issue 13, bench/TUNING.md rounds 7-9): the output side decides there (an
 -- H100 moved 8191x8193 halves at 91% of the copy with the output rows

@@ -28,7 +28,10 @@ UNIT = {
     'tests/unit/nd_unit.c': 'lib/nd_reduce.c (the N-d reduction and classification)',
     'fuzz/fuzz_ndspec.c': 'common/ndspec.c and lib/nd_reduce.c (the spec parser, then the reduction of what it parses)',
 }
-INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
+INCLUDE = re.compile(r'^\s*#\s*include\s*["<]([^">]+)[">]')
+# the repository's top folders: an <...> include of one of them is the tree's too (the build has -I.)
+TOPS = ('common', 'loader', 'lib', 'include', 'gen', 'emu', 'inspect', 'rig', 'cli', 'bench', 'fuzz', 'tests',
+        'build', 'examples')
 
 
 def tracked():
@@ -44,9 +47,20 @@ def includes(path):
     with open(path, errors='replace') as f:
         for ln, line in enumerate(f, 1):
             m = INCLUDE.match(line)
-            if m:
-                inc = m.group(1)
-                yield ln, inc if '/' in inc else os.path.join(os.path.dirname(path), inc)
+            if not m:
+                continue
+            inc = m.group(1)
+            quoted = line.split('include', 1)[1].lstrip().startswith('"')
+            if '/' not in inc:  # a neighbour ("tap.h"), or a system header (<stdio.h>)
+                if not quoted:
+                    continue
+                inc = os.path.join(os.path.dirname(path), inc)
+            elif inc.startswith('.'):  # relative to the including file ("../lib/api.h"), else to -I.
+                near = os.path.relpath(os.path.normpath(os.path.join(os.path.dirname(path), inc)))
+                inc = near if os.path.exists(near) else inc
+            inc = os.path.normpath(inc)  # "cli/../lib/api.h", "./lib/api.h"
+            if quoted or top(inc) in TOPS:
+                yield ln, inc
 
 
 def top(path):
@@ -66,6 +80,10 @@ RULES = [
      lambda f, inc: top(f) not in ('lib', 'loader') and f not in UNIT and private(inc)),
     ('gen/, emu/ and inspect/ never include lib/',
      lambda f, inc: top(f) in ('gen', 'emu', 'inspect') and top(inc) == 'lib'),
+    ('gen/, emu/ and inspect/ include only common/, include/, loader/ and their own folder (not rig/ or cli/)',
+     lambda f, inc: top(f) in ('gen', 'emu', 'inspect') and top(inc) not in ('common', 'include', 'loader', top(f))),
+    ('common/ includes only common/, include/ (the version numbers) and build/gen/ (the commit)',
+     lambda f, inc: top(f) == 'common' and top(inc) not in ('common', 'include') and not inc.startswith('build/gen/')),
 ]
 
 files = tracked()

@@ -15,7 +15,7 @@ expect() {
 		r=1; echo "# exit $rc (want $code), stderr:"; sed 's/^/#   /' "$tmp/err"; fi
 	return $r
 }
-echo "1..25"
+echo "1..27"
 mkdir "$tmp/o"
 printf 'local x = \nptx.write("a.ptx", ptx.transpose{name="a"})\nptx.write(' >"$tmp/syntax.lua"
 expect 6 'syntax.lua:3:' -- $px gen --out "$tmp/o" "$tmp/syntax.lua"; t $? "syntax error: exit 6, file:line"
@@ -59,6 +59,11 @@ expect 6 'family: a shfl kernel takes no smem' -- $px gen --out "$tmp/o" "$tmp/f
 printf 'ptx.transpose{name="f", family="wmma"}\n' >"$tmp/fam4.lua"
 expect 6 "family must be one of tile, movmatrix, ldmatrix, stmatrix, shfl, got 'wmma'" -- $px gen --out "$tmp/o" "$tmp/fam4.lua"
 t $? "an unknown family lists the choices"
+printf 'ptx.transpose{name="g", abi=4}\n' >"$tmp/abi4.lua"
+expect 6 'transpose: abi = 4 is outside 2..3' -- $px gen --out "$tmp/o" "$tmp/abi4.lua"; t $? "abi=4: refused with the range"
+printf 'ptx.transpose{name="g", grid="linear", threads={256, 1}, abi=3}\n' >"$tmp/abi3lin.lua"
+expect 6 'transpose g: abi: the linear (1-D) kernel walks one batch dimension: kernel ABI 2 only' -- \
+	$px gen --out "$tmp/o" "$tmp/abi3lin.lua"; t $? "abi=3 on the linear kernel: refused"
 expect 3 'missing.lua: cannot read: No such file or directory' -- $px gen --out "$tmp/o" "$tmp/missing.lua"; t $? "missing script: exit 3"
 expect 2 "unknown flag '--bogus'" -- $px gen --bogus x.lua; t $? "unknown flag: exit 2"
 printf 'ptx.write("mine.ptx", ptx.transpose{name="m"})\n' >"$tmp/mine.lua"

@@ -121,7 +121,7 @@ try:
 except pc.CaseError as e:
     ok("unknown set 'nosuch'" in str(e), 'an unknown set is refused', e)
 
-# ---- --ptx files: kernel ABI v2 metadata -------------------------------------
+# ---- --ptx files: kernel ABI v2 or v3 metadata ------------------------------
 
 
 def ptx(name, meta):
@@ -140,7 +140,7 @@ ok((lin.per_block, lin.elem, pp.ptx_path([tile, lin])) == (1024, 8, f'{tile.path
    'grid=linear: per_block; the files as $PTXPOSE_PTX for the library')
 abi1 = ptx('old', 'kernel=o_b32 elem=32 grid=tile tile=32x32 block=32x8')
 for path, why in [(abi1, 'kernel ABI 1; regenerate it with ptxpose gen$'),
-                  (ptx('abi3', 'kernel=x elem=32 grid=tile tile=32x32 block=32x8 abi=3'), 'kernel ABI 3;'),
+                  (ptx('abi4', 'kernel=x elem=32 grid=tile tile=32x32 block=32x8 abi=4'), 'kernel ABI 4;'),
                   (ptx('nometa', 'nothing=here'), 'no ptxpose metadata'),
                   (ptx('badelem', 'kernel=x elem=24 grid=tile tile=32x32 block=32x8 abi=2'), 'elem must be'),
                   (ptx('badgrid', 'kernel=x elem=32 grid=tile block=32x8 abi=2'), 'tile must be NxN'),

@@ -56,8 +56,9 @@ grep -q '^choice: [a-z_0-9]*  [0-9.]* us predicted  grid [0-9]*x[0-9]*x1  block 
 	ok "... the choice, its time, grid and block" || { nok "... choice"; diag <"$tmp/out"; }
 grep -Eq '^(sure|unsure): ' "$tmp/out" && grep -q '^why: ahead of ' "$tmp/out" &&
 	ok "... why it won, and whether the model is sure" || { nok "... why"; diag <"$tmp/out"; }
-nk=$(grep -L '^// ptxpose .* op=copy ' ptx/*_b8.ptx | wc -l) # a row copy (op=copy) is no transpose's candidate
-[ "$(grep -c '^ *[0-9][0-9]*  [a-z]' "$tmp/out")" -eq "$nk" ] && ok "... a row per 8-bit transpose kernel built in, as in ptx/ ($nk)" ||
+# abi=3 (N-d batches): never for 2-D; op=copy (a row copy): no transpose's candidate
+nk=$(grep -l '^// ptxpose kernel=[a-z_0-9]* abi=2 elem=' ptx/*_b8.ptx | wc -l)
+[ "$(grep -c '^ *[0-9][0-9]*  [a-z]' "$tmp/out")" -eq "$nk" ] && ok "... a row per 8-bit transpose kernel of ABI v2 built in, as in ptx/ ($nk)" ||
 	{ nok "... rows"; diag <"$tmp/out"; }
 grep -q '^choice: .*(built in)$' "$tmp/out" && ok "... the library's built-in kernels, with no files given" ||
 	{ nok "... built in"; diag <"$tmp/out"; }

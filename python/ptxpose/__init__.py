@@ -5,18 +5,19 @@
                                       # __cuda_array_interface__ or __dlpack__
     ptxpose.transpose(x, out=y, stream=s)
     p = ptxpose.Plan(x, mode='measure'); p.execute(x, y); p.info
+    y = ptxpose.permute(x, (0, 2, 1, 3))  # any permutation of an N-d array
 
 Pure Python over the shared library libptxpose (ctypes; no compiled
 extension, no framework dependency). `library_path()` says which library was
 loaded. Errors are `ptxpose.Error` subclasses with the library's `status`
-and a one-line `message`. N-d permutations (`permute`) are not in the
-library yet, so not here either.
+and a one-line `message`.
 """
 from ._core import Device, Kernel, Plan, PlanInfo, device, kernels, library_path, transpose, version
+from ._permute import permute
 from ._errors import (BadPtx, ContextMismatch, CudaError, Error, InvalidArgument, JitError, LibraryNotFound,
                       Misaligned, NoDevice, NoDriver, NoKernel, OutOfMemory, SizeOverflow, Stale, Unsupported)
 
-__all__ = ['transpose', 'Plan', 'PlanInfo', 'Kernel', 'Device', 'kernels', 'device', 'version', 'library_path',
+__all__ = ['transpose', 'permute', 'Plan', 'PlanInfo', 'Kernel', 'Device', 'kernels', 'device', 'version', 'library_path',
            'Error', 'LibraryNotFound', 'InvalidArgument', 'Misaligned', 'SizeOverflow', 'NoDriver', 'NoDevice',
            'ContextMismatch', 'CudaError', 'JitError', 'OutOfMemory', 'NoKernel', 'BadPtx', 'Stale', 'Unsupported',
            '__version__']

@@ -38,6 +38,8 @@ typedef struct {
 	CUdeviceptr in, out;
 	uint32_t rows, cols, batch;
 	uint64_t ld_in, ld_out, stride_in, stride_out;
+	int v3;                /* kernel ABI v3: the batch's dimensions in bdims */
+	uint8_t bdims[192];
 } fake_launch;
 
 /* Check the launch's buffers (a fault when out of range), transpose on the

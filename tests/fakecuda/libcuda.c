@@ -2,7 +2,8 @@
  *
  * It exports the entry points loader/cu_api.h resolves, keeps "device"
  * memory in host memory (every range checked against its allocation), and
- * "runs" a kernel by transposing on the CPU per kernel ABI v2 after checking
+ * "runs" a kernel by transposing on the CPU per kernel ABI v2 or v3 (abi=3:
+ * the batch's dimension records, loader/abi.h) after checking
  * the launch against the PTX's metadata (grid, block, dynamic shared memory,
  * parameter ranges). Streams, capture, graphs, events and the model clock
  * that makes event timings deterministic are in stream.c (its comment says
@@ -33,6 +34,7 @@
 #include <string.h>
 
 #include "fake.h"
+#include "loader/abi.h"
 
 typedef struct alloc {
 	struct alloc *next;
@@ -46,7 +48,7 @@ typedef struct module {
 	char kernel[128];
 	unsigned elem, block[3], tile[2], row_step, dyn_smem;
 	unsigned long long per_block;
-	int linear, wrong, pad, overrun, gap, fault, refuse, regs;
+	int linear, wrong, pad, overrun, gap, fault, refuse, regs, v3;
 	double speed;
 } module;
 
@@ -621,6 +623,7 @@ EXPORT CUresult cuModuleLoadData(CUmodule *out, const void *image)
 	sscanf(k + 7, "%127[A-Za-z0-9_$]", m->kernel);
 	m->elem = (unsigned)meta_num(ptx, " elem=", 32);
 	m->linear = strstr(ptx, "grid=linear") != NULL;
+	m->v3 = strstr(ptx, " abi=3 ") != NULL;
 	meta_dims(ptx, " block=", m->block, 3);
 	meta_dims(ptx, " tile=", m->tile, 2);
 	m->row_step = (unsigned)meta_num(ptx, " row_step=", m->tile[0]); /* a sheared kernel's (docs/DESIGN.md) */
@@ -742,6 +745,8 @@ EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned 
 	l.batch = *(uint32_t *)args[6];
 	l.stride_in = *(uint64_t *)args[7];
 	l.stride_out = *(uint64_t *)args[8];
+	if ((l.v3 = m->v3))
+		memcpy(l.bdims, args[9], sizeof l.bdims);
 	if (extra || !l.batch || !grid_ok(m, gx, gy, gz, l.rows, l.cols, l.batch) || bx != m->block[0] ||
 	    by != m->block[1] || bz != m->block[2] || smem != m->dyn_smem)
 		return CUDA_ERROR_INVALID_VALUE;
@@ -752,26 +757,61 @@ EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned 
 	return fake_submit_launch(s, &l);
 }
 
+static uint64_t get_le(const uint8_t *p, int bytes)
+{
+	uint64_t v = 0;
+	for (int i = bytes - 1; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/* Matrix b's offsets in elements: b strides (v2), or b's index along each
+ * of the batch's dimensions times its strides (v3: the records, the fastest
+ * first, decoded with their magic numbers as the kernels do, so that wrong
+ * records give wrong results here too). */
+static void matrix_at(const fake_launch *l, uint64_t b, uint64_t *oi, uint64_t *oo)
+{
+	*oi = b * l->stride_in, *oo = b * l->stride_out;
+	if (!l->v3)
+		return;
+	*oi = *oo = 0;
+	for (int k = 0; k < ABI_BDIMS; k++) {
+		const uint8_t *r = l->bdims + k * ABI_BDIM_BYTES;
+		uint64_t q = (b * get_le(r + ABI_BDIM_MAGIC, 8)) >> (get_le(r + ABI_BDIM_SHIFT, 4) & 63);
+		uint64_t x = b - q * get_le(r + ABI_BDIM_EXTENT, 4);
+		*oi += x * get_le(r + ABI_BDIM_STRIDE_IN, 8), *oo += x * get_le(r + ABI_BDIM_STRIDE_OUT, 8);
+		b = q;
+	}
+}
+
 double fake_launch_run(const fake_launch *l, int work)
 {
 	const module *m = l->module;
 	uint64_t rows = l->rows, cols = l->cols, ld_in = l->ld_in, ld_out = l->ld_out;
 	size_t eb = m->elem / 8;
-	uint64_t batch = l->batch, stride_in = l->stride_in, stride_out = l->stride_out;
-	uint64_t in_bytes = ((batch - 1) * stride_in + rows * ld_in) * eb;
-	uint64_t out_bytes = ((batch - 1) * stride_out + cols * ld_out) * eb;
+	uint64_t batch = l->batch, stride_out = l->stride_out, last_in, last_out;
+	matrix_at(l, batch - 1, &last_in, &last_out); /* the farthest matrix on both sides (strides >= 0) */
+	/* the bytes a kernel touches: to the last element (N-d layouts end there) */
+	uint64_t in_bytes = (last_in + (rows - 1) * ld_in + cols) * eb;
+	uint64_t out_bytes = (last_out + (cols - 1) * ld_out + rows) * eb;
 	if (m->fault || !find(l->in, in_bytes, 0) || !find(l->out, out_bytes, 0)) {
 		fake_fault();
 		return -1;
 	}
 	for (uint64_t b = 0; work && b < batch; b++) {
-		unsigned char *src = (unsigned char *)(uintptr_t)l->in + b * stride_in * eb;
-		unsigned char *dst = (unsigned char *)(uintptr_t)l->out + b * stride_out * eb;
+		uint64_t oi, oo;
+		matrix_at(l, b, &oi, &oo);
+		unsigned char *src = (unsigned char *)(uintptr_t)l->in + oi * eb;
+		unsigned char *dst = (unsigned char *)(uintptr_t)l->out + oo * eb;
+		if (l->v3 && (oi > last_in || oo > last_out)) { /* records that are not a batch's: out of range */
+			fake_fault();
+			return -1;
+		}
 		for (uint64_t i = 0; i < rows; i++)
 			for (uint64_t j = 0; j < cols; j++)
 				memcpy(dst + (j * ld_out + i) * eb, src + (i * ld_in + j) * eb, eb);
 	}
-	unsigned char *dst = (unsigned char *)(uintptr_t)l->out + (batch - 1) * stride_out * eb; /* the last matrix */
+	unsigned char *dst = (unsigned char *)(uintptr_t)l->out + last_out * eb; /* the last matrix */
 	if (work && m->wrong)
 		dst[((cols > 1 && rows > 2) ? 1 * ld_out + 2 : 0) * eb] ^= 0x10;
 	if (work && m->pad && ld_out > rows)

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "lib/model.h"
-#include "lib/nd.h"
+#include "lib/nd_reduce.h"
 #include "rig/nd_ref.h"
 #include "tap.h"
 

@@ -2,8 +2,8 @@
  * extent-1 dims dropped, dims that stay adjacent in both tensors merged, a
  * small preserved innermost dim folded into the width. The problem itself is
  * common/nd.h. */
-#ifndef LIB_ND_H
-#define LIB_ND_H
+#ifndef LIB_ND_REDUCE_H
+#define LIB_ND_REDUCE_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,0 +1,104 @@
+"""permute(): any permutation of an N-d CUDA array through the library's ptxpose_permute."""
+from __future__ import annotations
+
+import ctypes
+from typing import Any, Sequence, Tuple
+
+from . import _arrays, _core, _handles, _lib, _streams
+from ._errors import InvalidArgument, Unsupported
+
+STRIDE_MAX = 2**63 - 1  # the desc's int64 strides
+
+
+def _perm_of(perm: Any, rank: int) -> Tuple[int, ...]:
+    """perm as a tuple of ints, a permutation of 0..rank-1, or an InvalidArgument naming the entry."""
+    try:
+        p = tuple(perm)
+    except TypeError:
+        raise InvalidArgument(f'perm: a {type(perm).__name__} is not a sequence of dimensions') from None
+    if len(p) != rank:
+        raise InvalidArgument(f'perm: {p} has {len(p)} entries, x has {rank} dimensions')
+    seen = set()
+    for k, v in enumerate(p):
+        if isinstance(v, bool) or not hasattr(type(v), '__index__'):
+            raise InvalidArgument(f'perm[{k}] = {v!r} is not an integer')
+        v = v.__index__()
+        if not 0 <= v < rank:
+            raise InvalidArgument(f'perm[{k}] = {v} is out of range (a permutation of 0 to {rank - 1})')
+        if v in seen:
+            raise InvalidArgument(f'perm[{k}] = {v} repeats (a permutation of 0 to {rank - 1})')
+        seen.add(v)
+    return tuple(int(v) for v in p)
+
+
+def _strides(v: _arrays.View, role: str) -> Tuple[int, ...]:
+    for i, (n, s) in enumerate(zip(v.shape, v.strides)):
+        if s < 0 and n > 1:
+            raise Unsupported(f'{role}: negative stride {s} elements (dimension {i} of shape {v.shape}): not '
+                              f'supported yet; pass a copy')
+        if s > STRIDE_MAX:
+            raise InvalidArgument(f'{role}: stride {s} elements (dimension {i}) is past 2^63')
+    return tuple(max(s, 0) for s in v.strides)
+
+
+def _span(v: _arrays.View) -> int:
+    """Bytes from the pointer to one past the last element (0 for an empty array)."""
+    if 0 in v.shape:
+        return 0
+    return (sum((n - 1) * max(s, 0) for n, s in zip(v.shape, v.strides)) + 1) * v.itemsize
+
+
+def permute(x: Any, perm: Sequence[int], out: Any = None, *, stream: Any = None) -> Any:
+    """Permute the dimensions of a CUDA array: out = x.transpose(perm) in NumPy's convention
+    (out's dimension k is x's dimension perm[k]), as x.permute(perm).contiguous() in torch.
+
+    x: a torch tensor, CuPy or Numba array, or any object with __cuda_array_interface__ or
+    __dlpack__, of rank 1 to 8 (JAX arrays: not yet); its strides, dtype (1 to 16-byte elements) and
+    alignment are honoured. out: None (a new C-contiguous array of x's kind) or an array of shape
+    tuple(x.shape[p] for p in perm) and x's dtype, on x's device, not overlapping x; any strides that
+    keep its elements apart. stream: as for transpose(). Returns out. Asynchronous, no
+    synchronization. The library drops extent-1 dimensions, merges those adjacent in both arrays
+    and plans the rest (a copy, a transpose over a batch, or a tiled copy); a problem no kernel of
+    this build serves raises Unsupported.
+    """
+    s = _streams.handle(stream)
+    vx = _arrays.view(x, 'x', s)
+    if vx.kind == 'jax':
+        raise Unsupported('x: permute of a JAX array is not supported yet (transpose is)')
+    rank = len(vx.shape)
+    if not 1 <= rank <= _lib.MAX_RANK:
+        raise InvalidArgument(f'x: a {rank}-d array: permute takes 1 to {_lib.MAX_RANK} dimensions')
+    p = _perm_of(perm, rank)
+    if min(vx.shape) < 0:
+        raise InvalidArgument(f'x: shape {vx.shape} has a negative dimension')
+    _arrays.check_pointer(vx, 'x')
+    dev = _core._device_of(vx, 'x')
+    run_on = s if s is not None else _streams.current(vx)
+    want = tuple(vx.shape[k] for k in p)
+    made = _core._allocate(vx.obj, vx.kind, vx.device, want) if out is None else out
+    vo = _arrays.view(made, 'out', run_on)
+    if vo.shape != want:
+        raise InvalidArgument(f'out: shape {vo.shape}, but x of shape {vx.shape} permuted by {p} is {want}')
+    if vo.dtype != vx.dtype or vo.itemsize != vx.itemsize:
+        raise InvalidArgument(f'out: dtype {vo.dtype}, x is {vx.dtype}')
+    if vo.readonly:
+        raise InvalidArgument(f'out: a read-only array ({type(made).__name__})')
+    _arrays.check_pointer(vo, 'out')
+    od = _core._device_of(vo, 'out')
+    if od != dev:
+        raise InvalidArgument(f'out: on device {od}, x on device {dev}')
+    if 0 in vx.shape:
+        return vo.obj
+    sx, so = _strides(vx, 'x'), _strides(vo, 'out')
+    ax, ao = _span(vx), _span(vo)
+    if vx.ptr < vo.ptr + ao and vo.ptr < vx.ptr + ax:
+        raise InvalidArgument(f'x and out overlap: x spans {vx.ptr:#x}..{vx.ptr + ax:#x}, out '
+                              f'{vo.ptr:#x}..{vo.ptr + ao:#x} (a permutation is out of place)')
+    d = _lib.Desc()
+    d.size = ctypes.sizeof(_lib.Desc)
+    d.elem_bytes, d.rank = vx.itemsize, rank
+    for k in range(rank):
+        d.extents[k], d.perm[k], d.strides_in[k], d.strides_out[k] = vx.shape[k], p[k], sx[k], so[k]
+    h = _handles.get(dev)
+    _handles.check(_lib.load().ptxpose_permute(h.ptr, ctypes.byref(d), vx.ptr, vo.ptr, run_on))
+    return vo.obj

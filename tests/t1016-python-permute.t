@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+# t1016-python-permute: ptxpose.permute(x, perm, out) against the fake driver
+# (tests/fakecuda: a CPU transpose per kernel ABI v2 for a kernel, host
+# memory for device memory), on CAI arrays it allocates: every permutation of
+# rank 2 and 3 and a set of rank 4-5 ones whose reduction the library serves
+# with kernel ABI v2 (a copy, or a transpose over at most one batch dim),
+# every width, padded and offset views, out=, transposes over a batch of
+# several dims (kernel ABI v3); each result checked element by element
+# against the permutation computed here. A tiled copy (no kernel of this
+# build serves it) raises Unsupported naming it. Every bad input is an
+# Error naming the value, before anything reaches the device.
+import itertools
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'lib'))
+from pytap import finish, ok, raises  # noqa: E402
+
+from fakearrays import WIDTH, Arr, Dev, cu  # noqa: E402
+import ptxpose  # noqa: E402
+
+
+def permuted(x, perm):
+    """The elements of x.transpose(perm), in C order of the result."""
+    e, shape = x.elements(), x.shape
+    st = [1] * len(shape)  # C-order element strides of x's element list
+    for k in range(len(shape) - 2, -1, -1):
+        st[k] = st[k + 1] * shape[k + 1]
+    out_shape = [shape[p] for p in perm]
+    return [e[sum(i * st[p] for i, p in zip(idx, perm))] for idx in itertools.product(*map(range, out_shape))]
+
+
+def padded(shape, dtype):
+    """A C-contiguous result with room past its span (the fake checks whole rows of its 2-D view)."""
+    w = WIDTH.get(dtype, int(dtype[2:]))
+    n = w
+    for s in shape:
+        n *= s
+    return Arr(shape, dtype, mem=Dev(4 * n + 4096))
+
+
+def check(shape, perm, dt, seed, strides=None, offset=0, desc=''):
+    x = Arr(shape, dt, strides=strides, offset=offset, mem=Dev(8 * (offset + 64 + WIDTH[dt] * (
+        1 + sum((n - 1) * (s if strides else 1) for n, s in zip(shape, strides or [1] * len(shape)))) * 64)))
+    x.fill(seed)
+    y = padded(tuple(shape[p] for p in perm), dt)
+    got = ptxpose.permute(x, perm, y)
+    cu('cuStreamSynchronize', None)
+    ok(got is y and y.elements() == permuted(x, perm), f'{dt} {shape} perm {perm}{desc}')
+
+
+# ---- every permutation of rank 2 and 3 that moves the last dim (or none), every width; those that keep
+# it in place but move others are tiled copies (below)
+for i, perm in enumerate(itertools.permutations(range(3))):
+    if perm[-1] == 2 and perm != (0, 1, 2):
+        continue
+    for j, dt in enumerate(WIDTH):
+        check((3, 5, 7), perm, dt, 10 * i + j)
+for perm in itertools.permutations(range(2)):
+    check((33, 31), perm, '<f4', 7)
+# ---- rank 4 and 5 problems that reduce to a copy or a transpose over one batch dim
+for shape, perm in [((2, 3, 4, 5), (0, 2, 3, 1)), ((2, 3, 4, 5), (0, 3, 1, 2)), ((3, 4, 5, 6), (2, 3, 0, 1)),
+                    ((1, 7, 1, 9), (3, 1, 2, 0)), ((2, 3, 4, 5), (0, 1, 2, 3)), ((2, 1, 3, 1, 4), (4, 3, 2, 1, 0)),
+                    ((4, 6, 2, 3, 5), (0, 1, 4, 2, 3))]:
+    check(shape, perm, '<f8', 3)
+# ---- transposes over a batch of several dims (kernel ABI v3)
+for shape, perm in [((3, 4, 5, 6), (3, 2, 1, 0)), ((2, 3, 4, 5, 6), (4, 1, 3, 0, 2)), ((2, 2, 2, 2, 2, 2, 3), (6, 4, 2, 0, 1, 3, 5))]:
+    for dt in ('|u1', '<f4', '<c16'):
+        check(shape, perm, dt, 11)
+# ---- views: padded rows, an offset pointer, a result with gaps
+check((5, 6, 7), (2, 0, 1), '<f4', 4, strides=(6 * 9 * 4, 9 * 4, 4), desc=', rows padded to 9')
+check((5, 6, 7), (2, 0, 1), '|u1', 5, offset=1, desc=', pointer 1 byte off')
+x = Arr((4, 6, 8), '<f4', mem=Dev(4096))
+x.fill(6)
+y = Arr((8, 4, 6), '<f4', strides=(4 * 7 * 4, 7 * 4, 4), mem=Dev(8192))
+ptxpose.permute(x, (2, 0, 1), y)
+cu('cuStreamSynchronize', None)
+got = [y.elements()[k] for k in range(len(y.elements()))]
+ok(got == permuted(x, (2, 0, 1)), 'out= with padded rows (its strides honoured)')
+# ---- a result of the caller's kind
+x = Arr((3, 4, 5), '<f4')
+x.fill(8)
+y = ptxpose.permute(x, [2, 1, 0])
+cu('cuStreamSynchronize', None)
+ok(type(y) is Arr and y.shape == (5, 4, 3) and y.elements() == permuted(x, (2, 1, 0)),
+   'no out=: a new array of the caller\'s kind, permuted')
+# ---- the class this build has no kernel for
+x = Arr((2, 3, 4, 8), '<f4')
+raises(lambda: ptxpose.permute(x, (1, 0, 2, 3), padded((3, 2, 4, 8), '<f4')), ptxpose.Unsupported, 'tiled copy',
+       'a tiled copy (the same fastest dim): Unsupported, named')
+x = Arr((3, 5, 7), '<f4')
+raises(lambda: ptxpose.permute(x, (1, 0, 2), padded((5, 3, 7), '<f4')), ptxpose.Unsupported, 'tiled copy',
+       'rank 3, the last dim kept: a tiled copy')
+
+# ---- bad input, before the device
+x = Arr((3, 4, 5), '<f4')
+raises(lambda: ptxpose.permute(x, (0, 1)), ptxpose.InvalidArgument, re.escape('perm: (0, 1) has 2 entries, x has 3'),
+       'a perm of the wrong length')
+raises(lambda: ptxpose.permute(x, (0, 1, 1)), ptxpose.InvalidArgument, re.escape('perm[2] = 1 repeats'),
+       'a repeated entry')
+raises(lambda: ptxpose.permute(x, (0, 3, 1)), ptxpose.InvalidArgument, re.escape('perm[1] = 3 is out of range'),
+       'an entry out of range')
+raises(lambda: ptxpose.permute(x, ('a', 1, 2)), ptxpose.InvalidArgument, re.escape("perm[0] = 'a' is not an integer"),
+       'an entry that is no integer')
+raises(lambda: ptxpose.permute(x, 5), ptxpose.InvalidArgument, re.escape('is not a sequence'),
+       'a perm that is no sequence')
+raises(lambda: ptxpose.permute(x, (0, 2, 1), Arr((5, 4, 3), '<f4')), ptxpose.InvalidArgument,
+       re.escape('out: shape (5, 4, 3), but x of shape (3, 4, 5) permuted by (0, 2, 1) is (3, 5, 4)'),
+       'out of the wrong shape')
+raises(lambda: ptxpose.permute(x, (0, 2, 1), Arr((3, 5, 4), '<f8')), ptxpose.InvalidArgument, 'out: dtype',
+       'out of another dtype')
+x9 = Arr((1,) * 9, '<f4')
+raises(lambda: ptxpose.permute(x9, range(9)), ptxpose.InvalidArgument, re.escape('a 9-d array: permute takes 1 to 8'),
+       'rank 9')
+both = Dev(4096)
+xa = Arr((4, 8), '<f4', mem=both)
+ya = Arr((8, 4), '<f4', mem=both, offset=64)
+raises(lambda: ptxpose.permute(xa, (1, 0), ya), ptxpose.InvalidArgument, re.escape('x and out overlap'),
+       'overlapping x and out')
+xn = Arr((4, 8), '<f4', strides=(-32, 4), offset=96, mem=Dev(4096))
+raises(lambda: ptxpose.permute(xn, (1, 0)), ptxpose.Unsupported, re.escape('negative stride -8'),
+       'a negative stride')
+xe = Arr((0, 3, 4), '<f4')
+ye = ptxpose.permute(xe, (2, 0, 1))
+ok(ye.shape == (4, 0, 3), 'an empty array: an empty result, nothing launched')
+finish()
