@@ -69,7 +69,7 @@ TOOL_PENDING = []
 # (LIBRARY: libptxpose, built so: a test of the public API alone links
 # build/tsan/libptxpose.a; LIBRARY in a list: its sources with the others).
 LIBRARY = 'libptxpose'
-TSAN = {'pool_unit': ['common/pool.c'], 'vfy_unit': ['rig/vfy.c', 'rig/vfy_cmp.c', 'rig/shape.c', 'rig/shape_nd.c', 'rig/vfy_nd.c', 'rig/nd_ref.c', 'common/ndspec.c', 'common/pool.c', LIBRARY], 'cache_threads': ['common/cache.c', 'common/cache_entry.c'], 'api_threads': LIBRARY, 'api_reentry': LIBRARY}
+TSAN = {'pool_unit': ['common/pool.c'], 'vfy_unit': ['rig/vfy.c', 'rig/vfy_cmp.c', 'rig/vfy_copy.c', 'rig/hostmem.c', 'rig/shape.c', 'rig/shape_nd.c', 'rig/vfy_nd.c', 'rig/nd_ref.c', 'common/ndspec.c', 'common/pool.c', LIBRARY], 'cache_threads': ['common/cache.c', 'common/cache_entry.c'], 'api_threads': LIBRARY, 'api_reentry': LIBRARY}
 TSAN_FLAGS = '-O1 -g -fsanitize=thread'
 VARIANTS = {
     '': '-O2 -g',

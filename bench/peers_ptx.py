@@ -82,15 +82,17 @@ class PtxKernel:
 
 
 def load(globs, glob_fn):
-    """The kernels of every file the globs name, sorted, each once. Raises PtxError
-    for a glob that names nothing or a file that cannot be launched."""
+    """The transpose kernels of every file the globs name, sorted, each once (a row
+    copy, op=copy, is no transpose: left out). Raises PtxError for a glob that
+    names nothing or a file that cannot be launched."""
     paths = set()
     for g in globs:
         hit = glob_fn(g)
         if not hit:
             raise PtxError(f"--ptx '{g}': no file matches")
         paths.update(hit)
-    return [PtxKernel(p) for p in sorted(paths, key=os.path.basename)]
+    kernels = [PtxKernel(p) for p in sorted(paths, key=os.path.basename)]
+    return [k for k in kernels if k.meta.get('op', 'transpose') == 'transpose']
 
 
 def ptx_path(kernels):

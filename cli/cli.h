@@ -63,8 +63,8 @@ px_status cli_emulate(const px_file *f, const rig_shape *s, uint64_t seed, vfy_r
  * reduced problem (rig_shape_reduce) in *t, the reduction's line in why;
  * a copy (t->copy_elems) is one memcpy on the host, no kernel. PX_EUSAGE
  * (the library's message), or PX_EUNAVAIL with "not emulated: ..." in err:
- * a class whose kernels have not landed (rig_reduced_pending), or f (when
- * not NULL) of another width than the reduced problem's. */
+ * f (when not NULL) that does not do the reduced problem (rig_kernel_pending), or
+ * of another width than the reduced problem's. */
 px_status cli_emulate_nd(const px_file *f, const rig_shape *s, ptxpose_tool_problem *t, char *why, size_t wlen,
 			 char *err, size_t errlen);
 

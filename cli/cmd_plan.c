@@ -182,11 +182,6 @@ static int problem_of(const plan_opts *o, ptxpose_desc *d, ptxpose_tool_problem 
 	if (is_nd) {
 		rig_shape_nd_name(&sh->s, nd->spec, sizeof nd->spec);
 		nd->es = d->elem_bytes;
-		const char *pending = rig_reduced_pending(p);
-		if (*pending) { /* what ptxpose_plan_create answers PTXPOSE_ERR_UNSUPPORTED */
-			snprintf(err, errlen, "%s: %s: %s (PTXPOSE_ERR_UNSUPPORTED)", nd->spec, nd->why, pending);
-			return EXIT_INPUT;
-		}
 	}
 	if (!p->copy_elems && ptxpose_tool_problem_check(p)) {
 		snprintf(err, errlen, "%s", ptxpose_last_error());

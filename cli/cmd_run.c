@@ -277,11 +277,19 @@ int cmd_run(int argc, char **argv)
 		snprintf(err, sizeof err, "--elem %u does not match %s's elem=%u", elem, o.file, f.meta.elem_bits);
 		st = PX_EUSAGE;
 	}
+	/* a row copy (op=copy) takes its shape as a copy, in the emulator only */
+	int copy = o.file && f.meta.op == META_OP_COPY && !s.p.rank;
+	nd_problem nd;
+	if (!st && copy && !o.emulate) {
+		snprintf(err, sizeof err, "%s: op=copy: on the GPU a row copy runs the tiled copies of N-d shapes "
+			 "(--dims, --perm); a 2-D shape read as a copy runs with --emulate", o.file);
+		st = PX_EUSAGE;
+	}
 	if (!st)
-		st = rig_shape_check(&s, err, sizeof err);
+		st = copy ? vfy_copy_shape(&s, &nd, err, sizeof err) : rig_shape_check(&s, err, sizeof err);
 	if (!st && o.file)
 		st = rig_launch_check(&f.meta, &s, err, sizeof err);
-	if (!st)
+	if (!st && !copy) /* vfy_copy_case asks for its own sizes */
 		st = rig_host_fits(rig_shape_host_bytes(&s), "the input and output", err,
 				  sizeof err);
 	int nd_copy = 0;

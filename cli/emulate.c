@@ -1,5 +1,6 @@
-/* vfy_emu: a transpose verified in the CPU emulator (emu/) on buffers of
- * the exact sizes, with the GPU path's fill, poison and comparison. */
+/* vfy_emu: a transpose (or an op=copy kernel's row copy) verified in the CPU
+ * emulator (emu/) on buffers of the exact sizes, with the GPU path's fill,
+ * poison and comparison. */
 #include "emu/emu.h"
 #include "cli/cli.h"
 #include "loader/abi.h"
@@ -101,7 +102,9 @@ px_status cli_emulate(const px_file *f, const rig_shape *s, uint64_t seed, vfy_r
 		return st;
 	*emu_rc = EMU_OK;
 	sb_init(&e.diag);
-	st = vfy_host_case(s, seed, emu_runner, &e, res, err, errlen);
+	/* the metadata says what the kernel computes, so which reference */
+	st = f->meta.op == META_OP_COPY && !s->p.rank ? vfy_copy_case(s, seed, emu_runner, &e, res, err, errlen)
+						: vfy_host_case(s, seed, emu_runner, &e, res, err, errlen);
 	if (st == PX_EUNAVAIL)
 		snprintf(err, errlen, "emulator: %s", sb_str(&e.diag));
 	*emu_rc = e.rc;
@@ -115,14 +118,9 @@ px_status cli_emulate_nd(const px_file *f, const rig_shape *s, ptxpose_tool_prob
 	px_status st = rig_shape_reduce(s, t, why, wlen, err, errlen);
 	if (st)
 		return st;
-	const char *pending = rig_reduced_pending(t);
-	if (*pending) {
+	char pending[256];
+	if (f && *rig_kernel_pending(&f->meta, t, pending, sizeof pending)) {
 		snprintf(err, errlen, "not emulated: %s", pending);
-		return PX_EUNAVAIL;
-	}
-	if (!t->copy_elems && f && t->nbd > 1 && strcmp(meta_get(&f->meta, "abi"), "3")) {
-		snprintf(err, errlen, "not emulated: the problem reduces to a batch of %u dims, which takes a kernel of "
-				      "ABI v3 (abi=3); %s has abi=%s", t->nbd, f->meta.kernel, meta_get(&f->meta, "abi"));
 		return PX_EUNAVAIL;
 	}
 	if (!t->copy_elems && f && f->meta.elem_bits != t->es * 8) {

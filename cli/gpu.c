@@ -68,7 +68,13 @@ px_status cli_gpu_link(cli_gpu *g, const px_file *f, char *err, size_t errlen)
 	/* the smallest problem links the kernel: a JIT error belongs to the file */
 	ptxpose_desc d = PTXPOSE_DESC_INIT;
 	d.elem_bytes = f->meta.elem_bits / 8;
-	d.rows = d.cols = 1;
+	if (f->meta.op == META_OP_COPY) { /* a row copy serves tiled copies: 2x2x2, its two outer dims swapped */
+		d.rank = 3;
+		d.extents[0] = d.extents[1] = d.extents[2] = 2;
+		d.perm[0] = 1, d.perm[1] = 0, d.perm[2] = 2;
+	} else {
+		d.rows = d.cols = 1;
+	}
 	d.kernel = f->meta.kernel;
 	ptxpose_plan probe = NULL;
 	if (!st)

@@ -7,9 +7,10 @@
 /* Each family's row, defined in its own file. */
 extern const tp_family tp_family_tile, tp_family_movmatrix, tp_family_ldmatrix, tp_family_stmatrix,
 	tp_family_shfl, tp_family_flat, tp_family_skinny, tp_family_linear;
+extern const tp_family tp_family_rowcopy;
 
-/* In the order of choice: the `family` key's, the small-dimension kernels
- * (skinny=), the 1-D kernel (grid=); last the default, which every set of
+/* In the order of choice: the `family` key's, the tiled copy (op=), the
+ * small-dimension kernels (skinny=), the 1-D kernel (grid=); last the default, which every set of
  * values matches. */
 const tp_family *const tp_families[] = {
 	&tp_family_movmatrix,                                             /* gen/tp_movmatrix.c */
@@ -17,6 +18,7 @@ const tp_family *const tp_families[] = {
 	&tp_family_stmatrix,                                              /* gen/tp_stmatrix.c */
 	&tp_family_shfl,                                                  /* gen/tp_shfl.c */
 	&tp_family_flat,                                                  /* gen/tp_flat.c */
+	&tp_family_rowcopy,                                               /* gen/tp_rowcopy.c: op="copy" */
 	&tp_family_skinny,                                                /* gen/tp_skinny.c */
 	&tp_family_linear,                                                /* gen/tp_linear.c */
 	&tp_family_tile,                                                  /* gen/tp_tile.c */

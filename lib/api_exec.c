@@ -13,6 +13,10 @@
 ptxpose_status api_fix_launch(ptxpose_plan pl, const kreg_kernel *k, const model_problem *p)
 {
 	char err[512];
+	if (k->meta.op != (p->op ? META_OP_COPY : META_OP_TRANSPOSE))
+		return api_fail(PTXPOSE_ERR_UNSUPPORTED, "kernel %s %s, the problem is %s", k->meta.kernel,
+				k->meta.op == META_OP_COPY ? "copies rows (op=copy)" : "transposes",
+				p->op ? "a tiled copy (the same fastest dim on both sides)" : "a transpose");
 	if (meta_grid_dims(&k->meta, p->rows, p->cols, p->batch, pl->grid, err, sizeof err))
 		return api_fail(PTXPOSE_ERR_INVALID, "%s", err);
 	memcpy(pl->block, k->meta.block, sizeof pl->block);

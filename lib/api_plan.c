@@ -155,10 +155,7 @@ ptxpose_status api_plan_make(ptxpose_handle h, const ptxpose_desc *d, const mode
 	int pushed, index = -1;
 	char why[256];
 	ptxpose_status st = PTXPOSE_OK;
-	if (p->op) {
-		st = api_fail(PTXPOSE_ERR_UNSUPPORTED, "%s: no kernel of this build does it yet",
-			      "a tiled copy (the same fastest dim on both sides)");
-	} else if (p->copy_elems || (!d->kernel && model_problem_is_copy(p, why, sizeof why))) {
+	if (p->copy_elems || (!d->kernel && model_problem_is_copy(p, why, sizeof why))) {
 		/* an N-d identity is a copy even with a kernel named: no kernel takes its one run */
 		fix_copy(h, pl, p);
 	} else if (!(st = api_enter(h, &pushed))) {

@@ -51,6 +51,8 @@ px_status pick_rank(const kreg *r, const model_device *d, const model_params *pa
 			continue;
 		if (strcmp(meta_get(&k->meta, "abi"), p->nbd > 1 ? "3" : "2")) /* v3: for N-d batches of several dims */
 			continue;
+		if (k->meta.op != (p->op ? META_OP_COPY : META_OP_TRANSPOSE)) /* row copies serve tiled copies alone */
+			continue;
 		if (!pick_runs_on(&k->mk, d)) /* its PTX needs a newer GPU */
 			continue;
 		if (flat_unfit(&k->mk, p))

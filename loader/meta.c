@@ -187,6 +187,11 @@ int meta_parse(const char *ptx, px_meta *m, char *err, size_t errlen)
 		return -1;
 	}
 	m->elem_bits = (unsigned)u;
+	if ((v = meta_get(m, "op")) && strcmp(v, "transpose") && strcmp(v, "copy")) {
+		snprintf(err, errlen, "metadata: op must be transpose or copy, got '%s'", v);
+		return -1;
+	}
+	m->op = v && !strcmp(v, "copy") ? META_OP_COPY : META_OP_TRANSPOSE;
 	if (!(v = meta_get(m, "block")) || parse_dims(v, m->block, 3) < 1 ||
 	    (uint64_t)m->block[0] * m->block[1] * m->block[2] > 1024) {
 		snprintf(err, errlen, "metadata: block must be XxY[xZ] with at most 1024 threads, got '%s'", v ? v : "(missing)");

@@ -7,6 +7,9 @@
 #include <stdint.h>
 
 enum meta_grid { META_GRID_TILE = 1, META_GRID_LINEAR = 2, META_GRID_FLAT = 3 };
+/* What a kernel computes (op=, default transpose): out[j][i] = in[i][j], or
+ * rows copied between strided places, out[i][j] = in[i][j] (gen/tp_rowcopy.c). */
+enum meta_op { META_OP_TRANSPOSE = 0, META_OP_COPY = 1 };
 
 #define META_MAX_KV 40
 /* The longest key and value (kernel names included) a metadata line may
@@ -25,6 +28,7 @@ typedef struct {
 typedef struct {
 	char kernel[META_VAL_MAX + 1];
 	unsigned elem_bits;
+	enum meta_op op;
 	enum meta_grid grid;
 	unsigned block[3];
 	unsigned tile_rows, tile_cols;  /* grid=tile */

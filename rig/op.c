@@ -13,7 +13,8 @@ px_status rig_launch_check(const px_meta *m, const rig_shape *s, char *err, size
 	if (s->p.rank) { /* the reduced problem's launch; a copy launches nothing */
 		ptxpose_tool_problem t;
 		px_status st = rig_shape_reduce(s, &t, NULL, 0, err, errlen);
-		if (st || t.copy_elems || *rig_reduced_pending(&t))
+		char pending[256];
+		if (st || t.copy_elems || *rig_kernel_pending(m, &t, pending, sizeof pending))
 			return st;
 		rows = t.rows, cols = t.cols, batch = t.batch ? t.batch : 1;
 	}

@@ -10,6 +10,7 @@
 #include "common/nd.h"
 #include "include/ptxpose.h"
 #include "include/ptxpose_tools.h"
+#include "loader/meta.h"
 #include "loader/status.h"
 
 #define RIG_DIM_MAX 0x7fffffffu /* rows, cols, leading dimensions, batch */
@@ -80,11 +81,11 @@ void rig_shape_nd(const rig_shape *s, nd_problem *q);
 px_status rig_shape_reduce(const rig_shape *s, ptxpose_tool_problem *p, char *why, size_t wlen, char *err,
 			   size_t errlen);
 
-/* What a reduced problem needs that the kernels of ABI v2 cannot do yet: ""
- * (a transpose, or a copy), else a one-line reason ("a tiled copy (op 1): its
- * kernels have not landed"). The hook for the tiled-copy and multi-batch
- * kernels: when they land, this says "" for them. */
-const char *rig_reduced_pending(const ptxpose_tool_problem *p);
+/* Why kernel m cannot run the reduced problem p: "" when it can (or p is a
+ * copy, which runs no kernel), else one line into buf ("the problem reduces
+ * to a tiled copy, fast_b32 transposes"; "... a batch of 2 dims, which takes
+ * a kernel of ABI v3 (abi=3); fast_b32 has abi=2"). Returns buf. */
+const char *rig_kernel_pending(const px_meta *m, const ptxpose_tool_problem *p, char *buf, size_t len);
 
 /* rig_shape_name's and rig_shape_moved_bytes's N-d part: "2x3x5:perm=2,0,1"
  * (strides and offset when given), and the elements. */

@@ -47,11 +47,19 @@ px_status rig_shape_reduce(const rig_shape *s, ptxpose_tool_problem *p, char *wh
 	return PX_EUSAGE;
 }
 
-const char *rig_reduced_pending(const ptxpose_tool_problem *p)
+const char *rig_kernel_pending(const px_meta *m, const ptxpose_tool_problem *p, char *buf, size_t len)
 {
-	if (p->op == 1)
-		return "a tiled copy (op 1): its kernels have not landed yet";
-	return "";
+	buf[0] = '\0';
+	if (p->copy_elems)
+		return buf;
+	const char *abi = meta_get(m, "abi");
+	if (m->op != (p->op ? META_OP_COPY : META_OP_TRANSPOSE))
+		snprintf(buf, len, "the problem reduces to %s, %s %s", p->op ? "a tiled copy" : "a transpose", m->kernel,
+			 m->op == META_OP_COPY ? "copies rows (op=copy)" : "transposes");
+	else if (p->nbd > 1 && (!abi || strcmp(abi, "3")))
+		snprintf(buf, len, "the problem reduces to a batch of %u dims, which takes a kernel of ABI v3 (abi=3); "
+				   "%s has abi=%s", p->nbd, m->kernel, abi ? abi : "?");
+	return buf;
 }
 
 /* ":key=a,b,..." appended while there is room. */

@@ -1,11 +1,13 @@
-/* vfy: verification on the host, pure C (vfy.c, vfy_cmp.c): fill, poison,
- * the reference transpose, the bit-exact comparison and its report. */
+/* vfy: verification on the host, pure C (vfy.c, vfy_cmp.c, vfy_copy.c): fill,
+ * poison, the reference transpose (a row copy's too), the bit-exact
+ * comparison and its report. */
 #ifndef RIG_VFY_H
 #define RIG_VFY_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/nd.h"
 #include "loader/status.h"
 #include "rig/shape.h"
 
@@ -80,5 +82,26 @@ typedef int (*vfy_runner)(void *ud, vfy_bufs *b, const rig_shape *s);
  * says where), PX_ENOMEM, or PX_EUNAVAIL when the runner returned non-zero. */
 px_status vfy_host_case(const rig_shape *s, uint64_t seed, vfy_runner run, void *ud,
 			vfy_result *res, char *err, size_t errlen);
+
+/* ---- row copies (vfy_copy.c): op=copy kernels, gen/tp_rowcopy.c ---------
+ * out[b*stride_out + i*ld_out + j] = in[b*stride_in + i*ld_in + j] for
+ * i < rows, j < cols, b < batch, with ABI v2's values. */
+
+/* Resolve a shape as a copy (ld_in and ld_out default to cols, batch to 1,
+ * strides to rows*ld) in s->p, and check it as the N-d problem it is (rank
+ * 3 {batch, rows, cols}, the identity perm: nd_check). PX_EUSAGE with a
+ * reason naming the value. Needs s->p.elem_bytes. */
+px_status vfy_copy_shape(rig_shape *s, nd_problem *p, char *err, size_t errlen);
+
+/* Compare out (nd_spans' bytes, poisoned before the run) with the copy of in
+ * by the N-d reference (rig/nd_ref.h) on a poisoned buffer, every element,
+ * padding and gaps included. s and p from vfy_copy_shape. PX_OK, PX_WRONG
+ * (res: the first mismatch as b, j = row, i = column) or PX_ENOMEM. */
+px_status vfy_copy_compare(const rig_shape *s, const nd_problem *p, const void *in, const void *out, vfy_result *res);
+
+/* vfy_host_case for a copy: exact buffers (nd_spans), filled and poisoned;
+ * run (given the resolved shape); vfy_copy_compare. */
+px_status vfy_copy_case(const rig_shape *s, uint64_t seed, vfy_runner run, void *ud, vfy_result *res, char *err,
+			size_t errlen);
 
 #endif

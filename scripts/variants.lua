@@ -221,3 +221,19 @@ for _, c in ipairs{ {8, 3}, {16, 5}, {32, 5}, {64, 9}, {128, 8} } do
   ptx.write(name .. ".ptx", ptx.transpose{ name = name, family = "flat", elem = c[1], threads = {256, 1},
     slots = c[2] })
 end
+
+-- The tiled copy (issue 21, gen/tp_rowcopy.c): rows moved between strided
+-- places, not transposed (op=copy in the metadata; plans never pick these
+-- for a transpose). 512-byte tile rows, 64 rows a tile, 128 threads: a row
+-- of 16-byte vectors is one warp's, short rows are packed several to a warp
+-- (2 vectors a row: 64 rows, every thread busy), 4 rows in flight a thread.
+for _, elem in ipairs{8, 16, 32, 64, 128} do
+  local name = string.format("rowcopy_b%d", elem)
+  ptx.write(name .. ".ptx", ptx.transpose{ name = name, op = "copy", elem = elem, tile = {64, 4096 // elem},
+    threads = {32, 4} })
+  -- and walking a batch of several dims (kernel ABI v3), as tiled copies of
+  -- N-d tensors mostly need (attention heads: [B,S,H,D] -> [B,H,S,D])
+  name = string.format("rowcopy_nd_b%d", elem)
+  ptx.write(name .. ".ptx", ptx.transpose{ name = name, op = "copy", elem = elem, tile = {64, 4096 // elem},
+    threads = {32, 4}, abi = 3 })
+end

@@ -48,7 +48,7 @@ typedef struct module {
 	char kernel[128];
 	unsigned elem, block[3], tile[2], row_step, dyn_smem;
 	unsigned long long per_block;
-	int linear, flat, wrong, pad, overrun, gap, fault, refuse, regs, v3;
+	int linear, flat, copy, wrong, pad, overrun, gap, fault, refuse, regs, v3;
 	double speed;
 } module;
 
@@ -625,6 +625,7 @@ EXPORT CUresult cuModuleLoadData(CUmodule *out, const void *image)
 	m->linear = strstr(ptx, "grid=linear") != NULL;
 	m->v3 = strstr(ptx, " abi=3 ") != NULL;
 	m->flat = strstr(ptx, "grid=flat") != NULL;
+	m->copy = strstr(ptx, " op=copy ") != NULL; /* a row copy (gen/tp_rowcopy.c): out[i][j] = in[i][j] */
 	meta_dims(ptx, " block=", m->block, 3);
 	meta_dims(ptx, " tile=", m->tile, 2);
 	m->row_step = (unsigned)meta_num(ptx, " row_step=", m->tile[0]); /* a sheared kernel's (docs/DESIGN.md) */
@@ -798,7 +799,7 @@ double fake_launch_run(const fake_launch *l, int work)
 	matrix_at(l, batch - 1, &last_in, &last_out); /* the farthest matrix on both sides (strides >= 0) */
 	/* the bytes a kernel touches: to the last element (N-d layouts end there) */
 	uint64_t in_bytes = (last_in + (rows - 1) * ld_in + cols) * eb;
-	uint64_t out_bytes = (last_out + (cols - 1) * ld_out + rows) * eb;
+	uint64_t out_bytes = (last_out + (m->copy ? (rows - 1) * ld_out + cols : (cols - 1) * ld_out + rows)) * eb;
 	if (m->fault || !find(l->in, in_bytes, 0) || !find(l->out, out_bytes, 0)) {
 		fake_fault();
 		return -1;
@@ -814,7 +815,7 @@ double fake_launch_run(const fake_launch *l, int work)
 		}
 		for (uint64_t i = 0; i < rows; i++)
 			for (uint64_t j = 0; j < cols; j++)
-				memcpy(dst + (j * ld_out + i) * eb, src + (i * ld_in + j) * eb, eb);
+				memcpy(dst + (m->copy ? i * ld_out + j : j * ld_out + i) * eb, src + (i * ld_in + j) * eb, eb);
 	}
 	unsigned char *dst = (unsigned char *)(uintptr_t)l->out + last_out * eb; /* the last matrix */
 	if (work && m->wrong)

@@ -141,6 +141,23 @@ static void family_table(void)
 	expect_refused(&p, "linear with ld_nc", "grid: the linear");
 	tp_use(&p, tp_family_named("linear")), tp_set(&p, "stages", 2), tp_set(&p, "ld_nc", 1);
 	expect_refused(&p, "linear with stages", "stages: applies only to skinny kernels");
+	/* the tiled copy: op="copy" chooses it, before skinny= */
+	const char *const copy_wide[] = {"op", "copy", "skinny", "wide", NULL};
+	ok(tp_family_choose(v_pairs, (void *)copy_wide) == tp_family_named("rowcopy"), "op=\"copy\" before skinny=");
+	tp_defaults(&p), tp_use(&p, tp_family_named("rowcopy")), p.elem = 8, p.tn = 512, p.tm = 64;
+	ok(tp_validate(&p, err, sizeof err) == 0, "a rowcopy kernel of bytes, 512-byte tile rows (%s)", err);
+	strbuf t;
+	sb_init(&t);
+	ok(tp_generate(&p, &t, err, sizeof err) == 0 && strstr(sb_str(&t), " abi=2 op=copy elem=8 grid=tile tile=64x512 ") &&
+	   strstr(sb_str(&t), "ld.global.v4.b32") && strstr(sb_str(&t), "ld.global.b8"),
+	   "... says op=copy and has the 16-byte and the element paths");
+	sb_free(&t);
+	p.tn = 8;
+	expect_refused(&p, "rowcopy with 8-byte tile rows", "tile: 64x8: rowcopy needs");
+	p.tn = 512, p.vec = 4;
+	expect_refused(&p, "rowcopy with vec=4", "vec: rowcopy kernels choose their vectors");
+	p.vec = 1, tp_set(&p, "kw", 2);
+	expect_refused(&p, "rowcopy with kw", "kw: applies only to skinny kernels");
 }
 
 static void generation_is_deterministic(void)

@@ -64,6 +64,21 @@ static void test_tile_grid(void)
 	ok(dims(&m, 241, 64, 1, 1, 2, 1), "... one row more: two");
 }
 
+/* op=: what the kernel computes, transpose by default (gen/tp_rowcopy.c: copy). */
+static void test_op(void)
+{
+	px_meta m = meta_of("// ptxpose kernel=k abi=2 elem=32 grid=tile tile=8x32 block=32x8\n");
+	ok(m.op == META_OP_TRANSPOSE, "no op=: a transpose");
+	m = meta_of("// ptxpose kernel=k abi=2 op=copy elem=32 grid=tile tile=8x32 block=32x8\n");
+	ok(m.op == META_OP_COPY && !strcmp(meta_get(&m, "op"), "copy"), "op=copy: a row copy");
+	ok(dims(&m, 100, 100, 3, 4, 13, 3), "... on the tile kernels' grid");
+	m = meta_of("// ptxpose kernel=k abi=2 op=transpose elem=32 grid=tile tile=8x32 block=32x8\n");
+	ok(m.op == META_OP_TRANSPOSE, "op=transpose: a transpose");
+	ok(meta_parse("// ptxpose kernel=k abi=2 op=gather elem=32 grid=tile tile=8x32 block=32x8\n", &m, err,
+		      sizeof err) == -1, "op=gather refused");
+	is_str(err, "metadata: op must be transpose or copy, got 'gather'", "... naming it");
+}
+
 static void test_linear_grid(void)
 {
 	px_meta m = meta_of("// ptxpose kernel=k abi=2 elem=32 grid=linear per_block=256 block=256\n");
@@ -206,6 +221,7 @@ int main(void)
 {
 	unsetenv("PTXPOSE_GRID_MAX");
 	test_tile_grid();
+	test_op();
 	test_linear_grid();
 	test_flat_grid();
 	test_grid_max();

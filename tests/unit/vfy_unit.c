@@ -1,6 +1,6 @@
-/* Unit tests for the host side of verification (rig/vfy.c, vfy_cmp.c):
- * the random stream, the poison, the reference transpose for every width,
- * the comparison and its report. Prints TAP. */
+/* Unit tests for the host side of verification (rig/vfy.c, vfy_cmp.c,
+ * vfy_copy.c): the random stream, the poison, the reference transpose for
+ * every width, the comparison and its report, and the row copy's. Prints TAP. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -314,6 +314,63 @@ static void test_nd(void)
 	free(out);
 }
 
+/* A host "kernel" of the row copy: mode 0 right, 1 one element of a row
+ * missed, 2 one byte of ld_out padding written, 3 one element wrong. */
+static int copier(void *ud, vfy_bufs *b, const rig_shape *s)
+{
+	const runner_ctx *c = ud;
+	unsigned eb = rig_shape_elem_bytes(s);
+	const unsigned char *in = b->in;
+	unsigned char *out = b->out;
+	for (uint64_t m = 0; m < s->p.batch; m++)
+		for (uint64_t i = 0; i < s->p.rows; i++)
+			for (uint64_t j = 0; j < s->p.cols; j++)
+				if (!(c->mode == 1 && m == 1 && i == 2 && j == 3))
+					memcpy(out + (m * s->p.stride_out + i * s->p.ld_out + j) * eb,
+					       in + (m * s->p.stride_in + i * s->p.ld_in + j) * eb, eb);
+	if (c->mode == 2)
+		out[(s->p.stride_out + 2 * s->p.ld_out + s->p.cols) * eb] ^= 1;
+	if (c->mode == 3)
+		out[(s->p.stride_out + 2 * s->p.ld_out + 3) * eb] ^= 1;
+	return 0;
+}
+
+static void test_copy(void)
+{
+	char err[256] = "";
+	nd_problem p;
+	rig_shape s = shape_of(7, 1, 0, 0, 32, 0, 0, 0, 0);
+	ok(vfy_copy_shape(&s, &p, err, sizeof err) == PX_OK && s.p.ld_in == 1 && s.p.ld_out == 1 && s.p.batch == 1 &&
+	   s.p.stride_out == 7 && p.rank == 3 && p.perm[1] == 1,
+	   "copy 7x1: ld_in and ld_out default to cols, batch 1, strides rows x ld (%s)", err);
+	s = shape_of(9, 33, 0, 20, 32, 0, 1, 0, 0);
+	ok(vfy_copy_shape(&s, &p, err, sizeof err) == PX_EUSAGE && !strcmp(err, "copy: ld_out 20 is less than cols 33"),
+	   "ld_out under cols refused: %s", err);
+	s = shape_of(3, 5, 6, 7, 32, 0, 2, 18, 18); /* the second matrix from element 18, the first's last is 2*7+4 */
+	ok(vfy_copy_shape(&s, &p, err, sizeof err) == PX_EUSAGE && strstr(err, "copy: "),
+	   "output matrices that overlap refused: %s", err);
+	/* 3 matrices of 5x7 in 8-byte elements, padded pitches, gaps between */
+	rig_shape c5 = shape_of(5, 7, 9, 8, 64, 0, 3, 50, 44);
+	runner_ctx c = {0};
+	vfy_result r;
+	ok(vfy_copy_case(&c5, 3, copier, &c, &r, err, sizeof err) == PX_OK && r.checked == 2 * 44 + 4 * 8 + 7,
+	   "a right copy passes; every element of out compared (2*44 + 4*8 + 7)");
+	c.mode = 1;
+	ok(vfy_copy_case(&c5, 3, copier, &c, &r, err, sizeof err) == PX_WRONG && r.b == 1 && r.j == 2 && r.i == 3 &&
+	   r.mismatches == 1 && r.got[0] == VFY_POISON && !r.in_padding,
+	   "an element missed: PX_WRONG at out[b=1][j=2][i=3], the poison");
+	c.mode = 2;
+	ok(vfy_copy_case(&c5, 3, copier, &c, &r, err, sizeof err) == PX_WRONG && r.b == 1 && r.j == 2 && r.i == 7 &&
+	   r.in_padding && r.want[0] == VFY_POISON, "the ld_out padding written: PX_WRONG, in the padding");
+	char why[256];
+	vfy_describe(&r, &c5, why, sizeof why);
+	ok(strstr(why, "out[b=1][j=2][i=7]: got 0xa5a5a5a5a5a5a5a4, want 0xa5a5a5a5a5a5a5a5 (in the ld_out padding") != NULL,
+	   "... described: %s", why);
+	c.mode = 3;
+	ok(vfy_copy_case(&c5, 3, copier, &c, &r, err, sizeof err) == PX_WRONG && r.i == 3 && !r.in_padding &&
+	   r.got[0] != r.want[0], "an element wrong: PX_WRONG, got and want");
+}
+
 int main(void)
 {
 	test_nd();
@@ -323,5 +380,6 @@ int main(void)
 	test_batch();
 	test_finite();
 	test_host_case();
+	test_copy();
 	return tap_done();
 }
