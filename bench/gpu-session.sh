@@ -14,7 +14,8 @@
 # peers (ptx/ side by side with PyTorch, CuPy, cuBLAS, Triton and cuTENSOR:
 # bench/peers.py, see bench/README.md), cutensor (puts cuTENSOR's library
 # together from its parts and exports $PTXPOSE_CUTENSOR for the stages after
-# it: run `cutensor peers`), ncu (bank-conflict counters).
+# it: run `cutensor peers`), ncu (bank-conflict counters), nd (N-d checks, the new
+# families under compute-sanitizer, the Python GPU tests).
 set -u
 OUT=${OUT:-/tmp/ptxpose-out}
 mkdir -p "$OUT"
@@ -233,6 +234,50 @@ stage_ncu() {
 		grep '"l1tex\|"smsp' "$OUT/ncu-$k.txt" >>"$OUT/ncu.csv"; echo "$k rc=$?"
 	done
 	tar -C "$OUT" -czf "$OUT/ncu-raw.tgz" $(cd "$OUT" && ls ncu-*.txt) && rm -f "$OUT"/ncu-*.txt
+}
+
+# N-d permutations and the kernels of issues 21 and 22 (ABI v3, row copies,
+# flat batches): GPU checks of N-d shapes over every kernel, the library's
+# plans of DL permutations and one over 2^31 elements, memcheck and
+# racecheck of each new family, and the Python package's GPU tests.
+ND_SHAPES="32x64x56x56:perm=0,2,3,1,256x256x256:perm=2,1,0,64x33x17:perm=2,0,1:offset=1,1024x1024x2:perm=1,0,2:elem=32,\
+40x50x60:perm=2,1,0:strides_in=3100,61,1:strides_out=2600,52,1,8x512x16x64:perm=0,2,1,3,6x7x8x9x10:perm=4,2,0,3,1,\
+3x5x7x2x3:perm=1,3,0,4,2:offset=1"
+FLAT_SHAPES="3x3:batch=100000,8x8:batch=10000,16x16:batch=10000,32x32:batch=1000,64x64:batch=100,1x7:batch=1000,\
+31x33:batch=5,3x3:batch=1000:offset=1,5x7:batch=40:offset=3"
+stage_nd() {
+	log N-d checks over every kernel
+	$px check --shapes "$ND_SHAPES" ptx/*.ptx >"$OUT/check-nd.tap"; echo "rc=$?"
+	grep -v '^ok' "$OUT/check-nd.tap" | head -10; grep -c '^ok' "$OUT/check-nd.tap"
+	log flat kernels on tiny batches
+	$px check --shapes "$FLAT_SHAPES" ptx/flat_*.ptx >"$OUT/check-flat.tap"; echo "rc=$?"
+	PTXPOSE_GRID_MAX=7x1x1 $px check --shapes "$FLAT_SHAPES" ptx/flat_*.ptx >>"$OUT/check-flat.tap"; echo "capped rc=$?"
+	grep -v '^ok' "$OUT/check-flat.tap" | head -10; grep -c '^ok' "$OUT/check-flat.tap"
+	log the library\'s N-d plans
+	for a in "--elem 16 --dims 32x64x56x56 --perm 0,2,3,1" "--elem 16 --dims 8x2048x16x128 --perm 0,2,1,3" \
+		"--elem 32 --dims 256x256x256 --perm 2,1,0" "--elem 8 --dims 2x46341x23171 --perm 0,2,1" \
+		"--elem 32 --dims 16x16x16x16x16 --perm 4,3,2,1,0"; do
+		$px run $a 2>&1 | tail -1
+	done
+	log sanitizers on the new families
+	for run in "run ptx/flat_b32.ptx --rows 3 --cols 3 --batch 100000 --offset 1" "run ptx/flat_b8.ptx --rows 16 --cols 16 --batch 1000" \
+		"run --elem 32 --dims 64x33x17x3 --perm 3,1,0,2 --offset 1" "run --elem 16 --dims 8x64x16x32 --perm 0,2,1,3" \
+		"run ptx/rowcopy_nd_b32.ptx --dims 4x9x5x33 --perm 1,0,2,3 --offset 1"; do
+		for tool in memcheck racecheck; do
+			compute-sanitizer --tool $tool --error-exitcode 9 $px $run --no-time >"$OUT/san.log" 2>&1
+			echo "$tool $run: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san.log" | head -1)"
+		done
+	done
+	if [ -x build/tests/gpu_nd_unit ]; then
+		compute-sanitizer --tool memcheck --error-exitcode 9 build/tests/gpu_nd_unit --small >"$OUT/san.log" 2>&1
+		echo "memcheck gpu_nd_unit: rc=$? $(grep 'ERROR SUMMARY' "$OUT/san.log")"
+	fi
+	log Python on the GPU
+	for t in tests/t1030-python-gpu.t tests/t1031-python-permute-gpu.t tests/t1040-python-overhead.t; do
+		timeout 300 python3 "$t" >"$OUT/$(basename "$t" .t).tap" 2>&1
+		echo "$t rc=$? ok=$(grep -c '^ok' "$OUT/$(basename "$t" .t).tap") $(grep -v '^ok' "$OUT/$(basename "$t" .t).tap" | grep -v '^#' | head -3)"
+	done
+	grep -h '^# ptxpose.transpose(x) \|^# torch: x.t().contiguous\|^# C: execute ' "$OUT/t1040-python-overhead.tap"
 }
 
 for s in "$@"; do
