@@ -173,7 +173,7 @@ def plans():
        f'{pm.info.timed} timed, from the cache {pm.info.from_cache}')
     bad = []
     for k in ptxpose.kernels():
-        if k.elem_bytes == 4:
+        if k.elem_bytes == 4 and ' op=copy' not in f' {k.meta}':  # a row copy serves N-d tiled copies (t1031)
             y.zero_()
             try:
                 ptxpose.Plan(x, y, kernel=k.name).execute(x, y)
@@ -182,7 +182,7 @@ def plans():
                 continue
             if not exact(y, x):
                 bad.append(f'{k.name}: not bit-exact')
-    ok(not bad, 'every 4-byte kernel by name, bit-exact', '\n'.join(bad))
+    ok(not bad, 'every 4-byte transpose kernel by name, bit-exact', '\n'.join(bad))
 
 
 @guarded
