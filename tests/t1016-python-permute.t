@@ -8,6 +8,7 @@
 # several dims (kernel ABI v3), tiled copies; each result checked element by
 # element against the permutation computed here. Every bad input is an
 # Error naming the value, before anything reaches the device.
+import ctypes
 import itertools
 import os
 import re
@@ -86,6 +87,49 @@ for shape, perm in [((2, 3, 4, 8), (1, 0, 2, 3)), ((3, 5, 7), (1, 0, 2)), ((2, 4
                     ((2, 3, 2, 3, 6), (3, 1, 2, 0, 4))]:
     for dt in ('|u1', '<f4', '<c16'):
         check(shape, perm, dt, 12)
+# ---- streams: explicit, the CAI v3 one, a stream object; captured into a graph (run by the graph only)
+VP = ctypes.c_void_p
+st, g, ge = VP(), VP(), VP()
+cu('cuStreamCreate', ctypes.byref(st), 1)
+
+
+def captured(call, x, y, perm):
+    cu('cuStreamBeginCapture_v2', st, 0)
+    try:
+        call()
+    except ptxpose.Error as e:
+        print(f'# {e}')
+        cu('cuStreamEndCapture', st, ctypes.byref(g), check=False)
+        return False
+    cu('cuStreamEndCapture', st, ctypes.byref(g))
+    before = y.elements()
+    cu('cuGraphInstantiateWithFlags', ctypes.byref(ge), g, 0)
+    cu('cuGraphLaunch', ge, st)
+    cu('cuStreamSynchronize', st)
+    return before != permuted(x, perm) and y.elements() == permuted(x, perm)
+
+
+class TorchStream:
+    cuda_stream = st.value
+
+
+for shape, perm, what in [((4, 6, 8), (2, 0, 1), 'a transpose'), ((3, 4, 5, 6), (3, 2, 1, 0), 'a batch of 2 dims'),
+                          ((3, 5, 8), (1, 0, 2), 'a tiled copy')]:
+    x = Arr(shape, '<f4', mem=Dev(8192))
+    x.fill(13)
+    y = padded(tuple(shape[k] for k in perm), '<f4')
+    ptxpose.permute(x, perm, y)  # plans it: the capture then holds only the launch
+    cu('cuStreamSynchronize', None)
+    y.clear()
+    ok(captured(lambda: ptxpose.permute(x, perm, y, stream=st.value), x, y, perm),
+       f'{what}: stream= an int: the launch went to that stream (captured, run by the graph only)')
+    y.clear()
+    xs = Arr(shape, '<f4', mem=x.mem, stream=st.value)
+    ok(captured(lambda: ptxpose.permute(xs, perm, y), x, y, perm), f"{what}: no stream=: the array's CAI v3 stream")
+    y.clear()
+    ok(captured(lambda: ptxpose.permute(x, perm, y, stream=TorchStream()), x, y, perm),
+       f'{what}: a stream object (cuda_stream)')
+
 # ---- bad input, before the device
 x = Arr((3, 4, 5), '<f4')
 raises(lambda: ptxpose.permute(x, (0, 1)), ptxpose.InvalidArgument, re.escape('perm: (0, 1) has 2 entries, x has 3'),
@@ -114,6 +158,24 @@ raises(lambda: ptxpose.permute(xa, (1, 0), ya), ptxpose.InvalidArgument, re.esca
 xn = Arr((4, 8), '<f4', strides=(-32, 4), offset=96, mem=Dev(4096))
 raises(lambda: ptxpose.permute(xn, (1, 0)), ptxpose.Unsupported, re.escape('negative stride -8'),
        'a negative stride')
+x = Arr((4, 6, 8), '<f4')
+raises(lambda: ptxpose.permute(type('Host', (), {'__array_interface__': {}})(), (1, 0)), ptxpose.InvalidArgument,
+       'a host array', 'a host array')
+raises(lambda: ptxpose.permute(x, (2, 0, 1), Arr((8, 4, 6), '<f4', device=1)), ptxpose.InvalidArgument,
+       re.escape('out: on device 1, x on device 0'), 'out on another device')
+raises(lambda: ptxpose.permute(Arr((4, 4, 2), '|V12'), (2, 1, 0)), ptxpose.Unsupported, 'void96 has 12-byte elements',
+       'an unsupported dtype width')
+raises(lambda: ptxpose.permute(Arr((4, 4, 2), '<c16', offset=8), (2, 1, 0)), ptxpose.Misaligned,
+       'complex128 .*aligned to 8 bytes only: ptxpose needs 16', 'a 16-byte dtype 8-byte aligned')
+ro = Arr((8, 4, 6))
+ro.__class__ = type('RO', (Arr,), {'__cuda_array_interface__': property(
+    lambda a: dict(Arr.__cuda_array_interface__.fget(a), data=(a.ptr, True)))})
+raises(lambda: ptxpose.permute(x, (2, 0, 1), ro), ptxpose.InvalidArgument, 'out: a read-only array', 'a read-only out')
+raises(lambda: ptxpose.permute(x, (2, 0, 1), stream='s'), ptxpose.InvalidArgument, 'not a CUDA stream', 'a bad stream')
+raises(lambda: ptxpose.permute(Arr((3, 4, 5), '<f4', strides=(0, 20, 4)), (2, 1, 0)), ptxpose.Unsupported,
+       re.escape('x: a broadcast dimension (dimension 0 of shape (3, 4, 5), stride 0)'), 'a broadcast input')
+raises(lambda: ptxpose.permute(Arr((4, 5), '<f4', strides=(-20, 4), offset=60), (1, 0)), ptxpose.Unsupported,
+       'negative stride', 'a negative stride, before any result is allocated')
 xe = Arr((0, 3, 4), '<f4')
 ye = ptxpose.permute(xe, (2, 0, 1))
 ok(ye.shape == (4, 0, 3), 'an empty array: an empty result, nothing launched')

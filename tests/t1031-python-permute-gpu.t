@@ -5,7 +5,8 @@
 # deep-learning permutations (attention heads, NCHW <-> NHWC, 3-D reversal)
 # at small sizes, every element width, strided and offset views, out= with
 # gaps, a permutation over 2^31 elements and one whose reduced batch needs
-# more than 65535 blocks of the grid's z; none may raise (every class has
+# more than 65535 blocks of the grid's z; busy streams (current and explicit),
+# torch.cuda.graph capture, CuPy and JAX arrays; none may raise (every class has
 # its kernels). Skips where there is no CUDA device for PyTorch.
 import itertools
 import os
@@ -84,6 +85,68 @@ if free > 6 * 2**30:
     del x
 x = rand((3, 70000, 4, 5), torch.int32)
 case(x, (3, 1, 2, 0), '3x70000x4x5 perm (3,1,2,0): 70000 matrices along the grid\'s z')
+# streams: the current one and an explicit one, busy: the permutation must run after what is queued there
+for how in ('current', 'explicit'):
+    st = torch.cuda.Stream()
+    src = rand((64, 48, 40), torch.float32)
+    x, y = torch.zeros_like(src), torch.empty((40, 64, 48), dtype=torch.float32, device='cuda')
+    torch.cuda.synchronize()
+    with torch.cuda.stream(st):
+        torch.cuda._sleep(50_000_000)  # tens of ms: on the default stream it would permute the zeros
+        x.copy_(src)
+    if how == 'current':
+        with torch.cuda.stream(st):
+            ptxpose.permute(x, (2, 0, 1), y)
+    else:
+        ptxpose.permute(x, (2, 0, 1), y, stream=st)
+    st.synchronize()
+    ok(torch.equal(bits(y), bits(src.permute(2, 0, 1))),
+       f'a busy non-default stream ({how}): the permutation ran after the copy queued before it')
+# inside torch.cuda.graph: planned outside, captured, the replay permutes the current x
+for shape, perm in (((8, 64, 16, 32), (0, 2, 1, 3)), ((16, 17, 18, 19), (3, 1, 2, 0))):
+    x = rand(shape, torch.float16)
+    st = torch.cuda.Stream()
+    st.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(st):
+        ptxpose.permute(x, perm)  # plans it
+    torch.cuda.current_stream().wait_stream(st)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        y0 = ptxpose.permute(x, perm)
+    x.copy_(rand(shape, torch.float16))
+    graph.replay()
+    torch.cuda.synchronize()
+    ok(torch.equal(bits(y0), bits(x.permute(perm))), f'{shape} perm {perm}: captured in torch.cuda.graph, replayed')
+# CuPy and JAX arrays, where they are installed: a result of their kind, bit-exact
+try:
+    import cupy
+    a = cupy.asarray(rand((6, 7, 8, 9), torch.int32))
+    b = ptxpose.permute(a, (3, 1, 0, 2))
+    cupy.cuda.runtime.deviceSynchronize()
+    want = cupy.ascontiguousarray(a.transpose(3, 1, 0, 2))
+    ok(type(b) is cupy.ndarray and b.shape == want.shape and bool((b == want).all()), 'CuPy: a cupy.ndarray back, exact')
+except ImportError:
+    print('# CuPy not installed: left out')
+os.environ.setdefault('XLA_PYTHON_CLIENT_PREALLOCATE', 'false')
+try:
+    import jax
+    import jax.numpy as jnp
+    jax_gpu = bool(jax.devices('gpu'))
+except Exception as e:  # noqa: BLE001
+    jax_gpu = False
+    print(f'# JAX: not usable on the GPU ({type(e).__name__}), left out')
+if jax_gpu:
+    for shape, perm, dt in (((5, 6, 7), (2, 0, 1), jnp.float32), ((4, 128, 8, 64), (0, 2, 1, 3), jnp.int16),
+                            ((3, 4, 5, 6), (3, 2, 1, 0), jnp.uint8)):
+        xj = jax.random.bits(jax.random.PRNGKey(3), shape, jnp.dtype(dt) if dt != jnp.float32 else jnp.uint32)
+        xj = jax.lax.bitcast_convert_type(xj, dt) if dt == jnp.float32 else xj
+        yj = ptxpose.permute(xj, perm)
+        want = jnp.transpose(xj, perm)
+        same = yj.shape == want.shape and bool(jnp.array_equal(jax.lax.bitcast_convert_type(yj, jnp.uint32)
+                                                               if dt == jnp.float32 else yj,
+                                                               jax.lax.bitcast_convert_type(want, jnp.uint32)
+                                                               if dt == jnp.float32 else want))
+        ok(isinstance(yj, jax.Array) and same, f'JAX {jnp.dtype(dt).name} {shape} perm {perm}: a jax.Array, exact')
 print(f'# Unsupported in this build: {len(unsupported)} cases')
 for k, v in list(unsupported.items())[:8]:
     print(f'#   {k}: {v}')

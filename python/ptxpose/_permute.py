@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 import ctypes
+import sys
+from types import SimpleNamespace
 from typing import Any, Sequence, Tuple
 
-from . import _arrays, _core, _handles, _lib, _streams
+from . import _arrays, _core, _handles, _jax, _lib, _streams
 from ._errors import InvalidArgument, Unsupported
 
 STRIDE_MAX = 2**63 - 1  # the desc's int64 strides
@@ -36,6 +38,9 @@ def _strides(v: _arrays.View, role: str) -> Tuple[int, ...]:
         if s < 0 and n > 1:
             raise Unsupported(f'{role}: negative stride {s} elements (dimension {i} of shape {v.shape}): not '
                               f'supported yet; pass a copy')
+        if s == 0 and n > 1 and role == 'x':
+            raise Unsupported(f'x: a broadcast dimension (dimension {i} of shape {v.shape}, stride 0): not '
+                              f'supported; pass a copy')
         if s > STRIDE_MAX:
             raise InvalidArgument(f'{role}: stride {s} elements (dimension {i}) is past 2^63')
     return tuple(max(s, 0) for s in v.strides)
@@ -53,8 +58,9 @@ def permute(x: Any, perm: Sequence[int], out: Any = None, *, stream: Any = None)
     (out's dimension k is x's dimension perm[k]), as x.permute(perm).contiguous() in torch.
 
     x: a torch tensor, CuPy or Numba array, or any object with __cuda_array_interface__ or
-    __dlpack__, of rank 1 to 8 (JAX arrays: not yet); its strides, dtype (1 to 16-byte elements) and
-    alignment are honoured. out: None (a new C-contiguous array of x's kind) or an array of shape
+    __dlpack__, of rank 1 to 8; its strides, dtype (1 to 16-byte elements) and alignment are
+    honoured. out: None (a new C-contiguous array of x's kind; a jax.Array for JAX, which out= cannot
+    be: it is immutable) or an array of shape
     tuple(x.shape[p] for p in perm) and x's dtype, on x's device, not overlapping x; any strides that
     keep its elements apart. stream: as for transpose(). Returns out. Asynchronous, no
     synchronization. The library drops extent-1 dimensions, merges those adjacent in both arrays
@@ -63,8 +69,6 @@ def permute(x: Any, perm: Sequence[int], out: Any = None, *, stream: Any = None)
     """
     s = _streams.handle(stream)
     vx = _arrays.view(x, 'x', s)
-    if vx.kind == 'jax':
-        raise Unsupported('x: permute of a JAX array is not supported yet (transpose is)')
     rank = len(vx.shape)
     if not 1 <= rank <= _lib.MAX_RANK:
         raise InvalidArgument(f'x: a {rank}-d array: permute takes 1 to {_lib.MAX_RANK} dimensions')
@@ -72,10 +76,18 @@ def permute(x: Any, perm: Sequence[int], out: Any = None, *, stream: Any = None)
     if min(vx.shape) < 0:
         raise InvalidArgument(f'x: shape {vx.shape} has a negative dimension')
     _arrays.check_pointer(vx, 'x')
+    empty = 0 in vx.shape
+    if not empty and not vx.ptr:
+        raise InvalidArgument(f'x: a null data pointer for shape {vx.shape}')
+    sx = _strides(vx, 'x') if not empty else vx.strides
     dev = _core._device_of(vx, 'x')
     run_on = s if s is not None else _streams.current(vx)
     want = tuple(vx.shape[k] for k in p)
-    made = _core._allocate(vx.obj, vx.kind, vx.device, want) if out is None else out
+    if out is None:  # every check of x made: the result's memory now
+        made = (_jax.Buffer(dev, want, vx.dtype) if vx.kind == 'jax' else
+                _core._allocate(vx.obj, vx.kind, vx.device, want))
+    else:
+        made = out
     vo = _arrays.view(made, 'out', run_on)
     if vo.shape != want:
         raise InvalidArgument(f'out: shape {vo.shape}, but x of shape {vx.shape} permuted by {p} is {want}')
@@ -84,12 +96,14 @@ def permute(x: Any, perm: Sequence[int], out: Any = None, *, stream: Any = None)
     if vo.readonly:
         raise InvalidArgument(f'out: a read-only array ({type(made).__name__})')
     _arrays.check_pointer(vo, 'out')
-    od = _core._device_of(vo, 'out')
+    od = _core._device_of(vo, 'out') if vo.kind != 'jaxout' else dev
     if od != dev:
         raise InvalidArgument(f'out: on device {od}, x on device {dev}')
-    if 0 in vx.shape:
-        return vo.obj
-    sx, so = _strides(vx, 'x'), _strides(vo, 'out')
+    if empty:
+        return _jax_result(vx, vo, run_on, x, p) if vo.kind == 'jaxout' else vo.obj
+    if not vo.ptr:
+        raise InvalidArgument(f'out: a null data pointer for shape {vo.shape}')
+    so = _strides(vo, 'out')
     ax, ao = _span(vx), _span(vo)
     if vx.ptr < vo.ptr + ao and vo.ptr < vx.ptr + ax:
         raise InvalidArgument(f'x and out overlap: x spans {vx.ptr:#x}..{vx.ptr + ax:#x}, out '
@@ -101,4 +115,11 @@ def permute(x: Any, perm: Sequence[int], out: Any = None, *, stream: Any = None)
         d.extents[k], d.perm[k], d.strides_in[k], d.strides_out[k] = vx.shape[k], p[k], sx[k], so[k]
     h = _handles.get(dev)
     _handles.check(_lib.load().ptxpose_permute(h.ptr, ctypes.byref(d), vx.ptr, vo.ptr, run_on))
-    return vo.obj
+    return _jax_result(vx, vo, run_on, x, p) if vo.kind == 'jaxout' else vo.obj
+
+
+def _jax_result(vx: _arrays.View, vo: _arrays.View, stream: Any, x: Any, perm: Tuple[int, ...]) -> Any:
+    """The jax.Array of the result buffer, as transpose() hands over its own (_jax.result)."""
+    if not vo.obj.ptr:  # no element: nothing to hand over
+        return sys.modules['jax'].numpy.transpose(x, perm)
+    return _jax.result(SimpleNamespace(out=vo, stream=stream, x=vx), x)
