@@ -138,14 +138,12 @@ except Exception as e:  # noqa: BLE001
 if jax_gpu:
     for shape, perm, dt in (((5, 6, 7), (2, 0, 1), jnp.float32), ((4, 128, 8, 64), (0, 2, 1, 3), jnp.int16),
                             ((3, 4, 5, 6), (3, 2, 1, 0), jnp.uint8)):
-        xj = jax.random.bits(jax.random.PRNGKey(3), shape, jnp.dtype(dt) if dt != jnp.float32 else jnp.uint32)
-        xj = jax.lax.bitcast_convert_type(xj, dt) if dt == jnp.float32 else xj
+        u = jnp.dtype(f'uint{8 * jnp.dtype(dt).itemsize}')  # the bits: random, and compared, as unsigned
+        xj = jax.lax.bitcast_convert_type(jax.random.bits(jax.random.PRNGKey(3), shape, u), dt)
         yj = ptxpose.permute(xj, perm)
         want = jnp.transpose(xj, perm)
-        same = yj.shape == want.shape and bool(jnp.array_equal(jax.lax.bitcast_convert_type(yj, jnp.uint32)
-                                                               if dt == jnp.float32 else yj,
-                                                               jax.lax.bitcast_convert_type(want, jnp.uint32)
-                                                               if dt == jnp.float32 else want))
+        same = yj.shape == want.shape and bool(jnp.array_equal(jax.lax.bitcast_convert_type(yj, u),
+                                                               jax.lax.bitcast_convert_type(want, u)))
         ok(isinstance(yj, jax.Array) and same, f'JAX {jnp.dtype(dt).name} {shape} perm {perm}: a jax.Array, exact')
 print(f'# Unsupported in this build: {len(unsupported)} cases')
 for k, v in list(unsupported.items())[:8]:
