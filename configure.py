@@ -70,10 +70,12 @@ TOOL_PENDING = []
 # build/tsan/libptxpose.a; LIBRARY in a list: its sources with the others).
 LIBRARY = 'libptxpose'
 TSAN = {'pool_unit': ['common/pool.c'], 'vfy_unit': ['rig/vfy.c', 'rig/vfy_cmp.c', 'rig/vfy_copy.c', 'rig/hostmem.c', 'rig/shape.c', 'rig/shape_nd.c', 'rig/vfy_nd.c', 'rig/nd_ref.c', 'common/ndspec.c', 'common/pool.c', LIBRARY], 'cache_threads': ['common/cache.c', 'common/cache_entry.c'], 'api_threads': LIBRARY, 'api_reentry': LIBRARY}
-TSAN_FLAGS = '-O1 -g -fsanitize=thread'
+# The sanitizer builds take line tables alone (-g1): their reports' stacks
+# name file and line, and they compile a fifth faster (`ninja test` builds them)
+TSAN_FLAGS = '-O1 -g1 -fsanitize=thread'
 VARIANTS = {
     '': '-O2 -g',
-    'asan/': '-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined '
+    'asan/': '-O1 -g1 -fno-omit-frame-pointer -fsanitize=address,undefined '
              '-fno-sanitize-recover=undefined',
 }
 # libFuzzer targets: clang, the fuzzer's coverage, ASan and UBSan (an abort).

@@ -182,18 +182,25 @@ def solve(m, rows, ridge=RIDGE, sweeps=20000):
     prior = [m.start(who, f) for who, f in m.cols]
     th = m.theta
     g = [sum(v * th[k] for k, v in G[j].items()) - c[j] + lam * (th[j] - prior[j]) for j in range(n)]
+    # the sweeps in plain locals and lists (the same arithmetic, in the same
+    # order, as max() and dict.items() would give, without their calls)
+    Gl = [list(G[j].items()) for j in range(n)]
+    hs = [diag[j] + lam for j in range(n)]
     for _ in range(sweeps):
         worst = 0.0
         for j in range(n):
-            h = diag[j] + lam
-            new = max(lb[j], th[j] - g[j] / h)
+            t, lbj = th[j] - g[j] / hs[j], lb[j]
+            new = t if t > lbj else lbj
             d = new - th[j]
             if d:
                 th[j] = new
-                for k, v in G[j].items():
+                for k, v in Gl[j]:
                     g[k] += v * d
                 g[j] += lam * d
-                worst = max(worst, abs(d) / max(abs(new), 1e-3))
+                a = new if new >= 0 else -new
+                r = (d if d >= 0 else -d) / (1e-3 if 1e-3 > a else a)
+                if r > worst:
+                    worst = r
         if worst < 1e-9:
             break
 

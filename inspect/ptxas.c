@@ -135,7 +135,11 @@ static int classify_failure(const char *arch, const strbuf *log, char *err, size
 
 /* With $PTXPOSE_TOOL_CACHE: *key for this run (0 when the file cannot be
  * read: no caching), and 1 when the cache holds its result, filled in as
- * ptxas would have. Only for a log that starts empty: an entry is all of it. */
+ * ptxas would have. Only for a log that starts empty: an entry is all of it.
+ * The key leaves out the input's path, so that the same PTX under another
+ * name (a file, a copy, a module sass writes to a temporary file) is
+ * assembled once: ptxas's object does not depend on it, and an output that
+ * names the path (a warning) is not kept (ins_ptxas). */
 static int cached_ptxas(const char *ptxas, const char *in, const char *archopt, uint64_t *key,
 			ins_res *res, ins_cubin *cubin, strbuf *log)
 {
@@ -143,9 +147,9 @@ static int cached_ptxas(const char *ptxas, const char *in, const char *archopt, 
 	char *src;
 	if (!ins_tc_dir() || log->len || !(src = fs_read(in, &srclen)))
 		return 0;
-	const char *parts[] = {"-v", archopt, in, src};
-	size_t lens[] = {3, strlen(archopt) + 1, strlen(in) + 1, srclen};
-	*key = ins_tc_key(ptxas, parts, lens, 4);
+	const char *parts[] = {"-v", archopt, src};
+	size_t lens[] = {3, strlen(archopt) + 1, srclen};
+	*key = ins_tc_key(ptxas, parts, lens, 3);
 	free(src);
 	unsigned char *data;
 	size_t len;
@@ -204,7 +208,7 @@ int ins_ptxas(const char *ptxas, const char *path, const char *arch,
 				 errno == EFBIG ? "more than 64 MiB" : strerror(errno));
 			st = INS_ETOOL;
 		} else {
-			if (key)
+			if (key && !strstr(sb_str(log), in))
 				ins_tc_put(key, sb_str(log), log->len, data, len);
 			if (cubin) {
 				cubin->data = data;

@@ -3,9 +3,10 @@
  * kernel is assembled and disassembled once a run, not once a test). Only
  * successful runs are kept. The key is the hash of the tool's identity (its
  * path, size, modification time and inode), its arguments and every byte it
- * reads: another or a rebuilt tool, or a changed input, misses. An entry is
- * one file, written atomically: a header line with the two parts' lengths,
- * then the parts (ptxas: its output and the object; cuobjdump: its listing). */
+ * reads (for ptxas, not the input's path: inspect/ptxas.c): another or a
+ * rebuilt tool, or a changed input, misses. An entry is one file, written
+ * atomically: a header line with the two parts' lengths, then the parts
+ * (ptxas: its output and the object; cuobjdump: its listing). */
 #include "inspect/toolcache.h"
 
 #include <errno.h>

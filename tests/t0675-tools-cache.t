@@ -3,7 +3,8 @@
 # tests/lib/tap.sh) ptxas's and cuobjdump's results are kept by the hash of
 # the tool and what it reads: the same JSON as without, one entry a tool, an
 # entry is what a second run uses, a torn entry is a miss, a failure is not
-# kept.
+# kept; the key is the PTX, not its path (a copy hits), and ptxas's output
+# that names the path (a warning) is not kept.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib/tap.sh
 need_ptxpose
@@ -33,4 +34,17 @@ printf '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k() { bog
 check "PTX that ptxas rejects: exit 5" 5 env PTXPOSE_TOOL_CACHE="$tc" "$PX" sass "$tmp/broken.ptx"
 check "... again: exit 5" 5 env PTXPOSE_TOOL_CACHE="$tc" "$PX" sass "$tmp/broken.ptx"
 [ "$(ls "$tc" | wc -l)" -eq 2 ] && ok "... and no entry for it" || { nok "... and no entry for it"; ls -la "$tc" | diag; }
+
+# the same PTX under another name: ptxas's and cuobjdump's entries serve it
+cp "$f" "$tmp/copy.ptx"
+check "a copy of $f under another name" 0 env PTXPOSE_TOOL_CACHE="$tc" "$PX" sass --json "$tmp/copy.ptx"
+[ "$(ls "$tc" | wc -l)" -eq 2 ] && ok "... uses their entries (still two)" || { nok "... uses their entries"; ls -la "$tc" | diag; }
+sed "s|\"file\":\"$tmp/copy.ptx\"|\"file\":\"$f\"|" "$tmp/out" | cmp -s - "$tmp/want" && ok "... the same JSON but the name" ||
+	{ nok "... the same JSON but the name"; diag <"$tmp/out"; }
+# ptxas warns, naming the file: its output is not kept (cuobjdump's listing is)
+printf '.version 6.3\n.target sm_75\n.address_size 64\n.visible .entry k() { .reg .pred p; vote.any.pred p, 1; ret; }\n' >"$tmp/warn.ptx"
+check "PTX that ptxas warns about, naming it" 0 env PTXPOSE_TOOL_CACHE="$tc" "$PX" sass -v "$tmp/warn.ptx"
+grep -q "warn.ptx, line 4; warning" "$tmp/err" && ok "... -v shows the warning" || { nok "... -v shows the warning"; diag <"$tmp/err"; }
+! grep -q "warn.ptx" "$tc"/* && [ "$(ls "$tc" | wc -l)" -eq 3 ] && ok "... no ptxas entry for it (one of cuobjdump)" ||
+	{ nok "... no ptxas entry for it"; ls -la "$tc" | diag; }
 finish
