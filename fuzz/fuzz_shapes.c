@@ -1,6 +1,6 @@
 /* fuzz_shapes: shape lists (rig/shape.c) on any bytes as a --shapes
  * value: rig_shape_list, then rig_shape_check and the byte sizes of every
- * entry at every width it applies to. libFuzzer; see fuzz/README.md. */
+ * entry (2-D, or N-d: D0xD1x..:perm=..) at every width it applies to. libFuzzer; see fuzz/README.md. */
 #include "fuzz/fuzz.h"
 #include "rig/rig.h"
 
@@ -26,6 +26,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			/* a checked shape's sizes hold in 64 bits and a buffer: batch-1
 			 * strides and the last matrix whole, each side */
 			uint64_t in = rig_shape_in_bytes(&s), out = rig_shape_out_bytes(&s), eb = rig_shape_elem_bytes(&s);
+			if (s.p.rank) { /* an N-d shape: its spans are whole elements, at least one each, and add up */
+				if (!in || !out || in % eb || out % eb || in + out < in)
+					abort();
+				rig_shape_name(&s, name, sizeof name);
+				continue;
+			}
 			uint64_t in_el = (s.p.batch - 1) * s.p.stride_in + s.p.rows * s.p.ld_in;
 			uint64_t out_el = (s.p.batch - 1) * s.p.stride_out + s.p.cols * s.p.ld_out;
 			if (s.p.ld_in < s.p.cols || s.p.ld_out < s.p.rows || in / eb != in_el || out / eb != out_el || in % eb ||
