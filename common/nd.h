@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "common/ndspec.h"
+#include "include/ptxpose.h"
 
 #define ND_MAX_RANK 8
 /* Both fastest extents at most this many elements: ND_SMALL. */
@@ -81,5 +82,11 @@ int nd_spans(const nd_problem *p, uint64_t *in_bytes, uint64_t *out_bytes);
  * the caller gives; strides not given are packed (nd_fill_packed);
  * alignments 0. Not checked: call nd_check. */
 void nd_from_spec(nd_problem *p, const ndspec *s, unsigned elem_bytes);
+
+/* The problem an N-d desc (include/ptxpose.h, rank > 0) describes, strides
+ * packed where a side gives none (nd_fill_packed); alignments a_in and
+ * a_out where they are known (at least elem_bytes), else 0 (then nothing
+ * folds into a wider element). Not checked: call nd_check. */
+void nd_of_desc(nd_problem *p, const ptxpose_desc *d, unsigned a_in, unsigned a_out);
 
 #endif

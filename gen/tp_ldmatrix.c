@@ -156,11 +156,7 @@ static void wx_ldmatrix_tile(wx *x)
 		ptxb_op(b, NULL, "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16", "%s, [%s]", regs,
 			wx_reg_name(x, "sld", i));
 	}
-	ptxb_group(b, "Quad transposes: the fragments become 16-byte granules of output rows.");
-	for (unsigned i = 0; i < x->UPT; i++)
-		wx_quad_xpose(x, x->d[i][0]);
-	ptxb_group(b, "The stores: one granule a unit.");
-	wx_global(x, 1, 0, 0);
+	wx_quads_then_stores(x);
 }
 
 static const wx_kind kind = {

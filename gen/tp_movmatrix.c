@@ -58,11 +58,7 @@ static void wx_movmatrix_tile(wx *x)
 	for (unsigned i = 0; i < x->UPT; i++)
 		for (unsigned m = 0; m < 4; m++)
 			ptxb_op(b, NULL, "movmatrix.sync.aligned.m8n8.trans.b16", "%s, %s", x->d[i][0][m], x->d[i][0][m]);
-	ptxb_group(b, "Quad transposes: the fragments become 16-byte granules of output rows.");
-	for (unsigned i = 0; i < x->UPT; i++)
-		wx_quad_xpose(x, x->d[i][0]);
-	ptxb_group(b, "The stores: one granule a unit.");
-	wx_global(x, 1, 0, 0);
+	wx_quads_then_stores(x);
 }
 
 static const wx_kind kind = {

@@ -216,6 +216,15 @@ void wx_global(wx *x, int store, unsigned krow, unsigned kcol)
 			}
 }
 
+void wx_quads_then_stores(wx *x)
+{
+	ptxb_group(x->e.b, "Quad transposes: the fragments become 16-byte granules of output rows.");
+	for (unsigned i = 0; i < x->UPT; i++)
+		wx_quad_xpose(x, x->d[i][0]);
+	ptxb_group(x->e.b, "The stores: one granule a unit.");
+	wx_global(x, 1, 0, 0);
+}
+
 /* dst = base + ((row0 [+ row]) * ld + col0 [+ col]) * es; row and col
  * may be NULL. */
 static void lane_addr(wx *x, const char *dst, const char *base, const char *row0, const char *row,

@@ -99,6 +99,11 @@ const char *wx_reg_name(const wx *x, const char *prefix, unsigned i);
  * r[i] becomes lane q+i's r[j]. Two butterflies of shfl.sync. */
 void wx_quad_xpose(wx *x, const char *const r[4]);
 
+/* The last steps of the 16x16-unit kernels (ldmatrix, movmatrix): a quad
+ * transpose of each unit's fragments into 16-byte granules of output rows,
+ * then the stores, one granule a unit. */
+void wx_quads_then_stores(wx *x);
+
 /* One 16-byte global access of words w: `rows` rows and `cols` columns
  * past the lane's address in unit 0 (input coordinates for loads, output
  * ones for stores). w NULL: only the row's address register, so that a

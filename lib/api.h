@@ -89,6 +89,9 @@ struct ptxpose_plan_s {
 ptxpose_status api_fail(ptxpose_status st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The public status of an internal one, msg as the last error. */
 ptxpose_status api_fail_px(px_status st, const char *msg);
+/* A model check's verdict (lib/model.h) as the API's status, err the last
+ * error (a misaligned one prefixed by `misaligned`, e.g. "desc->"). */
+ptxpose_status api_fail_model(enum model_status st, const char *misaligned, const char *err);
 
 
 /* ---- ids (api_live.c) ------------------------------------------------------- */

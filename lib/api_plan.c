@@ -41,12 +41,9 @@ static ptxpose_status nd_problem_of(const ptxpose_desc *d, unsigned a_in, unsign
 			return api_fail(PTXPOSE_ERR_INVALID, "desc->%s is %llu with desc->rank %u: an N-d desc takes "
 							     "extents and strides, its 2-D fields stay 0",
 					names[k], (unsigned long long)v[k], d->rank);
-	switch (model_problem_of_nd(p, d, d->align_in ? d->align_in : a_in, d->align_out ? d->align_out : a_out, NULL,
-				    0, err, errlen)) {
-	case MODEL_OK: return PTXPOSE_OK;
-	case MODEL_EOVERFLOW: return api_fail(PTXPOSE_ERR_OVERFLOW, "%s", err);
-	default: return api_fail(PTXPOSE_ERR_INVALID, "%s", err);
-	}
+	return api_fail_model(model_problem_of_nd(p, d, d->align_in ? d->align_in : a_in,
+						  d->align_out ? d->align_out : a_out, NULL, 0, err, errlen),
+			      "desc->", err);
 }
 
 ptxpose_status api_problem(const ptxpose_desc *d, const void *in, const void *out, model_problem *p)
@@ -88,12 +85,7 @@ ptxpose_status api_problem(const ptxpose_desc *d, const void *in, const void *ou
 	if (es && !(es & (es - 1)) && es <= 16 && (bad_in || (out && a_out < es)))
 		return api_fail(PTXPOSE_ERR_MISALIGNED, "%s %p is not aligned to %u bytes, the element size",
 				bad_in ? "in" : "out", bad_in ? in : out, es);
-	switch (model_problem_check(p, err, sizeof err)) {
-	case MODEL_OK: return PTXPOSE_OK;
-	case MODEL_EMISALIGNED: return api_fail(PTXPOSE_ERR_MISALIGNED, "desc->%s", err);
-	case MODEL_EOVERFLOW: return api_fail(PTXPOSE_ERR_OVERFLOW, "%s", err);
-	default: return api_fail(PTXPOSE_ERR_INVALID, "%s", err);
-	}
+	return api_fail_model(model_problem_check(p, err, sizeof err), "desc->", err);
 }
 
 /* The kernel: by name, or the model's first; its prediction into info. */

@@ -83,3 +83,13 @@ ptxpose_status api_fail_px(px_status st, const char *msg)
 	ptxpose_status out = (unsigned)st < sizeof map / sizeof map[0] ? map[st] : PTXPOSE_ERR_CUDA;
 	return api_fail(out, "%s", msg);
 }
+
+ptxpose_status api_fail_model(enum model_status st, const char *misaligned, const char *err)
+{
+	switch (st) {
+	case MODEL_OK: return PTXPOSE_OK;
+	case MODEL_EMISALIGNED: return api_fail(PTXPOSE_ERR_MISALIGNED, "%s%s", misaligned, err);
+	case MODEL_EOVERFLOW: return api_fail(PTXPOSE_ERR_OVERFLOW, "%s", err);
+	default: return api_fail(PTXPOSE_ERR_INVALID, "%s", err);
+	}
+}

@@ -11,21 +11,10 @@
 
 /* ---- problems ------------------------------------------------------------- */
 
-/* A model check's verdict as the API's status, err the last error. */
-static ptxpose_status checked(enum model_status st, const char *err)
-{
-	switch (st) {
-	case MODEL_OK: return PTXPOSE_OK;
-	case MODEL_EMISALIGNED: return api_fail(PTXPOSE_ERR_MISALIGNED, "%s", err);
-	case MODEL_EOVERFLOW: return api_fail(PTXPOSE_ERR_OVERFLOW, "%s", err);
-	default: return api_fail(PTXPOSE_ERR_INVALID, "%s", err);
-	}
-}
-
 ptxpose_status ptxpose_tool_problem_check(ptxpose_tool_problem *p)
 {
 	char err[512];
-	return checked(model_problem_check(p, err, sizeof err), err);
+	return api_fail_model(model_problem_check(p, err, sizeof err), "", err);
 }
 
 ptxpose_status ptxpose_tool_problem_of_desc(ptxpose_tool_problem *p, const ptxpose_desc *d, char *why, size_t whylen)
@@ -37,13 +26,14 @@ ptxpose_status ptxpose_tool_problem_of_desc(ptxpose_tool_problem *p, const ptxpo
 		return PTXPOSE_OK;
 	}
 	char err[512];
-	return checked(model_problem_of_nd(p, d, d->align_in, d->align_out, why, whylen, err, sizeof err), err);
+	return api_fail_model(model_problem_of_nd(p, d, d->align_in, d->align_out, why, whylen, err, sizeof err), "",
+			      err);
 }
 
 ptxpose_status ptxpose_tool_desc_check(ptxpose_desc *d, int shape_only)
 {
 	char err[512];
-	return checked(model_desc_check(d, shape_only, err, sizeof err), err);
+	return api_fail_model(model_desc_check(d, shape_only, err, sizeof err), "", err);
 }
 
 void ptxpose_tool_desc_bytes(const ptxpose_desc *d, uint64_t *in_bytes, uint64_t *out_bytes)

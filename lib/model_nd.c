@@ -12,24 +12,6 @@
 
 #define DIM_MAX 0x7fffffffu
 
-/* The desc's problem, strides packed where a side gives none. */
-static void nd_of_desc(nd_problem *q, const ptxpose_desc *d, unsigned a_in, unsigned a_out)
-{
-	memset(q, 0, sizeof *q);
-	q->rank = d->rank;
-	q->elem_bytes = d->elem_bytes;
-	for (unsigned k = 0; k < d->rank && k < ND_MAX_RANK; k++) {
-		q->ext[k] = d->extents[k];
-		q->perm[k] = d->perm[k];
-		q->s_in[k] = d->strides_in[k];
-		q->s_out[k] = d->strides_out[k];
-	}
-	/* an alignment known (promised, or the pointers'): 0 lets nothing fold */
-	q->align_in = a_in >= d->elem_bytes ? a_in : 0;
-	q->align_out = a_out >= d->elem_bytes ? a_out : 0;
-	nd_fill_packed(q);
-}
-
 static enum model_status fail(char *err, size_t errlen, enum model_status st, const char *fmt, const char *what,
 			      unsigned long long v)
 {

@@ -22,17 +22,7 @@ void rig_shape_set_nd(rig_shape *s, const ndspec *sp)
 
 void rig_shape_nd(const rig_shape *s, nd_problem *q)
 {
-	const ptxpose_desc *d = &s->p;
-	memset(q, 0, sizeof *q);
-	q->rank = d->rank;
-	q->elem_bytes = d->elem_bytes;
-	for (unsigned k = 0; k < d->rank && k < ND_MAX_RANK; k++) {
-		q->ext[k] = d->extents[k];
-		q->perm[k] = d->perm[k];
-		q->s_in[k] = d->strides_in[k];
-		q->s_out[k] = d->strides_out[k];
-	}
-	nd_fill_packed(q);
+	nd_of_desc(q, &s->p, 0, 0); /* the reference moves elements: no fold, no alignment wanted */
 }
 
 px_status rig_shape_reduce(const rig_shape *s, ptxpose_tool_problem *p, char *why, size_t wlen, char *err,

@@ -267,14 +267,16 @@ ok(type(_errors.from_status(99, '')) is ptxpose.Error, 'an unknown status: the b
 
 # ---- the library search
 here = os.path.join(ROOT, 'python', 'ptxpose')
-c = _lib.candidates({}, here, ['/pfx'])
-ok([s for _, s in c] == ['installed prefix', 'build folder'] and c[0][0] == f'/pfx/lib/{_lib.SONAME}'
+pfx = os.path.join(ROOT, 'no-such-prefix')  # a prefix of this tree's, never made
+c = _lib.candidates({}, here, [pfx])
+ok([s for _, s in c] == ['installed prefix', 'build folder'] and c[0][0] == os.path.join(pfx, 'lib', _lib.SONAME)
    and c[1][0] == os.path.join(ROOT, 'build', _lib.SONAME), 'without a bundled library: the prefix, then the build folder')
-c = _lib.candidates({'PTXPOSE_LIB': '/x/lib.so'}, here, ['/pfx'])
-ok(c == [('/x/lib.so', '$PTXPOSE_LIB')], '$PTXPOSE_LIB: that library and no other')
+mine = os.path.join(pfx, 'x', 'lib.so')
+c = _lib.candidates({'PTXPOSE_LIB': mine}, here, [pfx])
+ok(c == [(mine, '$PTXPOSE_LIB')], '$PTXPOSE_LIB: that library and no other')
 ok(_lib.candidates({'PTXPOSE_LIB': here}, here, [])[0][0] == os.path.join(here, _lib.SONAME),
    '$PTXPOSE_LIB a folder: the soname in it')
-ok(repr(_lib.Located('/a/b.so', 'bundled')) == "'/a/b.so' (bundled)" and _lib.Located('/a', 's') == '/a',
+ok(repr(_lib.Located(mine, 'bundled')) == f"'{mine}' (bundled)" and _lib.Located(pfx, 's') == pfx,
    'library_path(): a str with its source')
 
 # ---- the wheel's tag
