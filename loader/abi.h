@@ -44,6 +44,63 @@
 enum { ABI_BDIM_MAGIC = 0, ABI_BDIM_SHIFT = 8, ABI_BDIM_EXTENT = 12, ABI_BDIM_STRIDE_IN = 16,
        ABI_BDIM_STRIDE_OUT = 24 };
 
+/* Kernel ABI v4: v3's ten, then the tile's dimensions (the "pack" family,
+ * cuTT's packed method: a block moves one small sub-tensor, the tile, made
+ * of whole or split dims of the reduced problem, through shared memory;
+ * the batch records walk the tiles). v2's rows, cols, ld_in, ld_out,
+ * stride_in and stride_out are unused; batch is the number of tiles. */
+#define ABI_VERSION_V4 4
+#define ABI_PARAMS_V4(X) ABI_PARAMS_V3(X) \
+	X(tdims, b8, 224, "the tile's dimensions: a header, then 6 records in the input's order and 6 in the output's")
+
+/* The bytes of tdims, little-endian:
+ *   header (32 bytes): u32 vol (elements of a whole tile: the product of
+ *     the tile extents); u32 n (tile dims, 1 to ABI_TDIMS); u32 nsplit (0 to
+ *     2); u32 0; u32 split_full[2] (a split dim's whole extent E); u32
+ *     split_ext[2] (its tile extent t, 1 to 65534).
+ *   in-list (bytes 32 to 127): 6 records of 16 bytes, the input's fastest
+ *     dim first: u32 ext (the tile extent); s32 stride (bytes between the
+ *     dim's elements in the input); u32 smem (bytes between them in the
+ *     tile's shared copy, which is in the output's order: elem bytes x the
+ *     product of the tile extents of the dims faster in the output); u32
+ *     split (0, or 1 + which split).
+ *   out-list (bytes 128 to 223): 6 records, the output's fastest dim first:
+ *     u32 ext; s32 stride (bytes, in the output); u32 0; u32 split.
+ * Records past n are neutral: ext 1, the rest 0. Split k (k = 0, 1) is a
+ * dim of extent E cut into tiles of t: its tile index is batch record k's
+ * digit (abi_bdims_fill's records, the fastest first), so the plan puts the
+ * splits' outer dims fastest in the batch, with extent ceil(E/t) and
+ * strides t times the dim's; the tile holds min(t, E - digit*t) of it. Every
+ * tile offset fits in 31 bits: sum (ext-1) x |stride| < 2^31 on each side.
+ * A thread takes linear positions p = tid + k*threads of the tile (k <
+ * the kernel's slots), decodes p in the input's order (load: global offset
+ * and shared offset) and in the output's order (store: global offset; the
+ * shared offset is p x elem bytes). */
+#define ABI_TDIMS 6
+#define ABI_TDIMS_BYTES 224
+#define ABI_TSPLIT_MAX 65534u
+enum { ABI_TD_VOL = 0, ABI_TD_N = 4, ABI_TD_NSPLIT = 8, ABI_TD_SPLIT_FULL = 16, ABI_TD_SPLIT_EXT = 24,
+       ABI_TD_IN = 32, ABI_TD_OUT = 128, ABI_TD_REC = 16 };
+enum { ABI_TR_EXT = 0, ABI_TR_STRIDE = 4, ABI_TR_SMEM = 8, ABI_TR_SPLIT = 12 };
+
+/* One tile dim for abi_tdims_fill: its tile extent, its whole extent (==
+ * ext unless split), its strides in elements (>= 0). */
+typedef struct {
+	uint32_t ext, full;
+	int64_t s_in, s_out;
+} abi_tdim;
+
+/* tdims for n (1 to ABI_TDIMS) tile dims, in any order, of elements of es
+ * bytes: the in-list sorted by s_in, the out-list by s_out (ties: the
+ * given order), smem offsets from the out-list, splits numbered in the
+ * given order (the first dim with full > ext is split 0). 0, or -1 (out
+ * untouched, one line in err) when n is out of range, an extent is 0, a
+ * stride negative, more than 2 dims split or a split's ext over
+ * ABI_TSPLIT_MAX, or a span reaches 2^31 bytes. *vol gets the product of the
+ * extents, when vol is not NULL. */
+int abi_tdims_fill(unsigned n, const abi_tdim *d, unsigned es, uint8_t out[ABI_TDIMS_BYTES], uint32_t *vol,
+		   char *err, size_t errlen);
+
 /* The values of one launch, in the list's order and widths (v3's; a v2
  * kernel takes the first ABI_NPARAMS). */
 typedef struct {
@@ -51,6 +108,7 @@ typedef struct {
 	uint32_t rows, cols, ld_in, ld_out, batch;
 	uint64_t stride_in, stride_out;
 	_Alignas(8) uint8_t bdims[ABI_BDIMS_BYTES];
+	_Alignas(8) uint8_t tdims[ABI_TDIMS_BYTES];
 } abi_args;
 
 #define ABI_COUNT_(name, ptx, bytes, what) +1
