@@ -70,20 +70,20 @@ static int emu_runner(void *ud, vfy_bufs *b, const rig_shape *s)
 		memcpy(b->out, b->in, e->t.copy_elems * e->t.es);
 		return 0;
 	}
-	uint8_t bdims[ABI_BDIMS_BYTES];
+	abi_args a;
 	if (e->nd) { /* the reduced problem's kernel arguments, on the N-d buffers */
-		const ptxpose_tool_problem *t = &e->t;
-		l.rows = (uint32_t)t->rows, l.cols = (uint32_t)t->cols, l.ld_in = (uint32_t)t->ld_in;
-		l.ld_out = (uint32_t)t->ld_out, l.batch = (uint32_t)(t->batch ? t->batch : 1);
-		l.stride_in = t->stride_in, l.stride_out = t->stride_out;
-		if (t->nbd > 1) { /* several batch dims: kernel ABI v3's records */
-			int64_t si[ABI_BDIMS], so[ABI_BDIMS];
-			for (unsigned k = 0; k < t->nbd && k < ABI_BDIMS; k++)
-				si[k] = (int64_t)t->bd_in[k], so[k] = (int64_t)t->bd_out[k];
-			if (abi_bdims_fill(t->nbd, t->bd_ext, si, so, bdims, NULL))
-				return 1;
-			l.bdims = bdims;
+		const char *abi = meta_get(&e->f->meta, "abi");
+		if (ptxpose_tool_launch_args(&e->t, abi ? atoi(abi) : ABI_VERSION, &a, sizeof a)) {
+			sb_printf(&e->diag, "%s", ptxpose_last_error());
+			e->rc = EMU_UNSUPPORTED;
+			return 1;
 		}
+		l.rows = a.rows, l.cols = a.cols, l.ld_in = a.ld_in, l.ld_out = a.ld_out, l.batch = a.batch;
+		l.stride_in = a.stride_in, l.stride_out = a.stride_out;
+		if (e->t.nbd > 1 || !strcmp(abi ? abi : "", "4"))
+			l.bdims = a.bdims;
+		if (!strcmp(abi ? abi : "", "4"))
+			l.tdims = a.tdims;
 	}
 	emu_stats st = {0};
 	l.stats = &st;

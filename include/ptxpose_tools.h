@@ -25,6 +25,23 @@ extern "C" {
 
 /* A problem as the model sees it (ptxpose_desc's shape, in the library's
  * units): ptxpose_tool_problem_check fills the defaults. */
+/* The pack kernels' tile of an N-d transpose (kernel ABI v4, lib/nd_pack.h):
+ * n tile dims (the split ones first: split 0, then 1), and the tiles'
+ * batch, slowest first, the splits' outer dims last (split 1's, then split
+ * 0's, so that they are the batch records 1 and 0). All 64-bit: no padding
+ * (the plan cache hashes it). */
+typedef struct {
+	uint64_t n;                  /* tile dims, 0: the problem has no pack tile */
+	uint64_t ext[6], full[6];    /* tile extents; the dims' whole extents (== ext unless split) */
+	uint64_t s_in[6], s_out[6];  /* strides, elements */
+	uint64_t nsplit;
+	uint64_t nbatch;
+	uint64_t b_ext[6], b_in[6], b_out[6];
+	uint64_t vol, tiles;         /* elements of a whole tile; tiles (the batch's product) */
+	uint64_t run_in, run_out;    /* elements of a tile contiguous in the input, the output */
+	uint64_t prefer;             /* 1: the 2-D core's runs are short (lib/nd_pack.h): plans take pack */
+} ptxpose_tool_pack;
+
 typedef struct {
 	unsigned es;                 /* element bytes: 1, 2, 4, 8, 16 */
 	uint64_t rows, cols;
@@ -41,6 +58,7 @@ typedef struct {
 					* stride_in/out unused) */
 	uint64_t bd_ext[6];          /* ... slowest first */
 	uint64_t bd_in[6], bd_out[6];   /* ... their strides, elements */
+	ptxpose_tool_pack pack;      /* an N-d transpose's other decomposition (kernel ABI v4) */
 } ptxpose_tool_problem;
 
 /* The problem of a desc: the library's one conversion of its public type
@@ -51,6 +69,11 @@ typedef struct {
  * transpose 2048x16 batch [8]"). */
 PTXPOSE_API ptxpose_status ptxpose_tool_problem_of_desc(ptxpose_tool_problem *p, const ptxpose_desc *d, char *why,
 							size_t whylen);
+/* The kernel arguments (loader/abi.h's abi_args, size bytes at args) of a
+ * problem for a kernel of ABI abi (2, 3, 4), as the library's launch fills
+ * them: PTXPOSE_OK, or PTXPOSE_ERR_UNSUPPORTED naming why the problem needs
+ * another ABI. */
+PTXPOSE_API ptxpose_status ptxpose_tool_launch_args(const ptxpose_tool_problem *p, int abi, void *args, size_t size);
 /* ptxpose_tool_problem_check of d's problem, or (shape_only) of its shape
  * alone (not its alignment promises), with the shape defaults it fills (ld,
  * batch, strides) written back to d. */

@@ -63,6 +63,7 @@ static uint64_t hash_of(const model_problem *p, const char *kernel, unsigned mod
 	h = cache_hash(h, p->bd_ext, sizeof p->bd_ext);
 	h = cache_hash(h, p->bd_in, sizeof p->bd_in);
 	h = cache_hash(h, p->bd_out, sizeof p->bd_out);
+	h = cache_hash(h, &p->pack, sizeof p->pack); /* all 64-bit fields: no padding */
 	return kernel ? cache_hash(h, kernel, strlen(kernel)) : h;
 }
 
@@ -72,6 +73,7 @@ static int same(const slot *s, const model_problem *p, const char *kernel, unsig
 #define SAME(f) q->f == p->f &&
 	return PROBLEM_FIELDS(SAME) !memcmp(q->bd_ext, p->bd_ext, sizeof p->bd_ext) &&
 	       !memcmp(q->bd_in, p->bd_in, sizeof p->bd_in) && !memcmp(q->bd_out, p->bd_out, sizeof p->bd_out) &&
+	       !memcmp(&q->pack, &p->pack, sizeof p->pack) &&
 	       s->mode == mode && !strcmp(s->kernel, kernel ? kernel : "");
 #undef SAME
 }

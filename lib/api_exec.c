@@ -17,27 +17,15 @@ ptxpose_status api_fix_launch(ptxpose_plan pl, const kreg_kernel *k, const model
 		return api_fail(PTXPOSE_ERR_UNSUPPORTED, "kernel %s %s, the problem is %s", k->meta.kernel,
 				k->meta.op == META_OP_COPY ? "copies rows (op=copy)" : "transposes",
 				p->op ? "a tiled copy (the same fastest dim on both sides)" : "a transpose");
-	if (meta_grid_dims(&k->meta, p->rows, p->cols, p->batch, pl->grid, err, sizeof err))
+	/* the problem's values, checked to fit the ABI's widths (model_problem_check) */
+	abi_args *a = &pl->args;
+	const char *abi = meta_get(&k->meta, "abi");
+	if (model_args_of(p, abi ? atoi(abi) : ABI_VERSION, a, err, sizeof err))
+		return api_fail(PTXPOSE_ERR_UNSUPPORTED, "kernel %s: %s", k->meta.kernel, err);
+	if (meta_grid_dims(&k->meta, p->rows, p->cols, a->batch, pl->grid, err, sizeof err))
 		return api_fail(PTXPOSE_ERR_INVALID, "%s", err);
 	memcpy(pl->block, k->meta.block, sizeof pl->block);
 	pl->dyn_smem = k->meta.dyn_smem;
-	/* the problem's values, checked to fit the ABI's widths (model_problem_check) */
-	abi_args *a = &pl->args;
-	*a = (abi_args){.rows = (uint32_t)p->rows, .cols = (uint32_t)p->cols, .ld_in = (uint32_t)p->ld_in,
-			.ld_out = (uint32_t)p->ld_out, .batch = (uint32_t)p->batch, .stride_in = p->stride_in,
-			.stride_out = p->stride_out};
-	if (p->nbd > 1) { /* an N-d batch of several dims: kernel ABI v3's records */
-		int64_t si[ABI_BDIMS], so[ABI_BDIMS];
-		for (unsigned b = 0; b < p->nbd && b < ABI_BDIMS; b++)
-			si[b] = (int64_t)p->bd_in[b], so[b] = (int64_t)p->bd_out[b];
-		if (strcmp(meta_get(&k->meta, "abi"), "3"))
-			return api_fail(PTXPOSE_ERR_UNSUPPORTED, "kernel %s takes kernel ABI v2: a batch of %u dims needs "
-								 "an abi=3 kernel", k->meta.kernel, p->nbd);
-		if (abi_bdims_fill(p->nbd, p->bd_ext, si, so, a->bdims, NULL))
-			return api_fail(PTXPOSE_ERR_INVALID, "a batch of %u dims the kernels cannot walk", p->nbd);
-	} else {
-		abi_bdims_v2(a); /* what a kernel of ABI v3 named for a v2 problem reads */
-	}
 	pl->es = p->es;
 	pl->in_bytes = model_problem_in_bytes(p);
 	pl->out_bytes = model_problem_out_bytes(p);

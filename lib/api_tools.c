@@ -200,3 +200,14 @@ void ptxpose_tool_ranking_free(ptxpose_tool_ranking *res)
 {
 	pick_free(res);
 }
+
+ptxpose_status ptxpose_tool_launch_args(const ptxpose_tool_problem *p, int abi, void *args, size_t size)
+{
+	char err[512];
+	if (size != sizeof(abi_args))
+		return api_fail(PTXPOSE_ERR_INVALID, "launch args: %zu bytes given, loader/abi.h's abi_args has %zu", size,
+				sizeof(abi_args));
+	if (model_args_of(p, abi, args, err, sizeof err))
+		return api_fail(PTXPOSE_ERR_UNSUPPORTED, "%s", err);
+	return PTXPOSE_OK;
+}

@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "include/ptxpose_tools.h"
+#include "loader/abi.h"
 #include "loader/meta.h"
 
 /* ---- devices (model_dev.c) ---------------------------------------------- */
@@ -59,6 +60,12 @@ typedef ptxpose_tool_problem model_problem;
  * library's plans (api_problem) and by the tools' checks. Fields copied
  * (elem_bytes into es, align_in/out too), nothing checked. */
 void model_problem_of_desc(model_problem *p, const ptxpose_desc *d);
+
+/* The kernel arguments of a problem for a kernel of ABI abi (2, 3 or 4):
+ * the 2-D core's values, v3's batch records, or v4's tile (tdims) and its
+ * tiles' batch (batch = the tiles). 0, or -1 with one line in err: the
+ * problem needs another ABI, or has no pack tile. */
+int model_args_of(const model_problem *p, int abi, abi_args *a, char *err, size_t errlen);
 
 /* The problem of an N-d desc (rank > 0): checked (common/nd.c), reduced and
  * classified (lib/nd_reduce.h), in the kernels' terms: copy_elems (a copy), op 1
@@ -127,9 +134,10 @@ typedef struct {
 	unsigned es;                 /* element bytes */
 	int linear;                  /* grid=linear: one element per thread */
 	int flat;                    /* grid=flat: chunks of whole matrices (gen/tp_flat.c) */
+	int pack;                    /* grid=pack: N-d tiles (gen/tp_pack.c, kernel ABI v4) */
 	unsigned tm, tn;             /* grid=tile: the tile */
 	unsigned step;               /* grid=tile: rows between tile rows (tm, or less for a sheared kernel) */
-	uint64_t per_block;          /* grid=linear, grid=flat: elements a block moves */
+	uint64_t per_block;          /* grid=linear, grid=flat: elements a block moves; grid=pack: a tile's capacity */
 	unsigned threads;
 	unsigned fast_align;         /* bytes: pointers and row pitches this aligned take the vector path; 0: none */
 	int fast_packed_in, fast_packed_out; /* the vector path also needs ld_in == cols / ld_out == rows */

@@ -211,6 +211,18 @@ static void flat_paths(const model_kernel *k, const model_problem *p, model_feat
 	f->tiles = f->interior = (double)cdiv(p->batch, per);
 }
 
+/* grid=pack (gen/tp_pack.c): the problem's pack tile (lib/nd_pack.h); each
+ * side moves runs of run_in (run_out) elements, a sector-rounded request a
+ * run, element by element. */
+static void pack_paths(const model_problem *p, model_features *f)
+{
+	const ptxpose_tool_pack *pk = &p->pack;
+	double n = (double)pk->vol * (double)pk->tiles, es = p->es;
+	double ri = (double)(pk->run_in ? pk->run_in : 1), ro = (double)(pk->run_out ? pk->run_out : 1);
+	f->path_bytes[MODEL_ELEM] = n / ri * 32.0 * ceil(ri * es / 32.0) + n / ro * 32.0 * ceil(ro * es / 32.0);
+	f->tiles = f->interior = (double)pk->tiles;
+}
+
 /* ---- occupancy, waves, concurrency ---------------------------------------- */
 
 static void launch_grid(const model_kernel *k, const model_problem *p, model_features *f)
@@ -219,6 +231,8 @@ static void launch_grid(const model_kernel *k, const model_problem *p, model_fea
 	if (k->linear) {
 		gx = cdiv(p->rows * p->cols, k->per_block);
 		gx = gx < 0x7fffffff ? gx : 0x7fffffff;
+	} else if (k->pack) { /* loader/meta.c's meta_grid_dims */
+		gx = p->pack.tiles < 1024 ? p->pack.tiles : 1024, gz = 1;
 	} else if (k->flat) { /* loader/meta.c's meta_grid_dims */
 		uint64_t rc = p->rows * p->cols;
 		gx = cdiv(p->batch, rc > k->per_block ? 1 : k->per_block / rc), gz = 1;
@@ -281,6 +295,8 @@ void model_features_of(const model_device *d, const model_kernel *k, const model
 		linear_paths(k, p, f);
 	else if (k->flat)
 		flat_paths(k, p, f);
+	else if (k->pack)
+		pack_paths(p, f);
 	else
 		tile_paths(k, p, f);
 	f->useful = 2.0 * (double)p->rows * (double)p->cols * (double)p->batch * p->es;

@@ -65,7 +65,8 @@ int model_kernel_init(model_kernel *k, const px_meta *m, unsigned regs, char *er
 	k->es = m->elem_bits / 8;
 	k->linear = m->grid == META_GRID_LINEAR;
 	k->flat = m->grid == META_GRID_FLAT;
-	int no_tile = k->linear || k->flat;
+	k->pack = m->grid == META_GRID_PACK;
+	int no_tile = k->linear || k->flat || k->pack;
 	k->tm = no_tile ? 1 : m->tile_rows;
 	k->tn = no_tile ? 1 : m->tile_cols;
 	k->step = no_tile ? 1 : m->row_step;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/nd_pack.h"
 #include "lib/nd_reduce.h"
 
 #define DIM_MAX 0x7fffffffu
@@ -56,6 +57,22 @@ static enum model_status dim32(const char *what, int64_t v, char *err, size_t er
 		return fail(err, errlen, MODEL_EINVAL, "%s %llu after reducing is past what the kernels take (1 to 2^31-1)",
 			    what, (unsigned long long)v);
 	return MODEL_OK;
+}
+
+/* The pack kernels' tile too (kernel ABI v4), preferred where the 2-D
+ * core's rows or cols run shorter than ND_PACK_RUN_BYTES; its line after
+ * the reduction's in why. */
+static void pack_of(model_problem *p, const nd_reduced *r, char *why, size_t whylen)
+{
+	char line[256];
+	unsigned es = r->p.elem_bytes;
+	if (nd_pack_choose(r, ND_PACK_CAP(es), &p->pack, line, sizeof line))
+		memset(&p->pack, 0, sizeof p->pack);
+	else
+		p->pack.prefer = (r->rows < r->cols ? r->rows : r->cols) * es < ND_PACK_RUN_BYTES;
+	size_t n = why ? strlen(why) : 0;
+	if (why && n + 3 < whylen)
+		snprintf(why + n, whylen - n, "; %s%s", line, p->pack.prefer ? " (preferred: a short 2-D run)" : "");
 }
 
 enum model_status model_problem_of_nd(model_problem *p, const ptxpose_desc *d, unsigned a_in, unsigned a_out,
@@ -124,7 +141,10 @@ enum model_status model_problem_of_nd(model_problem *p, const ptxpose_desc *d, u
 		    (st = dim32("ld_in", r.ld_in, err, errlen)) || (st = dim32("ld_out", r.ld_out, err, errlen)))
 			return st;
 		p->rows = r.rows, p->cols = r.cols, p->ld_in = (uint64_t)r.ld_in, p->ld_out = (uint64_t)r.ld_out;
-		return batch_of(p, &r, err, errlen);
+		if ((st = batch_of(p, &r, err, errlen)))
+			return st;
+		pack_of(p, &r, why, whylen);
+		return MODEL_OK;
 	}
 	snprintf(err, errlen, "permutation: class %d unknown", (int)r.cls);
 	return MODEL_EINVAL;

@@ -32,6 +32,17 @@ int pick_runs_on(const model_kernel *k, const model_device *d)
 	return !d->cc_major || k->sm <= 10 * d->cc_major + d->cc_minor;
 }
 
+/* Which kernel ABI serves the problem: v4's pack kernels where the plan
+ * prefers the pack tile (lib/nd_pack.h) and the kernel holds it, else v3
+ * for a batch of several dims, v2 for the rest. 1: the kernel does not. */
+static int abi_unfit(const kreg_kernel *k, const model_problem *p)
+{
+	const char *abi = meta_get(&k->meta, "abi");
+	if (p->pack.prefer)
+		return strcmp(abi, "4") || k->mk.per_block < p->pack.vol;
+	return strcmp(abi, p->nbd > 1 ? "3" : "2");
+}
+
 px_status pick_rank(const kreg *r, const model_device *d, const model_params *params, const model_problem *p,
 		    pick_result *out, char *err, size_t errlen)
 {
@@ -49,7 +60,7 @@ px_status pick_rank(const kreg *r, const model_device *d, const model_params *pa
 		const kreg_kernel *k = kreg_get(r, i);
 		if (k->mk.es != p->es || k->mk.study) /* a study kernel runs only when named */
 			continue;
-		if (strcmp(meta_get(&k->meta, "abi"), p->nbd > 1 ? "3" : "2")) /* v3: for N-d batches of several dims */
+		if (abi_unfit(k, p))
 			continue;
 		if (k->meta.op != (p->op ? META_OP_COPY : META_OP_TRANSPOSE)) /* row copies serve tiled copies alone */
 			continue;

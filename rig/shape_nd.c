@@ -46,7 +46,11 @@ const char *rig_kernel_pending(const px_meta *m, const ptxpose_tool_problem *p, 
 	if (m->op != (p->op ? META_OP_COPY : META_OP_TRANSPOSE))
 		snprintf(buf, len, "the problem reduces to %s, %s %s", p->op ? "a tiled copy" : "a transpose", m->kernel,
 			 m->op == META_OP_COPY ? "copies rows (op=copy)" : "transposes");
-	else if (p->nbd > 1 && (!abi || strcmp(abi, "3")))
+	else if (abi && !strcmp(abi, "4")) {
+		if (!p->pack.n)
+			snprintf(buf, len, "%s takes a pack tile (abi=4), and the problem has none (a pack tile needs an "
+					   "N-d transpose: `ptxpose plan` says why)", m->kernel);
+	} else if (p->nbd > 1 && (!abi || strcmp(abi, "3")))
 		snprintf(buf, len, "the problem reduces to a batch of %u dims, which takes a kernel of ABI v3 (abi=3); "
 				   "%s has abi=%s", p->nbd, m->kernel, abi ? abi : "?");
 	return buf;

@@ -1,0 +1,37 @@
+/* nd_pack: the tile of the pack kernels (kernel ABI v4, loader/abi.h) for a
+ * reduced transpose (lib/nd_reduce.h): the input's fastest dims and the
+ * output's fastest dims, whole or split, until each side's contiguous run
+ * reaches a target, then grown by whole dims while the tile fits; the other
+ * dims and the splits' outer parts are the tiles' batch. cuTT's "packed"
+ * method, for the problems whose 2-D core is a tiny matrix. */
+#ifndef LIB_ND_PACK_H
+#define LIB_ND_PACK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lib/nd_reduce.h"
+#include "include/ptxpose_tools.h"
+#include "loader/abi.h"
+
+typedef ptxpose_tool_pack nd_pack;
+
+/* The tile for r (a transpose: ND_TRANSPOSE or ND_SMALL) and kernels that
+ * hold cap elements a tile: 0 with *pk filled and one line in why ("tile
+ * 8x4x32 = 1024 of 2048, runs 128 B in, 128 B out, 4096 tiles"), or -1
+ * with why saying what stops it (a copy class, a tile over cap, a batch of
+ * more than 6 dims or 2^31 tiles, a tile offset past 31 bits). */
+int nd_pack_choose(const nd_reduced *r, unsigned cap, nd_pack *pk, char *why, size_t whylen);
+
+/* The runs (bytes) under which the 2-D kernels waste their tiles: a
+ * transpose whose rows or cols are shorter is the pack kernels'. */
+#define ND_PACK_RUN_BYTES 128
+
+/* Elements the largest pack kernel of a width holds a tile
+ * (scripts/variants.lua's pack_b*; t0NNN checks the two agree). */
+#define ND_PACK_CAP(es) ((es) == 16 ? 1024u : 2048u)
+
+/* The launch's tdims of a chosen tile (abi_tdims_fill): 0, or -1 with err. */
+int nd_pack_tdims(const nd_pack *pk, unsigned es, uint8_t out[ABI_TDIMS_BYTES], char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,206 @@
+/* Unit tests for lib/nd_pack.c (the pack kernels' tile of an N-d
+ * transpose): hand-worked tiles, the refusals, and for random problems a
+ * host walk of the tile and its batch exactly as kernel ABI v4 states it
+ * (loader/abi.h: the splits' tile index from the fastest batch records,
+ * min(t, E - digit*t) of a split dim in its last tile) against a naive
+ * permutation, the whole output compared with its poison. Prints TAP. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/nd_pack.h"
+#include "lib/nd_reduce.h"
+#include "tap.h"
+
+static char why[512], line[256];
+
+static uint64_t rng = 0x2545f4914f6cdd1dull;
+static uint64_t rnd(uint64_t n)
+{
+	rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+	return n ? rng % n : 0;
+}
+
+static nd_problem mk(unsigned rank, unsigned es, const uint64_t *ext, const unsigned *perm)
+{
+	nd_problem p = {.rank = rank, .elem_bytes = es};
+	for (unsigned k = 0; k < rank; k++)
+		p.ext[k] = ext[k], p.perm[k] = perm[k];
+	nd_fill_packed(&p);
+	return p;
+}
+#define MK(es, E, P) mk(sizeof(uint64_t[])E / sizeof(uint64_t), es, (uint64_t[])E, (unsigned[])P)
+#define L(...) {__VA_ARGS__}
+
+static int choose(nd_problem p, nd_reduced *r, nd_pack *pk)
+{
+	if (nd_reduce(&p, r, line, sizeof line)) {
+		snprintf(why, sizeof why, "nd_reduce: %s", line);
+		return -1;
+	}
+	return nd_pack_choose(r, ND_PACK_CAP(r->p.elem_bytes), pk, why, sizeof why);
+}
+
+static void naive(const nd_problem *p, const unsigned char *in, unsigned char *out)
+{
+	uint64_t n = 1;
+	for (unsigned k = 0; k < p->rank; k++)
+		n *= p->ext[k];
+	for (uint64_t c = 0; c < n; c++) {
+		uint64_t x[ND_MAX_RANK], rest = c, io = 0, oo = 0;
+		for (unsigned k = p->rank; k-- > 0;)
+			x[k] = rest % p->ext[k], rest /= p->ext[k];
+		for (unsigned k = 0; k < p->rank; k++)
+			io += x[k] * (uint64_t)p->s_in[k], oo += x[p->perm[k]] * (uint64_t)p->s_out[k];
+		memcpy(out + oo * p->elem_bytes, in + io * p->elem_bytes, p->elem_bytes);
+	}
+}
+
+/* The tiles walked as a v4 kernel walks them: 0 when every element moved
+ * once, in its place. */
+static int walk(const nd_pack *pk, unsigned es, const unsigned char *in, unsigned char *out, unsigned char *seen)
+{
+	for (uint64_t t = 0; t < pk->tiles; t++) {
+		uint64_t rest = t, bi = 0, bo = 0, dig[ABI_BDIMS] = {0};
+		for (unsigned b = (unsigned)pk->nbatch; b-- > 0;) { /* fastest record first */
+			uint64_t d = rest % pk->b_ext[b];
+			rest /= pk->b_ext[b];
+			dig[pk->nbatch - 1 - b] = d;
+			bi += d * pk->b_in[b], bo += d * pk->b_out[b];
+		}
+		uint64_t lim[2] = {UINT64_MAX, UINT64_MAX};
+		for (unsigned s = 0; s < pk->nsplit; s++) {
+			uint64_t left = pk->full[s] - dig[s] * pk->ext[s];
+			lim[s] = left < pk->ext[s] ? left : pk->ext[s];
+		}
+		for (uint64_t q = 0; q < pk->vol; q++) {
+			uint64_t r = q, oi = bi, oo = bo;
+			int valid = 1;
+			for (unsigned j = 0; j < pk->n; j++) {
+				uint64_t d = r % pk->ext[j];
+				r /= pk->ext[j];
+				oi += d * pk->s_in[j], oo += d * pk->s_out[j];
+				if (j < pk->nsplit && d >= lim[j])
+					valid = 0;
+			}
+			if (!valid)
+				continue;
+			if (seen[oo]++)
+				return -1;
+			memcpy(out + oo * es, in + oi * es, es);
+		}
+	}
+	return 0;
+}
+
+/* The reduced problem's pack walk writes what the naive permutation of the
+ * original writes. */
+static int compare(const nd_problem *p, nd_pack *pk)
+{
+	nd_reduced r;
+	if (choose(*p, &r, pk))
+		return 1; /* no tile: not a failure of the walk; the caller counts it */
+	uint64_t in_b, out_b;
+	nd_spans(p, &in_b, &out_b);
+	unsigned char *in = malloc(in_b), *a = malloc(out_b), *b = malloc(out_b), *seen = calloc(out_b, 1);
+	for (uint64_t i = 0; i < in_b; i++)
+		in[i] = (unsigned char)rnd(256);
+	memset(a, 0xa5, out_b);
+	memset(b, 0xa5, out_b);
+	naive(p, in, a);
+	int bad = walk(pk, r.p.elem_bytes, in, b, seen) || memcmp(a, b, out_b);
+	free(in), free(a), free(b), free(seen);
+	return bad ? -1 : 0;
+}
+
+static void hand_worked(void)
+{
+	nd_reduced r;
+	nd_pack pk;
+	/* [i][j][k] -> [k][j][i], 1024x1024x8 f32: k whole (8) and 4 of j make the
+	 * input's 32-element runs, 32 of i the output's */
+	int rc = choose(MK(4, L(1024, 1024, 8), L(2, 1, 0)), &r, &pk);
+	ok(!rc && pk.n == 3 && pk.nsplit == 2 && pk.ext[0] == 32 && pk.full[0] == 1024 && pk.s_out[0] == 1 &&
+	   pk.ext[1] == 4 && pk.full[1] == 1024 && pk.s_in[1] == 8 && pk.ext[2] == 8 && pk.vol == 1024 &&
+	   pk.run_in == 32 && pk.run_out == 32 && pk.tiles == 32 * 256 && pk.nbatch == 2 && pk.b_ext[1] == 32 &&
+	   pk.b_in[1] == 32 * 8192 && pk.b_ext[0] == 256 && pk.b_out[0] == 4 * 1024,
+	   "1024x1024x8 f32 (2,1,0): tile 32(split i) x 4(split j) x 8, runs 32 and 32, 8192 tiles (%s)", why);
+	/* a tensor-network shape in 16-byte elements: both fastest dims tiny,
+	 * the tile grows by whole dims while tiles stay plenty */
+	rc = choose(MK(16, L(29, 10, 36, 2, 4, 5), L(2, 0, 5, 4, 1, 3)), &r, &pk);
+	ok(!rc && pk.vol <= 1024 && pk.run_in * 16 >= 128 && pk.run_out * 16 >= 128 && pk.nsplit <= 2 &&
+	   pk.tiles * pk.vol >= 29 * 10 * 36 * 2 * 4 * 5,
+	   "29x10x36x2x4x5 c128 (2,0,5,4,1,3): runs of 128 B or more on both sides (%s)", why);
+	/* 1-byte elements: the 128-byte target would need a 16384-element
+	 * tile; the targets fall until it fits 2048 */
+	rc = choose(MK(1, L(4096, 4096), L(1, 0)), &r, &pk);
+	ok(!rc && pk.vol <= 2048 && pk.run_in >= 32 && pk.run_out >= 32, "4096x4096 u8: runs of 32 B at least, the "
+	   "tile within 2048 (%s)", why);
+	ok(ND_PACK_CAP(16) == 1024 && ND_PACK_CAP(4) == 2048, "the capacities: 1024 elements of 16 bytes, 2048 else");
+	/* refusals */
+	rc = choose(MK(4, L(8, 16, 32), L(1, 0, 2)), &r, &pk);
+	ok(rc && strstr(why, "tiled copy"), "a tiled copy has no pack tile (%s)", why);
+	rc = choose(MK(4, L(8, 16, 32), L(0, 1, 2)), &r, &pk);
+	ok(rc && strstr(why, "copy"), "a copy has no pack tile (%s)", why);
+	/* the split's tiles are even: 100 in tiles of 34, 34, 32 (not 32, 32, 32, 4) */
+	rc = choose(MK(4, L(100, 3, 8), L(2, 1, 0)), &r, &pk);
+	int even = !rc;
+	for (unsigned j = 0; j < pk.nsplit && even; j++)
+		even = (pk.full[j] + pk.ext[j] - 1) / pk.ext[j] * pk.ext[j] - pk.full[j] < pk.ext[j] / 2 + 1;
+	ok(even, "100x3x8 f32 (2,1,0): a split dim's last tile is at least half full (%s)", why);
+	if (!even)
+		for (unsigned j = 0; j < pk.nsplit; j++)
+			printf("# split %u: %" PRIu64 " of %" PRIu64 "\n", j, pk.ext[j], pk.full[j]);
+}
+
+static void random_perm(unsigned *perm, unsigned r)
+{
+	for (unsigned k = 0; k < r; k++)
+		perm[k] = k;
+	for (unsigned k = r; k > 1; k--) {
+		unsigned j = (unsigned)rnd(k), t = perm[k - 1];
+		perm[k - 1] = perm[j], perm[j] = t;
+	}
+}
+
+static void random_walks(void)
+{
+	unsigned n = 0, tiles = 0, splits = 0, bad = 0;
+	for (unsigned t = 0; t < 400; t++) {
+		nd_problem p = {.rank = 2 + (unsigned)rnd(7), .elem_bytes = 1u << rnd(5)};
+		random_perm(p.perm, p.rank);
+		uint64_t total = 1;
+		for (unsigned k = 0; k < p.rank; k++) {
+			p.ext[k] = total > 40000 ? 1 : 1 + rnd(rnd(4) ? 9 : 300);
+			total *= p.ext[k];
+		}
+		nd_fill_packed(&p);
+		if (rnd(3) == 0) /* padded: the slowest dims' strides doubled, plus one */
+			p.s_in[0] = 2 * p.s_in[0] + 1, p.s_out[0] = 2 * p.s_out[0] + 1;
+		nd_pack pk;
+		int rc = compare(&p, &pk);
+		n++;
+		tiles += rc == 0;
+		splits += rc == 0 && pk.nsplit;
+		if (rc < 0 && !bad++) {
+			printf("# bad walk: rank %u, %u B, ext", p.rank, p.elem_bytes);
+			for (unsigned k = 0; k < p.rank; k++)
+				printf(" %" PRIu64, p.ext[k]);
+			printf(", perm");
+			for (unsigned k = 0; k < p.rank; k++)
+				printf(" %u", p.perm[k]);
+			printf(" (%s)\n", why);
+		}
+	}
+	ok(!bad && tiles > n / 2 && splits > n / 10,
+	   "random problems of ranks 2 to 8 (%u, %u with a tile, %u of them split): the tiles' walk moves every "
+	   "element once, in its place", n, tiles, splits);
+}
+
+int main(void)
+{
+	hand_worked();
+	random_walks();
+	return tap_done();
+}
