@@ -13,27 +13,37 @@
 
 static void put(uint8_t *param, const emu_param *pa, uint64_t v) { memcpy(param + pa->off, &v, pa->bytes); }
 
-/* Kernel ABI v2 or v3 (loader/abi.h), told by the parameters' count and
+/* Kernel ABI v2, v3 or v4 (loader/abi.h), told by the parameters' count and
  * widths: the version, or -1 with the message. A launch with several batch
- * dimensions (l->bdims) needs v3. */
+ * dimensions (l->bdims) needs v3 or v4; a v4 kernel needs the tile's
+ * dimensions (l->tdims), which only it takes. */
 static int check_abi(const emu_prog *p, const emu_launch *l, strbuf *diag)
 {
-	for (int v = ABI_VERSION; v <= ABI_VERSION_V3; v++) {
+	for (int v = ABI_VERSION; v <= ABI_VERSION_V4; v++) {
 		int n = abi_nparams(v), ok = p->nparams == n;
 		for (int k = 0; ok && k < n; k++)
 			ok = p->params[k].bytes == abi_bytes[k];
-		if (ok && v != ABI_VERSION_V3 && l->bdims) {
+		if (!ok)
+			continue;
+		if (v == ABI_VERSION && l->bdims) {
 			sb_printf(diag, "kernel %s is kernel ABI v%d: it walks one batch dimension, the launch has several "
 					"(kernel ABI v%d)", p->entry, v, ABI_VERSION_V3);
 			return -1;
 		}
-		if (ok)
-			return v;
+		if ((v == ABI_VERSION_V4) != (l->tdims != NULL)) {
+			sb_printf(diag, v == ABI_VERSION_V4 ? "kernel %s is kernel ABI v%d: the launch has no tile dims (tdims)"
+							    : "kernel %s is kernel ABI v%d: it takes no tile dims, the launch has them "
+							      "(kernel ABI v4)",
+				  p->entry, v);
+			return -1;
+		}
+		return v;
 	}
 	char list[256];
-	sb_printf(diag, "kernel %s: the parameters are not kernel ABI v%d %s, nor v%d (v%d's, then .b8 bdims[%u])",
+	sb_printf(diag, "kernel %s: the parameters are not kernel ABI v%d %s, nor v%d (v%d's, then .b8 bdims[%u]), "
+			"nor v%d (v%d's, then .b8 tdims[%u])",
 		  p->entry, ABI_VERSION, abi_describe(ABI_VERSION, list, sizeof list), ABI_VERSION_V3, ABI_VERSION,
-		  ABI_BDIMS_BYTES);
+		  ABI_BDIMS_BYTES, ABI_VERSION_V4, ABI_VERSION_V3, ABI_TDIMS_BYTES);
 	return -1;
 }
 
@@ -286,13 +296,15 @@ int emu_run(const emu_prog *p, const emu_launch *l, strbuf *diag)
 	abi_values(&a, vals);
 	for (int k = 0; k < ABI_NPARAMS; k++)
 		put(x.param, &p->params[k], vals[k]);
-	if (abi == ABI_VERSION_V3) { /* the launch's records, or its one batch dimension's */
+	if (abi >= ABI_VERSION_V3) { /* the launch's records, or its one batch dimension's */
 		if (l->bdims)
 			memcpy(a.bdims, l->bdims, ABI_BDIMS_BYTES);
 		else
 			abi_bdims_v2(&a);
 		memcpy(x.param + p->params[ABI_NPARAMS].off, a.bdims, ABI_BDIMS_BYTES);
 	}
+	if (abi == ABI_VERSION_V4)
+		memcpy(x.param + p->params[ABI_NPARAMS_V3].off, l->tdims, ABI_TDIMS_BYTES);
 	unsigned n = l->block[0] * l->block[1] * l->block[2];
 	if (check_size(p, l, n, &x.smem_bytes, diag))
 		return EMU_UNSUPPORTED;

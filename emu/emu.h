@@ -54,13 +54,14 @@ typedef struct {
 #define EMU_BAR_BASE (UINT64_C(1) << 16)
 #define EMU_BAR_PER_CTA 64
 
-/* One launch with the parameters of kernel ABI v2 or v3 (docs/DESIGN.md,
+/* One launch with the parameters of kernel ABI v2, v3 or v4 (docs/DESIGN.md,
  * loader/abi.h). `in` is read-only; it and `out` live at distinct fake
  * device addresses and every access is checked against their exact sizes.
  * A batch of several dimensions (kernel ABI v3): bdims holds the records
  * (abi_bdims_fill), batch their product, and stride_in/stride_out are
  * unused; the kernel must be v3. bdims NULL: one dimension (batch,
- * stride_in, stride_out), which a v2 or a v3 kernel runs. */
+ * stride_in, stride_out), which a v2 or a v3 kernel runs. A v4 kernel (the
+ * pack family) needs tdims (abi_tdims_fill); a v2 or v3 kernel refuses it. */
 typedef struct {
 	unsigned grid[3], block[3];
 	unsigned dyn_smem;              /* bytes of dynamic shared memory */
@@ -72,6 +73,7 @@ typedef struct {
 	uint32_t batch;                 /* matrices */
 	uint64_t stride_in, stride_out; /* elements between matrices */
 	const uint8_t *bdims;           /* NULL, or ABI_BDIMS_BYTES of v3 records */
+	const uint8_t *tdims;           /* NULL, or ABI_TDIMS_BYTES of v4's tile dims */
 	uint32_t misalign;              /* bytes added to both base addresses, to
 					 * test pointers offset from alignment */
 	uint64_t branch_budget;         /* backward branches a thread may take

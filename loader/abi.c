@@ -1,32 +1,36 @@
-/* abi: kernel ABI v2's and v3's parameter lists (abi.h), as tables and as
- * text, and v3's batch records. */
+/* abi: kernel ABI v2's, v3's and v4's parameter lists (abi.h), as tables
+ * and as text, v3's batch records and v4's tile records. */
 #include "loader/abi.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #define ABI_BYTES_(name, ptx, bytes, what) bytes,
-const unsigned abi_bytes[ABI_NPARAMS_V3] = {ABI_PARAMS_V3(ABI_BYTES_)};
+const unsigned abi_bytes[ABI_NPARAMS_V4] = {ABI_PARAMS_V4(ABI_BYTES_)};
 #define ABI_NAME_(name, ptx, bytes, what) #name,
-const char *const abi_names[ABI_NPARAMS_V3] = {ABI_PARAMS_V3(ABI_NAME_)};
+const char *const abi_names[ABI_NPARAMS_V4] = {ABI_PARAMS_V4(ABI_NAME_)};
 #define ABI_PTX_(name, ptx, bytes, what) #ptx,
-static const char *const abi_ptx[ABI_NPARAMS_V3] = {ABI_PARAMS_V3(ABI_PTX_)};
+static const char *const abi_ptx[ABI_NPARAMS_V4] = {ABI_PARAMS_V4(ABI_PTX_)};
 
 /* abi_args has a field of the right width for each entry */
 #define ABI_CHECK_(name, ptx, bytes, what) _Static_assert(sizeof(((abi_args *)0)->name) == bytes, #name);
-ABI_PARAMS_V3(ABI_CHECK_)
+ABI_PARAMS_V4(ABI_CHECK_)
 _Static_assert(ABI_BDIM_STRIDE_OUT + 8 == ABI_BDIM_BYTES, "a record is 32 bytes");
 
 int abi_nparams(int version)
 {
-	return version == ABI_VERSION ? ABI_NPARAMS : version == ABI_VERSION_V3 ? ABI_NPARAMS_V3 : 0;
+	if (version == ABI_VERSION)
+		return ABI_NPARAMS;
+	if (version == ABI_VERSION_V3)
+		return ABI_NPARAMS_V3;
+	return version == ABI_VERSION_V4 ? ABI_NPARAMS_V4 : 0;
 }
 
-void abi_pointers(abi_args *a, void *ptrs[ABI_NPARAMS_V3])
+void abi_pointers(abi_args *a, void *ptrs[ABI_NPARAMS_V4])
 {
 	int k = 0;
 #define ABI_PTR_(name, ptx, bytes, what) ptrs[k++] = &a->name;
-	ABI_PARAMS_V3(ABI_PTR_)
+	ABI_PARAMS_V4(ABI_PTR_)
 }
 
 void abi_values(const abi_args *a, uint64_t vals[ABI_NPARAMS])
@@ -148,4 +152,106 @@ void abi_bdims_v2(abi_args *a)
 	put_record(a->bdims, a->batch, a->stride_in, a->stride_out);
 	for (unsigned k = 1; k < ABI_BDIMS; k++)
 		put_record(a->bdims + (size_t)k * ABI_BDIM_BYTES, 1, 0, 0);
+}
+
+/* order[] = the dims sorted by key (stable: ties keep the given order). */
+static void tdims_sort(unsigned n, const abi_tdim *d, int by_out, unsigned order[ABI_TDIMS])
+{
+	for (unsigned i = 0; i < n; i++) {
+		unsigned j = i;
+		int64_t key = by_out ? d[i].s_out : d[i].s_in;
+		for (; j > 0; j--) {
+			const abi_tdim *o = &d[order[j - 1]];
+			if ((by_out ? o->s_out : o->s_in) <= key)
+				break;
+			order[j] = order[j - 1];
+		}
+		order[j] = i;
+	}
+}
+
+/* The refusals of abi_tdims_fill, one line in err; 0 when d is a tile. */
+static int tdims_check(unsigned n, const abi_tdim *d, unsigned es, char *err, size_t errlen)
+{
+	uint64_t span_in = 0, span_out = 0, vol = 1;
+	unsigned nsplit = 0;
+	if (n < 1 || n > ABI_TDIMS) {
+		snprintf(err, errlen, "tdims: %u tile dims (1 to %d)", n, ABI_TDIMS);
+		return -1;
+	}
+	for (unsigned k = 0; k < n; k++) {
+		if (!d[k].ext || d[k].full < d[k].ext) {
+			snprintf(err, errlen, "tdims: dim %u has tile extent %u of %u", k, d[k].ext, d[k].full);
+			return -1;
+		}
+		if (d[k].s_in < 0 || d[k].s_out < 0) {
+			snprintf(err, errlen, "tdims: dim %u has strides %lld and %lld (negative)", k,
+				 (long long)d[k].s_in, (long long)d[k].s_out);
+			return -1;
+		}
+		if (d[k].full > d[k].ext && (++nsplit > 2 || d[k].ext > ABI_TSPLIT_MAX)) {
+			snprintf(err, errlen, nsplit > 2 ? "tdims: more than 2 dims split"
+							 : "tdims: split dim %u has tile extent %u (at most 65534)",
+				 k, d[k].ext);
+			return -1;
+		}
+		/* each term below 2^32 * 2^31 * 16: the sums stop at the first past 2^31 */
+		span_in += (uint64_t)(d[k].ext - 1) * (uint64_t)d[k].s_in * es;
+		span_out += (uint64_t)(d[k].ext - 1) * (uint64_t)d[k].s_out * es;
+		vol *= d[k].ext;
+		if (span_in >= (UINT64_C(1) << 31) || span_out >= (UINT64_C(1) << 31) ||
+		    vol * es >= (UINT64_C(1) << 31)) {
+			snprintf(err, errlen, "tdims: the tile spans 2^31 bytes or more");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void put_trec(uint8_t *r, uint32_t ext, uint64_t stride, uint32_t smem, uint32_t split)
+{
+	put_le(r + ABI_TR_EXT, ext, 4);
+	put_le(r + ABI_TR_STRIDE, stride, 4);
+	put_le(r + ABI_TR_SMEM, smem, 4);
+	put_le(r + ABI_TR_SPLIT, split, 4);
+}
+
+int abi_tdims_fill(unsigned n, const abi_tdim *d, unsigned es, uint8_t out[ABI_TDIMS_BYTES], uint32_t *vol,
+		   char *err, size_t errlen)
+{
+	if (tdims_check(n, d, es, err, errlen))
+		return -1;
+	unsigned oin[ABI_TDIMS], oout[ABI_TDIMS], split[ABI_TDIMS], nsplit = 0;
+	uint32_t smem[ABI_TDIMS], v = es, full[2] = {0, 0}, ext[2] = {0, 0};
+	tdims_sort(n, d, 0, oin);
+	tdims_sort(n, d, 1, oout);
+	for (unsigned k = 0; k < n; k++) {
+		split[k] = 0;
+		if (d[k].full > d[k].ext)
+			full[nsplit] = d[k].full, ext[nsplit] = d[k].ext, split[k] = ++nsplit;
+	}
+	for (unsigned k = 0; k < n; k++) /* the shared copy is in the output's order */
+		smem[oout[k]] = v, v *= d[oout[k]].ext;
+	memset(out, 0, ABI_TDIMS_BYTES);
+	put_le(out + ABI_TD_VOL, v / es, 4);
+	put_le(out + ABI_TD_N, n, 4);
+	put_le(out + ABI_TD_NSPLIT, nsplit, 4);
+	for (unsigned k = 0; k < 2; k++) {
+		put_le(out + ABI_TD_SPLIT_FULL + 4 * k, full[k], 4);
+		put_le(out + ABI_TD_SPLIT_EXT + 4 * k, ext[k], 4);
+	}
+	for (unsigned k = 0; k < ABI_TDIMS; k++) {
+		uint8_t *ri = out + ABI_TD_IN + k * ABI_TD_REC, *ro = out + ABI_TD_OUT + k * ABI_TD_REC;
+		if (k >= n) {
+			put_trec(ri, 1, 0, 0, 0);
+			put_trec(ro, 1, 0, 0, 0);
+			continue;
+		}
+		const abi_tdim *a = &d[oin[k]], *b = &d[oout[k]];
+		put_trec(ri, a->ext, a->ext > 1 ? (uint64_t)a->s_in * es : 0, smem[oin[k]], split[oin[k]]);
+		put_trec(ro, b->ext, b->ext > 1 ? (uint64_t)b->s_out * es : 0, 0, split[oout[k]]);
+	}
+	if (vol)
+		*vol = v / es;
+	return 0;
 }

@@ -1,4 +1,4 @@
-/* abi: kernel ABI v2 and v3, the parameter lists ptxpose kernels take,
+/* abi: kernel ABI v2, v3 and v4, the parameter lists ptxpose kernels take,
  * written once (docs/DESIGN.md). gen/ emits them as the entry's .param
  * list, lib/ passes them to cuLaunchKernel, emu/ checks a kernel against
  * them and fills them, and configure.py reads them for the Python benchmark.
@@ -93,16 +93,19 @@ typedef struct {
 /* tdims for n (1 to ABI_TDIMS) tile dims, in any order, of elements of es
  * bytes: the in-list sorted by s_in, the out-list by s_out (ties: the
  * given order), smem offsets from the out-list, splits numbered in the
- * given order (the first dim with full > ext is split 0). 0, or -1 (out
- * untouched, one line in err) when n is out of range, an extent is 0, a
- * stride negative, more than 2 dims split or a split's ext over
- * ABI_TSPLIT_MAX, or a span reaches 2^31 bytes. *vol gets the product of the
+ * given order (the first dim with full > ext is split 0); a dim of tile
+ * extent 1 gets strides 0. 0, or -1 (out untouched, one line in err) when
+ * n is out of range, an extent is 0 or over its full extent, a stride
+ * negative, more than 2 dims split or a split's ext over ABI_TSPLIT_MAX,
+ * or a span (either side's, or the shared copy's vol x es) reaches 2^31
+ * bytes. *vol gets the product of the
  * extents, when vol is not NULL. */
 int abi_tdims_fill(unsigned n, const abi_tdim *d, unsigned es, uint8_t out[ABI_TDIMS_BYTES], uint32_t *vol,
 		   char *err, size_t errlen);
 
-/* The values of one launch, in the list's order and widths (v3's; a v2
- * kernel takes the first ABI_NPARAMS). */
+/* The values of one launch, in the list's order and widths (v4's; a v2
+ * kernel takes the first ABI_NPARAMS, a v3 kernel the first
+ * ABI_NPARAMS_V3). */
 typedef struct {
 	uint64_t in, out;
 	uint32_t rows, cols, ld_in, ld_out, batch;
@@ -112,26 +115,28 @@ typedef struct {
 } abi_args;
 
 #define ABI_COUNT_(name, ptx, bytes, what) +1
-enum { ABI_NPARAMS = 0 ABI_PARAMS(ABI_COUNT_), ABI_NPARAMS_V3 = 0 ABI_PARAMS_V3(ABI_COUNT_) };
+enum { ABI_NPARAMS = 0 ABI_PARAMS(ABI_COUNT_), ABI_NPARAMS_V3 = 0 ABI_PARAMS_V3(ABI_COUNT_),
+       ABI_NPARAMS_V4 = 0 ABI_PARAMS_V4(ABI_COUNT_) };
 
-/* Each parameter's bytes, in order (v3's list; v2's is its first
- * ABI_NPARAMS). */
-extern const unsigned abi_bytes[ABI_NPARAMS_V3];
-/* Each parameter's name ("in", "ld_out"), in order (v3's list). */
-extern const char *const abi_names[ABI_NPARAMS_V3];
+/* Each parameter's bytes, in order (v4's list; v2's is its first
+ * ABI_NPARAMS, v3's its first ABI_NPARAMS_V3). */
+extern const unsigned abi_bytes[ABI_NPARAMS_V4];
+/* Each parameter's name ("in", "ld_out"), in order (v4's list). */
+extern const char *const abi_names[ABI_NPARAMS_V4];
 
-/* The number of parameters of ABI `version` (2 or 3); 0 for another. */
+/* The number of parameters of ABI `version` (2, 3 or 4); 0 for another. */
 int abi_nparams(int version);
 
-/* cuLaunchKernel's kernelParams: pointers into *a, in order (v3's list; the
- * driver reads as many as the kernel has, so a v2 kernel takes the same). */
-void abi_pointers(abi_args *a, void *ptrs[ABI_NPARAMS_V3]);
+/* cuLaunchKernel's kernelParams: pointers into *a, in order (v4's list; the
+ * driver reads as many as the kernel has, so a v2 or v3 kernel takes the
+ * same). */
+void abi_pointers(abi_args *a, void *ptrs[ABI_NPARAMS_V4]);
 
 /* The scalar values (v2's nine) as 64-bit numbers, in order (the emulator
  * writes each with its width; bdims are bytes). */
 void abi_values(const abi_args *a, uint64_t vals[ABI_NPARAMS]);
 
-/* The entry's parameter list of ABI `version` (2 or 3) as PTX (".param
+/* The entry's parameter list of ABI `version` (2, 3 or 4) as PTX (".param
  * .u64 param_in,\n..." with a tab before each), into buf; returns buf, or
  * NULL if n is too small or the version is neither. */
 const char *abi_ptx_params(int version, char *buf, size_t n);

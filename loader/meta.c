@@ -219,8 +219,8 @@ int meta_parse(const char *ptx, px_meta *m, char *err, size_t errlen)
 			}
 			m->row_step = (unsigned)u;
 		}
-	} else if (!strcmp(v, "linear") || !strcmp(v, "flat")) {
-		m->grid = strcmp(v, "flat") ? META_GRID_LINEAR : META_GRID_FLAT;
+	} else if (!strcmp(v, "linear") || !strcmp(v, "flat") || !strcmp(v, "pack")) {
+		m->grid = !strcmp(v, "flat") ? META_GRID_FLAT : !strcmp(v, "pack") ? META_GRID_PACK : META_GRID_LINEAR;
 		if (!(v = meta_get(m, "per_block")) || parse_uint(v, 1u << 30, &u) || u == 0) {
 			snprintf(err, errlen, "metadata: grid=%s needs per_block=N, got '%s'", meta_get(m, "grid"),
 				 v ? v : "(missing)");
@@ -228,7 +228,7 @@ int meta_parse(const char *ptx, px_meta *m, char *err, size_t errlen)
 		}
 		m->per_block = u;
 	} else {
-		snprintf(err, errlen, "metadata: grid must be tile, linear or flat, got '%s'", v);
+		snprintf(err, errlen, "metadata: grid must be tile, linear, flat or pack, got '%s'", v);
 		return -1;
 	}
 	if ((v = meta_get(m, "dyn_smem"))) {
@@ -289,6 +289,9 @@ int meta_grid_dims(const px_meta *m, uint64_t rows, uint64_t cols, uint64_t batc
 	} else if (m->grid == META_GRID_FLAT) { /* chunks of whole matrices, a block each */
 		uint64_t per = rows * cols > m->per_block ? 1 : m->per_block / (rows * cols);
 		g[0] = (batch + per - 1) / per;
+		g[1] = g[2] = 1;
+	} else if (m->grid == META_GRID_PACK) { /* the blocks walk the tiles */
+		g[0] = min64(batch, 1024);
 		g[1] = g[2] = 1;
 	} else {
 		g[0] = (rows * cols + m->per_block - 1) / m->per_block; /* rows*cols < 2^62 */

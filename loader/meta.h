@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum meta_grid { META_GRID_TILE = 1, META_GRID_LINEAR = 2, META_GRID_FLAT = 3 };
+enum meta_grid { META_GRID_TILE = 1, META_GRID_LINEAR = 2, META_GRID_FLAT = 3, META_GRID_PACK = 4 };
 /* What a kernel computes (op=, default transpose): out[j][i] = in[i][j], or
  * rows copied between strided places, out[i][j] = in[i][j] (gen/tp_rowcopy.c). */
 enum meta_op { META_OP_TRANSPOSE = 0, META_OP_COPY = 1 };
@@ -33,7 +33,7 @@ typedef struct {
 	unsigned block[3];
 	unsigned tile_rows, tile_cols;  /* grid=tile */
 	unsigned row_step;              /* grid=tile: rows between tile rows (tile_rows unless sheared) */
-	uint64_t per_block;             /* grid=linear, grid=flat */
+	uint64_t per_block;             /* grid=linear, grid=flat; grid=pack: a tile's capacity (elements) */
 	unsigned dyn_smem;
 	/* every key=value in file order, for display */
 	int nkv;
@@ -55,6 +55,10 @@ const char *meta_get(const px_meta *m, const char *key);
  *   grid=linear: min(ceil(rows*cols/per_block), 2^31-1) x 1 x min(batch, 65535)
  *   grid=flat:   ceil(batch / floor(per_block / (rows*cols))) x 1 x 1 (chunks of whole
  *                matrices; batch x 1 x 1 where rows*cols > per_block)
+ *   grid=pack:   min(batch, 1024) x 1 x 1 (kernel ABI v4: batch is the number of
+ *                tiles, which the blocks walk by the grid's x; rows and cols are
+ *                unused but must be 1..2^31-1; per_block is the most elements
+ *                a tile may hold, tdims' vol)
  * Kernels walk their tiles with the grid's strides, so every shape gets a
  * grid. $PTXPOSE_GRID_MAX=XxYxZ (a test knob) caps each dimension further.
  * Returns 0, or -1 with a reason when rows, cols or batch is not 1..2^31-1 or

@@ -75,22 +75,24 @@ static int param_bytes(const char *p, unsigned *bytes, int max)
 	}
 }
 
-/* An abi=3 file's entry takes kernel ABI v3's parameters (loader/abi.h);
- * `params` points past the entry's name. */
+/* An abi=3 or abi=4 file's entry takes that kernel ABI's parameters
+ * (loader/abi.h); `params` points past the entry's name. */
 static px_status check_params(const px_file *f, const char *params, char *err, size_t errlen)
 {
 	const char *v = meta_get(&f->meta, "abi");
-	if (!v || strcmp(v, "3"))
+	int version = !v ? 0 : !strcmp(v, "3") ? ABI_VERSION_V3 : !strcmp(v, "4") ? ABI_VERSION_V4 : 0;
+	if (!version)
 		return PX_OK;
-	unsigned bytes[ABI_NPARAMS_V3 + 1];
-	int n = param_bytes(params, bytes, ABI_NPARAMS_V3 + 1), ok = n == ABI_NPARAMS_V3;
+	int want = abi_nparams(version);
+	unsigned bytes[ABI_NPARAMS_V4 + 1];
+	int n = param_bytes(params, bytes, ABI_NPARAMS_V4 + 1), ok = n == want;
 	for (int k = 0; ok && k < n; k++)
 		ok = bytes[k] == abi_bytes[k];
 	if (ok)
 		return PX_OK;
-	char list[320];
-	snprintf(err, errlen, "%s: metadata says abi=3 but the parameters of %s are not kernel ABI v3's %s", f->path,
-		 f->meta.kernel, abi_describe(ABI_VERSION_V3, list, sizeof list));
+	char list[384];
+	snprintf(err, errlen, "%s: metadata says abi=%d but the parameters of %s are not kernel ABI v%d's %s", f->path,
+		 version, f->meta.kernel, version, abi_describe(version, list, sizeof list));
 	return PX_EINPUT;
 }
 
@@ -114,18 +116,18 @@ static px_status check_entry(const px_file *f, char *err, size_t errlen)
 	return PX_EINPUT;
 }
 
-/* Kernel ABI 2 and 3 (docs/DESIGN.md) are the ones the library and the
+/* Kernel ABI 2, 3 and 4 (docs/DESIGN.md) are the ones the library and the
  * emulator launch; a file without abi= was written for ABI 1 (six
  * parameters). */
 static px_status check_abi(const px_file *f, char *err, size_t errlen)
 {
 	const char *v = meta_get(&f->meta, "abi");
-	if (v && (!strcmp(v, "2") || !strcmp(v, "3")))
+	if (v && (!strcmp(v, "2") || !strcmp(v, "3") || !strcmp(v, "4")))
 		return PX_OK;
 	if (!v)
 		snprintf(err, errlen, "%s: kernel ABI 1; regenerate it with ptxpose gen", f->path);
 	else
-		snprintf(err, errlen, "%s: kernel ABI %.20s is not one this ptxpose launches (ABI 2 or 3)", f->path, v);
+		snprintf(err, errlen, "%s: kernel ABI %.20s is not one this ptxpose launches (ABI 2, 3 or 4)", f->path, v);
 	return PX_EINPUT;
 }
 

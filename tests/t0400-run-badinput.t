@@ -19,6 +19,7 @@ sed 's/^\.visible \.entry k(/.visible .entry other(/' "$tmp/k32.ptx" >"$tmp/noen
 sed 's/ abi=2//' "$tmp/k32.ptx" >"$tmp/abi1.ptx"
 sed 's/ abi=2/ abi=3/' "$tmp/k32.ptx" >"$tmp/abi3.ptx"
 sed 's/ abi=2/ abi=4/' "$tmp/k32.ptx" >"$tmp/abi4.ptx"
+sed 's/ abi=2/ abi=5/' "$tmp/k32.ptx" >"$tmp/abi5.ptx"
 sed 's/ block=32x8$/ block=32x8 row_step=0/' "$tmp/k32.ptx" >"$tmp/step0.ptx"
 sed 's/ block=32x8$/ block=32x8 row_step=33/' "$tmp/k32.ptx" >"$tmp/step33.ptx"
 sed 's/^)$/)\n.maxnreg 99999999999999999999/' "$tmp/k32.ptx" >"$tmp/maxnreg.ptx"
@@ -58,8 +59,10 @@ for px in build/ptxpose build/asan/ptxpose; do
 		check "$px: row_step=$st (tile 32 rows): exit 3" 3 $PX run "$tmp/step$st.ptx" --rows 4 --cols 4 --emulate
 		one_line "... one line naming row_step" "step$st.ptx: metadata: row_step must be 1 to the tile's 32 rows, got '$st'"
 	done
-	check "$px: abi=4: exit 3" 3 $PX run "$tmp/abi4.ptx" --rows 4 --cols 4 --emulate
-	one_line "... one line" "abi4.ptx: kernel ABI 4 is not one this ptxpose launches (ABI 2 or 3)"
+	check "$px: abi=5: exit 3" 3 $PX run "$tmp/abi5.ptx" --rows 4 --cols 4 --emulate
+	one_line "... one line" "abi5.ptx: kernel ABI 5 is not one this ptxpose launches (ABI 2, 3 or 4)"
+	check "$px: abi=4 on an entry without v4's parameters: exit 3" 3 $PX run "$tmp/abi4.ptx" --rows 4 --cols 4 --emulate
+	one_line "... one line" "abi4.ptx: metadata says abi=4 but the parameters of k are not kernel ABI v4's (.u64 in, .*, .b8 bdims\[192\], .b8 tdims\[224\])"
 	check "$px: abi=3 on an entry without v3's parameters: exit 3" 3 $PX run "$tmp/abi3.ptx" --rows 4 --cols 4 --emulate
 	one_line "... one line" "abi3.ptx: metadata says abi=3 but the parameters of k are not kernel ABI v3's (.u64 in, .*, .b8 bdims\[192\])"
 	check "$px: .maxnreg out of range: exit 3" 3 $PX run "$tmp/maxnreg.ptx" --rows 4 --cols 4 --emulate

@@ -38,8 +38,10 @@ typedef struct {
 	CUdeviceptr in, out;
 	uint32_t rows, cols, batch;
 	uint64_t ld_in, ld_out, stride_in, stride_out;
-	int v3;                /* kernel ABI v3: the batch's dimensions in bdims */
+	int v3;                /* kernel ABI v3 or v4: the batch's dimensions in bdims */
 	uint8_t bdims[192];
+	int v4;                /* kernel ABI v4 (the pack family): the tile's dimensions in tdims */
+	uint8_t tdims[224];
 } fake_launch;
 
 /* Check the launch's buffers (a fault when out of range), transpose on the

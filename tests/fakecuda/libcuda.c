@@ -3,7 +3,8 @@
  * It exports the entry points loader/cu_api.h resolves, keeps "device"
  * memory in host memory (every range checked against its allocation), and
  * "runs" a kernel by transposing on the CPU per kernel ABI v2 or v3 (abi=3:
- * the batch's dimension records, loader/abi.h) after checking
+ * the batch's dimension records, loader/abi.h), or by moving tiles per v4
+ * (abi=4, grid=pack: the tile's dimensions) after checking
  * the launch against the PTX's metadata (grid, block, dynamic shared memory,
  * parameter ranges). Streams, capture, graphs, events and the model clock
  * that makes event timings deterministic are in stream.c (its comment says
@@ -48,7 +49,7 @@ typedef struct module {
 	char kernel[128];
 	unsigned elem, block[3], tile[2], row_step, dyn_smem;
 	unsigned long long per_block;
-	int linear, flat, copy, wrong, pad, overrun, gap, fault, refuse, regs, v3;
+	int linear, flat, copy, wrong, pad, overrun, gap, fault, refuse, regs, v3, v4, pack;
 	double speed;
 } module;
 
@@ -623,7 +624,9 @@ EXPORT CUresult cuModuleLoadData(CUmodule *out, const void *image)
 	sscanf(k + 7, "%127[A-Za-z0-9_$]", m->kernel);
 	m->elem = (unsigned)meta_num(ptx, " elem=", 32);
 	m->linear = strstr(ptx, "grid=linear") != NULL;
-	m->v3 = strstr(ptx, " abi=3 ") != NULL;
+	m->v4 = strstr(ptx, " abi=4 ") != NULL;
+	m->v3 = strstr(ptx, " abi=3 ") != NULL || m->v4;
+	m->pack = strstr(ptx, "grid=pack") != NULL;
 	m->flat = strstr(ptx, "grid=flat") != NULL;
 	m->copy = strstr(ptx, " op=copy ") != NULL; /* a row copy (gen/tp_rowcopy.c): out[i][j] = in[i][j] */
 	meta_dims(ptx, " block=", m->block, 3);
@@ -719,6 +722,8 @@ static int grid_ok(const module *m, unsigned gx, unsigned gy, unsigned gz, uint3
 		unsigned long long rc = (unsigned long long)rows * cols, per = rc > m->per_block ? 1 : m->per_block / rc;
 		want[0] = (batch + per - 1) / per, want[1] = want[2] = 1;
 	}
+	if (m->pack) /* the blocks walk the tiles */
+		want[0] = batch < 1024 ? batch : 1024, want[1] = want[2] = 1;
 	const char *v = getenv("PTXPOSE_GRID_MAX");
 	if (v && sscanf(v, "%llux%llux%llu", &cap[0], &cap[1], &cap[2]) != 3)
 		return 0;
@@ -753,6 +758,8 @@ EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned 
 	l.stride_out = *(uint64_t *)args[8];
 	if ((l.v3 = m->v3))
 		memcpy(l.bdims, args[9], sizeof l.bdims);
+	if ((l.v4 = m->v4))
+		memcpy(l.tdims, args[10], sizeof l.tdims);
 	if (extra || !l.batch || !grid_ok(m, gx, gy, gz, l.rows, l.cols, l.batch) || bx != m->block[0] ||
 	    by != m->block[1] || bz != m->block[2] || smem != m->dyn_smem)
 		return CUDA_ERROR_INVALID_VALUE;
@@ -790,9 +797,67 @@ static void matrix_at(const fake_launch *l, uint64_t b, uint64_t *oi, uint64_t *
 	}
 }
 
+/* Kernel ABI v4: each tile's positions, decoded as the pack kernels do (the
+ * in-list gives the input's offset, the shared offset and the split
+ * digits; the shared offset decoded over the out-list the output's), each
+ * element's range checked. 0, or -1 after a fault. */
+static int pack_run(const fake_launch *l, size_t eb, int work)
+{
+	const uint8_t *t = l->tdims;
+	uint64_t vol = get_le(t + ABI_TD_VOL, 4), nsplit = get_le(t + ABI_TD_NSPLIT, 4);
+	for (uint64_t b = 0; b < l->batch; b++) {
+		uint64_t oi, oo, lim[2] = {~0ull, ~0ull}, r[2] = {0, 0}, q = b;
+		matrix_at(l, b, &oi, &oo);
+		for (int k = 0; k < 2; k++) { /* split k's tile index: batch record k's digit */
+			const uint8_t *rec = l->bdims + k * ABI_BDIM_BYTES;
+			uint64_t e = get_le(rec + ABI_BDIM_EXTENT, 4);
+			r[k] = q % e, q /= e;
+		}
+		for (uint64_t k = 0; k < nsplit && k < 2; k++) {
+			uint64_t full = get_le(t + ABI_TD_SPLIT_FULL + 4 * k, 4), ext = get_le(t + ABI_TD_SPLIT_EXT + 4 * k, 4);
+			lim[k] = full - r[k] * ext < ext ? full - r[k] * ext : ext;
+		}
+		for (uint64_t p = 0; p < vol; p++) {
+			uint64_t x = p, gin = 0, sm = 0, gout = 0, valid = 1;
+			for (int k = 0; k < ABI_TDIMS; k++) {
+				const uint8_t *rec = t + ABI_TD_IN + k * ABI_TD_REC;
+				uint64_t e = get_le(rec + ABI_TR_EXT, 4), d = x % e, sp = get_le(rec + ABI_TR_SPLIT, 4);
+				x /= e;
+				gin += d * (uint64_t)(int64_t)(int32_t)get_le(rec + ABI_TR_STRIDE, 4);
+				sm += d * get_le(rec + ABI_TR_SMEM, 4);
+				valid &= !sp || sp > 2 || d < lim[sp - 1];
+			}
+			x = sm / eb;
+			for (int k = 0; k < ABI_TDIMS; k++) {
+				const uint8_t *rec = t + ABI_TD_OUT + k * ABI_TD_REC;
+				uint64_t e = get_le(rec + ABI_TR_EXT, 4);
+				gout += x % e * (uint64_t)(int64_t)(int32_t)get_le(rec + ABI_TR_STRIDE, 4);
+				x /= e;
+			}
+			CUdeviceptr src = l->in + oi * eb + gin, dst = l->out + oo * eb + gout;
+			if (!valid)
+				continue;
+			if (!find(src, eb, 0) || !find(dst, eb, 0)) {
+				fake_fault();
+				return -1;
+			}
+			if (work)
+				memcpy((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, eb);
+		}
+	}
+	return 0;
+}
+
 double fake_launch_run(const fake_launch *l, int work)
 {
 	const module *m = l->module;
+	if (l->v4) {
+		if (m->fault)
+			fake_fault();
+		if (m->fault || pack_run(l, m->elem / 8, work))
+			return -1;
+		return 2.0 * l->batch * get_le(l->tdims + ABI_TD_VOL, 4) * (m->elem / 8) / (m->speed * 1e3);
+	}
 	uint64_t rows = l->rows, cols = l->cols, ld_in = l->ld_in, ld_out = l->ld_out;
 	size_t eb = m->elem / 8;
 	uint64_t batch = l->batch, stride_out = l->stride_out, last_in, last_out;

@@ -147,7 +147,12 @@ static void test_fill(void)
 static void test_lists(void)
 {
 	char buf[1024];
-	ok(abi_nparams(2) == 9 && abi_nparams(3) == 10 && abi_nparams(4) == 0, "v2 has 9 parameters, v3 10");
+	ok(abi_nparams(2) == 9 && abi_nparams(3) == 10 && abi_nparams(4) == 11 && abi_nparams(5) == 0,
+	   "v2 has 9 parameters, v3 10, v4 11");
+	const char *v4 = abi_ptx_params(4, buf, sizeof buf);
+	ok(v4 && strstr(v4, "param_bdims[192],\n\t.param .align 8 .b8 param_tdims[224]\n"),
+	   "v4 as PTX: v3's list, then .param .align 8 .b8 param_tdims[224]");
+	ok(strstr(abi_describe(4, buf, sizeof buf), ".b8 bdims[192], .b8 tdims[224])") != NULL, "v4 described");
 	const char *v3 = abi_ptx_params(3, buf, sizeof buf);
 	ok(v3 && strstr(v3, "\t.param .u64 param_stride_out,\n\t.param .align 8 .b8 param_bdims[192]\n") &&
 	   !strstr(v3, "bdims[192],"), "v3 as PTX: v2's list, then .param .align 8 .b8 param_bdims[192]");
@@ -158,15 +163,100 @@ static void test_lists(void)
 	       "(.u64 in, .u64 out, .u32 rows, .u32 cols, .u32 ld_in, .u32 ld_out, .u32 batch, .u64 stride_in, "
 	       ".u64 stride_out, .b8 bdims[192])", "v3 described");
 	abi_args a;
-	void *p[ABI_NPARAMS_V3];
+	void *p[ABI_NPARAMS_V4];
 	abi_pointers(&a, p);
 	ok(p[9] == (void *)a.bdims && ((uintptr_t)a.bdims & 7) == 0, "the 10th pointer is bdims, 8-byte aligned");
+	ok(p[10] == (void *)a.tdims && ((uintptr_t)a.tdims & 7) == 0, "the 11th pointer is tdims, 8-byte aligned");
+}
+
+/* One record of tdims: list 0 (in) or 1 (out), index k, field f. */
+static uint32_t trec(const uint8_t *t, int list, unsigned k, unsigned f)
+{
+	return (uint32_t)get_le(t + (list ? ABI_TD_OUT : ABI_TD_IN) + k * ABI_TD_REC + f, 4);
+}
+
+static void test_tdims(void)
+{
+	uint8_t t[ABI_TDIMS_BYTES];
+	char e[160];
+	uint32_t vol = 0;
+	/* a 3-d tile of 4-byte elements: dims {ext, full, s_in, s_out} in the given order */
+	abi_tdim d[3] = {{5, 5, 1, 12}, {3, 7, 40, 1}, {4, 4, 5, 3}};
+	ok(!abi_tdims_fill(3, d, 4, t, &vol, e, sizeof e) && vol == 60, "3 dims 5x3x4: vol 60");
+	ok(get_le(t + ABI_TD_VOL, 4) == 60 && get_le(t + ABI_TD_N, 4) == 3 && get_le(t + ABI_TD_NSPLIT, 4) == 1 &&
+		   get_le(t + ABI_TD_SPLIT_FULL, 4) == 7 && get_le(t + ABI_TD_SPLIT_EXT, 4) == 3 &&
+		   get_le(t + ABI_TD_SPLIT_FULL + 4, 4) == 0 && get_le(t + ABI_TD_SPLIT_EXT + 4, 4) == 0,
+	   "header: vol, n, one split of 3 of 7");
+	/* in order by s_in: d0 (1), d2 (5), d1 (40); out order by s_out: d1 (1), d2 (3), d0 (12) */
+	ok(trec(t, 0, 0, ABI_TR_EXT) == 5 && trec(t, 0, 1, ABI_TR_EXT) == 4 && trec(t, 0, 2, ABI_TR_EXT) == 3,
+	   "in-list sorted by the input's strides");
+	ok(trec(t, 0, 0, ABI_TR_STRIDE) == 4 && trec(t, 0, 1, ABI_TR_STRIDE) == 20 && trec(t, 0, 2, ABI_TR_STRIDE) == 160,
+	   "... strides in bytes");
+	ok(trec(t, 1, 0, ABI_TR_EXT) == 3 && trec(t, 1, 1, ABI_TR_EXT) == 4 && trec(t, 1, 2, ABI_TR_EXT) == 5 &&
+		   trec(t, 1, 0, ABI_TR_STRIDE) == 4 && trec(t, 1, 1, ABI_TR_STRIDE) == 12 &&
+		   trec(t, 1, 2, ABI_TR_STRIDE) == 48,
+	   "out-list sorted by the output's strides, in bytes");
+	/* shared copy in the output's order: d1 at 4, d2 at 4*3 = 12, d0 at 12*4 = 48 */
+	ok(trec(t, 0, 0, ABI_TR_SMEM) == 48 && trec(t, 0, 1, ABI_TR_SMEM) == 12 && trec(t, 0, 2, ABI_TR_SMEM) == 4,
+	   "smem offsets from the output's order");
+	ok(trec(t, 1, 1, ABI_TR_SMEM) == 0, "... 0 in the out-list");
+	ok(trec(t, 0, 2, ABI_TR_SPLIT) == 1 && trec(t, 1, 0, ABI_TR_SPLIT) == 1 && trec(t, 0, 0, ABI_TR_SPLIT) == 0 &&
+		   trec(t, 1, 2, ABI_TR_SPLIT) == 0,
+	   "the split dim is split 1+0 in both lists");
+	int neutral = 1;
+	for (unsigned k = 3; k < ABI_TDIMS; k++)
+		for (int l = 0; l < 2; l++)
+			neutral &= trec(t, l, k, ABI_TR_EXT) == 1 && !trec(t, l, k, ABI_TR_STRIDE) &&
+				    !trec(t, l, k, ABI_TR_SMEM) && !trec(t, l, k, ABI_TR_SPLIT);
+	ok(neutral, "records past n: ext 1, the rest 0");
+	/* ties keep the given order; two splits numbered in the given order */
+	abi_tdim s2[3] = {{2, 2, 0, 0}, {8, 9, 3, 5}, {6, 100, 3, 5}};
+	ok(!abi_tdims_fill(3, s2, 1, t, NULL, e, sizeof e) && get_le(t + ABI_TD_NSPLIT, 4) == 2 &&
+		   get_le(t + ABI_TD_SPLIT_FULL, 4) == 9 && get_le(t + ABI_TD_SPLIT_EXT, 4) == 8 &&
+		   get_le(t + ABI_TD_SPLIT_FULL + 4, 4) == 100 && get_le(t + ABI_TD_SPLIT_EXT + 4, 4) == 6,
+	   "two splits: 0 is the first given, 1 the second");
+	ok(trec(t, 0, 1, ABI_TR_EXT) == 8 && trec(t, 0, 1, ABI_TR_SPLIT) == 1 && trec(t, 0, 2, ABI_TR_SPLIT) == 2 &&
+		   trec(t, 1, 1, ABI_TR_SPLIT) == 1 && trec(t, 1, 2, ABI_TR_SPLIT) == 2,
+	   "... equal strides keep the given order");
+	abi_tdim one[1] = {{1, 1, 7, 9}};
+	ok(!abi_tdims_fill(1, one, 16, t, &vol, e, sizeof e) && vol == 1 && trec(t, 0, 0, ABI_TR_STRIDE) == 0 &&
+		   trec(t, 0, 0, ABI_TR_SMEM) == 16,
+	   "one dim of extent 1: vol 1, strides 0, smem the element's bytes");
+	/* refusals: t untouched, one line */
+	memset(t, 0xee, sizeof t);
+	ok(abi_tdims_fill(0, d, 4, t, NULL, e, sizeof e) == -1 && strstr(e, "0 tile dims"), "0 dims: refused ('%s')", e);
+	abi_tdim seven[7] = {{1, 1, 0, 0}, {1, 1, 0, 0}, {1, 1, 0, 0}, {1, 1, 0, 0}, {1, 1, 0, 0}, {1, 1, 0, 0},
+			     {1, 1, 0, 0}};
+	ok(abi_tdims_fill(7, seven, 4, t, NULL, e, sizeof e) == -1, "7 dims: refused ('%s')", e);
+	abi_tdim zero[1] = {{0, 0, 1, 1}}, over[1] = {{5, 4, 1, 1}};
+	ok(abi_tdims_fill(1, zero, 4, t, NULL, e, sizeof e) == -1 && strstr(e, "tile extent 0"), "extent 0: refused ('%s')",
+	   e);
+	ok(abi_tdims_fill(1, over, 4, t, NULL, e, sizeof e) == -1, "tile extent over the full one: refused ('%s')", e);
+	abi_tdim neg[2] = {{2, 2, 1, 2}, {2, 2, 2, -1}};
+	ok(abi_tdims_fill(2, neg, 4, t, NULL, e, sizeof e) == -1 && strstr(e, "negative"), "a negative stride: refused ('%s')",
+	   e);
+	abi_tdim three[3] = {{2, 3, 1, 1}, {2, 3, 2, 2}, {2, 3, 4, 4}};
+	ok(abi_tdims_fill(3, three, 4, t, NULL, e, sizeof e) == -1 && strstr(e, "more than 2"), "3 splits: refused ('%s')",
+	   e);
+	abi_tdim wide[1] = {{65535, 70000, 1, 1}}, widest[1] = {{65534, 70000, 1, 1}};
+	ok(abi_tdims_fill(1, wide, 1, t, NULL, e, sizeof e) == -1 && strstr(e, "65535"), "a split of 65535: refused ('%s')",
+	   e);
+	abi_tdim span[2] = {{2, 2, 1, 1}, {2, 2, 1u << 29, 1}};
+	ok(abi_tdims_fill(2, span, 4, t, NULL, e, sizeof e) == -1 && strstr(e, "2^31"), "2^31 input bytes: refused ('%s')",
+	   e);
+	abi_tdim span_out[1] = {{3, 3, 1, 1u << 29}};
+	ok(abi_tdims_fill(1, span_out, 2, t, NULL, e, sizeof e) == -1, "2^31 output bytes: refused ('%s')", e);
+	ok(t[0] == 0xee && t[ABI_TDIMS_BYTES - 1] == 0xee, "... nothing written");
+	ok(!abi_tdims_fill(1, widest, 1, t, NULL, e, sizeof e), "a split of 65534: taken");
+	abi_tdim edge[2] = {{1, 1, 1, 1}, {2, 2, (1u << 29) - 1, 1}};
+	ok(!abi_tdims_fill(2, edge, 4, t, NULL, e, sizeof e), "a span of 2^31-4 bytes: taken");
 }
 
 int main(void)
 {
 	test_decode();
 	test_fill();
+	test_tdims();
 	test_lists();
 	return tap_done();
 }

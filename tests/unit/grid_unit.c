@@ -100,6 +100,20 @@ static void test_flat_grid(void)
 	   "flat without per_block: refused");
 }
 
+static void test_pack_grid(void)
+{
+	px_meta m = meta_of("// ptxpose kernel=k abi=4 elem=32 grid=pack per_block=2048 block=256\n");
+	ok(m.grid == META_GRID_PACK && m.per_block == 2048, "pack: parsed, per_block the capacity");
+	ok(dims(&m, 1, 1, 7, 7, 1, 1), "pack: a block a tile below 1024 tiles");
+	ok(dims(&m, 1, 1, 2147483647, 1024, 1, 1), "... 1024 blocks walk 2^31-1 tiles");
+	setenv("PTXPOSE_GRID_MAX", "3x1x1", 1);
+	ok(dims(&m, 1, 1, 100, 3, 1, 1), "... PTXPOSE_GRID_MAX caps it");
+	unsetenv("PTXPOSE_GRID_MAX");
+	ok(meta_parse("// ptxpose kernel=k abi=4 elem=32 grid=pack block=256\n", &m, err, sizeof err) &&
+		   strstr(err, "grid=pack needs per_block=N"),
+	   "pack without per_block: refused");
+}
+
 static void test_grid_max(void)
 {
 	px_meta m = meta_of("// ptxpose kernel=k abi=2 elem=32 grid=tile tile=8x32 block=32x8\n");
@@ -224,6 +238,7 @@ int main(void)
 	test_op();
 	test_linear_grid();
 	test_flat_grid();
+	test_pack_grid();
 	test_grid_max();
 	test_walk();
 	return tap_done();
