@@ -172,7 +172,9 @@ static void random_walks(void)
 		random_perm(p.perm, p.rank);
 		uint64_t total = 1;
 		for (unsigned k = 0; k < p.rank; k++) {
-			p.ext[k] = total > 40000 ? 1 : 1 + rnd(rnd(4) ? 9 : 300);
+			uint64_t room = 6000 / total; /* at most 6000 elements */
+			p.ext[k] = 1 + rnd(rnd(4) ? 9 : 300);
+			p.ext[k] = p.ext[k] > room ? (room ? room : 1) : p.ext[k];
 			total *= p.ext[k];
 		}
 		nd_fill_packed(&p);
