@@ -14,7 +14,8 @@
 # peers (ptx/ side by side with PyTorch, CuPy, cuBLAS, Triton and cuTENSOR:
 # bench/peers.py, see bench/README.md), cutensor (puts cuTENSOR's library
 # together from its parts and exports $PTXPOSE_CUTENSOR for the stages after
-# it: run `cutensor peers`), ncu (bank-conflict counters), nd (N-d checks, the new
+# it: run `cutensor peers`), ncu (bank-conflict counters), pack (the pack
+# family: checks, sanitizers, timed against the 2-D reduction), nd (N-d checks, the new
 # families under compute-sanitizer, the Python GPU tests).
 set -u
 OUT=${OUT:-/tmp/ptxpose-out}
@@ -124,6 +125,42 @@ stage_tune() {
 	$px bench --iters 60 --no-cublas --shapes "${TUNE_SHAPES:-16384x16384,8191x8193,4096x4096,2048x2048}" \
 		--out-dir "$OUT/tune" build/tune/*.ptx 2>"$OUT/bench-tune.err" | tail -5
 	tail -3 "$OUT/bench-tune.err"
+}
+
+# The pack family (kernel ABI v4, gen/tp_pack.c): GPU checks of the N-d
+# sets and hand-made split, odd and misaligned shapes over every pack kernel
+# (and with the grid capped), the library's plans over 2^31 elements,
+# memcheck and racecheck, then every pack kernel and the 2-D reduction's
+# kernels timed by name on the tensor-network, random and 3-D sets (the
+# pack tile against the reduction to 2-D, one process, graph-timed).
+PACK_SHAPES="1024x1024x8:perm=2,1,0:elem=f32,8x1024x1024:perm=2,1,0:elem=f16,100x3x8:perm=2,1,0:elem=u8,\
+3x5x7x11x13x17:perm=5,3,1,0,2,4:elem=u8:offset=1,33x4097x65:perm=0,2,1:elem=f16:offset=1,\
+40x50x60:perm=2,1,0:strides_in=3100,61,1:strides_out=2600,52,1:elem=c128,2x3x4x5x6x7x8:perm=6,4,2,0,1,3,5:elem=f64"
+stage_pack() {
+	local nd; nd=$(python3 bench/nd_shapes.py permute-tn permute-random permute-3d permute-odd)
+	log pack kernels: GPU checks
+	$px check --shapes "$PACK_SHAPES,$nd" ptx/pack_*.ptx >"$OUT/check-pack.tap"; echo "rc=$?"
+	PTXPOSE_GRID_MAX=7x1x1 $px check --shapes "$PACK_SHAPES" ptx/pack_*.ptx >>"$OUT/check-pack.tap"; echo "capped rc=$?"
+	grep -v '^ok' "$OUT/check-pack.tap" | grep -v SKIP | head -10; grep -c '^ok' "$OUT/check-pack.tap"
+	log the library\'s plans: pack tiles, one over 2^31 elements
+	for a in "--elem 8 --dims 46341x23171x2 --perm 2,1,0" "--elem 32 --dims 1024x1024x8 --perm 2,1,0" \
+		"--elem 128 --dims 29x10x36x2x4x5 --perm 2,0,5,4,1,3"; do
+		$px run $a 2>&1 | tail -1
+	done
+	log sanitizers on the pack family
+	for run in "run ptx/pack_b32.ptx --dims 100x3x8 --perm 2,1,0 --offset 1" \
+		"run ptx/pack_b8.ptx --dims 3x5x7x11x13x17 --perm 5,3,1,0,2,4 --offset 1" \
+		"run ptx/pack_b128.ptx --dims 29x10x36x2x4x5 --perm 2,0,5,4,1,3" \
+		"run ptx/pack_b16.ptx --dims 64x33x17x3 --perm 3,1,0,2 --offset 1"; do
+		for tool in memcheck racecheck; do
+			compute-sanitizer --tool $tool --error-exitcode 9 $px $run --no-time >"$OUT/san.log" 2>&1
+			echo "$tool $run: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san.log" | head -1)"
+		done
+	done
+	log timing: the pack tile against the reduction to 2-D, every kernel by name
+	$px bench --shapes "$nd" --out-dir "$OUT/bench-pack" ptx/pack_*.ptx ptx/fast_nd_*.ptx ptx/narrow_nd_*.ptx \
+		ptx/fast_b*.ptx ptx/narrow_b*.ptx >"$OUT/bench-pack.log" 2>&1
+	echo "bench rc=$?"; tail -3 "$OUT/bench-pack.log"
 }
 
 # Every kernel of ptx/ and the peers, graph-timed in one process, into

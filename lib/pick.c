@@ -35,12 +35,24 @@ int pick_runs_on(const model_kernel *k, const model_device *d)
 /* Which kernel ABI serves the problem: v4's pack kernels where the plan
  * prefers the pack tile (lib/nd_pack.h) and the kernel holds it, else v3
  * for a batch of several dims, v2 for the rest. 1: the kernel does not. */
-static int abi_unfit(const kreg_kernel *k, const model_problem *p)
+static int abi_unfit(const kreg_kernel *k, const model_problem *p, int pack)
 {
 	const char *abi = meta_get(&k->meta, "abi");
-	if (p->pack.prefer)
+	if (pack)
 		return strcmp(abi, "4") || k->mk.per_block < p->pack.vol;
 	return strcmp(abi, p->nbd > 1 ? "3" : "2");
+}
+
+/* The pack kernels serve a preferred pack tile where the registry has one
+ * of the width that holds it and runs on d; else the 2-D core's kernels. */
+static int use_pack(const kreg *r, const model_device *d, const model_problem *p)
+{
+	for (int i = 0; p->pack.prefer && i < kreg_count(r); i++) {
+		const kreg_kernel *k = kreg_get(r, i);
+		if (k->mk.es == p->es && !k->mk.study && !abi_unfit(k, p, 1) && pick_runs_on(&k->mk, d))
+			return 1;
+	}
+	return 0;
 }
 
 px_status pick_rank(const kreg *r, const model_device *d, const model_params *params, const model_problem *p,
@@ -54,13 +66,13 @@ px_status pick_rank(const kreg *r, const model_device *d, const model_params *pa
 	out->n = 0;
 	out->c = NULL;
 	out->unsure = 0;
-	int m = 0, wide = 0;
+	int m = 0, wide = 0, pack = use_pack(r, d, p);
 	const kreg_kernel *big = NULL; /* the first of the width that does not fit */
 	for (int i = 0; !st && i < n; i++) {
 		const kreg_kernel *k = kreg_get(r, i);
 		if (k->mk.es != p->es || k->mk.study) /* a study kernel runs only when named */
 			continue;
-		if (abi_unfit(k, p))
+		if (abi_unfit(k, p, pack))
 			continue;
 		if (k->meta.op != (p->op ? META_OP_COPY : META_OP_TRANSPOSE)) /* row copies serve tiled copies alone */
 			continue;
