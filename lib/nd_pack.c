@@ -98,6 +98,26 @@ static void grow(const dims *d, uint64_t cap, uint64_t *t)
 	}
 }
 
+/* Then split dims doubled (the input's first), while the tile fits cap and
+ * the tiles stay plenty: longer runs, fewer tiles to walk. */
+static void grow_splits(const dims *d, uint64_t cap, uint64_t *t)
+{
+	for (int grew = 1; grew;) {
+		grew = 0;
+		for (unsigned j = 0; j < d->n; j++) {
+			unsigned k = d->in_order[j];
+			if (!t[k] || t[k] == d->ext[k])
+				continue;
+			uint64_t was = t[k], e = d->ext[k], nb = e / (2 * was);
+			t[k] = nb ? (e + nb - 1) / nb : e;
+			if (volume(d, t) > cap || tiles_of(d, t) < PACK_MIN_TILES)
+				t[k] = was;
+			else
+				grew = 1;
+		}
+	}
+}
+
 /* Elements of the tile contiguous from its start on one side. */
 static unsigned run_of(const dims *d, const unsigned *order, const int64_t *s, const uint64_t *t)
 {
@@ -207,6 +227,7 @@ int nd_pack_choose(const nd_reduced *r, unsigned cap, nd_pack *pk, char *why, si
 		return refuse(why, whylen, "pack: the smallest tile with 32-byte runs holds %llu elements, more than the "
 					   "kernels hold", v);
 	grow(&d, cap, t);
+	grow_splits(&d, cap, t);
 	if (fill(&d, t, es, pk, why, whylen))
 		return -1;
 	pk->run_in = run_of(&d, d.in_order, d.s_in, t);

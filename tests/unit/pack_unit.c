@@ -119,13 +119,14 @@ static void hand_worked(void)
 	nd_reduced r;
 	nd_pack pk;
 	/* [i][j][k] -> [k][j][i], 1024x1024x8 f32: k whole (8) and 4 of j make the
-	 * input's 32-element runs, 32 of i the output's */
+	 * input's 32-element runs, 32 of i the output's; then j doubles to fill
+	 * the 2048 elements */
 	int rc = choose(MK(4, L(1024, 1024, 8), L(2, 1, 0)), &r, &pk);
 	ok(!rc && pk.n == 3 && pk.nsplit == 2 && pk.ext[0] == 32 && pk.full[0] == 1024 && pk.s_out[0] == 1 &&
-	   pk.ext[1] == 4 && pk.full[1] == 1024 && pk.s_in[1] == 8 && pk.ext[2] == 8 && pk.vol == 1024 &&
-	   pk.run_in == 32 && pk.run_out == 32 && pk.tiles == 32 * 256 && pk.nbatch == 2 && pk.b_ext[1] == 32 &&
-	   pk.b_in[1] == 32 * 8192 && pk.b_ext[0] == 256 && pk.b_out[0] == 4 * 1024,
-	   "1024x1024x8 f32 (2,1,0): tile 32(split i) x 4(split j) x 8, runs 32 and 32, 8192 tiles (%s)", why);
+	   pk.ext[1] == 8 && pk.full[1] == 1024 && pk.s_in[1] == 8 && pk.ext[2] == 8 && pk.vol == 2048 &&
+	   pk.run_in == 64 && pk.run_out == 32 && pk.tiles == 32 * 128 && pk.nbatch == 2 && pk.b_ext[1] == 32 &&
+	   pk.b_in[1] == 32 * 8192 && pk.b_ext[0] == 128 && pk.b_out[0] == 8 * 1024,
+	   "1024x1024x8 f32 (2,1,0): tile 32(split i) x 8(split j) x 8, runs 64 and 32, 4096 tiles (%s)", why);
 	/* a tensor-network shape in 16-byte elements: both fastest dims tiny,
 	 * the tile grows by whole dims while tiles stay plenty */
 	rc = choose(MK(16, L(29, 10, 36, 2, 4, 5), L(2, 0, 5, 4, 1, 3)), &r, &pk);
