@@ -15,30 +15,13 @@
 #include "loader/cu_api.h"
 #include "loader/launch.h"
 #include "loader/pxfile.h"
+#include "tests/unit/api_harness.h"
 #include "tests/unit/pack_case.h"
 #include "tests/unit/tap.h"
 
-static struct {
-	CUresult (*alloc)(CUdeviceptr *, size_t);
-	CUresult (*free_)(CUdeviceptr);
-	CUresult (*htod)(CUdeviceptr, const void *, size_t);
-	CUresult (*dtoh)(void *, CUdeviceptr, size_t);
-	CUresult (*sync)(void);
-} drv;
-
-static int driver(void)
-{
-	*(void **)&drv.alloc = cu_driver_symbol("cuMemAlloc_v2");
-	*(void **)&drv.free_ = cu_driver_symbol("cuMemFree_v2");
-	*(void **)&drv.htod = cu_driver_symbol("cuMemcpyHtoD_v2");
-	*(void **)&drv.dtoh = cu_driver_symbol("cuMemcpyDtoH_v2");
-	*(void **)&drv.sync = cu_driver_symbol("cuCtxSynchronize");
-	return drv.alloc && drv.free_ && drv.htod && drv.dtoh && drv.sync ? 0 : -1;
-}
-
 /* Case c on kernel k: 1, or 0 with why. Both pointers misalign elements
  * past the allocations' (256-byte aligned) starts. */
-static int run_case(cu_ctx *cu, jit_kernel *k, const px_meta *m, const pk_case *c, char *why, size_t wlen)
+static int run_case(cu_ctx *ctx, jit_kernel *k, const px_meta *m, const pk_case *c, char *why, size_t wlen)
 {
 	unsigned es = m->elem_bits / 8;
 	pk_data d;
@@ -58,41 +41,41 @@ static int run_case(cu_ctx *cu, jit_kernel *k, const px_meta *m, const pk_case *
 	unsigned grid[3];
 	if (meta_grid_dims(m, 1, 1, d.batch, grid, why, wlen))
 		goto done;
-	if (drv.alloc(&din, d.in_bytes + mis) || drv.alloc(&dout, d.out_bytes + mis) ||
-	    drv.htod(din + mis, d.in, d.in_bytes) || drv.htod(dout + mis, d.out, d.out_bytes)) {
+	if (cu.alloc(&din, d.in_bytes + mis) || cu.alloc(&dout, d.out_bytes + mis) ||
+	    cu.htod(din + mis, d.in, d.in_bytes) || cu.htod(dout + mis, d.out, d.out_bytes)) {
 		snprintf(why, wlen, "device memory: allocation or copy failed");
 		goto done;
 	}
 	a.in = din + mis, a.out = dout + mis;
-	CUresult rc = launch_kernel(cu->f, jit_function(k), m->kernel, grid, m->block, m->dyn_smem, NULL, &a, call,
+	CUresult rc = launch_kernel(ctx->f, jit_function(k), m->kernel, grid, m->block, m->dyn_smem, NULL, &a, call,
 				    sizeof call);
 	if (!rc)
-		rc = drv.sync();
+		rc = cu.sync();
 	if (!rc)
-		rc = drv.dtoh(d.out, dout + mis, d.out_bytes);
+		rc = cu.dtoh(d.out, dout + mis, d.out_bytes);
 	if (rc) {
 		char text[160];
-		snprintf(why, wlen, "%s: %s", call, cu_error_text(cu, rc, text, sizeof text));
+		snprintf(why, wlen, "%s: %s", call, cu_error_text(ctx, rc, text, sizeof text));
 		goto done;
 	}
 	good = pk_same(&d, es, why, wlen);
 done:
 	if (din)
-		drv.free_(din);
+		cu.free_(din);
 	if (dout)
-		drv.free_(dout);
+		cu.free_(dout);
 	pk_release(&d);
 	return good;
 }
 
-static void run_file(cu_ctx *cu, const char *path)
+static void run_file(cu_ctx *ctx, const char *path)
 {
 	px_file f;
 	char err[1024];
 	jit_kernel *k = NULL;
 	strbuf log;
 	sb_init(&log);
-	if (px_file_load(&f, path, err, sizeof err) || jit_load(cu, f.ptx, &f.meta, 0, &k, &log, err, sizeof err)) {
+	if (px_file_load(&f, path, err, sizeof err) || jit_load(ctx, f.ptx, &f.meta, 0, &k, &log, err, sizeof err)) {
 		ok(0, "%s: %s %s", path, err, sb_str(&log));
 		sb_free(&log);
 		return;
@@ -102,7 +85,7 @@ static void run_file(cu_ctx *cu, const char *path)
 		pk_case full = pk_full_case((unsigned)f.meta.per_block);
 		const pk_case *c = i < n ? &pk_cases[i] : &full;
 		char why[512] = "";
-		int good = run_case(cu, k, &f.meta, c, why, sizeof why);
+		int good = run_case(ctx, k, &f.meta, c, why, sizeof why);
 		ok(good, "%s: %s, offset %u, grid %s%s%s", path, c->what, c->misalign, c->grid_max ? c->grid_max : "full",
 		   why[0] ? ": " : "", why);
 	}
@@ -113,14 +96,14 @@ static void run_file(cu_ctx *cu, const char *path)
 
 int main(void)
 {
-	cu_ctx *cu = NULL;
+	cu_ctx *ctx = NULL;
 	char err[512];
-	px_status st = cu_attach(&cu, NULL, err, sizeof err);
+	px_status st = cu_attach(&ctx, NULL, err, sizeof err);
 	if (st == PX_ENODRIVER || st == PX_ENODEVICE) {
 		printf("1..0 # SKIP no CUDA device\n");
 		return 0;
 	}
-	if (st || driver()) {
+	if (st || api_driver()) {
 		ok(0, "cu_attach: %s", st ? err : "the driver lacks cuMemAlloc_v2 and the like");
 		return tap_done();
 	}
@@ -129,10 +112,10 @@ int main(void)
 		ok(0, "ptx/pack_*.ptx: no files (run from the source tree)");
 	} else {
 		for (size_t i = 0; i < g.gl_pathc; i++)
-			run_file(cu, g.gl_pathv[i]);
+			run_file(ctx, g.gl_pathv[i]);
 		ok(g.gl_pathc >= 6, "%zu pack kernels", g.gl_pathc);
 		globfree(&g);
 	}
-	cu_close(cu);
+	cu_close(ctx);
 	return tap_done();
 }
