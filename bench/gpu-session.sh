@@ -309,6 +309,11 @@ stage_nd() {
 		compute-sanitizer --tool memcheck --error-exitcode 9 build/tests/gpu_nd_unit --small >"$OUT/san.log" 2>&1
 		echo "memcheck gpu_nd_unit: rc=$? $(grep 'ERROR SUMMARY' "$OUT/san.log")"
 	fi
+	for tool in memcheck racecheck; do # the pack kernels (kernel ABI v4), through the loader
+		[ -x build/tests/gpu_pack_unit ] || break
+		compute-sanitizer --tool $tool --error-exitcode 9 build/tests/gpu_pack_unit >"$OUT/san.log" 2>&1
+		echo "$tool gpu_pack_unit: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san.log" | head -1)"
+	done
 	log Python on the GPU
 	for t in tests/t1030-python-gpu.t tests/t1031-python-permute-gpu.t tests/t1040-python-overhead.t; do
 		timeout 300 python3 "$t" >"$OUT/$(basename "$t" .t).tap" 2>&1

@@ -37,10 +37,24 @@ static int ignored(const tp_family *f, const char *key)
 	return 0;
 }
 
+/* The family's own parameter named key, or NULL. Two families may both
+ * have one of a name (flat's and pack's slots) if they agree on its
+ * default and range: the Lua binding reads it once for each row, and
+ * another family sees the first row's. */
+static const tp_param *own_param(const tp_family *f, const char *key)
+{
+	for (const tp_param *q = f ? f->params : NULL; q && q->key; q++)
+		if (!strcmp(q->key, key))
+			return q;
+	return NULL;
+}
+
 int tp_set2(tp_params *p, const char *key, long a, long b)
 {
-	const tp_family *owner;
-	const tp_param *q = tp_param_find(key, &owner);
+	const tp_family *owner = p->family;
+	const tp_param *q = own_param(p->family, key);
+	if (!q)
+		q = tp_param_find(key, &owner);
 	if (!q)
 		return -1;
 	if (owner && owner != p->family) { /* another family's: refused unless at its default */
@@ -102,7 +116,7 @@ int tp_validate(const tp_params *p, char *err, size_t errlen)
 		FAIL("vec: %u x %u-bit elements is a %u-byte access; the widest is 16 bytes",
 		     p->vec, p->elem, p->vec * es);
 	if (p->abi != 2 && p->abi != 3)
-		FAIL("abi: %u is not a kernel ABI the generator writes (2 or 3)", p->abi);
+		FAIL("abi: %u is not a kernel ABI the generator writes (2 or 3; the pack family's is 4)", p->abi);
 	if (p->max_regs && (p->max_regs < 24 || p->max_regs > 255))
 		FAIL("max_regs: %u is not a register budget from 24 to 255", p->max_regs);
 	return p->family->validate(p, err, errlen);

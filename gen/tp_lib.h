@@ -64,6 +64,15 @@ const char *tp_unit_op(char *buf, size_t n, const char *base, unsigned units, co
 void tp_walk_begin(em *e);
 void tp_walk_end(em *e);
 
+/* Kernel ABI v3's decode of the matrix (or tile) index in register `mat`
+ * into the batch's records (param_bdims), for a walk of one's own:
+ * tp_bdims_declare declares its registers (once), tp_bdims_decode sets in
+ * = in0 + the input offset and out = out0 + the output's (bytes, elements
+ * of es_bytes), and digit[k] (k < 2; digit NULL: none) to record k's digit. */
+void tp_bdims_declare(ptxb *b);
+void tp_bdims_decode(ptxb *b, const char *mat, unsigned es_bytes, const char *in0, const char *out0, const char *in,
+		     const char *out, const char *const digit[2]);
+
 /* Assemble the kernel p from builder b (its .maxnreg, the entry with the
  * ABI's parameters, .reqntid p->tx x ty, its family's .target) into out
  * and free b. 0, or -1 with err. */

@@ -76,29 +76,29 @@ static const char *const bdims_regs[][3] = {
 	{"b64", "bd_off_out", "the matrix's output offset (elements)"},
 };
 
-static void declare_bdims(ptxb *b)
+void tp_bdims_declare(ptxb *b)
 {
 	for (size_t i = 0; i < sizeof bdims_regs / sizeof bdims_regs[0]; i++)
 		ptxb_reg(b, bdims_regs[i][0], bdims_regs[i][2], "%s", bdims_regs[i][1]);
 }
 
-/* Kernel ABI v3: e->in/out from the matrix index decoded into the batch's
+/* Kernel ABI v3: in/out from the matrix index decoded into the batch's
  * dimensions, the fastest first, all six records (neutral ones add 0):
  * q = (rest * magic) >> shift is rest / extent exactly for rest < 2^31
  * (loader/abi.c says why). */
-static void emit_bdims(em *e)
+void tp_bdims_decode(ptxb *b, const char *mat, unsigned es_bytes, const char *in0, const char *out0, const char *in,
+		     const char *out, const char *const digit[2])
 {
-	ptxb *b = e->b;
 	const char *rest = ptxb_find(b, "bd_rest"), *quot = ptxb_find(b, "bd_quot");
 	const char *dig = ptxb_find(b, "bd_digit"), *ext = ptxb_find(b, "bd_extent");
 	const char *sh = ptxb_find(b, "bd_shift"), *mag = ptxb_find(b, "bd_magic");
 	const char *prod = ptxb_find(b, "bd_prod"), *sin = ptxb_find(b, "bd_sin"), *sout = ptxb_find(b, "bd_sout");
 	const char *d64 = ptxb_find(b, "bd_digit64"), *oin = ptxb_find(b, "bd_off_in");
 	const char *oout = ptxb_find(b, "bd_off_out");
-	unsigned es = tp_lg2(e->g->es);
+	unsigned es = tp_lg2(es_bytes);
 	ptxb_note(b, "the matrix's bases (kernel ABI v3): the matrix decoded into the batch's %u dimensions,"
 		     " fastest first", ABI_BDIMS);
-	ptxb_op(b, NULL, "mov.u32", "%s, %s", rest, w.mat);
+	ptxb_op(b, NULL, "mov.u32", "%s, %s", rest, mat);
 	ptxb_op(b, NULL, "mov.u64", "%s, 0", oin);
 	ptxb_op(b, NULL, "mov.u64", "%s, 0", oout);
 	for (unsigned k = 0; k < ABI_BDIMS; k++) {
@@ -114,6 +114,8 @@ static void emit_bdims(em *e)
 		ptxb_op(b, NULL, "cvt.u32.u64", "%s, %s", quot, prod);
 		ptxb_op(b, NULL, "mul.lo.u32", "%s, %s, %s", dig, quot, ext);
 		ptxb_op(b, NULL, "sub.u32", "%s, %s, %s", dig, rest, dig);
+		if (digit && k < 2)
+			ptxb_op(b, NULL, "mov.u32", "%s, %s", digit[k], dig);
 		ptxb_op(b, NULL, "cvt.u64.u32", "%s, %s", d64, dig);
 		ptxb_op(b, NULL, "mad.lo.u64", "%s, %s, %s, %s", oin, d64, sin, oin);
 		ptxb_op(b, NULL, "mad.lo.u64", "%s, %s, %s, %s", oout, d64, sout, oout);
@@ -122,8 +124,8 @@ static void emit_bdims(em *e)
 	}
 	ptxb_op(b, NULL, "shl.b64", "%s, %s, %u", oin, oin, es);
 	ptxb_op(b, NULL, "shl.b64", "%s, %s, %u", oout, oout, es);
-	ptxb_op(b, NULL, "add.u64", "%s, %s, %s", e->in, e->in0, oin);
-	ptxb_op(b, NULL, "add.u64", "%s, %s, %s", e->out, e->out0, oout);
+	ptxb_op(b, NULL, "add.u64", "%s, %s, %s", in, in0, oin);
+	ptxb_op(b, NULL, "add.u64", "%s, %s, %s", out, out0, oout);
 }
 
 /* in/out + matrix * stride bytes (v2; v3 decodes the batch's dimensions),
@@ -134,7 +136,7 @@ static void emit_matrix(em *e)
 	const tp_geom *g = e->g;
 	ptxb_label(b, "MATRIX");
 	if (e->p->abi == 3) {
-		emit_bdims(e);
+		tp_bdims_decode(b, w.mat, g->es, e->in0, e->out0, e->in, e->out, NULL);
 	} else {
 		const char *m64 = ptxb_find(b, "matrix64");
 		ptxb_note(b, "the matrix's bases, in 64 bits: matrix * stride elements past in and out");
@@ -172,7 +174,7 @@ void tp_walk_begin(em *e)
 	w.tc = ptxb_reg(b, "b32", "the tile column (index)", "tcol");
 	w.mat = ptxb_reg(b, "b32", "the matrix", "matrix");
 	if (p->abi == 3) {
-		declare_bdims(b);
+		tp_bdims_declare(b);
 	} else {
 		ptxb_reg(b, "b64", NULL, "matrix64");
 		w.sin = ptxb_reg(b, "b64", "input bytes between matrices", "stride_in");

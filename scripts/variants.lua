@@ -237,3 +237,18 @@ for _, elem in ipairs{8, 16, 32, 64, 128} do
   ptx.write(name .. ".ptx", ptx.transpose{ name = name, op = "copy", elem = elem, tile = {64, 4096 // elem},
     threads = {32, 4}, abi = 3 })
 end
+
+-- The pack family (gen/tp_pack.c, cuTT's packed method, kernel ABI v4): a
+-- block moves a tile of an N-d permutation (several whole or split dims,
+-- given at run time in param_tdims) through shared memory, loading in the
+-- input's order and storing in the output's, for permutations whose dims
+-- are too small for the 2-D tiles. 256 threads and `slots` positions a
+-- thread: tiles of up to 2048 elements (1024 of 16 bytes: 16 KB of shared
+-- memory), and a small one of 512 for small tiles.
+for _, c in ipairs{ {8, 8}, {16, 8}, {32, 8}, {64, 8}, {128, 4} } do
+  local name = string.format("pack_b%d", c[1])
+  ptx.write(name .. ".ptx", ptx.transpose{ name = name, family = "pack", elem = c[1], threads = {256, 1},
+    slots = c[2] })
+end
+ptx.write("pack_s_b32.ptx", ptx.transpose{ name = "pack_s_b32", family = "pack", elem = 32, threads = {128, 1},
+  slots = 4 })

@@ -84,7 +84,7 @@ done
 # the kernels built into the library carry ptxas's sm_90 count, taken when
 # the library was built (configure.py's kernels rule): the model uses them.
 # The plan lists its candidates, which leave out the study kernels (study=1)
-# and those of kernel ABI v3 (abi=3: for N-d batches, never a 2-D plan), and the flat
+# and those of kernel ABI v3 and v4 (abi=3, abi=4: for N-d problems, never a 2-D plan), and the flat
 # ones (grid=flat) but for packed batches of small matrices,
 # and the row copies (op=copy: never a transpose's candidate)
 for e in 8 16 32 64 128; do
@@ -97,7 +97,7 @@ for line in sys.stdin:
         f = c["features"]
         print("ptx/%s.ptx %d" % (c["kernel"], f["regs"]) if f["regs_known"] else "ptx/%s.ptx unknown" % c["kernel"])
 ' | sort -u >"$tmp/builtin"
-study=" $(grep -l -e '^// ptxpose .* study=1' -e '^// ptxpose kernel=[a-z_0-9]* abi=3 ' -e '^// ptxpose .* op=copy ' "$@" |
+study=" $(grep -l -e '^// ptxpose .* study=1' -e '^// ptxpose kernel=[a-z_0-9]* abi=[34] ' -e '^// ptxpose .* op=copy ' "$@" |
 	tr '\n' ' ')"
 awk -v study="$study" 'index(study, " " $1 " ") == 0' "$tmp/regs.sm_90" | sort >"$tmp/regs.sorted"
 if diff -u "$tmp/regs.sorted" "$tmp/builtin" >"$tmp/d"; then ok "the built-in kernels' registers are ptxas's for sm_90"

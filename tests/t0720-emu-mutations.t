@@ -31,7 +31,7 @@ shapes_for() {
 }
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
 
-set -- $(grep -L '^// ptxpose kernel=[a-z_0-9]* abi=3 ' ptx/*.ptx) # v3 kernels (*_nd_*): their v2 twins' mutations stand for them (t0718 runs them)
+set -- $(grep -L '^// ptxpose kernel=[a-z_0-9]* abi=[34] ' ptx/*.ptx) # v3 kernels (*_nd_*): their v2 twins' mutations stand for them (t0718 runs them); v4 (pack_*): t0722
 if [ ! -e "$1" ]; then
 	echo "1..1"
 	echo "not ok 1 - no PTX files in ptx/ (they are committed: regenerate with ninja ptx)"

@@ -7,8 +7,9 @@
 cd "$(dirname "$0")/../.." || exit 1
 px=$1 shapes=${2:-}
 # the kernels of ABI v3 (abi=3: *_nd_*) run their own multi-dim batches in
-# t0718 (emu_nd_unit: every one, capped grids too) and t0721; here, v2's
-set -- $(grep -L '^// ptxpose kernel=[a-z_0-9]* abi=3 ' ptx/*.ptx)
+# t0718 (emu_nd_unit: every one, capped grids too) and t0721, those of v4
+# (abi=4: pack_*) their tiles in t0722; here, v2's
+set -- $(grep -L '^// ptxpose kernel=[a-z_0-9]* abi=[34] ' ptx/*.ptx)
 if [ ! -e "$1" ]; then
 	echo "1..1"
 	echo "not ok 1 - no PTX files in ptx/ (they are committed: regenerate with ninja ptx)"
