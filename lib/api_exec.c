@@ -22,6 +22,10 @@ ptxpose_status api_fix_launch(ptxpose_plan pl, const kreg_kernel *k, const model
 	const char *abi = meta_get(&k->meta, "abi");
 	if (model_args_of(p, abi ? atoi(abi) : ABI_VERSION, a, err, sizeof err))
 		return api_fail(PTXPOSE_ERR_UNSUPPORTED, "kernel %s: %s", k->meta.kernel, err);
+	if (k->meta.grid == META_GRID_PACK && p->pack.vol > k->meta.per_block)
+		return api_fail(PTXPOSE_ERR_UNSUPPORTED, "kernel %s holds %llu elements a tile, the problem's pack tile "
+				"%llu", k->meta.kernel, (unsigned long long)k->meta.per_block,
+				(unsigned long long)p->pack.vol);
 	if (meta_grid_dims(&k->meta, p->rows, p->cols, a->batch, pl->grid, err, sizeof err))
 		return api_fail(PTXPOSE_ERR_INVALID, "%s", err);
 	memcpy(pl->block, k->meta.block, sizeof pl->block);

@@ -102,9 +102,6 @@ static ptxpose_status choose(ptxpose_handle h, const ptxpose_desc *d, const mode
 		if (k->mk.es != p->es)
 			return api_fail(PTXPOSE_ERR_INVALID, "kernel %s moves %u-byte elements, desc->elem_bytes is %u",
 					d->kernel, k->mk.es, p->es);
-		if (k->meta.grid == META_GRID_PACK) /* until the plan fills tdims (kernel ABI v4) */
-			return api_fail(PTXPOSE_ERR_INVALID, "kernel %s moves tiles of N-d permutations (kernel ABI v4), "
-					"which no plan gives it yet", d->kernel);
 		if (!pick_runs_on(&k->mk, &h->dev))
 			return api_fail(PTXPOSE_ERR_JIT, "kernel %s needs sm_%u (its PTX's target); this device is sm_%u%u",
 					d->kernel, k->mk.sm, h->dev.cc_major, h->dev.cc_minor);
