@@ -72,6 +72,10 @@ px_status cli_gpu_link(cli_gpu *g, const px_file *f, char *err, size_t errlen)
 		d.rank = 3;
 		d.extents[0] = d.extents[1] = d.extents[2] = 2;
 		d.perm[0] = 1, d.perm[1] = 0, d.perm[2] = 2;
+	} else if (f->meta.grid == META_GRID_PACK) { /* a pack kernel moves N-d tiles: 2x2x2 reversed */
+		d.rank = 3;
+		d.extents[0] = d.extents[1] = d.extents[2] = 2;
+		d.perm[0] = 2, d.perm[1] = 1, d.perm[2] = 0;
 	} else {
 		d.rows = d.cols = 1;
 	}
