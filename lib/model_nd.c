@@ -60,9 +60,7 @@ static enum model_status dim32(const char *what, int64_t v, char *err, size_t er
 }
 
 /* The pack kernels' tile too (kernel ABI v4), preferred where the 2-D
- * core's rows or cols run shorter than ND_PACK_RUN_BYTES over a batch (a
- * lone 2-D matrix plans as its 2-D desc does: the skinny families serve
- * it); its line after the reduction's in why. */
+ * core is tiny (nd_pack_preferred); its line after the reduction's in why. */
 static void pack_of(model_problem *p, const nd_reduced *r, char *why, size_t whylen)
 {
 	char line[256];
@@ -70,10 +68,10 @@ static void pack_of(model_problem *p, const nd_reduced *r, char *why, size_t why
 	if (nd_pack_choose(r, ND_PACK_CAP(es), &p->pack, line, sizeof line))
 		memset(&p->pack, 0, sizeof p->pack);
 	else
-		p->pack.prefer = r->nbatch && (r->rows < r->cols ? r->rows : r->cols) * es < ND_PACK_RUN_BYTES;
+		p->pack.prefer = nd_pack_preferred(r);
 	size_t n = why ? strlen(why) : 0;
 	if (why && n + 3 < whylen)
-		snprintf(why + n, whylen - n, "; %s%s", line, p->pack.prefer ? " (preferred: a short 2-D run)" : "");
+		snprintf(why + n, whylen - n, "; %s%s", line, p->pack.prefer ? " (preferred: a tiny 2-D core)" : "");
 }
 
 enum model_status model_problem_of_nd(model_problem *p, const ptxpose_desc *d, unsigned a_in, unsigned a_out,

@@ -254,3 +254,9 @@ int nd_pack_tdims(const nd_pack *pk, unsigned es, uint8_t out[ABI_TDIMS_BYTES], 
 		d[j] = (abi_tdim){(uint32_t)pk->ext[j], (uint32_t)pk->full[j], (int64_t)pk->s_in[j], (int64_t)pk->s_out[j]};
 	return abi_tdims_fill((unsigned)pk->n, d, es, out, NULL, err, errlen);
 }
+
+int nd_pack_preferred(const nd_reduced *r)
+{
+	uint64_t m = r->rows < r->cols ? r->rows : r->cols;
+	return m <= ND_PACK_PREFER_EXT || m * r->p.elem_bytes <= ND_PACK_PREFER_BYTES;
+}

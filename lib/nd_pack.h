@@ -23,9 +23,18 @@ typedef ptxpose_tool_pack nd_pack;
  * more than 6 dims or 2^31 tiles, a tile offset past 31 bits). */
 int nd_pack_choose(const nd_reduced *r, unsigned cap, nd_pack *pk, char *why, size_t whylen);
 
-/* The runs (bytes) under which the 2-D kernels waste their tiles: a
- * transpose whose rows or cols are shorter is the pack kernels'. */
+/* The runs (bytes) each side of a tile aims at. */
 #define ND_PACK_RUN_BYTES 128
+
+/* Whether the pack kernels beat the 2-D core's tile kernels on r: its rows
+ * or cols are at most ND_PACK_PREFER_EXT elements or ND_PACK_PREFER_BYTES
+ * bytes. Measured, H200, 2026-11-26 (bench/TUNING.md): over 130 N-d cases
+ * the pack kernels won 32, all of them with a side that short; the rule
+ * takes the faster of the two on all but 14 (within 3%), 53.0% of the copy
+ * as a geomean against 43.8% for the 2-D kernels alone. */
+#define ND_PACK_PREFER_EXT 4
+#define ND_PACK_PREFER_BYTES 32
+int nd_pack_preferred(const nd_reduced *r);
 
 /* Elements the largest pack kernel of a width holds a tile
  * (scripts/variants.lua's pack_b*; t0NNN checks the two agree). */

@@ -39,6 +39,10 @@ bad "a list entry: not a permutation" "perm\[2\] = 3 is out of range" $PX check 
 check "plan --dims 64x33x17 --perm 2,0,1" 0 $PX plan --elem 32 --dims 64x33x17 --perm 2,0,1
 grep -q '^permutation: 64x33x17:perm=2,0,1, 4-byte elements: merged 3 dims to 2, transpose 2112x17; pack tile 32(split)x17 = 544 of 2048, runs 2176 B in / 128 B out, 66 tiles$' "$tmp/out" &&
 	grep -q '^choice: [a-z]' "$tmp/out" && ok "... the reduction and the kernel" || { nok "... the reduction"; diag <"$tmp/out"; }
+check "plan of a tensor-network shape" 0 $PX plan --elem c128 --dims 29x10x36x2x4x5 --perm 2,0,5,4,1,3
+grep -q '; pack tile 10x2x4x5 = 400 of 1024, runs 640 B in / 6400 B out, 1044 tiles (preferred: a tiny 2-D core)$' \
+	"$tmp/out" && grep -q '^choice: pack_b128 ' "$tmp/out" && ok "... a pack tile, and a pack kernel chosen" ||
+	{ nok "... a pack kernel chosen"; diag <"$tmp/out"; }
 check "plan --json of a fold" 0 $PX plan --elem 32 --dims 8x16x2 --perm 1,0,2 --offset 0 --json
 grep -q '"permutation":"8x16x2:perm=1,0,2","reduction":"folded 2x4B into 8B, transpose 8x16; pack tile 8x16 = 128 of 2048, runs 1024 B in / 1024 B out, 1 tiles","permutation_elem_bytes":4' \
 	"$tmp/out" && grep -q '"problem":{"elem_bytes":8' "$tmp/out" && ok "... the reduction in JSON" ||

@@ -139,6 +139,17 @@ static void hand_worked(void)
 	ok(!rc && pk.vol <= 2048 && pk.run_in >= 32 && pk.run_out >= 32, "4096x4096 u8: runs of 32 B at least, the "
 	   "tile within 2048 (%s)", why);
 	ok(ND_PACK_CAP(16) == 1024 && ND_PACK_CAP(4) == 2048, "the capacities: 1024 elements of 16 bytes, 2048 else");
+	/* which the plan prefers: a 2-D core side of at most 4 elements or 32 bytes */
+	choose(MK(16, L(29, 10, 36, 2, 4, 5), L(2, 0, 5, 4, 1, 3)), &r, &pk);
+	int a = nd_pack_preferred(&r);
+	choose(MK(4, L(256, 256, 256), L(2, 1, 0)), &r, &pk);
+	int b = nd_pack_preferred(&r);
+	choose(MK(2, L(6, 665, 1515), L(2, 1, 0)), &r, &pk);
+	int c = nd_pack_preferred(&r);
+	choose(MK(16, L(5, 55, 11, 6, 10), L(1, 4, 3, 0, 2)), &r, &pk);
+	int e = nd_pack_preferred(&r);
+	ok(a && !b && c && !e, "preferred: 2x5 c128 cores and 6-row f16 ones, not 256x256 f32 nor 11x10 c128 (%d %d %d %d)",
+	   a, b, c, e);
 	/* refusals */
 	rc = choose(MK(4, L(8, 16, 32), L(1, 0, 2)), &r, &pk);
 	ok(rc && strstr(why, "tiled copy"), "a tiled copy has no pack tile (%s)", why);
