@@ -66,11 +66,11 @@ while read -r name elem smem stw sti ldw ldi; do
 		else
 			nok "$name (runs): elements $ew/$ei, run granules $rw/$ri"
 		fi ;;
-	flat)
-		# the flat family (gen/tp_flat.c): its scatter follows the run-time
+	flat | pack)
+		# the flat and pack families (gen/tp_flat.c, gen/tp_pack.c): their scatter follows the run-time
 		# shape, so it states no model line rather than a wrong one
-		if [ -z "$stw$sti$ldw$ldi" ]; then ok "$name (flat): no bank-model line (the shape is a run-time value)"
-		else nok "$name (flat): a bank-model line (st $stw/$sti, ld $ldw/$ldi) for a run-time shape"; fi ;;
+		if [ -z "$stw$sti$ldw$ldi" ]; then ok "$name ($smem): no bank-model line (the shape is a run-time value)"
+		else nok "$name ($smem): a bank-model line (st $stw/$sti, ld $ldw/$ldi) for a run-time shape"; fi ;;
 	*) nok "$name: unknown smem kind '$smem'" ;;
 	esac
 done <"$tmp/rows"

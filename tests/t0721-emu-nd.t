@@ -6,8 +6,9 @@
 # rank 3 and 4, seeded random permutations of ranks 5 to 8, non-packed
 # strides, misaligned pointers, a folded width, a grid capped by
 # PTXPOSE_GRID_MAX; and `run --emulate` with the model's pick per width.
-# Tiled copies and batches of several dims are skipped until their kernels
-# land (the count of cases run is checked, so a skip cannot hide them all).
+# Tiled copies and batches of several dims are skipped on these kernels; the
+# pack kernels (kernel ABI v4) run every set too, and with a capped grid
+# (the count of cases run is checked, so a skip cannot hide them all).
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib/tap.sh
 need_ptxpose
@@ -49,6 +50,23 @@ for set in r3 r4 rnd hand; do
 	[ "$bad" -eq 0 ] && [ "$run" -ge 10 ] && ok "... $run cases run, $skip skipped, none wrong" ||
 		{ nok "... $run cases run, $skip skipped, $bad wrong"; grep -A1 '^not ok' "$tmp/out" | head -20 | diag; }
 done
+# the pack kernels (kernel ABI v4) on the same shapes: every tile of each
+# reduced transpose, split or whole, against the reference
+pack="ptx/pack_b8.ptx ptx/pack_b16.ptx ptx/pack_b32.ptx ptx/pack_b64.ptx ptx/pack_b128.ptx ptx/pack_s_b32.ptx"
+for set in r3 r4 rnd hand; do
+	eval "shapes=\$$set"
+	check "check --emulate: $set shapes on the pack kernels" 0 $PX check --emulate --seed 7 --shapes "$shapes" $pack
+	counts
+	[ "$bad" -eq 0 ] && [ "$run" -ge 6 ] && ok "... $run cases run, $skip skipped, none wrong" ||
+		{ nok "... $run cases run, $skip skipped, $bad wrong"; grep -A1 '^not ok' "$tmp/out" | head -20 | diag; }
+done
+check "check --emulate: tiles walked by a capped grid" 0 env PTXPOSE_GRID_MAX=3x1x1 $PX check --emulate --seed 9 \
+	--shapes "$r4,$rnd" $pack
+counts
+[ "$bad" -eq 0 ] && [ "$run" -ge 20 ] && ok "... $run cases run, $skip skipped, none wrong" ||
+	{ nok "... $run cases run, $skip skipped, $bad wrong"; grep -A1 '^not ok' "$tmp/out" | head -20 | diag; }
+eval "shapes=\$hand"
+check "check --emulate: hand shapes again (the last set's output below)" 0 $PX check --emulate --seed 7 --shapes "$shapes" $files
 grep -q '^ok .* fast_b64 8x16x2:perm=1,0,2$' "$tmp/out" && grep -q '^ok .* fast_b32 4x6x2:perm=1,0,2$' "$tmp/out" &&
 	grep -q 'fast_b32 8x16x2:perm=1,0,2 # SKIP the problem reduces to 8-byte elements' "$tmp/out" &&
 	ok "... a folded width runs the wider kernels, and skips the others by name" ||
