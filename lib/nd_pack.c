@@ -76,26 +76,41 @@ static uint64_t tiles_of(const dims *d, const uint64_t *t)
 
 /* Grow by whole dims, the next of each side in turn, while the tile fits
  * cap and the tiles stay plenty. */
+static unsigned splits(const dims *d, const uint64_t *t)
+{
+	unsigned n = 0;
+	for (unsigned k = 0; k < d->n; k++)
+		n += t[k] && t[k] < d->ext[k];
+	return n;
+}
+
+/* One side's next dim outside the tile taken whole where the tile still
+ * fits cap and the tiles stay plenty, else split to fill cap (a dim not yet
+ * split, while fewer than 2 are); 1 if it grew. */
+static int grow_side(const dims *d, const unsigned *o, uint64_t cap, uint64_t *t)
+{
+	unsigned j = 0;
+	while (j < d->n && t[o[j]] == d->ext[o[j]])
+		j++;
+	if (j == d->n)
+		return 0;
+	unsigned k = o[j];
+	uint64_t was = t[k], rest = volume(d, t) / (was ? was : 1), e = d->ext[k];
+	t[k] = e;
+	if (rest * e <= cap && tiles_of(d, t) >= PACK_MIN_TILES)
+		return 1;
+	uint64_t fit = cap / rest, nb = fit ? (e + fit - 1) / fit : 0, tt = nb ? (e + nb - 1) / nb : 0;
+	t[k] = tt;
+	if (!was && tt >= 2 && tt * rest <= cap && splits(d, t) <= 2 && tiles_of(d, t) >= PACK_MIN_TILES)
+		return 1;
+	t[k] = was;
+	return 0;
+}
+
 static void grow(const dims *d, uint64_t cap, uint64_t *t)
 {
-	for (int grew = 1; grew;) {
-		grew = 0;
-		for (int side = 0; side < 2; side++) {
-			const unsigned *o = side ? d->out_order : d->in_order;
-			unsigned j = 0;
-			while (j < d->n && t[o[j]] == d->ext[o[j]])
-				j++;
-			if (j == d->n)
-				continue;
-			unsigned k = o[j];
-			uint64_t was = t[k], v = volume(d, t) / (was ? was : 1) * d->ext[k];
-			t[k] = d->ext[k];
-			if (v > cap || tiles_of(d, t) < PACK_MIN_TILES)
-				t[k] = was;
-			else
-				grew = 1;
-		}
-	}
+	for (int grew = 1; grew;)
+		grew = grow_side(d, d->in_order, cap, t) | grow_side(d, d->out_order, cap, t);
 }
 
 /* Then split dims doubled (the input's first), while the tile fits cap and
