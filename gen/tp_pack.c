@@ -17,10 +17,12 @@
  * gen/tp_flat.c's: m = ceil(2^31 / ext) with one div.u32 a record, then
  * x / ext = mul.hi.u32(2x, m), exact for x * ext < 2^31: abi_tdims_fill
  * keeps the vol, so positions and extents, at most 2^15), over the first n
- * records only (a uniform branch skips the neutral rest). A position p at
- * or past the tile's vol gets the shared offset p * elem bytes, which no
- * position below vol has, so every shared store is unguarded and each
- * shared byte is written once a tile.
+ * records only (a uniform branch skips the neutral rest). Shared memory
+ * is touched by positions below vol only (a slot past it costs no shared
+ * bandwidth): the load slots store every one of them (the positions below
+ * vol map one to one onto the copy's first vol elements; a partial tile's
+ * invalid slots store places that no valid store slot reads), the store
+ * slots load the valid ones.
  *
  * Validity. A slot is inside the tile iff p < vol and, in a partial tile
  * (the end of a split dim: a split's limit min(t, E - digit*t) under its
@@ -394,13 +396,8 @@ static int emit(const tp_params *p, const char *header, strbuf *out, char *err, 
 
 	ptxb_group(b, "Load slots (once a block): positions t + k*%u decoded over the input's order.", f->T);
 	decode_list(f, ABI_TD_IN, f->off, f->sm);
-	ptxb_note(b, "a position p past vol stores to shared p x elem bytes, which no position below vol uses:");
-	ptxb_note(b, "every shared store is then inside the copy and each of its bytes written once a tile");
+	ptxb_note(b, "the elements start defined: a partial tile's invalid slots store them unloaded");
 	for (unsigned s = 0; s < f->K; s++) {
-		ptxb_op(b, NULL, "add.u32", "%s, %s, %u", f->tmp, f->t, s * f->T);
-		ptxb_op(b, NULL, "setp.ge.u32", "%s, %s, %s", f->pr, f->tmp, vol);
-		ptxb_op(b, NULL, "mul.lo.u32", "%s, %s, %u", f->tmp, f->tmp, f->es);
-		ptxb_op(b, NULL, "selp.b32", "%s, %s, %s, %s", f->sm[s], f->tmp, f->sm[s], f->pr);
 		ptxb_op(b, NULL, "add.u32", "%s, %s, %s", f->sm[s], f->sm[s], sbase);
 		for (unsigned u = 0; u < f->w; u++)
 			ptxb_op(b, NULL, f->es >= 8 ? "mov.b64" : "mov.b32", "%s, 0", f->x[s][u]);
@@ -413,10 +410,12 @@ static int emit(const tp_params *p, const char *header, strbuf *out, char *err, 
 	load_tile(f, tin, lim, "FIRST");
 
 	ptxb_label(b, "TILE");
-	ptxb_group(b, "The tile's loaded elements to shared memory, in the output's order (every slot: see above).");
+	ptxb_group(b, "The tile's loaded elements to shared memory, in the output's order: every position below vol");
+	ptxb_note(b, "(those of a partial tile's invalid slots too: their places are read by no valid store slot)");
 	for (unsigned s = 0; s < f->K; s++) {
 		char a[48];
-		access(f, f->x[s], NULL, 1, "shared", tp_addr(a, sizeof a, f->sm[s], 0));
+		ptxb_op(b, NULL, "setp.gt.s32", "%s, %s, %u", f->ok[s], f->vrem, s * f->T);
+		access(f, f->x[s], f->ok[s], 1, "shared", tp_addr(a, sizeof a, f->sm[s], 0));
 	}
 	ptxb_op(b, NULL, "bar.sync", "0");
 	ptxb_group(b, "The next tile's loads, in flight during this tile's stores (a uniform branch: none past the last).");
@@ -428,12 +427,15 @@ static int emit(const tp_params *p, const char *header, strbuf *out, char *err, 
 	tile_of(f, next, in0, out0, tin, nout, nlim);
 	load_tile(f, tin, nlim, "NEXT");
 	ptxb_label(b, "STORES");
-	ptxb_group(b, "Store phase: every slot's shared load, then its global store.");
+	ptxb_group(b, "Store phase: every valid slot's shared load, then its global store.");
+	validity(f, 1, lim, "STORE");
+	ptxb_note(b, "(z defined first: then no guarded-off load keeps z live from tile to tile)");
 	for (unsigned s = 0; s < f->K; s++) {
 		char a[48];
-		access(f, f->z[s], NULL, 0, "shared", tp_addr(a, sizeof a, sst, s * f->T * f->es));
+		for (unsigned u = 0; u < f->w; u++)
+			ptxb_op(b, NULL, f->es >= 8 ? "mov.b64" : "mov.b32", "%s, 0", f->z[s][u]);
+		access(f, f->z[s], f->ok[s], 0, "shared", tp_addr(a, sizeof a, sst, s * f->T * f->es));
 	}
-	validity(f, 1, lim, "STORE");
 	for (unsigned s = 0; s < f->K; s++) {
 		char a[48];
 		ptxb_op(b, NULL, "cvt.u64.u32", "%s, %s", off64, f->goff[s]);
