@@ -42,8 +42,10 @@
  * Elements move one at a time (any element-aligned pointer); 16-byte
  * elements as .v2.b64 (pointers are element-aligned: docs/DESIGN.md).
  * Offsets in a tile fit in 31 bits (abi_tdims_fill refuses larger spans).
- * Registers: at most 64 at 256 threads (4 blocks an SM; pack_b64 with
- * max_regs=64, no spills). The grid (grid=pack, loader/meta.c): min(tiles, 1024) blocks. */
+ * Registers: at most 64 at 256 threads (4 blocks an SM; the variants set
+ * max_regs=64, under which ptxas spills nothing). The grid (grid=pack, loader/meta.c's
+ * meta_pack_blocks): a block a tile up to 512 tiles, then each block walks
+ * at least 2 (at most 1024 blocks). */
 #include <stdio.h>
 #include <string.h>
 
