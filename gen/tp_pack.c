@@ -17,7 +17,9 @@
  * gen/tp_flat.c's: m = ceil(2^31 / ext) with one div.u32 a record, then
  * x / ext = mul.hi.u32(2x, m), exact for x * ext < 2^31: abi_tdims_fill
  * keeps the vol, so positions and extents, at most 2^15), over the first n
- * records only (a uniform branch skips the neutral rest). Shared memory
+ * records only (a uniform branch skips the neutral rest), for the slots
+ * below vol only (slot k is past vol in every thread when k*T >= vol: a
+ * uniform branch ends the record's slots there). Shared memory
  * is touched by positions below vol only (a slot past it costs no shared
  * bandwidth): the load slots store every one of them (the positions below
  * vol map one to one onto the copy's first vol elements; a partial tile's
@@ -37,7 +39,10 @@
  * loop; then, for each tile: its K shared stores, a barrier, the next
  * tile's K global loads (into the same registers, now free; none past the
  * last tile), this tile's K shared loads and K global stores, a barrier.
- * The next tile's loads are in flight during this tile's stores.
+ * The next tile's loads are in flight during this tile's stores. The loop
+ * is written for K slots and for each power of 2 below K (WALK1, WALK2,
+ * ...); the block takes the smallest that covers vol (a uniform branch),
+ * so a tile far below the capacity costs no work for its empty slots.
  *
  * Elements move one at a time (any element-aligned pointer); 16-byte
  * elements as .v2.b64 (pointers are element-aligned: docs/DESIGN.md).
@@ -115,7 +120,7 @@ typedef struct {
 	ptxb *b;
 	unsigned es, T, K, w;                   /* w: b64 words an element (16 bytes: 2), else 1 */
 	const char *ut;                         /* the data registers' type */
-	const char *t, *n, *rest[PK_SLOTS_MAX];
+	const char *t, *n, *vol, *has0, *rest[PK_SLOTS_MAX];
 	const char *ext, *stride, *smem, *split, *magic, *prod, *d, *q, *tmp, *x2, *pr;
 	const char *vrem;                       /* vol - thread: slot s is below vol iff vrem > s*T (s32) */
 	const char *sext[2], *mt[2];            /* the splits' tile extents (at least 1) and their magics */
@@ -181,7 +186,14 @@ static void decode_list(pk *f, unsigned list, const char *const *off, const char
 		}
 		ptxb_op(b, NULL, "mul.lo.u32", "%s, %s, %s", f->prod, f->prod, f->ext);
 		magic_of(f, f->magic, f->ext);
+		char rdone[24];
+		snprintf(rdone, sizeof rdone, "%s_R%u", li ? "OUT" : "IN", k);
 		for (unsigned s = 0; s < f->K; s++) {
+			if (s) {
+				ptxb_note(b, "slot %u and the later ones past vol in every thread: done (uniform)", s);
+				ptxb_op(b, NULL, "setp.le.u32", "%s, %s, %u", f->pr, f->vol, s * f->T);
+				ptxb_op(b, f->pr, "bra.uni", "%s", rdone);
+			}
 			magic_div(f, f->q, f->rest[s], f->magic);
 			ptxb_op(b, NULL, "mul.lo.u32", "%s, %s, %s", f->tmp, f->q, f->ext);
 			ptxb_op(b, NULL, "sub.u32", "%s, %s, %s", f->d, f->rest[s], f->tmp);
@@ -190,11 +202,17 @@ static void decode_list(pk *f, unsigned list, const char *const *off, const char
 			if (sm)
 				ptxb_op(b, NULL, "mad.lo.u32", "%s, %s, %s, %s", sm[s], f->d, f->smem, sm[s]);
 		}
+		ptxb_label(b, rdone);
 	}
 	ptxb_label(b, done);
-	ptxb_note(b, "the splits' place values (1 where there is none) to magics");
+	char nosplit[24], np[40];
+	snprintf(nosplit, sizeof nosplit, "%s_NOSPLIT", li ? "OUT" : "IN");
+	snprintf(np, sizeof np, "!%s", f->has0);
+	ptxb_note(b, "the splits' place values (1 where there is none) to magics, where the tile has a split");
+	ptxb_op(b, np, "bra.uni", "%s", nosplit);
 	for (unsigned j = 0; j < 2; j++)
 		magic_of(f, f->mp[li][j], f->mp[li][j]);
+	ptxb_label(b, nosplit);
 }
 
 /* ok[s] = slot s is inside the tile, for a phase over list li (0: the
@@ -323,95 +341,33 @@ static void load_tile(pk *f, const char *tin, const char *const lim[2], const ch
 	}
 }
 
-static int emit(const tp_params *p, const char *header, strbuf *out, char *err, size_t errlen)
+/* The tiles, pipelined, with the first kv slots (the slots past them are
+ * past vol in every thread: the caller branches here by vol). */
+static void walk(pk *f, unsigned kv)
 {
-	ptxb *b = ptxb_new();
-	if (!b) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	pk F, *f = &F;
-	memset(f, 0, sizeof F);
-	f->b = b;
-	f->es = es_of(p), f->T = p->tx, f->K = pack_of(p)->slots;
-	f->w = f->es == 16 ? 2 : 1;
-	f->ut = f->es >= 8 ? "b64" : "b32";
-	ptxb_group(b, "Parameters and the thread's id.");
-	const char *in0 = ptxb_reg(b, "b64", "input base (global)", "in");
-	const char *out0 = ptxb_reg(b, "b64", "output base (global)", "out");
-	f->t = ptxb_reg(b, "b32", "thread id in the block", "thread");
-	const char *batch = ptxb_reg(b, "b32", "tiles", "batch");
-	const char *tile = ptxb_reg(b, "b32", "the tile", "tile");
-	const char *next = ptxb_reg(b, "b32", "the tile after it (tile + nctaid.x)", "next");
-	const char *gx = ptxb_reg(b, "b32", "blocks: the step in tiles", "grid_x");
-	const char *nsplit = ptxb_reg(b, "b32", "split dims of the tile (0 to 2)", "nsplit");
-	const char *vol = ptxb_reg(b, "b32", "elements of a whole tile", "vol");
-	const char *more = ptxb_reg(b, "pred", "there is a next tile", "more");
-	ptxb_reg(b, "pred", "the tile has a split 0", "has_split0");
-	ptxb_reg(b, "pred", "... a split 1", "has_split1");
-	ptxb_reg(b, "b32", "split 0's whole extent", "split0_full");
-	ptxb_reg(b, "b32", "split 1's", "split1_full");
-	const char *lim[2] = {ptxb_reg(b, "b32", "the tile's split 0's digits below this are inside it", "lim0"),
-			      ptxb_reg(b, "b32", "split 1's", "lim1")};
-	const char *nlim[2] = {ptxb_reg(b, "b32", "the next tile's", "next_lim0"),
-			       ptxb_reg(b, "b32", NULL, "next_lim1")};
-	ptxb_reg(b, "b32", "a tile's index along split 0 (batch record 0's digit)", "tile_r0");
-	ptxb_reg(b, "b32", "... along split 1 (record 1's)", "tile_r1");
-	const char *tin = ptxb_reg(b, "b64", "the next tile's input (global)", "tile_in");
-	const char *tout = ptxb_reg(b, "b64", "the tile's output (global)", "tile_out");
-	const char *nout = ptxb_reg(b, "b64", "the next tile's output", "next_out");
-	const char *sbase = ptxb_reg(b, "b32", "shared copy", "smem");
-	const char *sst = ptxb_reg(b, "b32", "store slot 0's shared address: smem + thread x elem bytes", "sst");
-	const char *off64 = ptxb_reg(b, "b64", "a slot's offset, 64-bit", "off64");
-	const char *addr = ptxb_reg(b, "b64", "a slot's global address", "addr");
-	declare(f);
-	tp_bdims_declare(b);
-	ptxb_global(b, ".shared .align 16 .b8 pack_smem[%u];", smem_bytes(p));
-	const char *has0 = ptxb_find(b, "has_split0"), *has1 = ptxb_find(b, "has_split1");
-
-	ptxb_op(b, NULL, "ld.param.u64", "%s, [param_in]", in0);
-	ptxb_op(b, NULL, "ld.param.u64", "%s, [param_out]", out0);
-	ptxb_op(b, NULL, "cvta.to.global.u64", "%s, %s", in0, in0);
-	ptxb_op(b, NULL, "cvta.to.global.u64", "%s, %s", out0, out0);
-	ptxb_op(b, NULL, "mov.u32", "%s, %%tid.x", f->t);
-	ptxb_op(b, NULL, "ld.param.u32", "%s, [param_batch]", batch);
-	ptxb_op(b, NULL, "mov.u32", "%s, %%ctaid.x", tile);
-	ptxb_op(b, NULL, "mov.u32", "%s, %%nctaid.x", gx);
-	ptxb_op(b, NULL, "setp.ge.u32", "%s, %s, %s", has0, tile, batch);
-	ptxb_op(b, has0, "bra.uni", "DONE");
-	ptxb_group(b, "The tile's header (param_tdims).");
-	ptxb_op(b, NULL, "ld.param.u32", "%s, [param_tdims+%u]", vol, ABI_TD_VOL);
-	ptxb_op(b, NULL, "ld.param.u32", "%s, [param_tdims+%u]", f->n, ABI_TD_N);
-	ptxb_op(b, NULL, "ld.param.u32", "%s, [param_tdims+%u]", nsplit, ABI_TD_NSPLIT);
-	ptxb_op(b, NULL, "ld.param.u32", "%s, [param_tdims+%u]", ptxb_find(b, "split0_full"), ABI_TD_SPLIT_FULL);
-	ptxb_op(b, NULL, "ld.param.u32", "%s, [param_tdims+%u]", ptxb_find(b, "split1_full"), ABI_TD_SPLIT_FULL + 4);
-	for (unsigned k = 0; k < 2; k++) {
-		ptxb_op(b, NULL, "ld.param.u32", "%s, [param_tdims+%u]", f->sext[k], ABI_TD_SPLIT_EXT + 4 * k);
-		ptxb_op(b, NULL, "max.u32", "%s, %s, 1", f->sext[k], f->sext[k]);
-		magic_of(f, f->mt[k], f->sext[k]);
-	}
-	ptxb_op(b, NULL, "setp.gt.u32", "%s, %s, 0", has0, nsplit);
-	ptxb_op(b, NULL, "setp.gt.u32", "%s, %s, 1", has1, nsplit);
-	ptxb_op(b, NULL, "sub.u32", "%s, %s, %s", f->vrem, vol, f->t);
-	ptxb_op(b, NULL, "mov.u32", "%s, pack_smem", sbase);
-	ptxb_op(b, NULL, "mad.lo.u32", "%s, %s, %u, %s", sst, f->t, f->es, sbase);
-
-	ptxb_group(b, "Load slots (once a block): positions t + k*%u decoded over the input's order.", f->T);
-	decode_list(f, ABI_TD_IN, f->off, f->sm);
-	ptxb_note(b, "the elements start defined: a partial tile's invalid slots store them unloaded");
-	for (unsigned s = 0; s < f->K; s++) {
-		ptxb_op(b, NULL, "add.u32", "%s, %s, %s", f->sm[s], f->sm[s], sbase);
-		for (unsigned u = 0; u < f->w; u++)
-			ptxb_op(b, NULL, f->es >= 8 ? "mov.b64" : "mov.b32", "%s, 0", f->x[s][u]);
-	}
-	ptxb_group(b, "Store slots (once a block): the same positions over the output's order.");
-	decode_list(f, ABI_TD_OUT, f->goff, NULL);
-
+	ptxb *b = f->b;
+	unsigned K = f->K;
+	const char *tile = ptxb_find(b, "tile"), *in0 = ptxb_find(b, "in"), *out0 = ptxb_find(b, "out");
+	const char *tin = ptxb_find(b, "tile_in"), *tout = ptxb_find(b, "tile_out"), *nout = ptxb_find(b, "next_out");
+	const char *lim[2] = {ptxb_find(b, "lim0"), ptxb_find(b, "lim1")};
+	const char *nlim[2] = {ptxb_find(b, "next_lim0"), ptxb_find(b, "next_lim1")};
+	const char *next = ptxb_find(b, "next"), *more = ptxb_find(b, "more"), *batch = ptxb_find(b, "batch");
+	const char *gx = ptxb_find(b, "grid_x"), *sst = ptxb_find(b, "sst");
+	const char *off64 = ptxb_find(b, "off64"), *addr = ptxb_find(b, "addr");
+	char l_walk[24], l_first[24], l_tile[24], l_next[24], l_stores[24], l_store[24];
+	snprintf(l_walk, sizeof l_walk, "WALK%u", kv);
+	snprintf(l_first, sizeof l_first, "FIRST%u", kv);
+	snprintf(l_tile, sizeof l_tile, "TILE%u", kv);
+	snprintf(l_next, sizeof l_next, "NEXT%u", kv);
+	snprintf(l_stores, sizeof l_stores, "STORES%u", kv);
+	snprintf(l_store, sizeof l_store, "STORE%u", kv);
+	f->K = kv;
+	ptxb_label(b, l_walk);
 	ptxb_group(b, "The first tile's loads (the pipeline's prologue).");
 	tile_of(f, tile, in0, out0, tin, tout, lim);
-	load_tile(f, tin, lim, "FIRST");
+	load_tile(f, tin, lim, l_first);
 
-	ptxb_label(b, "TILE");
+	ptxb_label(b, l_tile);
 	ptxb_group(b, "The tile's loaded elements to shared memory, in the output's order: every position below vol");
 	ptxb_note(b, "(those of a partial tile's invalid slots too: their places are read by no valid store slot)");
 	for (unsigned s = 0; s < f->K; s++) {
@@ -425,12 +381,12 @@ static int emit(const tp_params *p, const char *header, strbuf *out, char *err, 
 	ptxb_op(b, NULL, "setp.lt.u32", "%s, %s, %s", more, next, batch);
 	char nm[40];
 	snprintf(nm, sizeof nm, "!%s", more);
-	ptxb_op(b, nm, "bra.uni", "STORES");
+	ptxb_op(b, nm, "bra.uni", "%s", l_stores);
 	tile_of(f, next, in0, out0, tin, nout, nlim);
-	load_tile(f, tin, nlim, "NEXT");
-	ptxb_label(b, "STORES");
+	load_tile(f, tin, nlim, l_next);
+	ptxb_label(b, l_stores);
 	ptxb_group(b, "Store phase: every valid slot's shared load, then its global store.");
-	validity(f, 1, lim, "STORE");
+	validity(f, 1, lim, l_store);
 	ptxb_note(b, "(z defined first: then no guarded-off load keeps z live from tile to tile)");
 	for (unsigned s = 0; s < f->K; s++) {
 		char a[48];
@@ -451,7 +407,112 @@ static int emit(const tp_params *p, const char *header, strbuf *out, char *err, 
 	ptxb_op(b, NULL, "mov.u64", "%s, %s", tout, nout);
 	ptxb_op(b, NULL, "mov.u32", "%s, %s", lim[0], nlim[0]);
 	ptxb_op(b, NULL, "mov.u32", "%s, %s", lim[1], nlim[1]);
-	ptxb_op(b, NULL, "bra.uni", "TILE");
+	ptxb_op(b, NULL, "bra.uni", "%s", l_tile);
+	f->K = K;
+}
+
+static int emit(const tp_params *p, const char *header, strbuf *out, char *err, size_t errlen)
+{
+	ptxb *b = ptxb_new();
+	if (!b) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	pk F, *f = &F;
+	memset(f, 0, sizeof F);
+	f->b = b;
+	f->es = es_of(p), f->T = p->tx, f->K = pack_of(p)->slots;
+	f->w = f->es == 16 ? 2 : 1;
+	f->ut = f->es >= 8 ? "b64" : "b32";
+	ptxb_group(b, "Parameters and the thread's id.");
+	const char *in0 = ptxb_reg(b, "b64", "input base (global)", "in");
+	const char *out0 = ptxb_reg(b, "b64", "output base (global)", "out");
+	f->t = ptxb_reg(b, "b32", "thread id in the block", "thread");
+	const char *batch = ptxb_reg(b, "b32", "tiles", "batch");
+	const char *tile = ptxb_reg(b, "b32", "the tile", "tile");
+	ptxb_reg(b, "b32", "the tile after it (tile + nctaid.x)", "next");
+	const char *gx = ptxb_reg(b, "b32", "blocks: the step in tiles", "grid_x");
+	const char *nsplit = ptxb_reg(b, "b32", "split dims of the tile (0 to 2)", "nsplit");
+	const char *vol = f->vol = ptxb_reg(b, "b32", "elements of a whole tile", "vol");
+	ptxb_reg(b, "pred", "there is a next tile", "more");
+	ptxb_reg(b, "pred", "the tile has a split 0", "has_split0");
+	ptxb_reg(b, "pred", "... a split 1", "has_split1");
+	ptxb_reg(b, "b32", "split 0's whole extent", "split0_full");
+	ptxb_reg(b, "b32", "split 1's", "split1_full");
+	ptxb_reg(b, "b32", "the tile's split 0's digits below this are inside it", "lim0");
+	ptxb_reg(b, "b32", "split 1's", "lim1");
+	ptxb_reg(b, "b32", "the next tile's", "next_lim0");
+	ptxb_reg(b, "b32", NULL, "next_lim1");
+	ptxb_reg(b, "b32", "a tile's index along split 0 (batch record 0's digit)", "tile_r0");
+	ptxb_reg(b, "b32", "... along split 1 (record 1's)", "tile_r1");
+	ptxb_reg(b, "b64", "the next tile's input (global)", "tile_in");
+	ptxb_reg(b, "b64", "the tile's output (global)", "tile_out");
+	ptxb_reg(b, "b64", "the next tile's output", "next_out");
+	const char *sbase = ptxb_reg(b, "b32", "shared copy", "smem");
+	const char *sst = ptxb_reg(b, "b32", "store slot 0's shared address: smem + thread x elem bytes", "sst");
+	ptxb_reg(b, "b64", "a slot's offset, 64-bit", "off64");
+	ptxb_reg(b, "b64", "a slot's global address", "addr");
+	declare(f);
+	tp_bdims_declare(b);
+	ptxb_global(b, ".shared .align 16 .b8 pack_smem[%u];", smem_bytes(p));
+	const char *has0 = f->has0 = ptxb_find(b, "has_split0"), *has1 = ptxb_find(b, "has_split1");
+
+	ptxb_op(b, NULL, "ld.param.u64", "%s, [param_in]", in0);
+	ptxb_op(b, NULL, "ld.param.u64", "%s, [param_out]", out0);
+	ptxb_op(b, NULL, "cvta.to.global.u64", "%s, %s", in0, in0);
+	ptxb_op(b, NULL, "cvta.to.global.u64", "%s, %s", out0, out0);
+	ptxb_op(b, NULL, "mov.u32", "%s, %%tid.x", f->t);
+	ptxb_op(b, NULL, "ld.param.u32", "%s, [param_batch]", batch);
+	ptxb_op(b, NULL, "mov.u32", "%s, %%ctaid.x", tile);
+	ptxb_op(b, NULL, "mov.u32", "%s, %%nctaid.x", gx);
+	ptxb_op(b, NULL, "setp.ge.u32", "%s, %s, %s", has0, tile, batch);
+	ptxb_op(b, has0, "bra.uni", "DONE");
+	ptxb_group(b, "The tile's header (param_tdims).");
+	ptxb_op(b, NULL, "ld.param.u32", "%s, [param_tdims+%u]", vol, ABI_TD_VOL);
+	ptxb_op(b, NULL, "ld.param.u32", "%s, [param_tdims+%u]", f->n, ABI_TD_N);
+	ptxb_op(b, NULL, "ld.param.u32", "%s, [param_tdims+%u]", nsplit, ABI_TD_NSPLIT);
+	ptxb_op(b, NULL, "ld.param.u32", "%s, [param_tdims+%u]", ptxb_find(b, "split0_full"), ABI_TD_SPLIT_FULL);
+	ptxb_op(b, NULL, "ld.param.u32", "%s, [param_tdims+%u]", ptxb_find(b, "split1_full"), ABI_TD_SPLIT_FULL + 4);
+	ptxb_op(b, NULL, "setp.gt.u32", "%s, %s, 0", has0, nsplit);
+	ptxb_op(b, NULL, "setp.gt.u32", "%s, %s, 1", has1, nsplit);
+	for (unsigned k = 0; k < 2; k++) {
+		ptxb_op(b, NULL, "ld.param.u32", "%s, [param_tdims+%u]", f->sext[k], ABI_TD_SPLIT_EXT + 4 * k);
+		ptxb_op(b, NULL, "max.u32", "%s, %s, 1", f->sext[k], f->sext[k]);
+		ptxb_op(b, NULL, "mov.u32", "%s, 1", f->mt[k]);
+	}
+	ptxb_note(b, "the splits' tile extents' magics (the partial tiles' validity), where the tile has a split");
+	char np[40];
+	snprintf(np, sizeof np, "!%s", has0);
+	ptxb_op(b, np, "bra.uni", "NOSPLIT");
+	for (unsigned k = 0; k < 2; k++)
+		magic_of(f, f->mt[k], f->sext[k]);
+	ptxb_label(b, "NOSPLIT");
+	ptxb_op(b, NULL, "sub.u32", "%s, %s, %s", f->vrem, vol, f->t);
+	ptxb_op(b, NULL, "mov.u32", "%s, pack_smem", sbase);
+	ptxb_op(b, NULL, "mad.lo.u32", "%s, %s, %u, %s", sst, f->t, f->es, sbase);
+
+	ptxb_group(b, "Load slots (once a block): positions t + k*%u decoded over the input's order.", f->T);
+	decode_list(f, ABI_TD_IN, f->off, f->sm);
+	ptxb_note(b, "the elements start defined: a partial tile's invalid slots store them unloaded");
+	for (unsigned s = 0; s < f->K; s++) {
+		ptxb_op(b, NULL, "add.u32", "%s, %s, %s", f->sm[s], f->sm[s], sbase);
+		for (unsigned u = 0; u < f->w; u++)
+			ptxb_op(b, NULL, f->es >= 8 ? "mov.b64" : "mov.b32", "%s, 0", f->x[s][u]);
+	}
+	ptxb_group(b, "Store slots (once a block): the same positions over the output's order.");
+	decode_list(f, ABI_TD_OUT, f->goff, NULL);
+
+	ptxb_group(b, "The tile loop for the slots below vol only: %u slots at most, or a power of 2 below.", f->K);
+	unsigned kv[8], nv = 0;
+	for (unsigned k = 1; k < f->K; k *= 2)
+		kv[nv++] = k;
+	kv[nv++] = f->K;
+	for (unsigned v = 0; v + 1 < nv; v++) {
+		ptxb_op(b, NULL, "setp.le.u32", "%s, %s, %u", f->pr, vol, kv[v] * f->T);
+		ptxb_op(b, f->pr, "bra.uni", "WALK%u", kv[v]);
+	}
+	for (unsigned v = nv; v-- > 0;)
+		walk(f, kv[v]);
 	ptxb_label(b, "DONE");
 	ptxb_op(b, NULL, "ret", " ");
 	tp_params v4 = *p; /* the entry's parameters: kernel ABI v4's */
