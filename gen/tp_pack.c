@@ -354,13 +354,12 @@ static void walk(pk *f, unsigned kv)
 	const char *next = ptxb_find(b, "next"), *more = ptxb_find(b, "more"), *batch = ptxb_find(b, "batch");
 	const char *gx = ptxb_find(b, "grid_x"), *sst = ptxb_find(b, "sst");
 	const char *off64 = ptxb_find(b, "off64"), *addr = ptxb_find(b, "addr");
-	char l_walk[24], l_first[24], l_tile[24], l_next[24], l_stores[24], l_store[24];
-	snprintf(l_walk, sizeof l_walk, "WALK%u", kv);
-	snprintf(l_first, sizeof l_first, "FIRST%u", kv);
-	snprintf(l_tile, sizeof l_tile, "TILE%u", kv);
-	snprintf(l_next, sizeof l_next, "NEXT%u", kv);
-	snprintf(l_stores, sizeof l_stores, "STORES%u", kv);
-	snprintf(l_store, sizeof l_store, "STORE%u", kv);
+	static const char *const names[] = {"WALK", "FIRST", "TILE", "NEXT", "STORES", "STORE"};
+	char labels[6][24];
+	for (unsigned i = 0; i < 6; i++)
+		snprintf(labels[i], sizeof labels[i], "%s%u", names[i], kv); /* this walk's labels */
+	const char *l_walk = labels[0], *l_first = labels[1], *l_tile = labels[2], *l_next = labels[3];
+	const char *l_stores = labels[4], *l_store = labels[5];
 	f->K = kv;
 	ptxb_label(b, l_walk);
 	ptxb_group(b, "The first tile's loads (the pipeline's prologue).");
