@@ -232,7 +232,7 @@ static void launch_grid(const model_kernel *k, const model_problem *p, model_fea
 		gx = cdiv(p->rows * p->cols, k->per_block);
 		gx = gx < 0x7fffffff ? gx : 0x7fffffff;
 	} else if (k->pack) { /* loader/meta.c's meta_grid_dims */
-		gx = p->pack.tiles < 1024 ? p->pack.tiles : 1024, gz = 1;
+		gx = meta_pack_blocks(p->pack.tiles, k->threads), gz = 1;
 	} else if (k->flat) { /* loader/meta.c's meta_grid_dims */
 		uint64_t rc = p->rows * p->cols;
 		gx = cdiv(p->batch, rc > k->per_block ? 1 : k->per_block / rc), gz = 1;

@@ -204,6 +204,10 @@ static int tdims_check(unsigned n, const abi_tdim *d, unsigned es, char *err, si
 			snprintf(err, errlen, "tdims: the tile spans 2^31 bytes or more");
 			return -1;
 		}
+		if (vol > ABI_TVOL_MAX) {
+			snprintf(err, errlen, "tdims: the tile has over %u elements", ABI_TVOL_MAX);
+			return -1;
+		}
 	}
 	return 0;
 }

@@ -79,6 +79,10 @@ enum { ABI_BDIM_MAGIC = 0, ABI_BDIM_SHIFT = 8, ABI_BDIM_EXTENT = 12, ABI_BDIM_ST
 #define ABI_TDIMS 6
 #define ABI_TDIMS_BYTES 224
 #define ABI_TSPLIT_MAX 65534u
+/* A tile's vol at most: the kernels divide positions by extents with
+ * magic numbers (x / d = mul.hi(2x, ceil(2^31 / d))), exact for x * d <
+ * 2^31, which positions and extents of at most 2^15 keep. */
+#define ABI_TVOL_MAX 32768u
 enum { ABI_TD_VOL = 0, ABI_TD_N = 4, ABI_TD_NSPLIT = 8, ABI_TD_SPLIT_FULL = 16, ABI_TD_SPLIT_EXT = 24,
        ABI_TD_IN = 32, ABI_TD_OUT = 128, ABI_TD_REC = 16 };
 enum { ABI_TR_EXT = 0, ABI_TR_STRIDE = 4, ABI_TR_SMEM = 8, ABI_TR_SPLIT = 12 };
@@ -97,8 +101,8 @@ typedef struct {
  * extent 1 gets strides 0. 0, or -1 (out untouched, one line in err) when
  * n is out of range, an extent is 0 or over its full extent, a stride
  * negative, more than 2 dims split or a split's ext over ABI_TSPLIT_MAX,
- * or a span (either side's, or the shared copy's vol x es) reaches 2^31
- * bytes. *vol gets the product of the
+ * the vol over ABI_TVOL_MAX, or a span (either side's, or the shared
+ * copy's vol x es) reaches 2^31 bytes. *vol gets the product of the
  * extents, when vol is not NULL. */
 int abi_tdims_fill(unsigned n, const abi_tdim *d, unsigned es, uint8_t out[ABI_TDIMS_BYTES], uint32_t *vol,
 		   char *err, size_t errlen);

@@ -271,6 +271,12 @@ static int grid_max(uint64_t cap[3], char *err, size_t errlen)
 
 static uint64_t min64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
+uint64_t meta_pack_blocks(uint64_t tiles, unsigned threads)
+{
+	uint64_t resident = META_PACK_THREADS / (threads ? threads : 1), half = tiles / 2 + tiles % 2;
+	return min64(min64(tiles, 1024), resident > half ? resident : half);
+}
+
 int meta_grid_dims(const px_meta *m, uint64_t rows, uint64_t cols, uint64_t batch,
 		   unsigned grid[3], char *err, size_t errlen)
 {
@@ -290,8 +296,8 @@ int meta_grid_dims(const px_meta *m, uint64_t rows, uint64_t cols, uint64_t batc
 		uint64_t per = rows * cols > m->per_block ? 1 : m->per_block / (rows * cols);
 		g[0] = (batch + per - 1) / per;
 		g[1] = g[2] = 1;
-	} else if (m->grid == META_GRID_PACK) { /* the blocks walk the tiles */
-		g[0] = min64(batch, 1024);
+	} else if (m->grid == META_GRID_PACK) { /* the blocks walk the tiles: meta.h */
+		g[0] = meta_pack_blocks(batch, meta_threads(m));
 		g[1] = g[2] = 1;
 	} else {
 		g[0] = (rows * cols + m->per_block - 1) / m->per_block; /* rows*cols < 2^62 */

@@ -50,15 +50,28 @@ int meta_parse(const char *ptx, px_meta *m, char *err, size_t errlen);
 /* The value of a key, or NULL. */
 const char *meta_get(const px_meta *m, const char *key);
 
+/* grid=pack: about the threads an H100 or H200 holds at once (132 SMs x
+ * 1024 threads: 4 pack blocks of 256 threads at 64 registers an SM). */
+#define META_PACK_THREADS 131072u
+/* grid=pack's blocks for tiles tiles and blocks of threads threads (the
+ * rule below; lib/model_feat.c's model takes it too). */
+uint64_t meta_pack_blocks(uint64_t tiles, unsigned threads);
+
 /* Launch grid for a batch of rows×cols inputs (kernel ABI v2, docs/DESIGN.md):
  *   grid=tile:   ceil(cols/TN) x min(ceil(rows/TM), 65535) x min(batch, 65535)
  *   grid=linear: min(ceil(rows*cols/per_block), 2^31-1) x 1 x min(batch, 65535)
  *   grid=flat:   ceil(batch / floor(per_block / (rows*cols))) x 1 x 1 (chunks of whole
  *                matrices; batch x 1 x 1 where rows*cols > per_block)
- *   grid=pack:   min(batch, 1024) x 1 x 1 (kernel ABI v4: batch is the number of
- *                tiles, which the blocks walk by the grid's x; rows and cols are
- *                unused but must be 1..2^31-1; per_block is the most elements
- *                a tile may hold, tdims' vol)
+ *   grid=pack:   min(batch, 1024, max(R, ceil(batch/2))) x 1 x 1, R =
+ *                META_PACK_THREADS / the block's threads (kernel ABI v4:
+ *                batch is the number of tiles, which the blocks walk by the
+ *                grid's x; rows and cols are unused but must be 1..2^31-1;
+ *                per_block is the most elements a tile may hold, tdims'
+ *                vol). Up to R tiles, a block a tile; past R, each block
+ *                walks at least 2 tiles (or 1024 blocks), so that its
+ *                pipeline overlaps one tile's stores with the next one's
+ *                loads and its setup serves two tiles, where the blocks
+ *                would otherwise run in two waves.
  * Kernels walk their tiles with the grid's strides, so every shape gets a
  * grid. $PTXPOSE_GRID_MAX=XxYxZ (a test knob) caps each dimension further.
  * Returns 0, or -1 with a reason when rows, cols or batch is not 1..2^31-1 or

@@ -244,11 +244,12 @@ end
 -- input's order and storing in the output's, for permutations whose dims
 -- are too small for the 2-D tiles. 256 threads and `slots` positions a
 -- thread: tiles of up to 2048 elements (1024 of 16 bytes: 16 KB of shared
--- memory), and a small one of 512 for small tiles.
+-- memory), and a small one of 512 for small tiles. At most 64 registers
+-- (4 blocks an SM; ptxas spills nothing under that budget, t0300).
 for _, c in ipairs{ {8, 8}, {16, 8}, {32, 8}, {64, 8}, {128, 4} } do
   local name = string.format("pack_b%d", c[1])
   ptx.write(name .. ".ptx", ptx.transpose{ name = name, family = "pack", elem = c[1], threads = {256, 1},
-    slots = c[2] })
+    slots = c[2], max_regs = 64 })
 end
 ptx.write("pack_s_b32.ptx", ptx.transpose{ name = "pack_s_b32", family = "pack", elem = 32, threads = {128, 1},
   slots = 4 })

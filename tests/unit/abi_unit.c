@@ -238,7 +238,7 @@ static void test_tdims(void)
 	abi_tdim three[3] = {{2, 3, 1, 1}, {2, 3, 2, 2}, {2, 3, 4, 4}};
 	ok(abi_tdims_fill(3, three, 4, t, NULL, e, sizeof e) == -1 && strstr(e, "more than 2"), "3 splits: refused ('%s')",
 	   e);
-	abi_tdim wide[1] = {{65535, 70000, 1, 1}}, widest[1] = {{65534, 70000, 1, 1}};
+	abi_tdim wide[1] = {{65535, 70000, 1, 1}}, widest[1] = {{32768, 70000, 1, 1}};
 	ok(abi_tdims_fill(1, wide, 1, t, NULL, e, sizeof e) == -1 && strstr(e, "65535"), "a split of 65535: refused ('%s')",
 	   e);
 	abi_tdim span[2] = {{2, 2, 1, 1}, {2, 2, 1u << 29, 1}};
@@ -247,7 +247,11 @@ static void test_tdims(void)
 	abi_tdim span_out[1] = {{3, 3, 1, 1u << 29}};
 	ok(abi_tdims_fill(1, span_out, 2, t, NULL, e, sizeof e) == -1, "2^31 output bytes: refused ('%s')", e);
 	ok(t[0] == 0xee && t[ABI_TDIMS_BYTES - 1] == 0xee, "... nothing written");
-	ok(!abi_tdims_fill(1, widest, 1, t, NULL, e, sizeof e), "a split of 65534: taken");
+	abi_tdim big[2] = {{256, 256, 1, 256}, {129, 129, 256, 1}};
+	ok(abi_tdims_fill(2, big, 1, t, NULL, e, sizeof e) == -1 && strstr(e, "over 32768 elements"),
+	   "a vol of 33024: refused ('%s')", e);
+	ok(t[0] == 0xee, "... nothing written");
+	ok(!abi_tdims_fill(1, widest, 1, t, NULL, e, sizeof e), "a split of 32768 (the largest vol): taken");
 	abi_tdim edge[2] = {{1, 1, 1, 1}, {2, 2, (1u << 29) - 1, 1}};
 	ok(!abi_tdims_fill(2, edge, 4, t, NULL, e, sizeof e), "a span of 2^31-4 bytes: taken");
 }

@@ -104,8 +104,16 @@ static void test_pack_grid(void)
 {
 	px_meta m = meta_of("// ptxpose kernel=k abi=4 elem=32 grid=pack per_block=2048 block=256\n");
 	ok(m.grid == META_GRID_PACK && m.per_block == 2048, "pack: parsed, per_block the capacity");
-	ok(dims(&m, 1, 1, 7, 7, 1, 1), "pack: a block a tile below 1024 tiles");
+	ok(dims(&m, 1, 1, 7, 7, 1, 1), "pack: a block a tile up to 512 tiles (256 threads)");
+	ok(dims(&m, 1, 1, 512, 512, 1, 1), "... 512 tiles: 512 blocks");
+	ok(dims(&m, 1, 1, 513, 512, 1, 1), "... 513 tiles: 512 blocks (some walk 2)");
+	ok(dims(&m, 1, 1, 1000, 512, 1, 1), "... 1000 tiles: 512 blocks");
+	ok(dims(&m, 1, 1, 1501, 751, 1, 1), "... 1501 tiles: 751 blocks (each walks 2 or 1)");
+	ok(dims(&m, 1, 1, 2049, 1024, 1, 1), "... 2049 tiles: 1024 blocks");
 	ok(dims(&m, 1, 1, 2147483647, 1024, 1, 1), "... 1024 blocks walk 2^31-1 tiles");
+	px_meta s = meta_of("// ptxpose kernel=k abi=4 elem=32 grid=pack per_block=512 block=128\n");
+	ok(dims(&s, 1, 1, 1000, 1000, 1, 1) && dims(&s, 1, 1, 1500, 1024, 1, 1),
+	   "... 128 threads: a block a tile up to 1024 tiles, then 1024 blocks");
 	setenv("PTXPOSE_GRID_MAX", "3x1x1", 1);
 	ok(dims(&m, 1, 1, 100, 3, 1, 1), "... PTXPOSE_GRID_MAX caps it");
 	unsetenv("PTXPOSE_GRID_MAX");

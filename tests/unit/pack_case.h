@@ -40,7 +40,27 @@ static const pk_case pk_cases[] = {
 	{"40x36x8 perm 2,1,0: splits 8 of 40 and 5 of 36", 3, {40, 36, 8}, {2, 1, 0}, 3, {0, 1, 2}, {8, 5, 8}, 0, 1,
 	 "7x1x1"},
 	{"a tile of 6, fewer than the threads", 2, {2, 3}, {1, 0}, 2, {0, 1}, {2, 3}, 1, 0, NULL},
+	/* the pipeline (a block loads its next tile while it stores this one):
+	 * blocks walking 2 and 3 tiles whose last is partial; one block walking
+	 * 40 tiles, full and partial ones next to each other */
+	{"split 4 of 29 (last 1): blocks walk 3, 3 and 2 tiles", 3, {29, 10, 4}, {2, 0, 1}, 3, {2, 0, 1}, {4, 4, 10}, 0,
+	 0, "3x1x1"},
+	{"40x36x8 perm 2,1,0: one block walks all 40 tiles", 3, {40, 36, 8}, {2, 1, 0}, 3, {0, 1, 2}, {8, 5, 8}, 1, 0,
+	 "1x1x1"},
+	/* vol 756: over 512 (pack_s_b32 skips it), the 4-slot walk of the
+	 * 256-thread kernels (a kernel walks with the slots below vol only) */
+	{"vol 756: split 9 of 50 (last 5), blocks walk 3 tiles", 3, {50, 12, 7}, {2, 0, 1}, 3, {2, 0, 1}, {7, 9, 12}, 0, 1,
+	 "2x1x1"},
 };
+
+/* The case's tile's vol (a kernel of a smaller capacity skips the case). */
+static inline unsigned pk_vol(const pk_case *c)
+{
+	unsigned v = 1;
+	for (unsigned k = 0; k < c->nt; k++)
+		v *= c->text[k];
+	return v;
+}
 
 typedef struct {
 	int64_t s_in[RANK_MAX], s_out[RANK_MAX];
