@@ -252,6 +252,24 @@ static inline uint8_t *lane_mem(emu_ctx *x, int global, uint64_t addr, unsigned 
  * CPU has it (GCC's function multi-versioning, glibc's ifunc). Not in the
  * sanitizer builds: three instrumented copies took 30 s of the test build's
  * compile, and the tests that time nothing gain less than that. */
+/* Whether the accesses of `bytes` at A[l] + imm of every lane l of g are
+ * aligned and inside the global buffer at base of size bytes: then 1, with
+ * their offsets into it in off[] (a loop without branches, for the vector
+ * unit); else 0, and each lane goes through lane_mem, which tells the fault. */
+static inline int warp_span(const uint64_t *A, int64_t imm, uint32_t g, uint64_t base, uint64_t size, unsigned bytes,
+			    uint64_t *off)
+{
+	if (size < bytes)
+		return 0;
+	uint64_t lim = size - bytes, bad = 0;
+	for (unsigned l = 0; l < EMU_WARP; l++) {
+		uint64_t a = A[l] + (uint64_t)imm, o = a - base;
+		off[l] = o;
+		bad |= ((uint64_t)(o > lim) | (a & (bytes - 1))) & (0 - (uint64_t)(g >> l & 1));
+	}
+	return !bad;
+}
+
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && \
 	!defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
@@ -452,6 +470,21 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 			case EMU_OP_LD_GLOBAL:
 			case EMU_OP_LD_SHARED: {
 				unsigned bytes = wd * i->sub;
+				uint64_t off[EMU_WARP];
+				const emu_launch *L = x->l;
+				const uint8_t *M = i->op != EMU_OP_LD_GLOBAL ? NULL
+					: warp_span(A, i->imm, g, EMU_IN_ADDR(L), L->in_bytes, bytes, off) ? L->in
+					: warp_span(A, i->imm, g, EMU_OUT_ADDR(L), L->out_bytes, bytes, off) ? L->out : NULL;
+				if (M) { /* every lane in one buffer */
+					for (int k = 0; k < i->sub; k++) {
+						uint64_t *V = SLOT(i->v[k]);
+						LANES(g, {
+							uint64_t v = load_le(M + off[l] + k * wd, wd);
+							V[l] = (i->sgn ? (uint64_t)sx(v, wd) : v) & mask;
+						});
+					}
+					break;
+				}
 				for (uint32_t mm = g; mm; mm &= mm - 1) {
 					unsigned l = (unsigned)__builtin_ctz(mm);
 					uint64_t addr = A[l] + (uint64_t)i->imm;
@@ -470,6 +503,16 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 			case EMU_OP_ST_GLOBAL:
 			case EMU_OP_ST_SHARED: {
 				unsigned bytes = wd * i->sub;
+				uint64_t off[EMU_WARP];
+				if (i->op == EMU_OP_ST_GLOBAL &&
+				    warp_span(A, i->imm, g, EMU_OUT_ADDR(x->l), x->l->out_bytes, bytes, off)) {
+					uint8_t *M = x->l->out;
+					LANES(g, { /* lane by lane: the last lane's bytes stay, as below */
+						for (int k = 0; k < i->sub; k++)
+							store_le(M + off[l] + k * wd, SLOT(i->v[k])[l], wd);
+					});
+					break;
+				}
 				for (uint32_t mm = g; mm; mm &= mm - 1) {
 					unsigned l = (unsigned)__builtin_ctz(mm);
 					uint64_t addr = A[l] + (uint64_t)i->imm;
