@@ -133,7 +133,11 @@ static inline uint64_t bfe(uint64_t a, uint64_t c, uint64_t e, unsigned w, int s
 
 /* D[l] = expr for every lane l of m. With all 32 active the results go
  * through a local array first: it aliases nothing, so the loop vectorizes
- * (D may be one of the sources, lane for lane). */
+ * (D may be one of the sources, lane for lane). Not under ASan, which
+ * vectorizes nothing and checks every access to the array, and the copy. */
+#ifdef __SANITIZE_ADDRESS__
+#define ALU(m, D, ...) LANES(m, (D)[l] = (__VA_ARGS__))
+#else
 #define ALU(m, D, ...)                                                             \
 	do {                                                                       \
 		uint32_t m_ = (m);                                                 \
@@ -149,6 +153,7 @@ static inline uint64_t bfe(uint64_t a, uint64_t c, uint64_t e, unsigned w, int s
 			}                                                          \
 		}                                                                  \
 	} while (0)
+#endif
 
 /* setp's comparison, lane by lane, with the switch outside the loop;
  * inlined (GCC leaves it a call otherwise: setp is the commonest op). */
