@@ -155,6 +155,30 @@ static inline uint64_t bfe(uint64_t a, uint64_t c, uint64_t e, unsigned w, int s
 	} while (0)
 #endif
 
+/* ALU for an expression of A[l], B[l], C[l] and scalars alone. Under ASan,
+ * with all 32 lanes active, two lanes at a time (GCC's vector extension,
+ * A, B and C rebound to pairs): a check a pair of lanes, not one a lane. */
+#ifdef __SANITIZE_ADDRESS__
+typedef uint64_t emu_v2 __attribute__((vector_size(16)));
+#define ALU2(m, D, ...)                                                                                    \
+	do {                                                                                               \
+		if ((m) == EMU_FULL) {                                                                     \
+			const emu_v2 *A2_ = (const emu_v2 *)A, *B2_ = (const emu_v2 *)B, *C2_ = (const emu_v2 *)C; \
+			emu_v2 *D2_ = (emu_v2 *)(D);                                                       \
+			_Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wshadow\"")       \
+			const emu_v2 *A = A2_, *B = B2_, *C = C2_;                                         \
+			(void)A, (void)B, (void)C;                                                         \
+			for (unsigned l = 0; l < EMU_WARP / 2; l++)                                        \
+				D2_[l] = (__VA_ARGS__);                                                    \
+			_Pragma("GCC diagnostic pop")                                                      \
+		} else {                                                                                   \
+			ALU(m, D, __VA_ARGS__);                                                            \
+		}                                                                                          \
+	} while (0)
+#else
+#define ALU2 ALU
+#endif
+
 /* setp's comparison, lane by lane, with the switch outside the loop;
  * inlined (GCC leaves it a call otherwise: setp is the commonest op). */
 #if defined(__GNUC__)
@@ -313,7 +337,7 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 			const uint64_t mask = i->mask;
 			const unsigned wd = i->w;
 			switch (i->op) {
-			case EMU_OP_MOV: ALU(g, D, A[l] & mask); break;
+			case EMU_OP_MOV: ALU2(g, D, A[l] & mask); break;
 			case EMU_OP_PACK:
 				LANES(g, {
 					uint64_t v = 0;
@@ -329,21 +353,21 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 						SLOT(i->v[k])[l] = zx(a >> (8 * i->w2 * k), i->w2);
 				});
 				break;
-			case EMU_OP_ADD: ALU(g, D, (A[l] + B[l]) & mask); break;
-			case EMU_OP_SUB: ALU(g, D, (A[l] - B[l]) & mask); break;
+			case EMU_OP_ADD: ALU2(g, D, (A[l] + B[l]) & mask); break;
+			case EMU_OP_SUB: ALU2(g, D, (A[l] - B[l]) & mask); break;
 			case EMU_OP_MUL_LO:
 				if (wd <= 4) /* 32 x 32 bits: pmuludq, not a 64-bit multiply */
-					ALU(g, D, ((A[l] & 0xffffffffu) * (B[l] & 0xffffffffu)) & mask);
+					ALU2(g, D, ((A[l] & 0xffffffffu) * (B[l] & 0xffffffffu)) & mask);
 				else
-					ALU(g, D, (A[l] * B[l]) & mask);
+					ALU2(g, D, (A[l] * B[l]) & mask);
 				break;
 			case EMU_OP_MUL_HI: LANES(g, D[l] = mul_hi(A[l], B[l], wd, i->sgn) & mask); break;
 			case EMU_OP_MUL_WIDE: ALU(g, D, mul_wide(A[l], B[l], wd, i->sgn) & mask); break;
 			case EMU_OP_MAD_LO:
 				if (wd <= 4)
-					ALU(g, D, ((A[l] & 0xffffffffu) * (B[l] & 0xffffffffu) + C[l]) & mask);
+					ALU2(g, D, ((A[l] & 0xffffffffu) * (B[l] & 0xffffffffu) + C[l]) & mask);
 				else
-					ALU(g, D, (A[l] * B[l] + C[l]) & mask);
+					ALU2(g, D, (A[l] * B[l] + C[l]) & mask);
 				break;
 			case EMU_OP_MAD_HI: LANES(g, D[l] = (mul_hi(A[l], B[l], wd, i->sgn) + C[l]) & mask); break;
 			case EMU_OP_MAD_WIDE: ALU(g, D, (mul_wide(A[l], B[l], wd, i->sgn) + C[l]) & mask); break;
@@ -381,17 +405,17 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 					});
 				break;
 			}
-			case EMU_OP_AND: ALU(g, D, A[l] & B[l]); break;
-			case EMU_OP_OR: ALU(g, D, A[l] | B[l]); break;
-			case EMU_OP_XOR: ALU(g, D, A[l] ^ B[l]); break;
-			case EMU_OP_NOT: ALU(g, D, ~A[l] & mask); break;
+			case EMU_OP_AND: ALU2(g, D, A[l] & B[l]); break;
+			case EMU_OP_OR: ALU2(g, D, A[l] | B[l]); break;
+			case EMU_OP_XOR: ALU2(g, D, A[l] ^ B[l]); break;
+			case EMU_OP_NOT: ALU2(g, D, ~A[l] & mask); break;
 			case EMU_OP_SHL:
 				if (i->bconst) { /* one amount: a vector shift */
 					uint64_t sh = B[0];
 					if (sh >= 8u * wd)
 						ALU(g, D, 0);
 					else
-						ALU(g, D, (A[l] << sh) & mask);
+						ALU2(g, D, (A[l] << sh) & mask);
 				} else {
 					ALU(g, D, B[l] >= 8u * wd ? 0 : (A[l] << (B[l] & 63)) & mask);
 				}
@@ -400,7 +424,7 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 				if (i->sgn) /* amounts past the width fill with the sign */
 					ALU(g, D, (uint64_t)(sx(A[l], wd) >> (B[l] >= 8u * wd ? 8u * wd - 1 : B[l])) & mask);
 				else if (i->bconst && B[0] < 8u * wd)
-					ALU(g, D, A[l] >> B[0]);
+					ALU2(g, D, A[l] >> B[0]);
 				else
 					ALU(g, D, B[l] >= 8u * wd ? 0 : A[l] >> (B[l] & 63));
 				break;
@@ -434,7 +458,7 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 				}
 				break;
 			}
-			case EMU_OP_SELP: ALU(g, D, (A[l] & (0 - (C[l] & 1))) | (B[l] & ((C[l] & 1) - 1))); break; /* C is 0 or 1 */
+			case EMU_OP_SELP: ALU2(g, D, (A[l] & (0 - (C[l] & 1))) | (B[l] & ((C[l] & 1) - 1))); break; /* C is 0 or 1 */
 			case EMU_OP_CVT:
 				LANES(g, {
 					uint64_t v = i->sgn ? (uint64_t)sx(A[l], i->w2) : zx(A[l], i->w2);
