@@ -214,6 +214,13 @@ static inline uint32_t pred_mask(const uint64_t *P, uint32_t m)
 {
 	if (!(m & (m - 1))) /* one lane (the replay): no loop */
 		return P[__builtin_ctz(m)] & 1 ? m : 0;
+#ifdef __SANITIZE_ADDRESS__
+	uint32_t g = 0; /* under ASan: a pair of lanes at a time, no array */
+	for (unsigned k = 0; k < EMU_WARP / 2; k++) {
+		emu_v2 p = ((const emu_v2 *)P)[k] & 1;
+		g |= (uint32_t)(p[0] | p[1] << 1) << (2 * k);
+	}
+#else
 	/* the low bytes side by side (a vector narrowing), then 8 bits at a
 	 * time: the multiply moves byte k's bit 0 to bit 56 + k */
 	uint8_t b[EMU_WARP];
@@ -225,6 +232,7 @@ static inline uint32_t pred_mask(const uint64_t *P, uint32_t m)
 		memcpy(&v, b + 8 * k, 8);
 		g |= (uint32_t)((v * UINT64_C(0x0102040810204080)) >> 56) << (8 * k);
 	}
+#endif
 	return g & m;
 }
 
@@ -429,6 +437,10 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 					ALU(g, D, B[l] >= 8u * wd ? 0 : A[l] >> (B[l] & 63));
 				break;
 			case EMU_OP_SETP: {
+				if (!i->w2 && i->sub2 == EMU_BOOL_NONE) { /* the common form: straight into D */
+					compare_lanes(i, g, D, A, B);
+					break;
+				}
 				uint64_t *D2 = SLOT(i->d2), T[EMU_WARP];
 				compare_lanes(i, g, T, A, B);
 				if (i->sub2 == EMU_BOOL_NONE) {
