@@ -437,12 +437,11 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 					ALU(g, D, B[l] >= 8u * wd ? 0 : A[l] >> (B[l] & 63));
 				break;
 			case EMU_OP_SETP: {
-				if (!i->w2 && i->sub2 == EMU_BOOL_NONE) { /* the common form: straight into D */
-					compare_lanes(i, g, D, A, B);
-					break;
-				}
 				uint64_t *D2 = SLOT(i->d2), T[EMU_WARP];
-				compare_lanes(i, g, T, A, B);
+				int plain = !i->w2 && i->sub2 == EMU_BOOL_NONE; /* the common form: straight into D */
+				compare_lanes(i, g, plain ? D : T, A, B);
+				if (plain)
+					break;
 				if (i->sub2 == EMU_BOOL_NONE) {
 					if (i->w2)
 						ALU(g, D2, T[l] ^ 1);
