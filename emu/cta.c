@@ -186,7 +186,8 @@ static void start_warp(emu_ctx *x, emu_warp *W)
 /* One thread alone until its barrier or exit: the serial mode. */
 static int run_thread(emu_ctx *x, emu_warp *W, unsigned t)
 {
-	emu_warp one = {.R = W->R, .base = W->base, .lanes = W->lanes, .run = 1u << (t % EMU_WARP), .sp = 1};
+	emu_warp one; /* not zeroed: the stack is read below sp alone (a replay calls this millions of times) */
+	one.R = W->R, one.base = W->base, one.lanes = W->lanes, one.run = 1u << (t % EMU_WARP), one.sp = 1;
 	one.stk[0] = (emu_simt){one.run, x->tpc[t] + 1, EMU_NO_PC};
 	return emu_exec(x, &one);
 }

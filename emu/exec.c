@@ -133,7 +133,11 @@ static inline uint64_t bfe(uint64_t a, uint64_t c, uint64_t e, unsigned w, int s
 
 /* D[l] = expr for every lane l of m. With all 32 active the results go
  * through a local array first: it aliases nothing, so the loop vectorizes
- * (D may be one of the sources, lane for lane). */
+ * (D may be one of the sources, lane for lane). Not under ASan, which
+ * vectorizes nothing and checks every access to the array, and the copy. */
+#ifdef __SANITIZE_ADDRESS__
+#define ALU(m, D, ...) LANES(m, (D)[l] = (__VA_ARGS__))
+#else
 #define ALU(m, D, ...)                                                             \
 	do {                                                                       \
 		uint32_t m_ = (m);                                                 \
@@ -149,6 +153,31 @@ static inline uint64_t bfe(uint64_t a, uint64_t c, uint64_t e, unsigned w, int s
 			}                                                          \
 		}                                                                  \
 	} while (0)
+#endif
+
+/* ALU for an expression of A[l], B[l], C[l] and scalars alone. Under ASan,
+ * with all 32 lanes active, two lanes at a time (GCC's vector extension,
+ * A, B and C rebound to pairs): a check a pair of lanes, not one a lane. */
+#ifdef __SANITIZE_ADDRESS__
+typedef uint64_t emu_v2 __attribute__((vector_size(16)));
+#define ALU2(m, D, ...)                                                                                    \
+	do {                                                                                               \
+		if ((m) == EMU_FULL) {                                                                     \
+			const emu_v2 *A2_ = (const emu_v2 *)A, *B2_ = (const emu_v2 *)B, *C2_ = (const emu_v2 *)C; \
+			emu_v2 *D2_ = (emu_v2 *)(D);                                                       \
+			_Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wshadow\"")       \
+			const emu_v2 *A = A2_, *B = B2_, *C = C2_;                                         \
+			(void)A, (void)B, (void)C;                                                         \
+			for (unsigned l = 0; l < EMU_WARP / 2; l++)                                        \
+				D2_[l] = (__VA_ARGS__);                                                    \
+			_Pragma("GCC diagnostic pop")                                                      \
+		} else {                                                                                   \
+			ALU(m, D, __VA_ARGS__);                                                            \
+		}                                                                                          \
+	} while (0)
+#else
+#define ALU2 ALU
+#endif
 
 /* setp's comparison, lane by lane, with the switch outside the loop;
  * inlined (GCC leaves it a call otherwise: setp is the commonest op). */
@@ -185,6 +214,13 @@ static inline uint32_t pred_mask(const uint64_t *P, uint32_t m)
 {
 	if (!(m & (m - 1))) /* one lane (the replay): no loop */
 		return P[__builtin_ctz(m)] & 1 ? m : 0;
+#ifdef __SANITIZE_ADDRESS__
+	uint32_t g = 0; /* under ASan: a pair of lanes at a time, no array */
+	for (unsigned k = 0; k < EMU_WARP / 2; k++) {
+		emu_v2 p = ((const emu_v2 *)P)[k] & 1;
+		g |= (uint32_t)(p[0] | p[1] << 1) << (2 * k);
+	}
+#else
 	/* the low bytes side by side (a vector narrowing), then 8 bits at a
 	 * time: the multiply moves byte k's bit 0 to bit 56 + k */
 	uint8_t b[EMU_WARP];
@@ -196,6 +232,7 @@ static inline uint32_t pred_mask(const uint64_t *P, uint32_t m)
 		memcpy(&v, b + 8 * k, 8);
 		g |= (uint32_t)((v * UINT64_C(0x0102040810204080)) >> 56) << (8 * k);
 	}
+#endif
 	return g & m;
 }
 
@@ -252,6 +289,24 @@ static inline uint8_t *lane_mem(emu_ctx *x, int global, uint64_t addr, unsigned 
  * CPU has it (GCC's function multi-versioning, glibc's ifunc). Not in the
  * sanitizer builds: three instrumented copies took 30 s of the test build's
  * compile, and the tests that time nothing gain less than that. */
+/* Whether the accesses of `bytes` at A[l] + imm of every lane l of g are
+ * aligned and inside the global buffer at base of size bytes: then 1, with
+ * their offsets into it in off[] (a loop without branches, for the vector
+ * unit); else 0, and each lane goes through lane_mem, which tells the fault. */
+static inline int warp_span(const uint64_t *A, int64_t imm, uint32_t g, uint64_t base, uint64_t size, unsigned bytes,
+			    uint64_t *off)
+{
+	if (size < bytes)
+		return 0;
+	uint64_t lim = size - bytes, bad = 0;
+	for (unsigned l = 0; l < EMU_WARP; l++) {
+		uint64_t a = A[l] + (uint64_t)imm, o = a - base;
+		off[l] = o;
+		bad |= ((uint64_t)(o > lim) | (a & (bytes - 1))) & (0 - (uint64_t)(g >> l & 1));
+	}
+	return !bad;
+}
+
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && \
 	!defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
@@ -290,7 +345,7 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 			const uint64_t mask = i->mask;
 			const unsigned wd = i->w;
 			switch (i->op) {
-			case EMU_OP_MOV: ALU(g, D, A[l] & mask); break;
+			case EMU_OP_MOV: ALU2(g, D, A[l] & mask); break;
 			case EMU_OP_PACK:
 				LANES(g, {
 					uint64_t v = 0;
@@ -306,21 +361,21 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 						SLOT(i->v[k])[l] = zx(a >> (8 * i->w2 * k), i->w2);
 				});
 				break;
-			case EMU_OP_ADD: ALU(g, D, (A[l] + B[l]) & mask); break;
-			case EMU_OP_SUB: ALU(g, D, (A[l] - B[l]) & mask); break;
+			case EMU_OP_ADD: ALU2(g, D, (A[l] + B[l]) & mask); break;
+			case EMU_OP_SUB: ALU2(g, D, (A[l] - B[l]) & mask); break;
 			case EMU_OP_MUL_LO:
 				if (wd <= 4) /* 32 x 32 bits: pmuludq, not a 64-bit multiply */
-					ALU(g, D, ((A[l] & 0xffffffffu) * (B[l] & 0xffffffffu)) & mask);
+					ALU2(g, D, ((A[l] & 0xffffffffu) * (B[l] & 0xffffffffu)) & mask);
 				else
-					ALU(g, D, (A[l] * B[l]) & mask);
+					ALU2(g, D, (A[l] * B[l]) & mask);
 				break;
 			case EMU_OP_MUL_HI: LANES(g, D[l] = mul_hi(A[l], B[l], wd, i->sgn) & mask); break;
 			case EMU_OP_MUL_WIDE: ALU(g, D, mul_wide(A[l], B[l], wd, i->sgn) & mask); break;
 			case EMU_OP_MAD_LO:
 				if (wd <= 4)
-					ALU(g, D, ((A[l] & 0xffffffffu) * (B[l] & 0xffffffffu) + C[l]) & mask);
+					ALU2(g, D, ((A[l] & 0xffffffffu) * (B[l] & 0xffffffffu) + C[l]) & mask);
 				else
-					ALU(g, D, (A[l] * B[l] + C[l]) & mask);
+					ALU2(g, D, (A[l] * B[l] + C[l]) & mask);
 				break;
 			case EMU_OP_MAD_HI: LANES(g, D[l] = (mul_hi(A[l], B[l], wd, i->sgn) + C[l]) & mask); break;
 			case EMU_OP_MAD_WIDE: ALU(g, D, (mul_wide(A[l], B[l], wd, i->sgn) + C[l]) & mask); break;
@@ -358,17 +413,17 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 					});
 				break;
 			}
-			case EMU_OP_AND: ALU(g, D, A[l] & B[l]); break;
-			case EMU_OP_OR: ALU(g, D, A[l] | B[l]); break;
-			case EMU_OP_XOR: ALU(g, D, A[l] ^ B[l]); break;
-			case EMU_OP_NOT: ALU(g, D, ~A[l] & mask); break;
+			case EMU_OP_AND: ALU2(g, D, A[l] & B[l]); break;
+			case EMU_OP_OR: ALU2(g, D, A[l] | B[l]); break;
+			case EMU_OP_XOR: ALU2(g, D, A[l] ^ B[l]); break;
+			case EMU_OP_NOT: ALU2(g, D, ~A[l] & mask); break;
 			case EMU_OP_SHL:
 				if (i->bconst) { /* one amount: a vector shift */
 					uint64_t sh = B[0];
 					if (sh >= 8u * wd)
 						ALU(g, D, 0);
 					else
-						ALU(g, D, (A[l] << sh) & mask);
+						ALU2(g, D, (A[l] << sh) & mask);
 				} else {
 					ALU(g, D, B[l] >= 8u * wd ? 0 : (A[l] << (B[l] & 63)) & mask);
 				}
@@ -377,13 +432,16 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 				if (i->sgn) /* amounts past the width fill with the sign */
 					ALU(g, D, (uint64_t)(sx(A[l], wd) >> (B[l] >= 8u * wd ? 8u * wd - 1 : B[l])) & mask);
 				else if (i->bconst && B[0] < 8u * wd)
-					ALU(g, D, A[l] >> B[0]);
+					ALU2(g, D, A[l] >> B[0]);
 				else
 					ALU(g, D, B[l] >= 8u * wd ? 0 : A[l] >> (B[l] & 63));
 				break;
 			case EMU_OP_SETP: {
 				uint64_t *D2 = SLOT(i->d2), T[EMU_WARP];
-				compare_lanes(i, g, T, A, B);
+				int plain = !i->w2 && i->sub2 == EMU_BOOL_NONE; /* the common form: straight into D */
+				compare_lanes(i, g, plain ? D : T, A, B);
+				if (plain)
+					break;
 				if (i->sub2 == EMU_BOOL_NONE) {
 					if (i->w2)
 						ALU(g, D2, T[l] ^ 1);
@@ -411,7 +469,7 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 				}
 				break;
 			}
-			case EMU_OP_SELP: ALU(g, D, (A[l] & (0 - (C[l] & 1))) | (B[l] & ((C[l] & 1) - 1))); break; /* C is 0 or 1 */
+			case EMU_OP_SELP: ALU2(g, D, (A[l] & (0 - (C[l] & 1))) | (B[l] & ((C[l] & 1) - 1))); break; /* C is 0 or 1 */
 			case EMU_OP_CVT:
 				LANES(g, {
 					uint64_t v = i->sgn ? (uint64_t)sx(A[l], i->w2) : zx(A[l], i->w2);
@@ -452,6 +510,21 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 			case EMU_OP_LD_GLOBAL:
 			case EMU_OP_LD_SHARED: {
 				unsigned bytes = wd * i->sub;
+				uint64_t off[EMU_WARP];
+				const emu_launch *L = x->l;
+				const uint8_t *M = i->op != EMU_OP_LD_GLOBAL ? NULL
+					: warp_span(A, i->imm, g, EMU_IN_ADDR(L), L->in_bytes, bytes, off) ? L->in
+					: warp_span(A, i->imm, g, EMU_OUT_ADDR(L), L->out_bytes, bytes, off) ? L->out : NULL;
+				if (M) { /* every lane in one buffer */
+					for (int k = 0; k < i->sub; k++) {
+						uint64_t *V = SLOT(i->v[k]);
+						LANES(g, {
+							uint64_t v = load_le(M + off[l] + k * wd, wd);
+							V[l] = (i->sgn ? (uint64_t)sx(v, wd) : v) & mask;
+						});
+					}
+					break;
+				}
 				for (uint32_t mm = g; mm; mm &= mm - 1) {
 					unsigned l = (unsigned)__builtin_ctz(mm);
 					uint64_t addr = A[l] + (uint64_t)i->imm;
@@ -470,6 +543,16 @@ int emu_exec(emu_ctx *x, emu_warp *w)
 			case EMU_OP_ST_GLOBAL:
 			case EMU_OP_ST_SHARED: {
 				unsigned bytes = wd * i->sub;
+				uint64_t off[EMU_WARP];
+				if (i->op == EMU_OP_ST_GLOBAL &&
+				    warp_span(A, i->imm, g, EMU_OUT_ADDR(x->l), x->l->out_bytes, bytes, off)) {
+					uint8_t *M = x->l->out;
+					LANES(g, { /* lane by lane: the last lane's bytes stay, as below */
+						for (int k = 0; k < i->sub; k++)
+							store_le(M + off[l] + k * wd, SLOT(i->v[k])[l], wd);
+					});
+					break;
+				}
 				for (uint32_t mm = g; mm; mm &= mm - 1) {
 					unsigned l = (unsigned)__builtin_ctz(mm);
 					uint64_t addr = A[l] + (uint64_t)i->imm;
