@@ -28,12 +28,13 @@ int nd_pack_choose(const nd_reduced *r, unsigned cap, nd_pack *pk, char *why, si
 
 /* Whether the pack kernels beat the 2-D core's tile kernels on r: its rows
  * or cols are at most ND_PACK_PREFER_EXT elements or ND_PACK_PREFER_BYTES
- * bytes. Measured, H200, 2026-11-26 (bench/TUNING.md): over 130 N-d cases
- * the pack kernels won 32, all of them with a side that short; the rule
- * takes the faster of the two on all but 14 (within 3%), 53.0% of the copy
- * as a geomean against 43.8% for the 2-D kernels alone. */
-#define ND_PACK_PREFER_EXT 4
-#define ND_PACK_PREFER_BYTES 32
+ * bytes. Measured, H200, 2026-11-26 (bench/TUNING.md), the pipelined pack
+ * kernels against the 2-D reduction's best kernel on 125 N-d cases: the
+ * best of 81 thresholds, 62.0% of the copy as a geomean (the faster of the
+ * two on every case: 62.9%; the 2-D kernels alone: 43.8%), within 3% of
+ * the faster on all but 7. */
+#define ND_PACK_PREFER_EXT 16
+#define ND_PACK_PREFER_BYTES 48
 int nd_pack_preferred(const nd_reduced *r);
 
 /* Elements the largest pack kernel of a width holds a tile

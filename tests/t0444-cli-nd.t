@@ -44,7 +44,7 @@ grep -q '; pack tile 10x2x4x5 = 400 of 1024, runs 640 B in / 6400 B out, 1044 ti
 	"$tmp/out" && grep -q '^choice: pack_b128 ' "$tmp/out" && ok "... a pack tile, and a pack kernel chosen" ||
 	{ nok "... a pack kernel chosen"; diag <"$tmp/out"; }
 check "plan --json of a fold" 0 $PX plan --elem 32 --dims 8x16x2 --perm 1,0,2 --offset 0 --json
-grep -q '"permutation":"8x16x2:perm=1,0,2","reduction":"folded 2x4B into 8B, transpose 8x16; pack tile 8x16 = 128 of 2048, runs 1024 B in / 1024 B out, 1 tiles","permutation_elem_bytes":4' \
+grep -q '"permutation":"8x16x2:perm=1,0,2","reduction":"folded 2x4B into 8B, transpose 8x16; pack tile 8x16 = 128 of 2048, runs 1024 B in / 1024 B out, 1 tiles (preferred: a tiny 2-D core)","permutation_elem_bytes":4' \
 	"$tmp/out" && grep -q '"problem":{"elem_bytes":8' "$tmp/out" && ok "... the reduction in JSON" ||
 	{ nok "... the reduction in JSON"; diag <"$tmp/out"; }
 check "plan of a copy" 0 $PX plan --elem 16 --dims 4x5x6 --perm 0,1,2

@@ -148,8 +148,10 @@ static void hand_worked(void)
 	int c = nd_pack_preferred(&r);
 	choose(MK(16, L(5, 55, 11, 6, 10), L(1, 4, 3, 0, 2)), &r, &pk);
 	int e = nd_pack_preferred(&r);
-	ok(a && !b && c && !e, "preferred: 2x5 c128 cores and 6-row f16 ones, not 256x256 f32 nor 11x10 c128 (%d %d %d %d)",
-	   a, b, c, e);
+	choose(MK(16, L(4, 40, 4265), L(0, 2, 1)), &r, &pk);
+	int f = nd_pack_preferred(&r);
+	ok(a && !b && c && e && !f, "preferred: 2x5, 11x10 c128 cores and 6-row f16 ones, not 256x256 f32 nor 40x4265 "
+	   "c128 (%d %d %d %d %d)", a, b, c, e, f);
 	/* refusals */
 	rc = choose(MK(4, L(8, 16, 32), L(1, 0, 2)), &r, &pk);
 	ok(rc && strstr(why, "tiled copy"), "a tiled copy has no pack tile (%s)", why);
