@@ -46,15 +46,16 @@ def _dims(path, key, text, count):
 
 
 class PtxKernel:
-    """One generated kernel's metadata, checked against kernel ABI v2 or v3 on construction (the library
-    launches a named v3 kernel on a 2-D problem with the batch as its one dimension: loader/abi.h)."""
+    """One generated kernel's metadata, checked against kernel ABI v2, v3 or v4 on construction (the
+    library launches a named v3 kernel on a 2-D problem with the batch as its one dimension; a v4 one,
+    grid=pack, moves N-d tiles: loader/abi.h)."""
 
     def __init__(self, path):
         m = read_meta(path)
         self.path, self.meta = path, m
         if 'kernel' not in m:
             raise PtxError(f"{path}: no ptxpose metadata (no '// ptxpose kernel=...' line)")
-        if m.get('abi') not in ('2', '3'):
+        if m.get('abi') not in ('2', '3', '4'):
             raise PtxError(f"{path}: kernel ABI {m.get('abi', '1')}; regenerate it with ptxpose gen")
         self.name = m['kernel']
         if m.get('elem') not in ('8', '16', '32', '64', '128'):
@@ -66,12 +67,12 @@ class PtxKernel:
         self.grid = m.get('grid')
         if self.grid == 'tile':
             self.tile = tuple(_dims(path, 'tile', m.get('tile', ''), 2))
-        elif self.grid in ('linear', 'flat'):
+        elif self.grid in ('linear', 'flat', 'pack'):
             if not m.get('per_block', '').isdigit() or int(m['per_block']) == 0:
                 raise PtxError(f"{path}: metadata: grid={self.grid} needs per_block=N, got '{m.get('per_block')}'")
             self.per_block = int(m['per_block'])
         else:
-            raise PtxError(f"{path}: metadata: grid must be tile, linear or flat, got '{self.grid}'")
+            raise PtxError(f"{path}: metadata: grid must be tile, linear, flat or pack, got '{self.grid}'")
         if not m.get('dyn_smem', '0').isdigit():
             raise PtxError(f"{path}: metadata: dyn_smem must be a byte count, got '{m['dyn_smem']}'")
         self.dyn_smem = int(m.get('dyn_smem', '0'))
@@ -82,9 +83,10 @@ class PtxKernel:
 
 
 def load(globs, glob_fn):
-    """The transpose kernels of every file the globs name, sorted, each once (a row
-    copy, op=copy, is no transpose: left out). Raises PtxError for a glob that
-    names nothing or a file that cannot be launched."""
+    """The 2-D transpose kernels of every file the globs name, sorted, each once (a row
+    copy, op=copy, is no transpose, and a pack kernel, grid=pack, moves N-d tiles: both
+    left out; the library still gets them from its built-ins). Raises PtxError for a
+    glob that names nothing or a file that cannot be launched."""
     paths = set()
     for g in globs:
         hit = glob_fn(g)
@@ -92,7 +94,7 @@ def load(globs, glob_fn):
             raise PtxError(f"--ptx '{g}': no file matches")
         paths.update(hit)
     kernels = [PtxKernel(p) for p in sorted(paths, key=os.path.basename)]
-    return [k for k in kernels if k.meta.get('op', 'transpose') == 'transpose']
+    return [k for k in kernels if k.meta.get('op', 'transpose') == 'transpose' and k.grid != 'pack']
 
 
 def ptx_path(kernels):

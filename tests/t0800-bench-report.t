@@ -121,7 +121,7 @@ try:
 except pc.CaseError as e:
     ok("unknown set 'nosuch'" in str(e), 'an unknown set is refused', e)
 
-# ---- --ptx files: kernel ABI v2 or v3 metadata ------------------------------
+# ---- --ptx files: kernel ABI v2, v3 or v4 metadata --------------------------
 
 
 def ptx(name, meta):
@@ -138,9 +138,12 @@ ok((tile.block, tile.tile, tile.dyn_smem, tile.label) == ((32, 8, 1), (32, 64), 
 lin = pp.PtxKernel(ptx('lin', 'kernel=l_b8 elem=8 grid=linear per_block=1024 block=256 abi=2'))
 ok((lin.per_block, lin.elem, pp.ptx_path([tile, lin])) == (1024, 8, f'{tile.path}:{lin.path}'),
    'grid=linear: per_block; the files as $PTXPOSE_PTX for the library')
+pk = ptx('pack', 'kernel=p_b32 elem=32 grid=pack per_block=2048 block=256 abi=4')
+ok(pp.PtxKernel(pk).per_block == 2048 and [k.name for k in pp.load([lin, pk], lambda g: [g])] == ['l_b8'],
+   'grid=pack (kernel ABI v4) is read, and left out of the 2-D kernels timed by name')
 abi1 = ptx('old', 'kernel=o_b32 elem=32 grid=tile tile=32x32 block=32x8')
 for path, why in [(abi1, 'kernel ABI 1; regenerate it with ptxpose gen$'),
-                  (ptx('abi4', 'kernel=x elem=32 grid=tile tile=32x32 block=32x8 abi=4'), 'kernel ABI 4;'),
+                  (ptx('abi5', 'kernel=x elem=32 grid=tile tile=32x32 block=32x8 abi=5'), 'kernel ABI 5;'),
                   (ptx('nometa', 'nothing=here'), 'no ptxpose metadata'),
                   (ptx('badelem', 'kernel=x elem=24 grid=tile tile=32x32 block=32x8 abi=2'), 'elem must be'),
                   (ptx('badgrid', 'kernel=x elem=32 grid=tile block=32x8 abi=2'), 'tile must be NxN'),
