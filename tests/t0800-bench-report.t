@@ -139,7 +139,7 @@ lin = pp.PtxKernel(ptx('lin', 'kernel=l_b8 elem=8 grid=linear per_block=1024 blo
 ok((lin.per_block, lin.elem, pp.ptx_path([tile, lin])) == (1024, 8, f'{tile.path}:{lin.path}'),
    'grid=linear: per_block; the files as $PTXPOSE_PTX for the library')
 pk = ptx('pack', 'kernel=p_b32 elem=32 grid=pack per_block=2048 block=256 abi=4')
-ok(pp.PtxKernel(pk).per_block == 2048 and [k.name for k in pp.load([lin, pk], lambda g: [g])] == ['l_b8'],
+ok(pp.PtxKernel(pk).per_block == 2048 and [k.name for k in pp.load([lin.path, pk], lambda g: [g])] == ['l_b8'],
    'grid=pack (kernel ABI v4) is read, and left out of the 2-D kernels timed by name')
 abi1 = ptx('old', 'kernel=o_b32 elem=32 grid=tile tile=32x32 block=32x8')
 for path, why in [(abi1, 'kernel ABI 1; regenerate it with ptxpose gen$'),
