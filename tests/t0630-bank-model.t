@@ -8,8 +8,9 @@
 # (the scatter or gather along K) are conflict-free for kmax 4 and up, and
 # at most 4-way for kmax 1 and 2 (1 or 2 lanes along K put neighbouring
 # lanes in one word; those kernels were the fastest measured for K = 1, 2
-# all the same, bench/TUNING.md); the run at most 2-way. The flat
-# family's scatter depends on the run-time shape: it states no line.
+# all the same, bench/TUNING.md); the run at most 2-way. The flat and
+# pack families' scatter depends on the run-time shape or tile: they state
+# no line.
 # A deliberately broken swizzle (the test-only parameter swizzle_mask) is
 # reported as conflicted, by the model and by `ptxpose sass`.
 cd "$(dirname "$0")/.." || exit 1
@@ -66,11 +67,12 @@ while read -r name elem smem stw sti ldw ldi; do
 		else
 			nok "$name (runs): elements $ew/$ei, run granules $rw/$ri"
 		fi ;;
-	flat)
-		# the flat family (gen/tp_flat.c): its scatter follows the run-time
-		# shape, so it states no model line rather than a wrong one
-		if [ -z "$stw$sti$ldw$ldi" ]; then ok "$name (flat): no bank-model line (the shape is a run-time value)"
-		else nok "$name (flat): a bank-model line (st $stw/$sti, ld $ldw/$ldi) for a run-time shape"; fi ;;
+	flat | pack)
+		# the flat and pack families (gen/tp_flat.c, gen/tp_pack.c): their
+		# scatter follows the run-time shape or tile, so they state no model
+		# line rather than a wrong one
+		if [ -z "$stw$sti$ldw$ldi" ]; then ok "$name ($smem): no bank-model line (the shape is a run-time value)"
+		else nok "$name ($smem): a bank-model line (st $stw/$sti, ld $ldw/$ldi) for a run-time shape"; fi ;;
 	*) nok "$name: unknown smem kind '$smem'" ;;
 	esac
 done <"$tmp/rows"
