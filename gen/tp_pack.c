@@ -28,9 +28,10 @@
  *
  * Validity. A slot is inside the tile iff p < vol and, in a partial tile
  * (the end of a split dim: a split's limit min(t, E - digit*t) under its
- * tile extent t), each split's digit (p / its place value in the phase's
- * order, mod t; magics computed once a block) is below the limit. Whole
- * tiles (a uniform branch) test p < vol only: one setp a slot.
+ * tile extent t), the digit of each split so cut (p / its place value in
+ * the phase's order, mod t; magics computed once a block) is below the
+ * limit. Whole tiles, and whole splits of a partial one (uniform
+ * branches), test p < vol only: one setp a slot.
  *
  * Tiles, pipelined. For tile j = ctaid.x, ctaid.x + nctaid.x, ... below
  * batch: the bases from j decoded over the batch records (tp_walk.c's
@@ -232,9 +233,14 @@ static void validity(pk *f, unsigned li, const char *const lim[2], const char *l
 	char np[40];
 	snprintf(np, sizeof np, "!%s", f->pr);
 	ptxb_op(b, np, "bra.uni", "%s", skip);
-	ptxb_note(b, "a partial tile (a split dim's end): each split's digit below its limit");
-	for (unsigned s = 0; s < f->K; s++) {
-		for (unsigned k = 0; k < 2; k++) {
+	ptxb_note(b, "a partial tile (a split dim's end): each cut split's digit below its limit");
+	for (unsigned k = 0; k < 2; k++) {
+		char whole[32];
+		snprintf(whole, sizeof whole, "%s_WHOLE%u", label, k);
+		ptxb_note(b, "split %u: none, or its limit its tile extent: no test (uniform)", k);
+		ptxb_op(b, NULL, "setp.ge.u32", "%s, %s, %s", f->pr, lim[k], f->sext[k]);
+		ptxb_op(b, f->pr, "bra.uni", "%s", whole);
+		for (unsigned s = 0; s < f->K; s++) {
 			ptxb_op(b, NULL, "add.u32", "%s, %s, %u", f->rest[0], f->t, s * f->T);
 			magic_div(f, f->q, f->rest[0], f->mp[li][k]);
 			magic_div(f, f->d, f->q, f->mt[k]);
@@ -242,6 +248,7 @@ static void validity(pk *f, unsigned li, const char *const lim[2], const char *l
 			ptxb_op(b, NULL, "sub.u32", "%s, %s, %s", f->d, f->q, f->tmp);
 			ptxb_op(b, NULL, "setp.lt.and.u32", "%s, %s, %s, %s", f->ok[s], f->d, lim[k], f->ok[s]);
 		}
+		ptxb_label(b, whole);
 	}
 	ptxb_label(b, skip);
 }

@@ -26,6 +26,8 @@ UNIT = {
     'tests/unit/measure_unit.c': 'lib/api_measure.c (the measured plan on a fake clock)',
     'tests/unit/model_unit.c': 'lib/model*.c and lib/pick.c (the cost model and the ranking)',
     'tests/unit/nd_unit.c': 'lib/nd_reduce.c (the N-d reduction and classification)',
+    'tests/unit/pack_unit.c': 'lib/nd_pack.c (the pack kernels\' tile of an N-d transpose)',
+    'tests/unit/gpu_pack_unit.c': 'loader/launch.c with kernel ABI v4 (the pack kernels launched with their tdims)',
     'fuzz/fuzz_ndspec.c': 'common/ndspec.c and lib/nd_reduce.c (the spec parser, then the reduction of what it parses)',
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s*["<]([^">]+)[">]')
