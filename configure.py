@@ -29,7 +29,7 @@ LUA_INC = '/usr/include/lua5.4'
 LUA_LIB = '/usr/lib/x86_64-linux-gnu/liblua5.4.a'
 CUDA_INC = '/usr/local/cuda/include'
 COMMIT_H = 'build/gen/commit.h'
-FAKE_CUDA = ['tests/fakecuda/libcuda.c', 'tests/fakecuda/stream.c']
+FAKE_CUDA = ['tests/fakecuda/libcuda.c', 'tests/fakecuda/stream.c', 'loader/meta.c', 'common/elem.c']  # meta: the grid rules, written once
 FAKES = {
     # the fake driver and cuBLAS of tests/fakecuda, for t0410: sources,
     # headers, flags; cuda11.0/ is a driver without cuGraphInstantiateWithFlags

@@ -63,6 +63,13 @@ for a in "--dims 3x17x20 --perm 2,0,1" "--dims 4x5x6 --perm 2,1,0 --strides-in 6
 	check "fake driver: run k32 $a" 0 $PX run "$tmp/k32.ptx" $a --no-time
 	grep -q '^k32 .*: PASS' "$tmp/out" && ok "... PASS" || { nok "... PASS"; cat "$tmp/out" "$tmp/err" | diag; }
 done
+# the library's pack plans (the built-in pack kernels) over 600 and 1024 tiles: the
+# grid the launch computes (loader/meta.c) is the one the fake driver wants
+for a in "--dims 300x300x8 --perm 2,1,0 --elem f32" "--dims 8x8x8x8x8x8 --perm 5,4,3,2,1,0 --elem f16"; do
+	check "fake driver: run $a" 0 $PX run $a --no-time
+	grep -q '^pack_b[0-9]* .*: PASS' "$tmp/out" && ok "... a pack kernel, PASS" ||
+		{ nok "... a pack kernel, PASS"; cat "$tmp/out" "$tmp/err" | diag; }
+done
 check "fake driver: check k32 on N-d shapes" 0 $PX check --shapes "3x17x20:perm=2,0,1,2x3x5:perm=1,0,2:elem=32,2x3x4x5:perm=0,2,1,3" "$tmp/k32.ptx"
 grep -q '^ok 1 - k32 3x17x20:perm=2,0,1$' "$tmp/out" && grep -q '^ok 3 .* # SKIP the problem reduces to a tiled copy, k32 transposes' "$tmp/out" &&
 	ok "... run, and a tiled copy skipped" || { nok "... run, and a tiled copy skipped"; diag <"$tmp/out"; }

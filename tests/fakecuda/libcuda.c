@@ -36,6 +36,7 @@
 
 #include "fake.h"
 #include "loader/abi.h"
+#include "loader/meta.h"
 
 typedef struct alloc {
 	struct alloc *next;
@@ -722,8 +723,8 @@ static int grid_ok(const module *m, unsigned gx, unsigned gy, unsigned gz, uint3
 		unsigned long long rc = (unsigned long long)rows * cols, per = rc > m->per_block ? 1 : m->per_block / rc;
 		want[0] = (batch + per - 1) / per, want[1] = want[2] = 1;
 	}
-	if (m->pack) /* the blocks walk the tiles */
-		want[0] = batch < 1024 ? batch : 1024, want[1] = want[2] = 1;
+	if (m->pack) /* the blocks walk the tiles: loader/meta.c's rule */
+		want[0] = meta_pack_blocks(batch, m->block[0] * m->block[1] * m->block[2]), want[1] = want[2] = 1;
 	const char *v = getenv("PTXPOSE_GRID_MAX");
 	if (v && sscanf(v, "%llux%llux%llu", &cap[0], &cap[1], &cap[2]) != 3)
 		return 0;
