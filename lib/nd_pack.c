@@ -4,6 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
+_Static_assert(sizeof(((nd_pack *)0)->ext) / sizeof(uint64_t) == ABI_TDIMS, "ptxpose_tool_pack's tile dims");
+_Static_assert(sizeof(((nd_pack *)0)->b_ext) / sizeof(uint64_t) == ABI_BDIMS, "ptxpose_tool_pack's batch dims");
+
 #define PACK_MIN_RUN_BYTES 32  /* a sector: the smallest run the targets fall to */
 #define PACK_MIN_TILES 1024    /* growth stops before the tiles fall under this */
 #define PACK_TILES_MAX 0x7fffffffull
@@ -265,8 +268,15 @@ int nd_pack_tdims(const nd_pack *pk, unsigned es, uint8_t out[ABI_TDIMS_BYTES], 
 		snprintf(err, errlen, "pack: a tile of %llu dims (1 to %d)", (unsigned long long)pk->n, ABI_TDIMS);
 		return -1;
 	}
-	for (unsigned j = 0; j < pk->n; j++)
+	for (unsigned j = 0; j < pk->n; j++) {
+		if (pk->full[j] > UINT32_MAX || pk->s_in[j] > INT64_MAX || pk->s_out[j] > INT64_MAX) {
+			snprintf(err, errlen, "pack: tile dim %u of extent %llu, strides %llu and %llu (past the records)", j,
+				 (unsigned long long)pk->full[j], (unsigned long long)pk->s_in[j],
+				 (unsigned long long)pk->s_out[j]);
+			return -1;
+		}
 		d[j] = (abi_tdim){(uint32_t)pk->ext[j], (uint32_t)pk->full[j], (int64_t)pk->s_in[j], (int64_t)pk->s_out[j]};
+	}
 	return abi_tdims_fill((unsigned)pk->n, d, es, out, NULL, err, errlen);
 }
 

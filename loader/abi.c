@@ -195,7 +195,14 @@ static int tdims_check(unsigned n, const abi_tdim *d, unsigned es, char *err, si
 				 k, d[k].ext);
 			return -1;
 		}
-		/* each term below 2^32 * 2^31 * 16: the sums stop at the first past 2^31 */
+		/* a dim of extent 2 or more: its stride times es below 2^31, so each term
+		 * is below 2^32 * 2^31 * 16 and the sums stop at the first past 2^31 */
+		uint64_t smax = ((UINT64_C(1) << 31) - 1) / (es ? es : 1); /* no product that can wrap */
+		if (d[k].ext > 1 && ((uint64_t)d[k].s_in > smax || (uint64_t)d[k].s_out > smax)) {
+			snprintf(err, errlen, "tdims: dim %u has strides %lld and %lld elements of %u bytes (a tile "
+					      "offset stays below 2^31 bytes)", k, (long long)d[k].s_in, (long long)d[k].s_out, es);
+			return -1;
+		}
 		span_in += (uint64_t)(d[k].ext - 1) * (uint64_t)d[k].s_in * es;
 		span_out += (uint64_t)(d[k].ext - 1) * (uint64_t)d[k].s_out * es;
 		vol *= d[k].ext;

@@ -252,6 +252,9 @@ static void test_tdims(void)
 	   "a vol of 33024: refused ('%s')", e);
 	ok(t[0] == 0xee, "... nothing written");
 	ok(!abi_tdims_fill(1, widest, 1, t, NULL, e, sizeof e), "a split of 32768 (the largest vol): taken");
+	abi_tdim huge[1] = {{17, 17, INT64_C(1) << 60, 1}};
+	ok(abi_tdims_fill(1, huge, 16, t, NULL, e, sizeof e) == -1 && strstr(e, "2^31"),
+	   "a stride of 2^60 elements (its span would wrap 64 bits): refused ('%s')", e);
 	abi_tdim edge[2] = {{1, 1, 1, 1}, {2, 2, (1u << 29) - 1, 1}};
 	ok(!abi_tdims_fill(2, edge, 4, t, NULL, e, sizeof e), "a span of 2^31-4 bytes: taken");
 }
