@@ -7,7 +7,7 @@
 _Static_assert(sizeof(((nd_pack *)0)->ext) / sizeof(uint64_t) == ABI_TDIMS, "ptxpose_tool_pack's tile dims");
 _Static_assert(sizeof(((nd_pack *)0)->b_ext) / sizeof(uint64_t) == ABI_BDIMS, "ptxpose_tool_pack's batch dims");
 
-#define PACK_MIN_RUN_BYTES 32  /* a sector: the smallest run the targets fall to */
+#define PACK_MIN_RUN_BYTES 8   /* the shortest run the targets fall to */
 #define PACK_MIN_TILES 1024    /* growth stops before the tiles fall under this */
 #define PACK_TILES_MAX 0x7fffffffull
 
@@ -42,14 +42,14 @@ static void dims_of(const nd_problem *p, dims *d)
 
 /* One side: its fastest dims into the tile (t[d] = the tile extent, 0
  * outside) until their product reaches target; the last one split where
- * its extent is over twice what is still needed. */
-static void take(const dims *d, const unsigned *order, uint64_t target, uint64_t *t)
+ * its extent is over slack times what is still needed. */
+static void take(const dims *d, const unsigned *order, uint64_t target, unsigned slack, uint64_t *t)
 {
 	uint64_t acc = 1;
 	for (unsigned j = 0; j < d->n && acc < target; j++) {
 		unsigned k = order[j];
 		uint64_t e = d->ext[k], need = (target + acc - 1) / acc;
-		if (t[k] == e || e <= 2 * need) {
+		if (t[k] == e || e <= slack * need) {
 			t[k] = e;
 			acc *= e;
 			continue;
@@ -152,6 +152,20 @@ static unsigned run_of(const dims *d, const unsigned *order, const int64_t *s, c
 	return (unsigned)run;
 }
 
+/* At most ABI_TDIMS dims, and offsets below 2^31 bytes on both sides. */
+static int fits_records(const dims *d, const uint64_t *t, unsigned es)
+{
+	uint64_t in = 0, out = 0;
+	unsigned n = 0;
+	for (unsigned k = 0; k < d->n; k++)
+		if (t[k]) {
+			n++;
+			in += (t[k] - 1) * (uint64_t)d->s_in[k] * es; /* each < 2^63 / 2^15: nd_check's bound */
+			out += (t[k] - 1) * (uint64_t)d->s_out[k] * es;
+		}
+	return n <= ABI_TDIMS && in < (1ull << 31) && out < (1ull << 31);
+}
+
 static int refuse(char *why, size_t whylen, const char *fmt, unsigned long long v)
 {
 	snprintf(why, whylen, fmt, v);
@@ -231,23 +245,31 @@ int nd_pack_choose(const nd_reduced *r, unsigned cap, nd_pack *pk, char *why, si
 	dims d;
 	dims_of(&r->p, &d);
 	unsigned es = r->p.elem_bytes;
-	uint64_t t[ND_MAX_RANK];
+	uint64_t t[ND_MAX_RANK], v = 0;
+	/* runs of 128 bytes a side, else 64, ... 8; dims taken whole up to twice
+	 * what a run needs, else split exactly */
 	for (unsigned bytes = ND_PACK_RUN_BYTES; bytes >= PACK_MIN_RUN_BYTES; bytes /= 2) {
 		uint64_t target = (bytes + es - 1) / es;
-		memset(t, 0, sizeof t);
-		take(&d, d.in_order, target, t);
-		take(&d, d.out_order, target, t);
-		if (volume(&d, t) <= cap)
-			break;
+		for (unsigned slack = 2; slack >= 1; slack--) {
+			memset(t, 0, sizeof t);
+			take(&d, d.in_order, target, slack, t);
+			take(&d, d.out_order, target, slack, t);
+			if ((v = volume(&d, t)) <= cap && fits_records(&d, t, es))
+				goto fits;
+		}
 	}
-	uint64_t v = volume(&d, t);
-	if (v > cap)
-		return refuse(why, whylen, "pack: the smallest tile with 32-byte runs holds %llu elements, more than the "
-					   "kernels hold", v);
+	return refuse(why, whylen, "pack: no tile with runs of 8 bytes or more fits: %llu elements (the kernels hold "
+				   "2048, offsets below 2^31 bytes, at most 6 dims)", v);
+fits:;
+	uint64_t t0[ND_MAX_RANK];
+	memcpy(t0, t, sizeof t);
 	grow(&d, cap, t);
 	grow_splits(&d, cap, t);
-	if (fill(&d, t, es, pk, why, whylen))
-		return -1;
+	if (fill(&d, t, es, pk, why, whylen)) { /* grown past what the records take: the tile as taken */
+		memcpy(t, t0, sizeof t);
+		if (fill(&d, t, es, pk, why, whylen))
+			return -1;
+	}
 	pk->run_in = run_of(&d, d.in_order, d.s_in, t);
 	pk->run_out = run_of(&d, d.out_order, d.s_out, t);
 	int n = snprintf(why, whylen, "pack tile");

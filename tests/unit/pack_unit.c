@@ -152,6 +152,16 @@ static void hand_worked(void)
 	int f = nd_pack_preferred(&r);
 	ok(a && !b && c && e && !f, "preferred: 2x5, 11x10 c128 cores and 6-row f16 ones, not 256x256 f32 nor 40x4265 "
 	   "c128 (%d %d %d %d %d)", a, b, c, e, f);
+	/* tiles that once were refused (review): dims taken whole overshot the
+	 * capacity, 8 tile dims, a span grown past 2^31 bytes */
+	int r8 = choose(MK(1, L(8, 8, 8, 8, 8, 8), L(5, 4, 3, 2, 1, 0)), &r, &pk);
+	int r5 = choose(MK(1, L(5, 5, 5, 5, 5, 5), L(5, 4, 3, 2, 1, 0)), &r, &pk);
+	int r2 = choose(MK(1, L(2, 2, 2, 2, 2, 2, 2, 2), L(7, 6, 5, 4, 3, 2, 1, 0)), &r, &pk);
+	nd_problem wide = MK(4, L(64, 4, 8), L(2, 1, 0));
+	wide.s_in[0] = 16777216, wide.s_in[1] = 4194304;
+	int rw = choose(wide, &r, &pk);
+	ok(!r8 && !r5 && !r2 && !rw, "8^6 and 5^6 u8 reversed, 2^8 u8 reversed, 64x4x8 f32 with 2^24-element strides: "
+	   "each gets a tile (%d %d %d %d)", r8, r5, r2, rw);
 	/* refusals */
 	rc = choose(MK(4, L(8, 16, 32), L(1, 0, 2)), &r, &pk);
 	ok(rc && strstr(why, "tiled copy"), "a tiled copy has no pack tile (%s)", why);
