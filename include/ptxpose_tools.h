@@ -23,8 +23,6 @@ extern "C" {
 
 /* ---- problems ------------------------------------------------------------- */
 
-/* A problem as the model sees it (ptxpose_desc's shape, in the library's
- * units): ptxpose_tool_problem_check fills the defaults. */
 /* The pack kernels' tile of an N-d transpose (kernel ABI v4, lib/nd_pack.h):
  * n tile dims (the split ones first: split 0, then 1), and the tiles'
  * batch, slowest first, the splits' outer dims last (split 1's, then split
@@ -42,6 +40,8 @@ typedef struct {
 	uint64_t prefer;             /* 1: the 2-D core's runs are short (lib/nd_pack.h): plans take pack */
 } ptxpose_tool_pack;
 
+/* A problem as the model sees it (ptxpose_desc's shape, in the library's
+ * units): ptxpose_tool_problem_check fills the defaults. */
 typedef struct {
 	unsigned es;                 /* element bytes: 1, 2, 4, 8, 16 */
 	uint64_t rows, cols;

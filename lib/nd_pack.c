@@ -77,8 +77,7 @@ static uint64_t tiles_of(const dims *d, const uint64_t *t)
 	return n;
 }
 
-/* Grow by whole dims, the next of each side in turn, while the tile fits
- * cap and the tiles stay plenty. */
+/* The dims split in the tile. */
 static unsigned splits(const dims *d, const uint64_t *t)
 {
 	unsigned n = 0;
@@ -110,6 +109,8 @@ static int grow_side(const dims *d, const unsigned *o, uint64_t cap, uint64_t *t
 	return 0;
 }
 
+/* Grow each side in turn (grow_side) while the tile fits cap and the tiles
+ * stay plenty. */
 static void grow(const dims *d, uint64_t cap, uint64_t *t)
 {
 	for (int grew = 1; grew;)
@@ -212,18 +213,16 @@ static int fill(const dims *d, const uint64_t *t, unsigned es, nd_pack *pk, char
 			return refuse(why, whylen, "pack: a tile spanning %llu bytes or more (tile offsets take 31 bits)",
 				      1ull << 31);
 	}
+	if (d->n - nt + ns > ABI_BDIMS)
+		return refuse(why, whylen, "pack: a batch of %llu dims (at most 6)", d->n - nt + ns);
 	/* the batch: dims outside the tile slowest first (canonical order), then split 1's outer, split 0's */
 	for (unsigned k = 0; k < d->n; k++)
 		if (!t[k]) {
-			if (pk->nbatch == ABI_BDIMS)
-				return refuse(why, whylen, "pack: a batch of more than %llu dims", (unsigned long long)ABI_BDIMS);
 			pk->b_ext[pk->nbatch] = d->ext[k], pk->b_in[pk->nbatch] = (uint64_t)d->s_in[k];
 			pk->b_out[pk->nbatch++] = (uint64_t)d->s_out[k];
 		}
 	for (int s = (int)ns - 1; s >= 0; s--) {
 		unsigned k = (unsigned)split[s];
-		if (pk->nbatch == ABI_BDIMS)
-			return refuse(why, whylen, "pack: a batch of more than %llu dims", (unsigned long long)ABI_BDIMS);
 		pk->b_ext[pk->nbatch] = (d->ext[k] + t[k] - 1) / t[k];
 		pk->b_in[pk->nbatch] = t[k] * (uint64_t)d->s_in[k];
 		pk->b_out[pk->nbatch++] = t[k] * (uint64_t)d->s_out[k];

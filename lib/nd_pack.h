@@ -38,7 +38,7 @@ int nd_pack_choose(const nd_reduced *r, unsigned cap, nd_pack *pk, char *why, si
 int nd_pack_preferred(const nd_reduced *r);
 
 /* Elements the largest pack kernel of a width holds a tile
- * (scripts/variants.lua's pack_b*; t0NNN checks the two agree). */
+ * (scripts/variants.lua's pack_b*; t1102 checks ptx/pack_b*.ptx's per_block). */
 #define ND_PACK_CAP(es) ((es) == 16 ? 1024u : 2048u)
 
 /* The launch's tdims of a chosen tile (abi_tdims_fill): 0, or -1 with err. */

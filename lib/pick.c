@@ -44,12 +44,14 @@ static int abi_unfit(const kreg_kernel *k, const model_problem *p, int pack)
 }
 
 /* The pack kernels serve a preferred pack tile where the registry has one
- * of the width that holds it and runs on d; else the 2-D core's kernels. */
+ * of the width that holds it, runs on d and fits its shared memory; else
+ * the 2-D core's kernels. */
 static int use_pack(const kreg *r, const model_device *d, const model_problem *p)
 {
 	for (int i = 0; p->pack.prefer && i < kreg_count(r); i++) {
 		const kreg_kernel *k = kreg_get(r, i);
-		if (k->mk.es == p->es && !k->mk.study && !abi_unfit(k, p, 1) && pick_runs_on(&k->mk, d))
+		int fits = !k->mk.smem_block || (uint64_t)k->mk.smem_block + d->smem_reserved <= d->smem_per_sm;
+		if (k->mk.es == p->es && !k->mk.study && !abi_unfit(k, p, 1) && pick_runs_on(&k->mk, d) && fits)
 			return 1;
 	}
 	return 0;

@@ -84,8 +84,8 @@ px_status rig_shape_reduce(const rig_shape *s, ptxpose_tool_problem *p, char *wh
 /* Why kernel m cannot run the reduced problem p: "" when it can (or p is a
  * copy, which runs no kernel), else one line into buf ("the problem reduces
  * to a tiled copy, fast_b32 transposes"; "... a batch of 2 dims, which takes
- * a kernel of ABI v3 (abi=3); fast_b32 has abi=2"; a pack kernel, grid=pack,
- * runs only the library's N-d plans). Returns buf. */
+ * a kernel of ABI v3 (abi=3); fast_b32 has abi=2"; a pack kernel, abi=4,
+ * needs the problem's pack tile, and one that holds it). Returns buf. */
 const char *rig_kernel_pending(const px_meta *m, const ptxpose_tool_problem *p, char *buf, size_t len);
 
 /* rig_shape_name's and rig_shape_moved_bytes's N-d part: "2x3x5:perm=2,0,1"

@@ -138,8 +138,24 @@ static void hand_worked(void)
 	rc = choose(MK(1, L(4096, 4096), L(1, 0)), &r, &pk);
 	ok(!rc && pk.vol <= 2048 && pk.run_in >= 32 && pk.run_out >= 32, "4096x4096 u8: runs of 32 B at least, the "
 	   "tile within 2048 (%s)", why);
-	ok(ND_PACK_CAP(16) == 1024 && ND_PACK_CAP(4) == 2048, "the capacities: 1024 elements of 16 bytes, 2048 else");
-	/* which the plan prefers: a 2-D core side of at most 4 elements or 32 bytes */
+	/* the capacity the plan assumes is the largest pack kernel's of each width
+	 * (per_block= in the committed ptx/pack_b*.ptx, from scripts/variants.lua) */
+	int same = 1;
+	for (unsigned es = 1; es <= 16; es *= 2) {
+		char path[64], text[512];
+		snprintf(path, sizeof path, "ptx/pack_b%u.ptx", 8 * es);
+		FILE *f = fopen(path, "r");
+		unsigned long pb = 0;
+		while (f && fgets(text, sizeof text, f))
+			if (strstr(text, "// ptxpose ") && strstr(text, "per_block="))
+				pb = strtoul(strstr(text, "per_block=") + 10, NULL, 10);
+		if (f)
+			fclose(f);
+		if (pb != ND_PACK_CAP(es))
+			printf("# %s: per_block=%lu, ND_PACK_CAP(%u) = %u\n", path, pb, es, ND_PACK_CAP(es)), same = 0;
+	}
+	ok(same, "ND_PACK_CAP is each width's pack kernel's per_block (ptx/pack_b*.ptx)");
+	/* which the plan prefers: a 2-D core side of at most 16 elements or 48 bytes */
 	choose(MK(16, L(29, 10, 36, 2, 4, 5), L(2, 0, 5, 4, 1, 3)), &r, &pk);
 	int a = nd_pack_preferred(&r);
 	choose(MK(4, L(256, 256, 256), L(2, 1, 0)), &r, &pk);
