@@ -159,7 +159,7 @@ stage_pack() {
 	done
 	log timing: the pack tile against the reduction to 2-D, every kernel by name
 	$px bench --shapes "$nd" --out-dir "$OUT/bench-pack" ptx/pack_*.ptx ptx/fast_nd_*.ptx ptx/narrow_nd_*.ptx \
-		ptx/fast_b*.ptx ptx/narrow_b*.ptx >"$OUT/bench-pack.log" 2>&1
+		ptx/fast_b*.ptx ptx/narrow_b*.ptx ptx/rowcopy_*.ptx >"$OUT/bench-pack.log" 2>&1
 	echo "bench rc=$?"; tail -3 "$OUT/bench-pack.log"
 }
 

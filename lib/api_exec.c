@@ -13,7 +13,7 @@
 ptxpose_status api_fix_launch(ptxpose_plan pl, const kreg_kernel *k, const model_problem *p)
 {
 	char err[512];
-	if (k->meta.op != (p->op ? META_OP_COPY : META_OP_TRANSPOSE))
+	if (k->meta.grid != META_GRID_PACK && k->meta.op != (p->op ? META_OP_COPY : META_OP_TRANSPOSE))
 		return api_fail(PTXPOSE_ERR_UNSUPPORTED, "kernel %s %s, the problem is %s", k->meta.kernel,
 				k->meta.op == META_OP_COPY ? "copies rows (op=copy)" : "transposes",
 				p->op ? "a tiled copy (the same fastest dim on both sides)" : "a transpose");

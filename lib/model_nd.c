@@ -71,7 +71,8 @@ static void pack_of(model_problem *p, const nd_reduced *r, char *why, size_t why
 		p->pack.prefer = nd_pack_preferred(r);
 	size_t n = why ? strlen(why) : 0;
 	if (why && n + 3 < whylen)
-		snprintf(why + n, whylen - n, "; %s%s", line, p->pack.prefer ? " (preferred: a tiny 2-D core)" : "");
+		snprintf(why + n, whylen - n, "; %s%s", line,
+			 !p->pack.prefer ? "" : r->cls == ND_TILED_COPY ? " (preferred: short runs)" : " (preferred: a tiny 2-D core)");
 }
 
 enum model_status model_problem_of_nd(model_problem *p, const ptxpose_desc *d, unsigned a_in, unsigned a_out,
@@ -129,7 +130,10 @@ enum model_status model_problem_of_nd(model_problem *p, const ptxpose_desc *d, u
 			return st;
 		p->ld_in = (uint64_t)o->s_in, p->ld_out = (uint64_t)o->s_out;
 		rows.nbatch = r.nbatch - 1;
-		return batch_of(p, &rows, err, errlen);
+		if ((st = batch_of(p, &rows, err, errlen)))
+			return st;
+		pack_of(p, &r, why, whylen); /* short runs: the pack kernels move any permutation */
+		return MODEL_OK;
 	}
 	case ND_TRANSPOSE:
 	case ND_SMALL:

@@ -237,8 +237,8 @@ static int fill(const dims *d, const uint64_t *t, unsigned es, nd_pack *pk, char
 
 int nd_pack_choose(const nd_reduced *r, unsigned cap, nd_pack *pk, char *why, size_t whylen)
 {
-	if (r->cls != ND_TRANSPOSE && r->cls != ND_SMALL) {
-		snprintf(why, whylen, "pack: the problem is a %s, not a transpose", nd_class_name(r->cls));
+	if (r->cls == ND_COPY) {
+		snprintf(why, whylen, "pack: the problem is a %s", nd_class_name(r->cls));
 		return -1;
 	}
 	dims d;
@@ -303,6 +303,6 @@ int nd_pack_tdims(const nd_pack *pk, unsigned es, uint8_t out[ABI_TDIMS_BYTES], 
 
 int nd_pack_preferred(const nd_reduced *r)
 {
-	uint64_t m = r->rows < r->cols ? r->rows : r->cols;
+	uint64_t m = r->cls == ND_TILED_COPY ? r->run.ext : r->rows < r->cols ? r->rows : r->cols;
 	return m <= ND_PACK_PREFER_EXT || m * r->p.elem_bytes <= ND_PACK_PREFER_BYTES;
 }

@@ -16,19 +16,20 @@
 
 typedef ptxpose_tool_pack nd_pack;
 
-/* The tile for r (a transpose: ND_TRANSPOSE or ND_SMALL) and kernels that
- * hold cap elements a tile: 0 with *pk filled and one line in why ("tile
- * 8x4x32 = 1024 of 2048, runs 128 B in, 128 B out, 4096 tiles"), or -1
- * with why saying what stops it (a copy class, a tile over cap, a batch of
- * more than 6 dims or 2^31 tiles, a tile offset past 31 bits). */
+/* The tile for r (a transpose or a tiled copy: any class but ND_COPY) and
+ * kernels that hold cap elements a tile: 0 with *pk filled and one line in
+ * why ("pack tile 32(split)x8(split)x8 = 2048 of 2048, runs 256 B in / 128
+ * B out, 4096 tiles"), or -1 with why saying what stops it (a copy, no tile
+ * with runs of 8 bytes within cap, 6 dims and 31-bit offsets, a batch of
+ * more than 6 dims or 2^31 tiles). */
 int nd_pack_choose(const nd_reduced *r, unsigned cap, nd_pack *pk, char *why, size_t whylen);
 
 /* The runs (bytes) each side of a tile aims at. */
 #define ND_PACK_RUN_BYTES 128
 
 /* Whether the pack kernels beat the 2-D core's tile kernels on r: its rows
- * or cols are at most ND_PACK_PREFER_EXT elements or ND_PACK_PREFER_BYTES
- * bytes. Measured, H200, 2026-11-26 (bench/TUNING.md), the pipelined pack
+ * or cols (a tiled copy's run) are at most ND_PACK_PREFER_EXT elements or
+ * ND_PACK_PREFER_BYTES bytes. Measured, H200, 2026-11-26 (bench/TUNING.md), the pipelined pack
  * kernels against the 2-D reduction's best kernel on 125 N-d cases: the
  * best of 81 thresholds, 62.0% of the copy as a geomean (the faster of the
  * two on every case: 62.9%; the 2-D kernels alone: 43.8%), within 3% of

@@ -76,7 +76,8 @@ px_status pick_rank(const kreg *r, const model_device *d, const model_params *pa
 			continue;
 		if (abi_unfit(k, p, pack))
 			continue;
-		if (k->meta.op != (p->op ? META_OP_COPY : META_OP_TRANSPOSE)) /* row copies serve tiled copies alone */
+		/* row copies serve tiled copies alone; pack kernels any permutation */
+		if (!k->mk.pack && k->meta.op != (p->op ? META_OP_COPY : META_OP_TRANSPOSE))
 			continue;
 		if (!pick_runs_on(&k->mk, d)) /* its PTX needs a newer GPU */
 			continue;

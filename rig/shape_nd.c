@@ -43,7 +43,7 @@ const char *rig_kernel_pending(const px_meta *m, const ptxpose_tool_problem *p, 
 	if (p->copy_elems)
 		return buf;
 	const char *abi = meta_get(m, "abi");
-	if (m->op != (p->op ? META_OP_COPY : META_OP_TRANSPOSE))
+	if (m->grid != META_GRID_PACK && m->op != (p->op ? META_OP_COPY : META_OP_TRANSPOSE))
 		snprintf(buf, len, "the problem reduces to %s, %s %s", p->op ? "a tiled copy" : "a transpose", m->kernel,
 			 m->op == META_OP_COPY ? "copies rows (op=copy)" : "transposes");
 	else if (abi && !strcmp(abi, "4")) {

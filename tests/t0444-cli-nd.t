@@ -49,9 +49,13 @@ grep -q '"permutation":"8x16x2:perm=1,0,2","reduction":"folded 2x4B into 8B, tra
 	{ nok "... the reduction in JSON"; diag <"$tmp/out"; }
 check "plan of a copy" 0 $PX plan --elem 16 --dims 4x5x6 --perm 0,1,2
 grep -q '^choice: copy .* cuMemcpyDtoDAsync of 240 bytes' "$tmp/out" && ok "... copy, its bytes" || nok "... copy, its bytes"
-check "plan of a tiled copy" 0 $PX plan --elem 32 --dims 2x3x4x5 --perm 0,2,1,3
-grep -q 'tiled copy of runs of 5 elements' "$tmp/out" && grep -q '^choice: rowcopy_[a-z_]*b32 ' "$tmp/out" &&
+check "plan of a tiled copy" 0 $PX plan --elem 32 --dims 2x3x4x64 --perm 0,2,1,3
+grep -q 'tiled copy of runs of 64 elements' "$tmp/out" && grep -q '^choice: rowcopy_[a-z_]*b32 ' "$tmp/out" &&
 	ok "... the reduction, and a row copy kernel chosen" || { nok "... a row copy kernel chosen"; diag <"$tmp/out"; }
+check "plan of a tiled copy of short runs" 0 $PX plan --elem 32 --dims 2x3x4x5 --perm 0,2,1,3
+grep -q 'tiled copy of runs of 5 elements, outer \[2,3,4\]; pack tile 3x4x5 = 60 of 2048, .*(preferred: short runs)$' "$tmp/out" &&
+	grep -q '^choice: pack_b32 ' "$tmp/out" && ok "... a pack kernel chosen" ||
+	{ nok "... a pack kernel chosen"; diag <"$tmp/out"; }
 
 # The fake driver (its kernel: a CPU transpose of the ABI v2 arguments)
 # through the library: ptxpose_plan_create and ptxpose_execute of the N-d desc
@@ -80,8 +84,8 @@ check "fake driver: run FILE on an N-d copy: the library's copy" 0 $PX run "$tmp
 grep -q '^copy 4x5x6:perm=0,1,2 elem=32: PASS' "$tmp/out" && grep -q 'k32 is not run' "$tmp/err" && ok "... said, verified" ||
 	{ nok "... said, verified"; cat "$tmp/out" "$tmp/err" | diag; }
 check "fake driver: run --dims of a tiled copy: the library's row copy" 0 \
-	$PX run --elem 32 --dims 2x3x4x5 --perm 0,2,1,3 --no-time
-grep -q '^rowcopy_[a-z_]*b32 2x3x4x5:perm=0,2,1,3 elem=32: PASS' "$tmp/out" && ok "... PASS" ||
+	$PX run --elem 32 --dims 2x3x4x64 --perm 0,2,1,3 --no-time
+grep -q '^rowcopy_[a-z_]*b32 2x3x4x64:perm=0,2,1,3 elem=32: PASS' "$tmp/out" && ok "... PASS" ||
 	{ nok "... PASS"; cat "$tmp/out" "$tmp/err" | diag; }
 printf '// ptxpose kernel=k64 abi=2 elem=64 grid=tile tile=32x64 block=32x8\n.version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k64(\n)\n{\n\tret;\n}\n' >"$tmp/k64.ptx"
 check "fake driver: bench on N-d shapes" 0 $PX bench --iters 3 --out-dir "$tmp/b" \

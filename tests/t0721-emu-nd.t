@@ -95,7 +95,10 @@ grep -q '_b32 4x6x2:perm=1,0,2 elem=16: PASS' "$tmp/out" && grep -q 'reduced: fo
 	ok "... said and passed" || { nok "... said and passed"; cat "$tmp/out" "$tmp/err" | diag; }
 check "run --emulate a copy" 0 $PX run --emulate --elem 32 --dims 4x5x6 --perm 0,1,2
 grep -q '^copy 4x5x6:perm=0,1,2 elem=32: PASS' "$tmp/out" && ok "... a host memcpy, verified" || nok "... a host memcpy"
-check "run --emulate a tiled copy" 0 $PX run --emulate --elem 32 --dims 2x3x4x5 --perm 0,2,1,3
-grep -q '^rowcopy_[a-z_]*b32 2x3x4x5:perm=0,2,1,3 elem=32: PASS (emulated)' "$tmp/out" && ok "... a row copy kernel, PASS" ||
+check "run --emulate a tiled copy" 0 $PX run --emulate --elem 32 --dims 2x3x4x64 --perm 0,2,1,3
+grep -q '^rowcopy_[a-z_]*b32 2x3x4x64:perm=0,2,1,3 elem=32: PASS (emulated)' "$tmp/out" && ok "... a row copy kernel, PASS" ||
 	{ nok "... a row copy kernel, PASS"; cat "$tmp/out" "$tmp/err" | diag; }
+check "run --emulate a tiled copy of short runs" 0 $PX run --emulate --elem 32 --dims 2x3x4x5 --perm 0,2,1,3
+grep -q '^pack_b32 2x3x4x5:perm=0,2,1,3 elem=32: PASS (emulated)' "$tmp/out" && ok "... a pack kernel, PASS" ||
+	{ nok "... a pack kernel, PASS"; cat "$tmp/out" "$tmp/err" | diag; }
 finish

@@ -180,7 +180,10 @@ static void hand_worked(void)
 	   "each gets a tile (%d %d %d %d)", r8, r5, r2, rw);
 	/* refusals */
 	rc = choose(MK(4, L(8, 16, 32), L(1, 0, 2)), &r, &pk);
-	ok(rc && strstr(why, "tiled copy"), "a tiled copy has no pack tile (%s)", why);
+	int long_runs = !rc && !nd_pack_preferred(&r);
+	rc = choose(MK(4, L(8, 16, 4), L(1, 0, 2)), &r, &pk);
+	ok(long_runs && !rc && nd_pack_preferred(&r) && pk.vol == 512,
+	   "a tiled copy has a tile, preferred for runs of 16 bytes, not of 128 (%s)", why);
 	rc = choose(MK(4, L(8, 16, 32), L(0, 1, 2)), &r, &pk);
 	ok(rc && strstr(why, "copy"), "a copy has no pack tile (%s)", why);
 	/* the split's tiles are even: 100 in tiles of 34, 34, 32 (not 32, 32, 32, 4) */
