@@ -303,6 +303,8 @@ int nd_pack_tdims(const nd_pack *pk, unsigned es, uint8_t out[ABI_TDIMS_BYTES], 
 
 int nd_pack_preferred(const nd_reduced *r)
 {
-	uint64_t m = r->cls == ND_TILED_COPY ? r->run.ext : r->rows < r->cols ? r->rows : r->cols;
-	return m <= ND_PACK_PREFER_EXT || m * r->p.elem_bytes <= ND_PACK_PREFER_BYTES;
+	if (r->cls == ND_TILED_COPY) /* the row copy's rows: its fastest outer dim */
+		return r->nbatch && r->run.ext * r->p.elem_bytes <= ND_PACK_PREFER_RUN_BYTES &&
+		       r->batch[r->nbatch - 1].ext <= ND_PACK_PREFER_ROWS;
+	return r->nbatch >= 2 && (r->rows < r->cols ? r->rows : r->cols) <= ND_PACK_PREFER_EXT;
 }

@@ -27,15 +27,21 @@ int nd_pack_choose(const nd_reduced *r, unsigned cap, nd_pack *pk, char *why, si
 /* The runs (bytes) each side of a tile aims at. */
 #define ND_PACK_RUN_BYTES 128
 
-/* Whether the pack kernels beat the 2-D core's tile kernels on r: its rows
- * or cols (a tiled copy's run) are at most ND_PACK_PREFER_EXT elements or
- * ND_PACK_PREFER_BYTES bytes. Measured, H200, 2026-11-26 (bench/TUNING.md), the pipelined pack
- * kernels against the 2-D reduction's best kernel on 125 N-d cases: the
- * best of 81 thresholds, 62.0% of the copy as a geomean (the faster of the
- * two on every case: 62.9%; the 2-D kernels alone: 43.8%), within 3% of
- * the faster on all but 7. */
+/* Whether the pack kernels beat the kernels of the 2-D core on r: a
+ * transpose over a batch of 2 or more dims (which only the v3 kernels walk
+ * otherwise) whose rows or cols are at most ND_PACK_PREFER_EXT elements; a
+ * tiled copy whose runs are at most ND_PACK_PREFER_RUN_BYTES and whose row
+ * copy would have at most ND_PACK_PREFER_ROWS rows. Measured, H200,
+ * 2026-11-26 (bench/TUNING.md): on 42 such transposes the pack kernels won
+ * 27, and the rule takes 52.6% of the copy as a geomean (the v3 kernels
+ * alone 24.3%, the faster of the two 53.5%); where the batch has one dim or
+ * none, the v2 families (flat, skinny, tile) beat the pack kernels on 78 of
+ * 84 cases; among 30 tiled copies the pack kernels won 2, both of 48-byte
+ * runs, one of them where the row copy had 2 rows (6.7% of the copy against
+ * 58.0%). */
 #define ND_PACK_PREFER_EXT 16
-#define ND_PACK_PREFER_BYTES 48
+#define ND_PACK_PREFER_RUN_BYTES 48
+#define ND_PACK_PREFER_ROWS 4
 int nd_pack_preferred(const nd_reduced *r);
 
 /* Elements the largest pack kernel of a width holds a tile

@@ -155,7 +155,8 @@ static void hand_worked(void)
 			printf("# %s: per_block=%lu, ND_PACK_CAP(%u) = %u\n", path, pb, es, ND_PACK_CAP(es)), same = 0;
 	}
 	ok(same, "ND_PACK_CAP is each width's pack kernel's per_block (ptx/pack_b*.ptx)");
-	/* which the plan prefers: a 2-D core side of at most 16 elements or 48 bytes */
+	/* which the plan prefers: a 2-D core side of at most 16 elements over a
+	 * batch of 2 dims or more */
 	choose(MK(16, L(29, 10, 36, 2, 4, 5), L(2, 0, 5, 4, 1, 3)), &r, &pk);
 	int a = nd_pack_preferred(&r);
 	choose(MK(4, L(256, 256, 256), L(2, 1, 0)), &r, &pk);
@@ -166,8 +167,8 @@ static void hand_worked(void)
 	int e = nd_pack_preferred(&r);
 	choose(MK(16, L(4, 40, 4265), L(0, 2, 1)), &r, &pk);
 	int f = nd_pack_preferred(&r);
-	ok(a && !b && c && e && !f, "preferred: 2x5, 11x10 c128 cores and 6-row f16 ones, not 256x256 f32 nor 40x4265 "
-	   "c128 (%d %d %d %d %d)", a, b, c, e, f);
+	ok(a && !b && !c && e && !f, "preferred: 2x5 and 11x10 c128 cores over batches of 4 and 3 dims; not 256x256 f32, "
+	   "nor 6-row f16 or 40-row c128 ones over one batch dim or none (%d %d %d %d %d)", a, b, c, e, f);
 	/* tiles that once were refused (review): dims taken whole overshot the
 	 * capacity, 8 tile dims, a span grown past 2^31 bytes */
 	int r8 = choose(MK(1, L(8, 8, 8, 8, 8, 8), L(5, 4, 3, 2, 1, 0)), &r, &pk);
@@ -181,9 +182,11 @@ static void hand_worked(void)
 	/* refusals */
 	rc = choose(MK(4, L(8, 16, 32), L(1, 0, 2)), &r, &pk);
 	int long_runs = !rc && !nd_pack_preferred(&r);
-	rc = choose(MK(4, L(8, 16, 4), L(1, 0, 2)), &r, &pk);
-	ok(long_runs && !rc && nd_pack_preferred(&r) && pk.vol == 512,
-	   "a tiled copy has a tile, preferred for runs of 16 bytes, not of 128 (%s)", why);
+	rc = choose(MK(4, L(16, 4, 4), L(1, 0, 2)), &r, &pk);
+	int short_runs = !rc && nd_pack_preferred(&r);
+	choose(MK(4, L(8, 16, 4), L(1, 0, 2)), &r, &pk);
+	ok(long_runs && short_runs && !nd_pack_preferred(&r),
+	   "a tiled copy has a tile, preferred for runs of 16 bytes in rows of 4, not of 16 rows, nor of 128-byte runs");
 	rc = choose(MK(4, L(8, 16, 32), L(0, 1, 2)), &r, &pk);
 	ok(rc && strstr(why, "copy"), "a copy has no pack tile (%s)", why);
 	/* the split's tiles are even: 100 in tiles of 34, 34, 32 (not 32, 32, 32, 4) */
