@@ -127,6 +127,19 @@ stage_tune() {
 	tail -3 "$OUT/bench-tune.err"
 }
 
+# san_runs "ARGS"...: each `ptxpose ARGS --no-time` under compute-sanitizer
+# memcheck, then racecheck, a line each with the summary.
+san_runs() {
+	local run tool
+	for run; do
+		for tool in memcheck racecheck; do
+			# shellcheck disable=SC2086 # ARGS are words
+			compute-sanitizer --tool $tool --error-exitcode 9 $px $run --no-time >"$OUT/san.log" 2>&1
+			echo "$tool $run: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san.log" | head -1)"
+		done
+	done
+}
+
 # The pack family (kernel ABI v4, gen/tp_pack.c): GPU checks of the N-d
 # sets and hand-made split, odd and misaligned shapes over every pack kernel
 # (and with the grid capped), the library's plans over 2^31 elements,
@@ -148,15 +161,10 @@ stage_pack() {
 		$px run $a 2>&1 | tail -1
 	done
 	log sanitizers on the pack family
-	for run in "run ptx/pack_b32.ptx --dims 100x3x8 --perm 2,1,0 --offset 1" \
+	san_runs "run ptx/pack_b32.ptx --dims 100x3x8 --perm 2,1,0 --offset 1" \
 		"run ptx/pack_b8.ptx --dims 3x5x7x11x13x17 --perm 5,3,1,0,2,4 --offset 1" \
 		"run ptx/pack_b128.ptx --dims 29x10x36x2x4x5 --perm 2,0,5,4,1,3" \
-		"run ptx/pack_b16.ptx --dims 64x33x17x3 --perm 3,1,0,2 --offset 1"; do
-		for tool in memcheck racecheck; do
-			compute-sanitizer --tool $tool --error-exitcode 9 $px $run --no-time >"$OUT/san.log" 2>&1
-			echo "$tool $run: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san.log" | head -1)"
-		done
-	done
+		"run ptx/pack_b16.ptx --dims 64x33x17x3 --perm 3,1,0,2 --offset 1"
 	log timing: the pack tile against the reduction to 2-D, every kernel by name
 	$px bench --shapes "$nd" --out-dir "$OUT/bench-pack" ptx/pack_*.ptx ptx/fast_nd_*.ptx ptx/narrow_nd_*.ptx \
 		ptx/fast_b*.ptx ptx/narrow_b*.ptx ptx/rowcopy_*.ptx >"$OUT/bench-pack.log" 2>&1
@@ -297,14 +305,9 @@ stage_nd() {
 		$px run $a 2>&1 | tail -1
 	done
 	log sanitizers on the new families
-	for run in "run ptx/flat_b32.ptx --rows 3 --cols 3 --batch 100000 --offset 1" "run ptx/flat_b8.ptx --rows 16 --cols 16 --batch 1000" \
+	san_runs "run ptx/flat_b32.ptx --rows 3 --cols 3 --batch 100000 --offset 1" "run ptx/flat_b8.ptx --rows 16 --cols 16 --batch 1000" \
 		"run --elem 32 --dims 64x33x17x3 --perm 3,1,0,2 --offset 1" "run --elem 16 --dims 8x64x16x32 --perm 0,2,1,3" \
-		"run ptx/rowcopy_nd_b32.ptx --dims 4x9x5x33 --perm 1,0,2,3 --offset 1"; do
-		for tool in memcheck racecheck; do
-			compute-sanitizer --tool $tool --error-exitcode 9 $px $run --no-time >"$OUT/san.log" 2>&1
-			echo "$tool $run: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san.log" | head -1)"
-		done
-	done
+		"run ptx/rowcopy_nd_b32.ptx --dims 4x9x5x33 --perm 1,0,2,3 --offset 1"
 	if [ -x build/tests/gpu_nd_unit ]; then
 		compute-sanitizer --tool memcheck --error-exitcode 9 build/tests/gpu_nd_unit --small >"$OUT/san.log" 2>&1
 		echo "memcheck gpu_nd_unit: rc=$? $(grep 'ERROR SUMMARY' "$OUT/san.log")"

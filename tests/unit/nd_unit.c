@@ -11,6 +11,7 @@
 #include "lib/model.h"
 #include "lib/nd_reduce.h"
 #include "rig/nd_ref.h"
+#include "nd_naive.h"
 #include "tap.h"
 
 static char err[768], why[256];
@@ -22,35 +23,7 @@ static uint64_t rnd(uint64_t n)
 	return n ? rng % n : 0;
 }
 
-/* A packed problem: rank, width, extents and perm from lists. */
-static nd_problem mk(unsigned rank, unsigned es, const uint64_t *ext, const unsigned *perm)
-{
-	nd_problem p = {.rank = rank, .elem_bytes = es};
-	for (unsigned k = 0; k < rank; k++)
-		p.ext[k] = ext[k], p.perm[k] = perm[k];
-	nd_fill_packed(&p);
-	return p;
-}
-#define MK(es, E, P) mk(sizeof(uint64_t[])E / sizeof(uint64_t), es, (uint64_t[])E, (unsigned[])P)
-#define L(...) {__VA_ARGS__}
 
-/* out = in.transpose(perm) the naive way: every input multi-index from a
- * flat counter. */
-static void naive(const nd_problem *p0, const unsigned char *in, unsigned char *out)
-{
-	const nd_problem p = *p0;
-	uint64_t n = 1;
-	for (unsigned k = 0; k < p.rank; k++)
-		n *= p.ext[k];
-	for (uint64_t c = 0; c < n; c++) {
-		uint64_t x[ND_MAX_RANK], rest = c, io = 0, oo = 0;
-		for (unsigned k = p.rank; k-- > 0;)
-			x[k] = rest % p.ext[k], rest /= p.ext[k];
-		for (unsigned k = 0; k < p.rank; k++)
-			io += x[k] * (uint64_t)p.s_in[k], oo += x[p.perm[k]] * (uint64_t)p.s_out[k];
-		memcpy(out + oo * p.elem_bytes, in + io * p.elem_bytes, p.elem_bytes);
-	}
-}
 
 /* What the compared problems reduced to: merged, folded, each class. */
 static unsigned seen_merged, seen_folded, seen_cls[4];

@@ -11,6 +11,7 @@
 
 #include "lib/nd_pack.h"
 #include "lib/nd_reduce.h"
+#include "nd_naive.h"
 #include "tap.h"
 
 static char why[512], line[256];
@@ -22,16 +23,6 @@ static uint64_t rnd(uint64_t n)
 	return n ? rng % n : 0;
 }
 
-static nd_problem mk(unsigned rank, unsigned es, const uint64_t *ext, const unsigned *perm)
-{
-	nd_problem p = {.rank = rank, .elem_bytes = es};
-	for (unsigned k = 0; k < rank; k++)
-		p.ext[k] = ext[k], p.perm[k] = perm[k];
-	nd_fill_packed(&p);
-	return p;
-}
-#define MK(es, E, P) mk(sizeof(uint64_t[])E / sizeof(uint64_t), es, (uint64_t[])E, (unsigned[])P)
-#define L(...) {__VA_ARGS__}
 
 static int choose(nd_problem p, nd_reduced *r, nd_pack *pk)
 {
@@ -42,20 +33,6 @@ static int choose(nd_problem p, nd_reduced *r, nd_pack *pk)
 	return nd_pack_choose(r, ND_PACK_CAP(r->p.elem_bytes), pk, why, sizeof why);
 }
 
-static void naive(const nd_problem *p, const unsigned char *in, unsigned char *out)
-{
-	uint64_t n = 1;
-	for (unsigned k = 0; k < p->rank; k++)
-		n *= p->ext[k];
-	for (uint64_t c = 0; c < n; c++) {
-		uint64_t x[ND_MAX_RANK], rest = c, io = 0, oo = 0;
-		for (unsigned k = p->rank; k-- > 0;)
-			x[k] = rest % p->ext[k], rest /= p->ext[k];
-		for (unsigned k = 0; k < p->rank; k++)
-			io += x[k] * (uint64_t)p->s_in[k], oo += x[p->perm[k]] * (uint64_t)p->s_out[k];
-		memcpy(out + oo * p->elem_bytes, in + io * p->elem_bytes, p->elem_bytes);
-	}
-}
 
 /* The tiles walked as a v4 kernel walks them: 0 when every element moved
  * once, in its place. */
