@@ -14,8 +14,13 @@
 #define CMD "check"
 #define HELP_SHOWN (-1)
 
-/* Keep in step with the --help text below. */
-#define GPU_SHAPES "1x1,1x37,37x1,31x33,1000x999,4097x4095,67x129:ld_in=132:ld_out=72,31x33:offset=1,4097x4095:ld_in=4100:offset=1"
+/* Keep in step with the --help text below. Both lists end with two N-d
+ * shapes, so that every family runs by default: a transpose over a batch of
+ * two dims (the v3 and pack kernels; the v2 ones skip it, saying why) and a
+ * tiled copy of short runs off alignment (the row copies and pack kernels). */
+#define ND_SHAPES "3x4x5x6:perm=3,1,0,2,7x6x5:perm=1,0,2:offset=1"
+#define GPU_SHAPES "1x1,1x37,37x1,31x33,1000x999,4097x4095,67x129:ld_in=132:ld_out=72,31x33:offset=1,4097x4095:ld_in=4100:offset=1," \
+	ND_SHAPES
 /* The emulator's default shapes, the one list of them: tests/t0710 emulates
  * every committed kernel on exactly these, and the docs point here. 36x68 and
  * 68x36 are multiples of 4 but not of a tile (the first-row/column predicates
@@ -24,7 +29,7 @@
  * and 128-row tiles, the last with pointers one element off alignment. */
 #define EMU_SHAPES                                                                                  \
 	"1x1,1x33,33x1,31x33,67x129,130x66,67x129:ld_in=132:ld_out=72,36x68,68x36:ld_in=40:ld_out=72," \
-	"16x68,144x160,144x160:ld_in=164:ld_out=148:offset=1"
+	"16x68,144x160,144x160:ld_in=164:ld_out=148:offset=1," ND_SHAPES
 
 typedef struct {
 	const char *shapes;
