@@ -100,10 +100,8 @@ px_status cli_emulate(const px_file *f, const rig_shape *s, uint64_t seed, vfy_r
 	*emu_rc = EMU_UNSUPPORTED; /* a class not emulated yet: exit 3, as plan's */
 	if (e.nd && (st = cli_emulate_nd(f, s, &e.t, NULL, 0, err, errlen)))
 		return st;
-	if (!e.nd && f->meta.grid == META_GRID_PACK) {
-		snprintf(err, errlen, "%s moves the tiles of N-d permutations (kernel ABI v4): give a 2-D shape as "
-				      "--dims %llux%llu --perm 1,0", f->meta.kernel, (unsigned long long)s->p.rows,
-			 (unsigned long long)s->p.cols);
+	if (!e.nd && f->meta.grid == META_GRID_PACK) { /* a 2-D shape has no pack tile */
+		meta_takes(&f->meta, 0, 0, 0, err, errlen);
 		return PX_EUNAVAIL;
 	}
 	*emu_rc = EMU_OK;

@@ -13,19 +13,13 @@
 ptxpose_status api_fix_launch(ptxpose_plan pl, const kreg_kernel *k, const model_problem *p)
 {
 	char err[512];
-	if (k->meta.grid != META_GRID_PACK && k->meta.op != (p->op ? META_OP_COPY : META_OP_TRANSPOSE))
-		return api_fail(PTXPOSE_ERR_UNSUPPORTED, "kernel %s %s, the problem is %s", k->meta.kernel,
-				k->meta.op == META_OP_COPY ? "copies rows (op=copy)" : "transposes",
-				p->op ? "a tiled copy (the same fastest dim on both sides)" : "a transpose");
+	if (*meta_takes(&k->meta, p->op, p->nbd, p->pack.vol, err, sizeof err))
+		return api_fail(PTXPOSE_ERR_UNSUPPORTED, "%s", err);
 	/* the problem's values, checked to fit the ABI's widths (model_problem_check) */
 	abi_args *a = &pl->args;
 	const char *abi = meta_get(&k->meta, "abi");
 	if (model_args_of(p, abi ? atoi(abi) : ABI_VERSION, a, err, sizeof err))
 		return api_fail(PTXPOSE_ERR_UNSUPPORTED, "kernel %s: %s", k->meta.kernel, err);
-	if (k->meta.grid == META_GRID_PACK && p->pack.vol > k->meta.per_block)
-		return api_fail(PTXPOSE_ERR_UNSUPPORTED, "kernel %s holds %llu elements a tile, the problem's pack tile "
-				"%llu", k->meta.kernel, (unsigned long long)k->meta.per_block,
-				(unsigned long long)p->pack.vol);
 	if (meta_grid_dims(&k->meta, p->rows, p->cols, a->batch, pl->grid, err, sizeof err))
 		return api_fail(PTXPOSE_ERR_INVALID, "%s", err);
 	memcpy(pl->block, k->meta.block, sizeof pl->block);

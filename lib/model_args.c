@@ -25,8 +25,7 @@ int model_args_of(const model_problem *p, int abi, abi_args *a, char *err, size_
 	if (abi == ABI_VERSION_V4) { /* the pack tile and its tiles' batch */
 		const ptxpose_tool_pack *pk = &p->pack;
 		if (!pk->n)
-			FAIL("the problem has no pack tile (kernel ABI v4): a pack kernel takes an N-d permutation (a 2-D "
-			     "one as --dims RxC --perm 1,0), and `ptxpose plan` says why one has none");
+			FAIL("the problem has no pack tile (kernel ABI v4)"); /* meta_takes says more, first */
 		if (nd_pack_tdims(pk, p->es, a->tdims, err, errlen))
 			return -1;
 		if (records((unsigned)pk->nbatch, pk->b_ext, pk->b_in, pk->b_out, a->bdims))

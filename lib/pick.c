@@ -32,15 +32,16 @@ int pick_runs_on(const model_kernel *k, const model_device *d)
 	return !d->cc_major || k->sm <= 10 * d->cc_major + d->cc_minor;
 }
 
-/* Which kernel ABI serves the problem: v4's pack kernels where the plan
- * prefers the pack tile (lib/nd_pack.h) and the kernel holds it, else v3
- * for a batch of several dims, v2 for the rest. 1: the kernel does not. */
+/* The kernel ABI the plan ranks for p: v4's pack kernels where the plan
+ * prefers the pack tile (lib/nd_pack.h) and use_pack found one that holds
+ * it, else v3 for a batch of several dims, v2 for the rest. 1: k is not
+ * of it, or cannot run p (meta_takes: its op, a pack tile it holds). */
 static int abi_unfit(const kreg_kernel *k, const model_problem *p, int pack)
 {
+	char why[320];
 	const char *abi = meta_get(&k->meta, "abi");
-	if (pack)
-		return strcmp(abi, "4") || k->mk.per_block < p->pack.vol;
-	return strcmp(abi, p->nbd > 1 ? "3" : "2");
+	return strcmp(abi, pack ? "4" : p->nbd > 1 ? "3" : "2") ||
+	       *meta_takes(&k->meta, p->op, p->nbd, p->pack.vol, why, sizeof why);
 }
 
 /* The pack kernels serve a preferred pack tile where the registry has one
@@ -74,10 +75,7 @@ px_status pick_rank(const kreg *r, const model_device *d, const model_params *pa
 		const kreg_kernel *k = kreg_get(r, i);
 		if (k->mk.es != p->es || k->mk.study) /* a study kernel runs only when named */
 			continue;
-		if (abi_unfit(k, p, pack))
-			continue;
-		/* row copies serve tiled copies alone; pack kernels any permutation */
-		if (!k->mk.pack && k->meta.op != (p->op ? META_OP_COPY : META_OP_TRANSPOSE))
+		if (abi_unfit(k, p, pack)) /* its ABI, its op (row copies: tiled copies), a pack tile it holds */
 			continue;
 		if (!pick_runs_on(&k->mk, d)) /* its PTX needs a newer GPU */
 			continue;

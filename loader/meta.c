@@ -307,3 +307,24 @@ int meta_grid_dims(const px_meta *m, uint64_t rows, uint64_t cols, uint64_t batc
 		grid[k] = (unsigned)min64(g[k], cap[k]);
 	return 0;
 }
+
+const char *meta_takes(const px_meta *m, int copy, unsigned nbd, uint64_t tile_vol, char *buf, size_t len)
+{
+	const char *abi = meta_get(m, "abi");
+	buf[0] = '\0';
+	if (m->grid == META_GRID_PACK) {
+		if (!tile_vol)
+			snprintf(buf, len, "%s takes a pack tile (abi=4), and the problem has none: a pack tile needs an N-d "
+					   "permutation (a 2-D one as RxC with perm 1,0; `ptxpose plan` says why)", m->kernel);
+		else if (tile_vol > m->per_block)
+			snprintf(buf, len, "the problem's pack tile holds %llu elements, %s at most %llu",
+				 (unsigned long long)tile_vol, m->kernel, (unsigned long long)m->per_block);
+	} else if (m->op != (copy ? META_OP_COPY : META_OP_TRANSPOSE)) {
+		snprintf(buf, len, "the problem reduces to %s, %s %s", copy ? "a tiled copy" : "a transpose", m->kernel,
+			 m->op == META_OP_COPY ? "copies rows (op=copy)" : "transposes");
+	} else if (nbd > 1 && (!abi || strcmp(abi, "3"))) {
+		snprintf(buf, len, "the problem reduces to a batch of %u dims, which takes a kernel of ABI v3 (abi=3); "
+				   "%s has abi=%s", nbd, m->kernel, abi ? abi : "?");
+	}
+	return buf;
+}

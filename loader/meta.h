@@ -57,6 +57,14 @@ const char *meta_get(const px_meta *m, const char *key);
  * rule below; lib/model_feat.c's model takes it too). */
 uint64_t meta_pack_blocks(uint64_t tiles, unsigned threads);
 
+/* Whether kernel m runs a problem of these features, the one test of it
+ * (the plans, their launch, and the tools' checks): copy, a tiled copy (op=1)
+ * rather than a transpose; nbd, its batch dims (more than one take kernel
+ * ABI v3); tile_vol, the elements of its pack tile (0: it has none). A pack
+ * kernel (grid=pack) runs any permutation whose tile it holds. "" when m
+ * runs it, else one line in buf saying why not; returns buf. */
+const char *meta_takes(const px_meta *m, int copy, unsigned nbd, uint64_t tile_vol, char *buf, size_t len);
+
 /* Launch grid for a batch of rows×cols inputs (kernel ABI v2, docs/DESIGN.md):
  *   grid=tile:   ceil(cols/TN) x min(ceil(rows/TM), 65535) x min(batch, 65535)
  *   grid=linear: min(ceil(rows*cols/per_block), 2^31-1) x 1 x min(batch, 65535)

@@ -40,23 +40,7 @@ px_status rig_shape_reduce(const rig_shape *s, ptxpose_tool_problem *p, char *wh
 const char *rig_kernel_pending(const px_meta *m, const ptxpose_tool_problem *p, char *buf, size_t len)
 {
 	buf[0] = '\0';
-	if (p->copy_elems)
-		return buf;
-	const char *abi = meta_get(m, "abi");
-	if (m->grid != META_GRID_PACK && m->op != (p->op ? META_OP_COPY : META_OP_TRANSPOSE))
-		snprintf(buf, len, "the problem reduces to %s, %s %s", p->op ? "a tiled copy" : "a transpose", m->kernel,
-			 m->op == META_OP_COPY ? "copies rows (op=copy)" : "transposes");
-	else if (abi && !strcmp(abi, "4")) {
-		if (!p->pack.n)
-			snprintf(buf, len, "%s takes a pack tile (abi=4), and the problem has none (a pack tile needs an "
-					   "N-d transpose: `ptxpose plan` says why)", m->kernel);
-		else if (p->pack.vol > m->per_block)
-			snprintf(buf, len, "the problem's pack tile holds %llu elements, %s at most %llu",
-				 (unsigned long long)p->pack.vol, m->kernel, (unsigned long long)m->per_block);
-	} else if (p->nbd > 1 && (!abi || strcmp(abi, "3")))
-		snprintf(buf, len, "the problem reduces to a batch of %u dims, which takes a kernel of ABI v3 (abi=3); "
-				   "%s has abi=%s", p->nbd, m->kernel, abi ? abi : "?");
-	return buf;
+	return p->copy_elems ? buf : meta_takes(m, p->op, p->nbd, p->pack.vol, buf, len);
 }
 
 /* ":key=a,b,..." appended while there is room. */

@@ -44,7 +44,7 @@ grep -q '; pack tile 10x2x4x5 = 400 of 1024, runs 640 B in / 6400 B out, 1044 ti
 	"$tmp/out" && grep -q '^choice: pack_b128 ' "$tmp/out" && ok "... a pack tile, and a pack kernel chosen" ||
 	{ nok "... a pack kernel chosen"; diag <"$tmp/out"; }
 check "run --emulate a pack kernel on a 2-D shape: exit 3" 3 $PX run ptx/pack_b32.ptx --rows 100 --cols 8 --emulate
-[ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q 'pack_b32 moves the tiles of N-d permutations (kernel ABI v4): give a 2-D shape as --dims 100x8 --perm 1,0$' "$tmp/err" &&
+[ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q 'pack_b32 takes a pack tile (abi=4), and the problem has none: .*(a 2-D one as RxC with perm 1,0' "$tmp/err" &&
 	ok "... one line, the N-d form to give" || { nok "... one line"; diag <"$tmp/err"; }
 check "plan --json of a fold" 0 $PX plan --elem 32 --dims 8x16x2 --perm 1,0,2 --offset 0 --json
 grep -q '"permutation":"8x16x2:perm=1,0,2","reduction":"folded 2x4B into 8B, transpose 8x16; pack tile 8x16 = 128 of 2048, runs 1024 B in / 1024 B out, 1 tiles","permutation_elem_bytes":4' \
