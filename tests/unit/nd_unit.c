@@ -16,13 +16,6 @@
 
 static char err[768], why[256];
 
-static uint64_t rng = 0x9e3779b97f4a7c15ull;
-static uint64_t rnd(uint64_t n)
-{
-	rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
-	return n ? rng % n : 0;
-}
-
 
 
 /* What the compared problems reduced to: merged, folded, each class. */
@@ -111,16 +104,6 @@ static void random_strides(nd_problem *p)
 	}
 	if (rnd(4) == 0)
 		p->s_in[rnd(p->rank)] = 0;
-}
-
-static void random_perm(unsigned *perm, unsigned r)
-{
-	for (unsigned k = 0; k < r; k++)
-		perm[k] = k;
-	for (unsigned k = r; k > 1; k--) {
-		unsigned j = (unsigned)rnd(k), t = perm[k - 1];
-		perm[k - 1] = perm[j], perm[j] = t;
-	}
 }
 
 /* Every permutation of 0..r-1 in turn: 0 past the last. */
@@ -416,6 +399,7 @@ static void checks(void)
 
 int main(void)
 {
+	rng = 0x9e3779b97f4a7c15ull;
 	checks();
 	reductions();
 	every_perm(3);

@@ -16,13 +16,6 @@
 
 static char why[512], line[256];
 
-static uint64_t rng = 0x2545f4914f6cdd1dull;
-static uint64_t rnd(uint64_t n)
-{
-	rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
-	return n ? rng % n : 0;
-}
-
 
 static int choose(nd_problem p, nd_reduced *r, nd_pack *pk)
 {
@@ -177,16 +170,6 @@ static void hand_worked(void)
 			printf("# split %u: %" PRIu64 " of %" PRIu64 "\n", j, pk.ext[j], pk.full[j]);
 }
 
-static void random_perm(unsigned *perm, unsigned r)
-{
-	for (unsigned k = 0; k < r; k++)
-		perm[k] = k;
-	for (unsigned k = r; k > 1; k--) {
-		unsigned j = (unsigned)rnd(k), t = perm[k - 1];
-		perm[k - 1] = perm[j], perm[j] = t;
-	}
-}
-
 static void random_walks(void)
 {
 	unsigned n = 0, tiles = 0, splits = 0, bad = 0;
@@ -225,6 +208,7 @@ static void random_walks(void)
 
 int main(void)
 {
+	rng = 0x2545f4914f6cdd1dull;
 	hand_worked();
 	random_walks();
 	return tap_done();
