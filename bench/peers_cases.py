@@ -340,6 +340,43 @@ def diverse_cases(seed=DIVERSE_SEED, n=DIVERSE_COUNT):
 SETS['diverse'] = diverse_cases()
 
 
+# ---- issue 22's targets: small matrices, tiny batches, skinny, large, a held-out set ----
+
+def _side(n):
+    return max(1, round(n ** 0.5))
+
+
+def small_cases():
+    """Every width, 256 KB to 32 MB a matrix: a square and a 1:8 rectangle of each size."""
+    out = []
+    for d in WIDTHS:
+        n = [kib * 1024 // DTYPES[d][0] for kib in (256, 1024, 4096, 16384, 32768)]
+        out += [f'{_side(e)}x{_side(e)}:{d}' for e in n] + [f'{_side(e / 8)}x{8 * _side(e / 8)}:{d}' for e in n]
+    return out
+
+
+TINY = ((3, 3), (8, 8), (16, 16), (32, 32), (64, 128))
+
+
+def tiny_cases():
+    """Batches of 10^3 to 10^6 tiny matrices, every width, at most 1 GiB a side."""
+    return [f'{r}x{c}:{d}:batch={b}' for d in WIDTHS for r, c in TINY for b in (1000, 10000, 100000, 1000000)
+            if r * c * b * DTYPES[d][0] <= 1 << 30]
+
+
+SKINNY_MID_K = (9, 12, 17, 24, 48)
+HOLDOUT_SEED = 22022  # issue 22's held-out set: never used to fit or tune anything
+SETS.update({
+    'small': small_cases(),
+    'tiny': tiny_cases(),
+    # K x N and N x K for the K between `skinny`'s, where narrow types lost (issue 22)
+    'skinny-mid': [c for k in SKINNY_MID_K for c in _each((f'{k}x{SKINNY_N}', f'{SKINNY_N}x{k}'))],
+    'large': _each(('8192x8192', '16384x16384', '8192x32768', '32768x8192'))
+    + ['32768x32768:u8', '32768x32768:f16'],
+    'holdout': diverse_cases(HOLDOUT_SEED, 200),
+})
+
+
 # ---- N-d permutations (issue 21's benchmark) --------------------------------
 
 
