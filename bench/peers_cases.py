@@ -110,13 +110,15 @@ class Case(_Typed):
                     (self.batch, self.cols, self.rows), (self.stride_out, self.ld_out, 1))
         return (self.rows, self.cols), (self.ld_in, 1), (1, 0), (self.cols, self.rows), (self.ld_out, 1)
 
-    def span(self, side):
-        """Elements from the aligned base to one past the last element of the input or output."""
+    def span(self, side, whole_rows=False):
+        """Elements from the aligned base to one past the last element of the input or output;
+        whole_rows: to the end of the last row's padding, as ptxpose_execute asks of a buffer
+        (every matrix's rows * ld elements), and as a padded view of a larger tensor has."""
         if side == 'in':
-            one, stride = (self.rows - 1) * self.ld_in + self.cols, self.stride_in
+            one, stride, pad = (self.rows - 1) * self.ld_in + self.cols, self.stride_in, self.ld_in - self.cols
         else:
-            one, stride = (self.cols - 1) * self.ld_out + self.rows, self.stride_out
-        return self.offset + (self.batch - 1) * stride + one
+            one, stride, pad = (self.cols - 1) * self.ld_out + self.rows, self.stride_out, self.ld_out - self.rows
+        return self.offset + (self.batch - 1) * stride + one + (pad if whole_rows else 0)
 
     def record(self):
         """The case's fields for the results JSON."""
@@ -152,7 +154,7 @@ class PermCase(_Typed):
         out = tuple(self.dims[p] for p in self.perm)
         return self.dims, packed(self.dims), self.perm, out, packed(out)
 
-    def span(self, side):
+    def span(self, side, whole_rows=False):
         return self.offset + self.elements
 
     def record(self):

@@ -29,8 +29,9 @@ class Buffers:
     def __init__(self, case, seed):
         eb = case.eb
         dt = getattr(torch, case.torch_dtype)
-        self.xbuf = torch.empty(case.span('in') * eb, dtype=torch.uint8, device='cuda')
-        self.ybuf = torch.empty(case.span('out') * eb, dtype=torch.uint8, device='cuda')
+        # each buffer to its last row's end: the library's contract for in and out
+        self.xbuf = torch.empty(case.span('in', whole_rows=True) * eb, dtype=torch.uint8, device='cuda')
+        self.ybuf = torch.empty(case.span('out', whole_rows=True) * eb, dtype=torch.uint8, device='cuda')
         g = torch.Generator(device='cuda').manual_seed(seed)
         if case.fill_dtype:
             self.xbuf.view(getattr(torch, case.fill_dtype)).normal_(generator=g)
