@@ -221,6 +221,15 @@ for _, c in ipairs{ {8, 3}, {16, 5}, {32, 5}, {64, 9}, {128, 8} } do
   ptx.write(name .. ".ptx", ptx.transpose{ name = name, family = "flat", elem = c[1], threads = {256, 1},
     slots = c[2] })
 end
+-- The same with a fifth of the chunk (128 threads, 2 slots: 255 vectors):
+-- for batches too small to fill the GPU's multiprocessors with the chunks
+-- above (10^3 to 10^4 matrices of 3x3 to 16x16), more blocks and a shorter
+-- walk each (issue 22's tiny batches).
+for _, elem in ipairs{8, 16, 32, 64, 128} do
+  local name = string.format("flat_s_b%d", elem)
+  ptx.write(name .. ".ptx", ptx.transpose{ name = name, family = "flat", elem = elem, threads = {128, 1},
+    slots = 2 })
+end
 
 -- The tiled copy (issue 21, gen/tp_rowcopy.c): rows moved between strided
 -- places, not transposed (op=copy in the metadata; plans never pick these

@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""Issue 22's targets, read from bench/peers.py results (no GPU):
+
+    python3 bench/targets.py RESULTS.json... [--cases] > targets.md
+
+Each case is judged by its set (`small`, `tiny`, `skinny`, `skinny-mid`,
+`large`, `holdout`; other sets are left out) on what a user gets: the
+library's heuristic plan through the package (`ptxpose-heuristic`), beside
+the measured plan (`ptxpose-measured`) and the best kernel timed by name in
+the same run. Ratios are to the same run's copy and peers. Targets:
+
+- small, skinny, skinny-mid: the pick >= 1.0x the best peer on every case;
+- tiny: >= 90% of the copy and >= 1.0x PyTorch on every case;
+- large: >= 95% of the copy on every case;
+- holdout: the pick (its kernel's by-name time) within 3% of the best kernel
+  on >= 90% of cases, never below 0.85 of it, >= 1.10x the best peer as a
+  geometric mean.
+
+Results of several files are merged by case (the first file's figures kept).
+"""
+import json
+import math
+import sys
+
+PEERS = ('torch', 'cupy', 'cublas_geam', 'triton', 'cutensor')
+KPFX = 'ptxpose:'
+SETS = ('small', 'tiny', 'skinny', 'skinny-mid', 'large', 'holdout')
+
+
+def gmean(xs):
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float('nan')
+
+
+def us(im, name):
+    e = im.get(name, {})
+    return e['us'] if e.get('status') == 'ok' else None
+
+
+def judge(c):
+    """The figures of one case, or None where the copy or the pick did not run."""
+    im = c['impls']
+    copy, pick = us(im, 'copy'), us(im, 'ptxpose-heuristic')
+    if not copy or not pick:
+        return None
+    peers = {k: us(im, k) for k in PEERS if us(im, k)}
+    kern = {k[len(KPFX):]: v['us'] for k, v in im.items() if k.startswith(KPFX) and v.get('status') == 'ok'}
+    best_peer = min(peers, key=peers.get) if peers else None
+    best_k = min(kern, key=kern.get) if kern else None
+    chosen = im['ptxpose-heuristic'].get('kernel')
+    r = {'case': c['case'], 'sets': c.get('sets', []), 'pct': 100 * copy / pick, 'kernel': chosen,
+         'best_peer': best_peer, 'vs_peer': peers[best_peer] / pick if peers else None,
+         'vs_torch': peers['torch'] / pick if 'torch' in peers else None,
+         'best_kernel': best_k, 'best_kernel_pct': 100 * copy / kern[best_k] if kern else None,
+         'measured_pct': 100 * copy / us(im, 'ptxpose-measured') if us(im, 'ptxpose-measured') else None}
+    # the pick against the best kernel: its kernel's by-name time, the same run (no noise
+    # between two timings of one kernel); the plan's own time where it has no by-name one
+    if kern:
+        r['regret'] = kern[best_k] / kern.get(chosen, pick)
+    return r
+
+
+def load(paths):
+    seen, out = set(), []
+    for p in paths:
+        d = json.load(open(p))
+        for c in d['cases']:
+            if c['case'] not in seen:
+                seen.add(c['case'])
+                out.append((d, c))
+    return out
+
+
+def line(s, rows):
+    pct = [r['pct'] for r in rows]
+    vp = [r['vs_peer'] for r in rows if r['vs_peer']]
+    bk = [r['best_kernel_pct'] for r in rows if r['best_kernel_pct']]
+    ms = [r['measured_pct'] for r in rows if r['measured_pct']]
+    head = (f"| {s} | {len(rows)} | {gmean(pct):.1f} ({min(pct):.1f}) | {gmean(ms):.1f} | {gmean(bk):.1f} | "
+            f"{gmean(vp):.2f}x ({min(vp):.2f}x) | {sum(v >= 1.0 for v in vp)} of {len(vp)} |")
+    if s == 'tiny':
+        vt = [r['vs_torch'] for r in rows if r['vs_torch']]
+        ok = sum(r['pct'] >= 90 and (r['vs_torch'] or 0) >= 1.0 for r in rows)
+        return head + f" >= 90% of copy and >= 1.0x torch: {ok} of {len(rows)} (vs torch {gmean(vt):.2f}x, min {min(vt):.2f}x) |"
+    if s == 'large':
+        return head + f" >= 95% of copy: {sum(p >= 95 for p in pct)} of {len(rows)} |"
+    if s == 'holdout':
+        rg = [r['regret'] for r in rows if 'regret' in r]
+        return head + (f" pick within 3% of the best kernel: {sum(g >= 0.97 for g in rg)} of {len(rg)} "
+                       f"({100 * sum(g >= 0.97 for g in rg) / len(rg):.0f}%), geomean {gmean(rg):.3f}, worst "
+                       f"{min(rg):.3f}; vs the best peer {gmean(vp):.2f}x |")
+    return head + f" >= 1.0x the best peer: {sum(v >= 1.0 for v in vp)} of {len(vp)} |"
+
+
+def main(argv):
+    paths = [a for a in argv if not a.startswith('--')]
+    if not paths:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    cases = load(paths)
+    rows = [(d, r) for d, r in ((d, judge(c)) for d, c in cases) if r]
+    devs = sorted({f"{d['device'].get('name', '?')}, {d.get('date', '?')}, ptxpose {d.get('commit', '?')}"
+                   for d, _ in rows})
+    print('# Issue 22 targets: ' + '; '.join(devs) + '\n')
+    print('The pick: the heuristic plan through the package. % of the same-run copy, geomean (min); '
+          'the measured plan and the best kernel by name, geomean.\n')
+    print('| set | cases | pick % of copy | measured plan % | best kernel % | pick vs best peer | '
+          'pick >= 1.0x best peer | target |')
+    print('| --- | --- | --- | --- | --- | --- | --- | --- |')
+    for s in SETS:
+        rs = [r for _, r in rows if s in r['sets']]
+        if rs:
+            print(line(s, rs))
+    if '--cases' in argv:
+        print('\n```')
+        for s in SETS:
+            for _, r in rows:
+                if s in r['sets'] and r['sets'][0] == s:
+                    vp = f"{r['vs_peer']:.2f}x {r['best_peer']}" if r['vs_peer'] else '-'
+                    rg = f"{r['regret']:.3f}" if 'regret' in r else '-'
+                    print(f"{s:10s} {r['case']:44s} {r['pct']:6.1f}% {r['kernel'] or '-':26s} vs peer {vp:18s} "
+                          f"best kernel {r['best_kernel']} {r['best_kernel_pct'] or 0:.1f}% pick/best {rg}")
+        print('```')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))
