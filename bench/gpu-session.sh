@@ -16,7 +16,8 @@
 # together from its parts and exports $PTXPOSE_CUTENSOR for the stages after
 # it: run `cutensor peers`), ncu (bank-conflict counters), pack (the pack
 # family: checks, sanitizers, timed against the 2-D reduction), nd (N-d checks, the new
-# families under compute-sanitizer, the Python GPU tests).
+# families under compute-sanitizer, the Python GPU tests), issue22 (issue 22's
+# target sets and the holdout, resumable; bench/targets.py).
 set -u
 OUT=${OUT:-/tmp/ptxpose-out}
 mkdir -p "$OUT"
@@ -323,6 +324,27 @@ stage_nd() {
 		echo "$t rc=$? ok=$(grep -c '^ok' "$OUT/$(basename "$t" .t).tap") $(grep -v '^ok' "$OUT/$(basename "$t" .t).tap" | grep -v '^#' | head -3)"
 	done
 	grep -h '^# ptxpose.transpose(x) \|^# torch: x.t().contiguous\|^# C: execute ' "$OUT/t1040-python-overhead.tap"
+}
+
+# Issue 22's targets (bench/targets.py): the sets small, tiny, skinny,
+# skinny-mid and large with every kernel ($OUT/targets.json), then the
+# never-fitted holdout set, --quick ($OUT/holdout.json); each run resumes
+# where an earlier call on this machine stopped (OUT on a kept folder, e.g.
+# OUT=/tmp/p22), within $T22 seconds a call (default 560); then the targets.
+# Run `cutensor` first for the cuTENSOR peer.
+stage_issue22() {
+	log "issue 22's targets"
+	local c t0=$SECONDS budget=${T22:-560}
+	c=$($px --version 2>/dev/null | sed -n 's/.*(commit \([0-9a-f]*\(-dirty\)\{0,1\}\)).*/\1/p')
+	PTXPOSE_COMMIT=${PTXPOSE_COMMIT:-$c} PYTHONUNBUFFERED=1 timeout $((budget * 2 / 3)) python3 -B bench/peers.py \
+		--set small --set tiny --set skinny --set skinny-mid --set large --ptx 'ptx/*.ptx' --resume \
+		--out "$OUT/targets.json" --replays 15 --target-ms 0.5 >>"$OUT/targets.log" 2>&1
+	echo "targets: rc=$? $(grep -c ' copy ' "$OUT/targets.log") cases measured in all"
+	PTXPOSE_COMMIT=${PTXPOSE_COMMIT:-$c} PYTHONUNBUFFERED=1 timeout $((budget - (SECONDS - t0))) python3 -B bench/peers.py \
+		--set holdout --ptx 'ptx/*.ptx' --resume --quick --out "$OUT/holdout.json" >>"$OUT/holdout.log" 2>&1
+	echo "holdout: rc=$? $(grep -c ' copy ' "$OUT/holdout.log") cases measured in all"
+	for f in targets holdout; do [ -f "$OUT/$f.json" ] && python3 -B bench/pick.py --ptxpose $px "$OUT/$f.json" >/dev/null; done
+	python3 -B bench/targets.py --pick "$OUT"/targets.json "$OUT"/holdout.json 2>&1 | tail -8
 }
 
 for s in "$@"; do
