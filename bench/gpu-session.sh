@@ -334,17 +334,22 @@ stage_nd() {
 # Run `cutensor` first for the cuTENSOR peer.
 stage_issue22() {
 	log "issue 22's targets"
-	local c t0=$SECONDS budget=${T22:-560}
+	local c t0=$SECONDS budget=${T22:-560} left files=
+	[ "$budget" -ge 10 ] 2>/dev/null || budget=10 # timeout 0 would mean no limit
 	c=$($px --version 2>/dev/null | sed -n 's/.*(commit \([0-9a-f]*\(-dirty\)\{0,1\}\)).*/\1/p')
 	PTXPOSE_COMMIT=${PTXPOSE_COMMIT:-$c} PYTHONUNBUFFERED=1 timeout $((budget * 2 / 3)) python3 -B bench/peers.py \
 		--set small --set tiny --set skinny --set skinny-mid --set large --ptx 'ptx/*.ptx' --resume \
 		--out "$OUT/targets.json" --replays 15 --target-ms 0.5 >>"$OUT/targets.log" 2>&1
 	echo "targets: rc=$? $(grep -c ' copy ' "$OUT/targets.log") cases measured in all"
-	PTXPOSE_COMMIT=${PTXPOSE_COMMIT:-$c} PYTHONUNBUFFERED=1 timeout $((budget - (SECONDS - t0))) python3 -B bench/peers.py \
+	left=$((budget - (SECONDS - t0)))
+	[ $left -ge 1 ] || left=1
+	PTXPOSE_COMMIT=${PTXPOSE_COMMIT:-$c} PYTHONUNBUFFERED=1 timeout $left python3 -B bench/peers.py \
 		--set holdout --ptx 'ptx/*.ptx' --resume --quick --out "$OUT/holdout.json" >>"$OUT/holdout.log" 2>&1
 	echo "holdout: rc=$? $(grep -c ' copy ' "$OUT/holdout.log") cases measured in all"
-	for f in targets holdout; do [ -f "$OUT/$f.json" ] && python3 -B bench/pick.py --ptxpose $px "$OUT/$f.json" >/dev/null; done
-	python3 -B bench/targets.py --pick "$OUT"/targets.json "$OUT"/holdout.json 2>&1 | tail -8
+	for f in targets holdout; do
+		[ -f "$OUT/$f.json" ] && python3 -B bench/pick.py --ptxpose $px "$OUT/$f.json" >/dev/null && files="$files $OUT/$f.json"
+	done
+	[ -n "$files" ] && python3 -B bench/targets.py --pick $files 2>&1 | tail -8
 }
 
 for s in "$@"; do

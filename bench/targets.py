@@ -24,6 +24,7 @@ with a note saying so. `--merged OUT.json` writes that merge (then
 `ptxpose-pick` (pick.py's: the current build's heuristic plan, with its
 kernel's figures from the run) instead of the plan measured in the run.
 """
+import argparse
 import json
 import math
 import os
@@ -41,7 +42,7 @@ def gmean(xs):
 
 def us(im, name):
     e = im.get(name, {})
-    return e['us'] if e.get('status') == 'ok' else None
+    return e['us'] if isinstance(e, dict) and e.get('status') == 'ok' and e.get('us', 0) > 0 else None
 
 
 def judge(c):
@@ -70,7 +71,7 @@ def judge(c):
 def load(paths):
     seen, out = {}, []
     for p in paths:
-        d = json.load(open(p))
+        d = read(p)
         for c in d['cases']:
             if c['case'] not in seen:
                 seen[c['case']] = c
@@ -104,38 +105,44 @@ def line(s, rows):
         return head + f" >= 95% of copy: {sum(p >= 95 for p in pct)} of {len(rows)} |"
     if s == 'holdout':
         rg = [r['regret'] for r in rows if 'regret' in r]
+        if not rg:
+            return head + ' no kernel timed by name: the pick cannot be judged against the best |'
         return head + (f" pick within 3% of the best kernel: {sum(g >= 0.97 for g in rg)} of {len(rg)} "
                        f"({100 * sum(g >= 0.97 for g in rg) / len(rg):.0f}%), geomean {gmean(rg):.3f}, worst "
                        f"{min(rg):.3f}; vs the best peer {vs} |")
     return head + f" >= 1.0x the best peer: {sum(v >= 1.0 for v in vp)} of {len(vp)} |"
 
 
-def main(argv):
-    paths = [a for a in argv if not a.startswith('--')]
-    if not paths:
-        print(__doc__.strip(), file=sys.stderr)
-        return 2
-    global PICK
-    if '--pick' in argv:
-        PICK = 'ptxpose-pick'
-    if '--merged' in argv:
-        out = argv[argv.index('--merged') + 1]
-        paths = [p for p in paths if p != out]
-        cases = load(paths)
-        d = dict(cases[0][0], cases=[c for _, c in cases], merged_from=paths)
-        d.pop('pick', None)
-        with open(out + '.tmp', 'w') as f:
-            json.dump(d, f, indent=1)
-        os.replace(out + '.tmp', out)
-        print(f'targets.py: {out}: {len(cases)} cases', file=sys.stderr)
-        return 0
-    cases = load(paths)
-    rows = [(d, r) for d, r in ((d, judge(c)) for d, c in cases) if r]
-    devs = sorted({f"{d['device'].get('name', '?')}, {d.get('date', '?')}, ptxpose {d.get('commit', '?')}"
+class InputError(Exception):
+    """Results that cannot be judged; str() is the one-line message."""
+
+
+def read(path):
+    try:
+        with open(path) as f:
+            d = json.load(f)
+    except OSError as e:
+        raise InputError(f'{path}: {e.strerror}') from None
+    except ValueError as e:
+        raise InputError(f'{path}: not JSON ({e})') from None
+    if not isinstance(d, dict) or not isinstance(d.get('cases'), list) or not all(
+            isinstance(c, dict) and isinstance(c.get('case'), str) and isinstance(c.get('impls'), dict)
+            for c in d['cases']):
+        raise InputError(f"{path}: not bench/peers.py results (no list of cases with 'case' and 'impls')")
+    return d
+
+
+def report(cases, show_cases):
+    rows, dropped = [], []
+    for d, c in cases:
+        r = judge(c)
+        (rows.append((d, r)) if r else dropped.append(c['case']))
+    devs = sorted({f"{d.get('device', {}).get('name', '?')}, {d.get('date', '?')}, ptxpose {d.get('commit', '?')}"
                    for d, _ in rows})
     print('# Issue 22 targets: ' + '; '.join(devs) + '\n')
-    print(('The pick: the current build\'s heuristic plan (bench/pick.py), its kernel\'s figures from the run.' if PICK == 'ptxpose-pick' else 'The pick: the heuristic plan through the package.') + ' % of the same-run copy, geomean (min); '
-          'the measured plan and the best kernel by name, geomean.\n')
+    print(('The pick: the current build\'s heuristic plan (bench/pick.py), its kernel\'s figures from the run.'
+           if PICK == 'ptxpose-pick' else 'The pick: the heuristic plan through the package.')
+          + ' % of the same-run copy, geomean (min); the measured plan and the best kernel by name, geomean.\n')
     print('| set | cases | pick % of copy | measured plan % | best kernel % | pick vs best peer | '
           'pick >= 1.0x best peer | target |')
     print('| --- | --- | --- | --- | --- | --- | --- | --- |')
@@ -143,7 +150,9 @@ def main(argv):
         rs = [r for _, r in rows if s in r['sets']]
         if rs:
             print(line(s, rs))
-    if '--cases' in argv:
+    if dropped:  # a case without figures is no case met
+        print(f"\nNot judged ({len(dropped)}: the copy or `{PICK}` did not run): {', '.join(dropped)}")
+    if show_cases:
         print('\n```')
         for s in SETS:
             for _, r in rows:
@@ -153,6 +162,38 @@ def main(argv):
                     print(f"{s:10s} {r['case']:44s} {r['pct']:6.1f}% {r['kernel'] or '-':26s} vs peer {vp:18s} "
                           f"best kernel {r['best_kernel']} {r['best_kernel_pct'] or 0:.1f}% pick/best {rg}")
         print('```')
+
+
+def main(argv):
+    global PICK
+    ap = argparse.ArgumentParser(prog='targets.py', description=__doc__.split('\n\n')[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('results', nargs='+', help='bench/peers.py results (JSON)')
+    ap.add_argument('--cases', action='store_true', help='a line per case')
+    ap.add_argument('--pick', action='store_true', help="judge bench/pick.py's ptxpose-pick")
+    ap.add_argument('--merged', metavar='OUT.json', help='write the merge of the results instead')
+    a = ap.parse_args(argv)
+    if a.pick:
+        PICK = 'ptxpose-pick'
+    try:
+        cases = load(a.results)
+        if not cases:
+            raise InputError('no cases in ' + ' '.join(a.results))
+        if a.merged:
+            d = dict(cases[0][0], cases=[c for _, c in cases], merged_from=a.results)
+            d.pop('pick', None)
+            try:
+                with open(a.merged + '.tmp', 'w') as f:
+                    json.dump(d, f, indent=1)
+                os.replace(a.merged + '.tmp', a.merged)
+            except OSError as e:
+                raise InputError(f'{a.merged}: {e.strerror}') from None
+            print(f'targets.py: {a.merged}: {len(cases)} cases', file=sys.stderr)
+            return 0
+        report(cases, a.cases)
+    except (InputError, KeyError, TypeError, ValueError, ZeroDivisionError) as e:
+        print(f'targets.py: {e if isinstance(e, InputError) else "malformed results: " + repr(e)}', file=sys.stderr)
+        return 3
     return 0
 
 

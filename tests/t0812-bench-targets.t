@@ -114,4 +114,29 @@ ok(rc == 0 and 'pick.py' in out and 'within 3% of the best kernel: 3 of 3' in ho
 
 rc, out, err = run()
 ok(rc == 2 and 'targets.py' in err, 'no results given: exit 2 and the usage')
+rc, out, err = run('--bogus', one)
+ok(rc == 2 and 'unrecognized arguments: --bogus' in err, 'an unknown flag: exit 2, named')
+bad = {'missing.json': None, 'broken.json': '{', 'list.json': '[]', 'nocase.json': '{"cases": [{"impls": {}}]}',
+       'empty.json': '{"cases": []}', 'badimpl.json': '{"cases": [{"case": "1x2:f32", "sets": ["holdout"], "impls": '
+       '{"copy": {"status": "ok", "us": "fast"}, "ptxpose-heuristic": {"status": "ok", "us": 1}}}]}'}
+want = {'missing.json': 'No such file', 'broken.json': 'not JSON', 'list.json': 'not bench/peers.py results',
+        'nocase.json': 'not bench/peers.py results', 'empty.json': 'no cases in', 'badimpl.json': 'malformed results'}
+for name, text in bad.items():
+    path = os.path.join(tmp, name)
+    if text is not None:
+        open(path, 'w').write(text)
+    rc, out, err = run(path)
+    ok(rc == 3 and len(err.strip().splitlines()) == 1 and want[name] in err and 'Traceback' not in err,
+       f'{name}: exit 3, one line ({want[name]})', err)
+# a case whose pick did not run is said, not dropped silently
+nopick = {**res, 'cases': [case('1x5:f32', ['holdout'], 1.0, 1.0, 'a_b32', {}, {'a_b32': 1.0})]}
+nopick['cases'][0]['impls']['ptxpose-heuristic'] = {'status': 'error', 'note': 'JitError'}
+json.dump(nopick, open(one, 'w'))
+rc, out, err = run(one)
+ok(rc == 0 and 'Not judged (1: the copy or `ptxpose-heuristic` did not run): 1x5:f32' in out,
+   'a case without the pick is listed as not judged', out)
+holdout_only = {**res, 'cases': [case('1x6:f32', ['holdout'], 1.0, 1.0, 'a_b32', {'triton': 2.0}, {})]}
+json.dump(holdout_only, open(one, 'w'))
+rc, out, err = run(one)
+ok(rc == 0 and 'no kernel timed by name' in out, 'a holdout without by-name kernels: said, no crash', err)
 finish()
