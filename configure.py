@@ -303,8 +303,15 @@ def main():
     # the slowest first: once build/prove-state has their times by those,
     # before it does (a fresh clone; prove would say that a selection by
     # state is empty) by the committed list tests/slow-first; one job more
-    # than processors, since a few tests mostly wait (gen's time limits)
-    p('  command = rm -rf build/tool-cache && prove -j$$(($$(nproc) + 1)) --state=$$(test -s build/prove-state && echo slow,)save '
+    # than processors, since a few tests mostly wait (gen's time limits).
+    # python3 found once a run: build/python/python3 execs the interpreter
+    # PATH names (the tests start it some 200 times; through a pyenv shim,
+    # a bash script, each start cost 0.08 CPU-seconds more)
+    p('  command = rm -rf build/tool-cache build/python && mkdir -p build/python && '
+      'py=$$(python3 -c \'import sys; print(sys.executable)\' 2>/dev/null); '
+      '{ [ -z "$$py" ] || { printf \'#!/bin/sh\\nexec \\047%s\\047 "$$@"\\n\' "$$py" >build/python/python3 && '
+      'chmod +x build/python/python3; }; } && '
+      'PATH=$$PWD/build/python:$$PATH prove -j$$(($$(nproc) + 1)) --state=$$(test -s build/prove-state && echo slow,)save '
       '--statefile=build/prove-state $proveflags $$(sed \'/^#/d\' tests/slow-first) tests/')
     p('  description = PROVE tests/')
     p('  pool = console')
