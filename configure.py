@@ -286,6 +286,9 @@ def main():
     p('  command = ld -r -o $out.o $in && objcopy --localize-hidden $out.o && rm -f $out && ar rcs $out $out.o && '
       'rm -f $out.o')
     p('  description = AR $out')
+    p('rule ar')
+    p('  command = rm -f $out && ar rcs $out $in')
+    p('  description = AR $out')
     p('rule publink')
     p(f'  command = cc $vflags $in {LIB_LIBS} -o $out')
     p('  description = LINK $out')
@@ -303,8 +306,15 @@ def main():
     # the slowest first: once build/prove-state has their times by those,
     # before it does (a fresh clone; prove would say that a selection by
     # state is empty) by the committed list tests/slow-first; one job more
-    # than processors, since a few tests mostly wait (gen's time limits)
-    p('  command = rm -rf build/tool-cache && prove -j$$(($$(nproc) + 1)) --state=$$(test -s build/prove-state && echo slow,)save '
+    # than processors, since a few tests mostly wait (gen's time limits).
+    # python3 found once a run: build/python/python3 execs the interpreter
+    # PATH names (the tests start it some 200 times; through a pyenv shim,
+    # a bash script, each start cost 0.08 CPU-seconds more)
+    p('  command = rm -rf build/tool-cache build/python && mkdir -p build/python && '
+      'py=$$(python3 -c \'import sys; print(sys.executable)\' 2>/dev/null); '
+      '{ [ -z "$$py" ] || { printf \'#!/bin/sh\\nexec \\047%s\\047 "$$@"\\n\' "$$py" >build/python/python3 && '
+      'chmod +x build/python/python3; }; } && '
+      'PATH=$$PWD/build/python:$$PATH prove -j$$(($$(nproc) + 1)) --state=$$(test -s build/prove-state && echo slow,)save '
       '--statefile=build/prove-state $proveflags $$(sed \'/^#/d\' tests/slow-first) tests/')
     p('  description = PROVE tests/')
     p('  pool = console')
@@ -348,7 +358,10 @@ def main():
                 extra = ' '.join(f'build/obj/{e[:-2]}.o' for e in PUBLIC_PROGRAMS[b])
                 p(f'build build/{b[:-2]}: publink {o} {extra} build/libptxpose.a')
                 p(f'  vflags = {vflags}')
-        libobjs = ' '.join(objs[s] for s in lib)
+        # the unit tests link from an archive of the tools' objects (each takes
+        # the few it needs: a link costs a third of one with them all)
+        units_a = f'build/{prefix}obj/units.a'
+        p(f'build {units_a}: ar ' + ' '.join(objs[s] for s in lib))
         for u in units:
             name = os.path.basename(u)[:-2]
             o = f'build/{prefix}obj/{u[:-2]}.o'
@@ -358,7 +371,7 @@ def main():
             if api_only(u):
                 p(f'build build/{prefix}tests/{name}: publink {o} build/{prefix}libptxpose.a')
             else:
-                p(f'build build/{prefix}tests/{name}: link {o} {libobjs}')
+                p(f'build build/{prefix}tests/{name}: link {o} {units_a}')
             p(f'  vflags = {vflags}')
         p('')
     tsan_built = set()
