@@ -200,11 +200,7 @@ EXPORT CUresult cuDeviceGet(CUdevice *d, int ordinal)
 EXPORT CUresult cuDeviceGetName(char *name, int len, CUdevice d)
 {
 	FAKE_LOCKED;
-	const char *as = getenv("FAKECUDA_NAME"); /* a device name to report, for the model's table */
-	if (as)
-		snprintf(name, (size_t)len, "%s", as);
-	else
-		snprintf(name, (size_t)len, "Fake CUDA Device %d", d);
+	snprintf(name, (size_t)len, "Fake CUDA Device %d", d);
 	return CUDA_SUCCESS;
 }
 
