@@ -23,6 +23,9 @@ OUT=${OUT:-/tmp/ptxpose-out}
 mkdir -p "$OUT"
 px=build/ptxpose
 log() { printf '\n== %s (%s)\n' "$*" "$(date -u +%H:%M:%S)"; }
+# the commit the carried binary was built from (a lent machine's copy of the tree
+# may hold a stale git checkout)
+built_commit() { $px --version 2>/dev/null | sed -n 's/.*(commit \([0-9a-f]*\(-dirty\)\{0,1\}\)).*/\1/p'; }
 
 stage_info() {
 	log info
@@ -186,7 +189,7 @@ stage_peers() {
 	# the commit measured: the carried binary's (built from the tree carried with it);
 	# a lent machine's copy of the tree may hold a stale git checkout
 	local c
-	c=$($px --version 2>/dev/null | sed -n 's/.*(commit \([0-9a-f]*\(-dirty\)\{0,1\}\)).*/\1/p')
+	c=$(built_commit)
 	PTXPOSE_COMMIT=${PTXPOSE_COMMIT:-$c} PYTHONUNBUFFERED=1 python3 -B bench/peers.py $sets --ptx 'ptx/*.ptx' --resume --out "$OUT/peers.json" \
 		${PEER_ARGS:-} >>"$OUT/peers.log" 2>&1
 	echo "peers: rc=$?"
@@ -336,7 +339,7 @@ stage_issue22() {
 	log "issue 22's targets"
 	local c t0=$SECONDS budget=${T22:-560} left files=
 	[ "$budget" -ge 10 ] 2>/dev/null || budget=10 # timeout 0 would mean no limit
-	c=$($px --version 2>/dev/null | sed -n 's/.*(commit \([0-9a-f]*\(-dirty\)\{0,1\}\)).*/\1/p')
+	c=$(built_commit)
 	PTXPOSE_COMMIT=${PTXPOSE_COMMIT:-$c} PYTHONUNBUFFERED=1 timeout $((budget * 2 / 3)) python3 -B bench/peers.py \
 		--set small --set tiny --set skinny --set skinny-mid --set large --ptx 'ptx/*.ptx' --resume \
 		--out "$OUT/targets.json" --replays 15 --target-ms 0.5 >>"$OUT/targets.log" 2>&1

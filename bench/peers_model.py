@@ -13,9 +13,16 @@ has an entry for (results from before a peer was added have no column for it), t
 "ptxpose best" (the fastest ptxpose:* kernel of the case), then each other
 ptxpose name. Plain Python: the report runs without torch.
 """
+import math
+
 PEERS = ('torch', 'cupy', 'cublas_geam', 'triton', 'cutensor')
 KERNEL_PREFIX = 'ptxpose:'
 BEST = 'ptxpose best'
+
+
+def geomean(xs, empty=None):
+    """The geometric mean of positive numbers; `empty` for none."""
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else empty
 
 
 def ok_us(impls, name):

@@ -10,14 +10,14 @@ Ratios come from each case's own run (peers_model.fill_derived); a set's
 figures are geometric means over its cases that ptxpose and at least one
 peer ran."""
 import json
-import math
 import sys
 
-PEERS = ('torch', 'cupy', 'cutensor', 'cublas_geam', 'triton')
+from peers_model import PEERS, geomean
+
 
 
 def gmean(xs):
-    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float('nan')
+    return geomean(xs, float('nan'))
 
 
 def case_row(c):

@@ -23,7 +23,6 @@ import argparse
 import csv
 import io
 import json
-import math
 import os
 import re
 import sys
@@ -90,10 +89,6 @@ def merge(loaded):
 
 def slug(name):
     return re.sub(r'[^a-z0-9]+', '-', name.lower()).strip('-')
-
-
-def geomean(xs):
-    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
 
 
 def mib(n):
@@ -185,7 +180,7 @@ def count(n, what):
 
 
 def gm_text(xs):
-    g = geomean(xs)
+    g = pm.geomean(xs)
     return f'{g:.2f}x over {count(len(xs), "case")}' if g else 'none (no case with both a ptxpose kernel and a peer)'
 
 
@@ -198,7 +193,7 @@ def pick_lines(t):
     near = sum(1 for r, _ in po if r * WITHIN >= 1)
     worst = min(po)
     lines = [f'**{PICK} / {pm.BEST} (the oracle: the fastest kernel this run timed): geometric mean '
-             f'{geomean([r for r, _ in po]):.2f}x over {count(len(po), "case")}; within 3% of the oracle in '
+             f'{pm.geomean([r for r, _ in po]):.2f}x over {count(len(po), "case")}; within 3% of the oracle in '
              f'{near} of {len(po)} ({100 * near / len(po):.0f}%); worst {worst[0]:.2f}x ({worst[1]}).**']
     held = t.held_out()
     if held is None:
@@ -207,7 +202,7 @@ def pick_lines(t):
         hpo = [r for r, _ in t.pick_vs_oracle(held)]
         lines.append(f'**On the {count(len(held), "case")} the model was not fitted on: {PICK} / best peer '
                      f'{gm_text(t.ratios(PICK, held))}; {PICK} / {pm.BEST} '
-                     + (f'{geomean(hpo):.2f}x over {count(len(hpo), "case")}' if hpo else 'none') + '.**')
+                     + (f'{pm.geomean(hpo):.2f}x over {count(len(hpo), "case")}' if hpo else 'none') + '.**')
     return lines
 
 

@@ -26,33 +26,27 @@ kernel's figures from the run) instead of the plan measured in the run.
 """
 import argparse
 import json
-import math
 import os
 import sys
 
-PEERS = ('torch', 'cupy', 'cublas_geam', 'triton', 'cutensor')
-KPFX = 'ptxpose:'
+from peers_model import KERNEL_PREFIX, PEERS, geomean, ok_us
+
 PICK = 'ptxpose-heuristic'
 SETS = ('small', 'tiny', 'skinny', 'skinny-mid', 'large', 'holdout')
 
 
 def gmean(xs):
-    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float('nan')
-
-
-def us(im, name):
-    e = im.get(name, {})
-    return e['us'] if isinstance(e, dict) and e.get('status') == 'ok' and e.get('us', 0) > 0 else None
+    return geomean(xs, float('nan'))
 
 
 def judge(c):
     """The figures of one case, or None where the copy or the pick did not run."""
     im = c['impls']
-    copy, pick = us(im, 'copy'), us(im, PICK)
+    copy, pick = ok_us(im, 'copy'), ok_us(im, PICK)
     if not copy or not pick:
         return None
-    peers = {k: us(im, k) for k in PEERS if us(im, k)}
-    kern = {k[len(KPFX):]: v['us'] for k, v in im.items() if k.startswith(KPFX) and v.get('status') == 'ok'}
+    peers = {k: ok_us(im, k) for k in PEERS if ok_us(im, k)}
+    kern = {k[len(KERNEL_PREFIX):]: ok_us(im, k) for k in im if k.startswith(KERNEL_PREFIX) and ok_us(im, k)}
     best_peer = min(peers, key=peers.get) if peers else None
     best_k = min(kern, key=kern.get) if kern else None
     chosen = im[PICK].get('kernel')
@@ -60,7 +54,7 @@ def judge(c):
          'best_peer': best_peer, 'vs_peer': peers[best_peer] / pick if peers else None,
          'vs_torch': peers['torch'] / pick if 'torch' in peers else None,
          'best_kernel': best_k, 'best_kernel_pct': 100 * copy / kern[best_k] if kern else None,
-         'measured_pct': 100 * copy / us(im, 'ptxpose-measured') if us(im, 'ptxpose-measured') else None}
+         'measured_pct': 100 * copy / ok_us(im, 'ptxpose-measured') if ok_us(im, 'ptxpose-measured') else None}
     # the pick against the best kernel: its kernel's by-name time, the same run (no noise
     # between two timings of one kernel); the plan's own time where it has no by-name one
     if kern:
@@ -78,10 +72,10 @@ def load(paths):
                 out.append((d, c))
                 continue
             first = seen[c['case']]['impls']
-            if us(first, 'copy') and us(c['impls'], 'copy'):
-                scale = us(first, 'copy') / us(c['impls'], 'copy')
+            if ok_us(first, 'copy') and ok_us(c['impls'], 'copy'):
+                scale = ok_us(first, 'copy') / ok_us(c['impls'], 'copy')
                 for k, v in c['impls'].items():
-                    if k.startswith(KPFX) and k not in first and v.get('status') == 'ok':
+                    if k.startswith(KERNEL_PREFIX) and k not in first and v.get('status') == 'ok':
                         first[k] = dict(v, us=v['us'] * scale,
                                         note=f"{v.get('note', '')}; timed in {p}'s run, scaled by the copies "
                                         f"of both runs ({scale:.3f})")
@@ -191,7 +185,7 @@ def main(argv):
             print(f'targets.py: {a.merged}: {len(cases)} cases', file=sys.stderr)
             return 0
         report(cases, a.cases)
-    except (InputError, KeyError, TypeError, ValueError, ZeroDivisionError) as e:
+    except (InputError, AttributeError, KeyError, TypeError, ValueError, ZeroDivisionError) as e:
         print(f'targets.py: {e if isinstance(e, InputError) else "malformed results: " + repr(e)}', file=sys.stderr)
         return 3
     return 0
