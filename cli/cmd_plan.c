@@ -1,6 +1,7 @@
-/* ptxpose plan: choose a kernel for a problem by the cost model, without a
- * GPU: a built-in or described device, the library's kernels (or the files
- * given), ranked as ptxpose_plan_create ranks them (ptxpose_tool_rank,
+/* ptxpose plan: choose a kernel for a problem by the cost model, without
+ * running one: the GPU present as the library sees it (else a built-in or
+ * described device), the library's kernels (or the files given), ranked as
+ * ptxpose_plan_create ranks them (ptxpose_tool_rank,
  * include/ptxpose_tools.h). */
 #include <stddef.h>
 #include <stdio.h>
@@ -70,14 +71,16 @@ static void usage(FILE *f)
 		"                    [--json] [--features] [--params FILE.tsv] [DIR | FILE.ptx ...]\n"
 		"       ptxpose plan --cases FILE [...]   (one problem per line, in the flags above)\n"
 		"\n"
-		"Choose the kernel for a transpose by the cost model, without a GPU, as the\n"
-		"library's heuristic plan does: every kernel of the element width (default: the\n"
+		"Choose the kernel for a transpose by the cost model, running no kernel, as the\n"
+		"library's heuristic plan does for the GPU present (with no GPU, for a built-in\n"
+		"H100; a GPU is not needed): every kernel of the element width (default: the\n"
 		"library's, built in and from $PTXPOSE_PTX; or the files and folders given) gets a\n"
 		"predicted time from its metadata and the problem: tiles, the access path each\n"
 		"takes (vectors where pointers and pitches are aligned, realigned words for 1- and\n"
 		"2-byte elements, elements, predicated edge tiles), bytes in whole 32-byte sectors,\n"
 		"occupancy, waves, bytes in flight and the share the L2 serves, weighted by the\n"
-		"constants of lib/model_params.tsv (fitted by bench/fit_model.py). Prints the\n"
+		"constants of the device's table, lib/model_params*.tsv (fitted by\n"
+		"bench/fit_model.py; the model: line names it). Prints the\n"
 		"choice, why it beat the runner-up, every candidate with its predicted time and\n"
 		"biggest costs, and whether the model is unsure (the runner-up within its margin).\n"
 		"\n"
@@ -91,7 +94,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"\n"
 		"The model's device, kernels and constants:\n"
-		"  --device NAME      a built-in device: h100 (default) or h200, or its full name\n"
+		"  --device NAME      a built-in device: h100 or h200, or its full name (default: the\n"
+		"                     GPU present, as the library's plans see it; without one, h100)\n"
 		"  --sm-count N, --l2 BYTES, --bw GBPS, --smem-per-sm BYTES, --regs-per-sm N,\n"
 		"  --threads-per-sm N, --blocks-per-sm N   change the device's description\n"
 		"  --params FILE      the model's constants from FILE instead of the built-in table\n"
@@ -239,8 +243,26 @@ static int load_kernels(ptxpose_tool_kernels **r, const char **pos, int npos)
 
 /* ---- the device and the model --------------------------------------------- */
 
+/* The GPU present, described as the library's plans describe it: 1, or 0
+ * where there is no driver or device (then the built-in H100). */
+static int gpu_device(plan_ctx *x)
+{
+	ptxpose_handle h;
+	if (ptxpose_create(&h, 0))
+		return 0;
+	int ok = !ptxpose_tool_device_of(h, &x->dev);
+	ptxpose_destroy(h);
+	if (ok)
+		x->dev_note = "the GPU present";
+	return ok;
+}
+
 static int device_of(const plan_opts *o, plan_ctx *x)
 {
+	int described = o->l2 != MISSING || o->bw != MISSING || o->sm_count != MISSING || o->smem_sm != MISSING ||
+		    o->regs_sm != MISSING || o->threads_sm != MISSING || o->blocks_sm != MISSING;
+	if (!o->device && !described && gpu_device(x))
+		return 0;
 	if (ptxpose_tool_device_builtin(o->device ? o->device : "h100", &x->dev)) {
 		cli_err(CMD, "--device: %s", ptxpose_last_error());
 		return EXIT_USAGE;

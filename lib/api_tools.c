@@ -76,6 +76,15 @@ ptxpose_status ptxpose_tool_device_builtin(const char *name, ptxpose_tool_device
 	return model_device_builtin(name, d, err, sizeof err) ? api_fail(PTXPOSE_ERR_INVALID, "%s", err) : PTXPOSE_OK;
 }
 
+ptxpose_status ptxpose_tool_device_of(ptxpose_handle h, ptxpose_tool_device *d)
+{
+	ptxpose_status st = api_check_handle_arg(&h, d, "d");
+	if (st)
+		return st;
+	*d = h->dev;
+	return PTXPOSE_OK;
+}
+
 ptxpose_status ptxpose_tool_device_check(const ptxpose_tool_device *d)
 {
 	char err[512];

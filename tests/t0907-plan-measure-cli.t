@@ -71,4 +71,20 @@ grep -q '^ptxpose run: picked [a-z0-9_]* by measuring: [0-9.]* us a launch, [0-9
 	grep -q ': PASS  \[Fake CUDA Device 0\]$' "$tmp/out" && ok "... the measured plan verifies" || { nok "... run"; diag <"$tmp/err"; diag <"$tmp/out"; }
 check "run --measure FILE.ptx: exit 2" 2 $PX run tests/data/linear_b32.ptx --rows 4 --cols 4 --measure
 one_line "... one line" "--measure: the library's measured plan, on a GPU and without FILE.ptx"
+# plan without --measure describes the GPU present, as the library's plans
+# do, and takes its table: the fake device, then the same named an H200;
+# --device or a device flag give the built-in device instead
+check "plan on the fake GPU: exit 0" 0 $PX plan --elem 32 --rows 64 --cols 64
+grep -q '^device: Fake CUDA Device 0 (the GPU present): 4 SMs' "$tmp/out" &&
+	grep -q "^model: H100 (.*no model fitted for 'Fake CUDA Device 0'" "$tmp/out" &&
+	ok "... the GPU present described, the H100 table its fallback" || { nok "... fake GPU"; diag <"$tmp/out"; }
+FAKECUDA_NAME="NVIDIA H200" check "plan on a GPU named NVIDIA H200: exit 0" 0 $PX plan --elem 32 --rows 64 --cols 64
+grep -q '^device: NVIDIA H200 (the GPU present)' "$tmp/out" && grep -q '^model: H200 (lib/model_params_h200.tsv' "$tmp/out" &&
+	ok "... the H200's table, named" || { nok "... H200"; diag <"$tmp/out"; }
+FAKECUDA_NAME="NVIDIA H200" check "plan --device h100 on it: exit 0" 0 $PX plan --device h100 --elem 32 --rows 64 --cols 64
+grep -q '^device: NVIDIA H100 80GB HBM3 (built in): 132 SMs' "$tmp/out" && grep -q '^model: H100 ' "$tmp/out" &&
+	ok "... the built-in H100, as asked" || { nok "... --device"; diag <"$tmp/out"; }
+check "plan --sm-count 100 on it: exit 0" 0 $PX plan --sm-count 100 --elem 32 --rows 64 --cols 64
+grep -q '^device: NVIDIA H100 80GB HBM3 (built in, modified): 100 SMs' "$tmp/out" &&
+	ok "... a described device is the built-in one, modified" || { nok "... --sm-count"; diag <"$tmp/out"; }
 finish
