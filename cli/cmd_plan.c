@@ -120,7 +120,8 @@ static void usage(FILE *f)
 		"on memory is a copy, and is not measured.\n"
 		"  --budget-ms MS     time at most about this long (default 200)\n"
 		"  --no-cache         neither read nor write the cache (PTXPOSE_NO_CACHE)\n"
-		"  -v                 the library's notes (the cache: bad entries, an unusable folder)\n"
+		"  -v                 the library's notes (the cache: bad entries, an unusable folder);\n"
+		"                     without --measure, why the GPU present is not described\n"
 		"\n"
 		"Exit: 0 ok, 2 usage (a bad flag, an impossible problem: ld < cols, a zero\n"
 		"dimension, bytes that overflow, a misaligned pointer; --measure with a flag that\n"
@@ -243,25 +244,27 @@ static int load_kernels(ptxpose_tool_kernels **r, const char **pos, int npos)
 
 /* ---- the device and the model --------------------------------------------- */
 
-/* The GPU present, described as the library's plans describe it: 1, or 0
- * where there is no driver or device (then the built-in H100). */
-static int gpu_device(plan_ctx *x)
+/* The GPU present (device 0), described as the library's plans describe it
+ * and read without making a context: 1, or 0 for the built-in H100 where
+ * there is no driver or device (said under -v) or the driver fails (said). */
+static int gpu_device(const plan_opts *o, plan_ctx *x)
 {
-	ptxpose_handle h;
-	if (ptxpose_create(&h, 0))
-		return 0;
-	int ok = !ptxpose_tool_device_of(h, &x->dev);
-	ptxpose_destroy(h);
-	if (ok)
+	ptxpose_status st = ptxpose_tool_device_present(&x->dev);
+	if (!st) {
 		x->dev_note = "the GPU present";
-	return ok;
+		return 1;
+	}
+	if (o->verbose || (st != PTXPOSE_ERR_NO_DRIVER && st != PTXPOSE_ERR_NO_DEVICE))
+		fprintf(stderr, "ptxpose " CMD ": the GPU present cannot be described (%s): the built-in H100\n",
+			ptxpose_last_error());
+	return 0;
 }
 
 static int device_of(const plan_opts *o, plan_ctx *x)
 {
 	int described = o->l2 != MISSING || o->bw != MISSING || o->sm_count != MISSING || o->smem_sm != MISSING ||
 		    o->regs_sm != MISSING || o->threads_sm != MISSING || o->blocks_sm != MISSING;
-	if (!o->device && !described && gpu_device(x))
+	if (!o->device && !described && gpu_device(o, x))
 		return 0;
 	if (ptxpose_tool_device_builtin(o->device ? o->device : "h100", &x->dev)) {
 		cli_err(CMD, "--device: %s", ptxpose_last_error());
@@ -476,11 +479,6 @@ int cmd_plan(int argc, char **argv)
 		rc = measure_args(&o, npos);
 		free(pos);
 		return rc ? rc : plan_measure(&d, &p, &(plan_measure_opts){o.json, o.no_cache, o.verbose, o.budget_ms, read});
-	}
-	if (o.verbose) {
-		free(pos);
-		cli_err(CMD, "-v: only --measure has notes to show");
-		return EXIT_USAGE;
 	}
 	plan_ctx x = {.features = o.features};
 	ptxpose_tool_params *own = NULL;

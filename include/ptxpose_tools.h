@@ -107,11 +107,13 @@ typedef struct {
 /* A built-in device: "h100", "h200" or its full name (any case);
  * PTXPOSE_ERR_INVALID names the known ones. */
 PTXPOSE_API ptxpose_status ptxpose_tool_device_builtin(const char *name, ptxpose_tool_device *d);
-/* The model's description of the handle's GPU, as the library's heuristic
- * plans see it (what the driver reports: name, SMs, L2, shared memory,
- * registers, bandwidth; the built-in H100's for the rest): the device
- * `ptxpose plan` describes by default. */
-PTXPOSE_API ptxpose_status ptxpose_tool_device_of(ptxpose_handle h, ptxpose_tool_device *d);
+/* The model's description of device 0, as the library's heuristic plans
+ * see their device (what the driver reports: name, SMs, L2, shared memory,
+ * registers, bandwidth; the built-in H100's for the rest), read without
+ * making a context: the device `ptxpose plan` describes by default.
+ * PTXPOSE_ERR_NO_DRIVER or PTXPOSE_ERR_NO_DEVICE where there is none, another
+ * status where the driver fails, with the last error saying why. */
+PTXPOSE_API ptxpose_status ptxpose_tool_device_present(ptxpose_tool_device *d);
 /* PTXPOSE_ERR_INVALID for a description the model cannot use (a zero SM count, ...). */
 PTXPOSE_API ptxpose_status ptxpose_tool_device_check(const ptxpose_tool_device *d);
 /* A copy plan's predicted time: the bytes at the nominal bandwidth. */

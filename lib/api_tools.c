@@ -76,12 +76,14 @@ ptxpose_status ptxpose_tool_device_builtin(const char *name, ptxpose_tool_device
 	return model_device_builtin(name, d, err, sizeof err) ? api_fail(PTXPOSE_ERR_INVALID, "%s", err) : PTXPOSE_OK;
 }
 
-ptxpose_status ptxpose_tool_device_of(ptxpose_handle h, ptxpose_tool_device *d)
+ptxpose_status ptxpose_tool_device_present(ptxpose_tool_device *d)
 {
-	ptxpose_status st = api_check_handle_arg(&h, d, "d");
+	char err[512];
+	cu_devinfo info;
+	px_status st = cu_probe(&info, err, sizeof err);
 	if (st)
-		return st;
-	*d = h->dev;
+		return api_fail_px(st, err);
+	pick_device(&info, d);
 	return PTXPOSE_OK;
 }
 

@@ -249,6 +249,18 @@ px_status cu_attach(cu_ctx **out, const px_log *log, char *err, size_t errlen)
 	return PX_OK;
 }
 
+px_status cu_probe(cu_devinfo *out, char *err, size_t errlen)
+{
+	cu_ctx *cu;
+	px_status st = cu_new(&cu, NULL, err, errlen);
+	if (st)
+		return st;
+	if (!(st = device_info(cu, 0, err, errlen)))
+		*out = cu->info;
+	cu_close(cu);
+	return st;
+}
+
 void cu_close(cu_ctx *cu)
 {
 	if (!cu)

@@ -34,6 +34,11 @@ typedef struct {
  * CUDA device"). */
 px_status cu_attach(cu_ctx **out, const px_log *log, char *err, size_t errlen);
 
+/* Device 0's description (what cu_info gives after cu_attach), without a
+ * context: nothing is retained or made current. The same errors as
+ * cu_attach's up to the context. */
+px_status cu_probe(cu_devinfo *out, char *err, size_t errlen);
+
 /* Release what cu_attach retained. */
 void cu_close(cu_ctx *cu);
 

@@ -91,7 +91,7 @@ grep -q '"kernel":"linear_b32","file":"PTXPOSE_PTX: tests/data/linear_b32.ptx"' 
 
 # JSON and --cases
 printf '# two problems\n--elem 16 --rows 3 --cols 100000\n\n--elem 128 --rows 64 --cols 64 --batch 3 --stride-in 5000\n' >"$tmp/cases"
-check "--cases --json --features" 0 $PX plan --cases "$tmp/cases" --json --features
+check "--cases --json --features" 0 $PX plan --device h100 --cases "$tmp/cases" --json --features
 python3 - "$tmp/out" >"$tmp/py" 2>&1 <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -138,7 +138,12 @@ bad 2 "FILE.ptx does not go with it" --elem 32 --rows 10 --cols 10 --measure ptx
 bad 2 "a device flag (--sm-count, --l2, ...) does not go with it" --elem 32 --rows 10 --cols 10 --measure --l2 5
 bad 2 "--cases does not go with it" --cases $CASES --measure
 bad 2 "plan: --budget-ms: only with --measure" --elem 32 --rows 10 --cols 10 --budget-ms 5
-bad 2 "plan: -v: only --measure has notes" --elem 32 --rows 10 --cols 10 -v
+PTXPOSE_LIBCUDA=/nonexistent/libcuda.so.1 check "plan -v, no driver: exit 0" 0 $PX plan --elem 32 --rows 10 --cols 10 -v
+grep -q '^ptxpose plan: the GPU present cannot be described (.*): the built-in H100$' "$tmp/err" &&
+	grep -q '^device: NVIDIA H100 80GB HBM3 (built in)' "$tmp/out" && ok "... why the built-in H100, said under -v" ||
+	{ nok "... -v"; diag <"$tmp/err"; }
+PTXPOSE_LIBCUDA=/nonexistent/libcuda.so.1 check "plan, no driver, no -v: exit 0" 0 $PX plan --elem 32 --rows 10 --cols 10
+[ ! -s "$tmp/err" ] && ok "... nothing said: no driver is the usual case without a GPU" || { nok "... quiet"; diag <"$tmp/err"; }
 bad 2 "ld_in 4 is less than cols 10" --elem 32 --rows 10 --cols 10 --ld-in 4 --measure
 bad 3 "no kernel for 8-bit elements" --elem 8 --rows 10 --cols 10 ptx/fast_b32.ptx
 sed 's|^// ptxpose vec=4|// ptxpose dyn_smem=1048576 vec=4|' ptx/fast_b32.ptx >"$tmp/huge_smem.ptx"

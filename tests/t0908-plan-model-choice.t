@@ -10,7 +10,7 @@ P="--elem f32 --rows 3000 --cols 5000"
 $PX plan --device h200 $P >"$tmp/h200.txt" 2>&1
 grep -Eq "^model: H200 \(lib/model_params_h200.tsv, built in; fitted from [1-9][0-9]* cases; the device's name has H200, cc 9.0, 132 SMs as fitted\), fitted from: bench/results/nvidia-h200/" "$tmp/h200.txt" &&
 	ok "plan --device h200: the H200 model, its file, cases and why" || { nok "h200 text"; diag <"$tmp/h200.txt"; }
-$PX plan $P >"$tmp/h100.txt" 2>&1
+$PX plan --device h100 $P >"$tmp/h100.txt" 2>&1
 grep -Eq "^model: H100 \(lib/model_params.tsv, built in; fitted from [1-9][0-9]* cases; the device's name has H100, cc 9.0, 132 SMs as fitted\), fitted from: bench/results/model/h100-" "$tmp/h100.txt" &&
 	ok "plan (the built-in h100): the H100 model" || { nok "h100 text"; diag <"$tmp/h100.txt"; }
 $PX plan --device h200 --sm-count 114 $P >"$tmp/sm.txt" 2>&1
@@ -18,7 +18,7 @@ grep -q "^model: H200 (.*114 SMs, fitted on 132)" "$tmp/sm.txt" && ok "... a des
 	{ nok "sm count"; diag <"$tmp/sm.txt"; }
 
 name() { python3 -c "import json, sys; d = json.load(open(sys.argv[1])); print(d['model']['name'], d['cases'][0]['candidates'][0]['us'])" "$1"; }
-$PX plan --json --device h200 $P >"$tmp/h200.json" && $PX plan --json $P >"$tmp/h100.json" &&
+$PX plan --json --device h200 $P >"$tmp/h200.json" && $PX plan --json --device h100 $P >"$tmp/h100.json" &&
 	$PX plan --json --device h200 --params lib/model_params_h200.tsv $P >"$tmp/file.json" &&
 	$PX plan --json --device h200 --params lib/model_params.tsv $P >"$tmp/h100file.json"
 ok_json=$?
