@@ -112,8 +112,8 @@ class Case(_Typed):
 
     def span(self, side, whole_rows=False):
         """Elements from the aligned base to one past the last element of the input or output;
-        whole_rows: to the end of the last row's padding, as ptxpose_execute asks of a buffer
-        (every matrix's rows * ld elements), and as a padded view of a larger tensor has."""
+        whole_rows: to the end of the last row's padding, as a padded view of a larger tensor
+        has (the harness's buffers: ptxpose_execute itself needs only up to the last element)."""
         if side == 'in':
             one, stride, pad = (self.rows - 1) * self.ld_in + self.cols, self.stride_in, self.ld_in - self.cols
         else:

@@ -29,7 +29,7 @@ class Buffers:
     def __init__(self, case, seed):
         eb = case.eb
         dt = getattr(torch, case.torch_dtype)
-        # each buffer to its last row's end: the library's contract for in and out
+        # each buffer to its last row's end, as a padded view of a larger tensor has
         self.xbuf = torch.empty(case.span('in', whole_rows=True) * eb, dtype=torch.uint8, device='cuda')
         self.ybuf = torch.empty(case.span('out', whole_rows=True) * eb, dtype=torch.uint8, device='cuda')
         g = torch.Generator(device='cuda').manual_seed(seed)

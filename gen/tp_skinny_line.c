@@ -106,14 +106,16 @@ void sk_line_tile(sk *s)
 	if (s->tall)
 		return; /* stores leave out what is not the tile's: no reads outside */
 	/* wide: the first granule of the matrix's first line starts before it,
-	 * the extra granule of its last line may end after it */
+	 * the extra granule of its last line may end after it: realigned only
+	 * where that granule ends within the line's elements (its padding is
+	 * no part of the buffer when the line is the last one) */
 	ptxb_op(b, NULL, "or.b32", "%s, %s, %s", t, s->kfirst, s->lfirst);
 	ptxb_op(b, NULL, "setp.ne.and.u32", "%s, %s, 0, %s", s->realign, t, s->realign);
 	const char *tail = s->tmp[1];
 	ptxb_op(b, NULL, "add.u32", "%s, %s, %s", t, s->kfirst, s->kt);
 	ptxb_op(b, NULL, "setp.lt.u32", "%s, %s, %s", s->pe, t, s->stotal);
 	ptxb_op(b, NULL, "add.u32", "%s, %s, %u", tail, s->lfirst, s->L + s->V);
-	ptxb_op(b, NULL, "setp.le.or.u32", "%s, %s, %s, %s", s->pe, tail, s->ld_line, s->pe);
+	ptxb_op(b, NULL, "setp.le.or.u32", "%s, %s, %s, %s", s->pe, tail, s->ltotal, s->pe);
 	ptxb_op(b, NULL, "and.pred", "%s, %s, %s", s->realign, s->realign, s->pe);
 }
 

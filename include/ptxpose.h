@@ -227,9 +227,10 @@ PTXPOSE_API ptxpose_status ptxpose_plan_destroy(ptxpose_plan plan);
 /* Enqueue the transpose of the device buffers `in` to `out` on `stream` and
  * return: asynchronous, no synchronization. The buffers must hold the
  * plan's matrices; they are checked for alignment, not for size. Out of
- * place: the spans of in and out (every matrix's rows * ld elements, batch
- * strides included) must not share a byte, or PTXPOSE_ERR_INVALID, even
- * where strided views would touch no common element; a span that runs past
+ * place: the spans of in and out (from the first matrix's first element to
+ * the last one's last: batch strides and leading dimensions included, the
+ * last row's padding not) must not share a byte, or PTXPOSE_ERR_INVALID,
+ * even where strided views would touch no common element; a span that runs past
  * the end of the address space (2^64) is PTXPOSE_ERR_INVALID too. */
 PTXPOSE_API ptxpose_status ptxpose_execute(ptxpose_plan plan, const void *in, void *out, ptxpose_stream stream);
 

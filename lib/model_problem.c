@@ -143,24 +143,26 @@ enum model_status model_problem_check_shape(model_problem *p, char *err, size_t 
 		      p->batch > 1 ? out1 : 0, err, errlen);
 }
 
-/* Elements of a batch buffer: batch-1 strides and the last matrix whole. */
-static uint64_t batch_elems(uint64_t batch, uint64_t stride, uint64_t last)
+/* Elements a batch of matrices touches, from the first matrix's first
+ * element to the last one's last: batch-1 strides, rows-1 leading
+ * dimensions and a row (the last row's padding is no part of it). */
+static uint64_t span_elems(uint64_t batch, uint64_t stride, uint64_t rows, uint64_t ld, uint64_t cols)
 {
-	return batch > 1 ? (batch - 1) * stride + last : last;
+	return (batch > 1 ? (batch - 1) * stride : 0) + (rows - 1) * ld + cols;
 }
 
 uint64_t model_problem_in_bytes(const model_problem *p)
 {
 	if (p->span_in)
 		return p->span_in;
-	return batch_elems(p->batch, p->stride_in, p->rows * p->ld_in) * p->es;
+	return span_elems(p->batch, p->stride_in, p->rows, p->ld_in, p->cols) * p->es;
 }
 
 uint64_t model_problem_out_bytes(const model_problem *p)
 {
 	if (p->span_out)
 		return p->span_out;
-	return batch_elems(p->batch, p->stride_out, p->cols * p->ld_out) * p->es;
+	return span_elems(p->batch, p->stride_out, p->cols, p->ld_out, p->rows) * p->es;
 }
 
 unsigned model_align_of_offset(uint64_t offset, unsigned es)

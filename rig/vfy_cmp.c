@@ -74,13 +74,17 @@ static void note(cmp_part *p, uint64_t b, uint64_t j, uint64_t i)
 	p->mismatches++;
 }
 
-/* Elements of output row j of matrix b: ld_out, but the last row of a
- * matrix ends where the next matrix starts when the stride is shorter
- * than cols*ld_out (the part past it is the next matrix's). */
+/* Elements of output row j of matrix b: ld_out, but the last row of the
+ * last matrix ends with its last element (the buffer does: its padding is
+ * no part of the output), and the last row of another matrix ends where
+ * the next matrix starts when the stride is shorter than cols*ld_out (the
+ * part past it is the next matrix's). */
 static uint64_t row_len(const rig_shape *s, uint64_t b, uint64_t j)
 {
-	if (j + 1 < s->p.cols || b + 1 == s->p.batch)
+	if (j + 1 < s->p.cols)
 		return s->p.ld_out;
+	if (b + 1 == s->p.batch)
+		return s->p.rows;
 	uint64_t room = s->p.stride_out - (s->p.cols - 1) * s->p.ld_out; /* >= rows */
 	return room < s->p.ld_out ? room : s->p.ld_out;
 }

@@ -115,13 +115,13 @@ one_line "... one line naming the limit" "big.ptx: larger than 64 MiB, the most 
 
 # --- item 12: host buffers weighed before they are allocated (the plain
 # build: ASan's shadow memory does not live under ulimit -v)
-wide=1x1:ld_in=2147483647:ld_out=2147483647
+wide=2x2:ld_in=2147483647:ld_out=2147483647
 (ulimit -v 4000000 && exec build/ptxpose check --emulate --shapes $wide $k) >"$tmp/out" 2>"$tmp/err"
-[ $? -eq 2 ] && ok "check: 1x1 with leading dimensions of 2^31-1 under ulimit -v 4 GB: exit 2" ||
-	{ nok "check: 1x1 with leading dimensions of 2^31-1 under ulimit -v 4 GB: exit 2"; diag <"$tmp/out"; }
+[ $? -eq 2 ] && ok "check: 2x2 with leading dimensions of 2^31-1 under ulimit -v 4 GB: exit 2" ||
+	{ nok "check: 2x2 with leading dimensions of 2^31-1 under ulimit -v 4 GB: exit 2"; diag <"$tmp/out"; }
 has_diag "... refused before allocating, naming the bytes and the bound" \
 	"too large: the input and output: 16.0 GiB of host memory needed, more than half of the .* the address-space limit (ulimit -v) leaves"
-(ulimit -v 4000000 && exec build/ptxpose run $k --rows 1 --cols 1 --ld-in 2147483647 --ld-out 2147483647 --emulate) \
+(ulimit -v 4000000 && exec build/ptxpose run $k --rows 2 --cols 2 --ld-in 2147483647 --ld-out 2147483647 --emulate) \
 	>"$tmp/out" 2>"$tmp/err"
 [ $? -eq 2 ] && ok "run --emulate: the same: exit 2" || { nok "run --emulate: the same: exit 2"; diag <"$tmp/err"; }
 one_line "... one line" "16.0 GiB of host memory needed, more than half of"

@@ -70,7 +70,7 @@ ok(c.moved_bytes == 2 * 3 * 33 * 31 * 4, 'bytes moved: read + written, every mat
 ok(c.span('in') == 1 + 2 * 1320 + 32 * 40 + 31 and c.span('out') == 1 + 2 * 1100 + 30 * 33 + 33,
    'the spans cover offset, batch strides and the last row')
 ok(c.span('in', whole_rows=True) == c.span('in') + 40 - 31 and c.span('out', whole_rows=True) == c.span('out'),
-   "the harness's buffers: to the last row's end, its padding included (the library's contract)")
+   "the harness's buffers: to the last row's end, its padding included (as a padded view has)")
 c = pc.parse_case('8191x8193:c128')
 ok((c.batch, c.batched, c.ld_in, c.ld_out, c.geam, c.elem_bits) == (1, False, 8193, 8191, 'zgeam', 128),
    'a plain spec: one matrix, packed, 16-byte geam')

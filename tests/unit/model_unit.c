@@ -120,6 +120,10 @@ static void desc_problem(void)
 	model_desc_bytes(&e, &in, &out);
 	ok(model_desc_check(&e, 0, err, sizeof err) == MODEL_OK && in == 3 * 63 * 2 && out == in,
 	   "model_desc_bytes: 3 packed 7x9 matrices of 2 bytes");
+	e.ld_in = 12, e.ld_out = 10, e.stride_in = 100, e.stride_out = 95;
+	model_desc_bytes(&e, &in, &out);
+	ok(in == (2 * 100 + 6 * 12 + 9) * 2 && out == (2 * 95 + 8 * 10 + 7) * 2,
+	   "model_desc_bytes: padded and strided, up to the last matrix's last element (not its last row's padding)");
 }
 
 static void params(void)
