@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (rig_shape_check(&s, err, sizeof err) != PX_OK)
 				continue;
 			/* a checked shape's sizes hold in 64 bits and a buffer: batch-1
-			 * strides and the last matrix whole, each side */
+			 * strides and the last matrix up to its last element, each side */
 			uint64_t in = rig_shape_in_bytes(&s), out = rig_shape_out_bytes(&s), eb = rig_shape_elem_bytes(&s);
 			if (s.p.rank) { /* an N-d shape: its spans are whole elements, at least one each, and add up */
 				if (!in || !out || in % eb || out % eb || in + out < in)
@@ -32,8 +32,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				rig_shape_name(&s, name, sizeof name);
 				continue;
 			}
-			uint64_t in_el = (s.p.batch - 1) * s.p.stride_in + s.p.rows * s.p.ld_in;
-			uint64_t out_el = (s.p.batch - 1) * s.p.stride_out + s.p.cols * s.p.ld_out;
+			uint64_t in_el = (s.p.batch - 1) * s.p.stride_in + (s.p.rows - 1) * s.p.ld_in + s.p.cols;
+			uint64_t out_el = (s.p.batch - 1) * s.p.stride_out + (s.p.cols - 1) * s.p.ld_out + s.p.rows;
 			if (s.p.ld_in < s.p.cols || s.p.ld_out < s.p.rows || in / eb != in_el || out / eb != out_el || in % eb ||
 			    out % eb || in + out < in)
 				abort();
