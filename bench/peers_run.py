@@ -219,7 +219,12 @@ class CaseRun:
         setup = peers_impls.setup_ptxpose_permute if case.nd else peers_impls.setup_ptxpose
         if not case.nd:  # the kernels by name are 2-D ones (kernel ABI v2)
             plans += [(peers_model.KERNEL_PREFIX + k, {'kernel': k}) for k in kernels.get(case.eb, ())]
+        flat = kernels.get(FLAT_CHUNK, {})
         for label, args in plans:
+            if args.get('kernel') in flat and not flat_ranked(case, flat[args['kernel']]):
+                impls[label] = {'status': 'n/a', 'note': 'a flat kernel the library does not rank here '
+                                '(not packed, or fewer than 2 matrices fill its chunk): not timed'}
+                continue
             if args.get('kernel') in env.kernel_errors:  # it did not link in an earlier case: said then
                 impls[label] = dict(env.kernel_errors[args['kernel']])
                 continue
@@ -264,11 +269,31 @@ def ptxpose_kernels(env, files):
     where = px.library_path()
     info = {'version': px.version(), 'library': str(where), 'library_source': where.source,
             'ptxpose_ptx': os.environ.get('PTXPOSE_PTX', ''), 'timed': peers_impls.PTXPOSE_PATH}
-    names = {}
+    names, flat = {}, {}
     for k in px.kernels():
         if not files or k.name in {f.name for f in files}:
             names.setdefault(k.elem_bytes, []).append(k.name)
-    return {eb: sorted(n) for eb, n in names.items()}, info
+            if 'grid=flat' in k.meta.split():
+                flat[k.name] = k.per_block
+    out = {eb: sorted(n) for eb, n in names.items()}
+    out[FLAT_CHUNK] = flat
+    return out, info
+
+
+# kernels[FLAT_CHUNK]: the flat kernels' chunks (per_block elements), for flat_ranked
+FLAT_CHUNK = 'flat_chunk'
+FLAT_MIN = 2  # lib/pick.h's PICK_FLAT_MIN
+
+
+def flat_ranked(case, chunk):
+    """Whether the library ranks a flat kernel of this chunk for the case (lib/pick.c's
+    flat_unfit): packed matrices, FLAT_MIN of which fit a chunk. A flat kernel is correct
+    on every problem, but where it is not ranked no plan takes it, and timing it by name
+    on a large matrix costs seconds a case."""
+    rc = case.rows * case.cols
+    packed = case.ld_in == case.cols and case.ld_out == case.rows and (
+        case.batch <= 1 or (case.stride_in == rc and case.stride_out == rc))
+    return packed and rc * FLAT_MIN <= chunk
 
 
 def run(a, cases, kernels, old, torch, method, fmt):
@@ -333,6 +358,9 @@ def run(a, cases, kernels, old, torch, method, fmt):
             except Exception as e2:
                 print(f'peers: CUDA context lost ({exc_line(e2)}); stopping', flush=True)
                 return 5
+        if old:  # a resumed file: each case this run adds says when and from which commit
+            rec['commit'] = commit
+            rec['date'] = datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')
         results['cases'].append(rec)
         print(line(rec, time.time() - t0), flush=True)
         one = None
