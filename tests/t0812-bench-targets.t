@@ -46,6 +46,19 @@ ok(len(hold) == 200 and len(set(hold)) == 200 and hold == pc.diverse_cases(pc.HO
 fitted = set(pc.diverse_cases()) | set(pc.diverse_cases(7)) | set(pc.diverse_cases(11))
 ok(not fitted & set(hold), 'holdout: none of the diverse cases the H100 model was fitted on (seeds 2026, 7, 11)')
 
+# the harness times a flat kernel by name only where the library ranks it (lib/pick.c's flat_unfit)
+import peers_run  # noqa: E402
+import re  # noqa: E402
+pick_min = re.search(r'#define PICK_FLAT_MIN (\d+)', open(os.path.join(ROOT, 'lib', 'pick.h')).read())
+ok(pick_min and int(pick_min.group(1)) == peers_run.FLAT_MIN, 'flat_ranked: the same minimum as lib/pick.h')
+fr = peers_run.flat_ranked
+ok(fr(pc.Case(3, 3, 'u8', batch=1000), 18) and not fr(pc.Case(3, 3, 'u8', batch=1000), 17),
+   'flat_ranked: two matrices to the chunk, not fewer')
+ok(not fr(pc.Case(8192, 8192, 'f32'), 4080) and fr(pc.Case(40, 51, 'f32'), 4080),
+   'flat_ranked: a large matrix is not ranked, a small single one is')
+ok(not fr(pc.Case(3, 3, 'u8', batch=10, ld_in=4), 4080) and not fr(pc.Case(3, 3, 'u8', batch=10, stride_out=10), 4080),
+   'flat_ranked: padded rows or matrices are not ranked')
+
 
 # ---- targets.py on hand-made results ----------------------------------------------------
 def impl(us, **kw):
