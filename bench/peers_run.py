@@ -71,6 +71,7 @@ class Env:
     def __init__(self, quick, peers=True):
         self.quick, self.cublas, self.cutensor, self.stream, self.mods, self.missing = quick, None, None, None, {}, {}
         self.peers = peers  # False: the copy and ptxpose's kernels only (model training sweeps)
+        self.flat_chunk = {}  # the flat kernels timed by name: their chunks (per_block elements)
         self.kernel_errors = {}  # a kernel whose PTX did not link: its entry, for the other cases
         sys.path.insert(0, os.path.join(ROOT, 'python'))  # the package of this tree, over this tree's build/
         for name in ('cupy', 'triton', 'numpy', 'ptxpose'):
@@ -219,9 +220,9 @@ class CaseRun:
         setup = peers_impls.setup_ptxpose_permute if case.nd else peers_impls.setup_ptxpose
         if not case.nd:  # the kernels by name are 2-D ones (kernel ABI v2)
             plans += [(peers_model.KERNEL_PREFIX + k, {'kernel': k}) for k in kernels.get(case.eb, ())]
-        flat = kernels.get(FLAT_CHUNK, {})
         for label, args in plans:
-            if args.get('kernel') in flat and not flat_ranked(case, flat[args['kernel']]):
+            chunk = env.flat_chunk.get(args.get('kernel'))
+            if chunk is not None and not flat_ranked(case, chunk):
                 impls[label] = {'status': 'n/a', 'note': 'a flat kernel the library does not rank here '
                                 '(not packed, or fewer than 2 matrices fill its chunk): not timed'}
                 continue
@@ -260,7 +261,8 @@ def line(rec, seconds):
 def ptxpose_kernels(env, files):
     """The kernels timed by name, per element width in bytes: those of the --ptx files (given to
     the library as $PTXPOSE_PTX, before its first handle), else every kernel built into the
-    library; and what the results say of the library. Raises the package's Error."""
+    library; and what the results say of the library. Notes the flat kernels' chunks in
+    env.flat_chunk. Raises the package's Error."""
     import peers_impls
     import peers_ptx
     px = env.need('ptxpose')
@@ -275,13 +277,10 @@ def ptxpose_kernels(env, files):
             names.setdefault(k.elem_bytes, []).append(k.name)
             if 'grid=flat' in k.meta.split():
                 flat[k.name] = k.per_block
-    out = {eb: sorted(n) for eb, n in names.items()}
-    out[FLAT_CHUNK] = flat
-    return out, info
+    env.flat_chunk = flat
+    return {eb: sorted(n) for eb, n in names.items()}, info
 
 
-# kernels[FLAT_CHUNK]: the flat kernels' chunks (per_block elements), for flat_ranked
-FLAT_CHUNK = 'flat_chunk'
 FLAT_MIN = 2  # lib/pick.h's PICK_FLAT_MIN
 
 

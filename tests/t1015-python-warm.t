@@ -166,4 +166,15 @@ raises(lambda: ptxpose.transpose(Like(x, stream=0), out), ptxpose.InvalidArgumen
        'CAI warm: a v3 stream 0')
 raises(lambda: ptxpose.transpose(x, Like(out, data=(out.ptr, True))), ptxpose.InvalidArgument, 'read-only',
        'CAI warm: a read-only out')
+
+# At interpreter exit a module's globals may be None before the last cached plan goes
+# (seen on a GPU: "Exception ignored in _Owned.__del__"); the destructor must not depend on them.
+import subprocess  # noqa: E402
+exit_code = ('import ctypes, ptxpose._core as c, ptxpose._jax as j\n'
+             'o = c._Owned(ctypes.c_void_p(0)); b = j.Buffer.__new__(j.Buffer); b.ptr, b.ctx = 1, 0\n'
+             'c._lib = None; j._free = None; del o, b\n')
+r = subprocess.run([sys.executable, '-c', exit_code], capture_output=True, text=True, timeout=60,
+                   env={**os.environ, 'PYTHONPATH': os.pathsep.join(sys.path)})
+ok(r.returncode == 0 and 'Exception ignored' not in r.stderr, 'plan and buffer destructors run with module globals gone',
+   r.stderr[-300:])
 finish()

@@ -473,9 +473,12 @@ class _Owned:
     def __init__(self, ptr: ctypes.c_void_p):
         self.ptr = ptr
 
-    def __del__(self) -> None:
-        if _lib._lib is not None and self.ptr.value:
-            _lib._lib.ptxpose_plan_destroy(self.ptr)
+    # _mod is bound here: at interpreter exit this module's globals may be None before the
+    # last _Owned goes (a cache emptied late), and the library may be gone (_mod._lib None)
+    def __del__(self, _mod: Any = _lib) -> None:
+        lib = getattr(_mod, '_lib', None)
+        if lib is not None and self.ptr.value:
+            lib.ptxpose_plan_destroy(self.ptr)
 
 
 def kernels(device: Optional[int] = None) -> List[Kernel]:

@@ -135,7 +135,7 @@ class Buffer:
         self.ptr = None  # the capsule owns the memory now
         return _capsule_new(addr, _NAME, ctypes.cast(_DESTRUCTOR, VP).value)
 
-    def __del__(self) -> None:
+    def __del__(self, _free: Any = _free) -> None:  # bound here: module globals may be None at exit
         if self.ptr:  # never exported (an error came first)
             _free(self.ctx, self.ptr)
             self.ptr = None
