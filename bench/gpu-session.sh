@@ -483,6 +483,7 @@ stage_round14() {
 	for f in "$w"/ncu/*.csv; do [ -f "$f" ] && args+=(--ncu "$f"); done
 	for f in "$w"/sass/summary-*.txt; do [ -f "$f" ] && args+=(--text "$f"); done
 	for f in small large; do [ -f "$w/$f.json" ] && args+=("$w/$f.json") && cp "$w/$f.json" "$OUT/r14-$f.json"; done
+	for k in fast_b8 fast_v8_b8 fast_t256x256_b8 narrow_tall_b8 fast_b16 fast_v8_b16; do args+=(--show "$k"); done
 	python3 -B bench/round_summary.py --title "Round 14 (issue 22 items 1 and 4)" --prefix r14s_ --prefix r14l_ \
 		"${args[@]}" --out "$OUT/r14-summary.md"
 	echo "summary: rc=$? $OUT/r14-summary.md"

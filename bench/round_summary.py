@@ -2,8 +2,8 @@
 """One Markdown page from a tuning round's outputs (no GPU): the candidates of
 a round beside the committed kernels timed in the same bench/peers.py run.
 
-    python3 bench/round_summary.py --prefix r14 [--check TAP]... [--ncu CSV]...
-        [--text FILE]... [--out SUMMARY.md] RESULTS.json...
+    python3 bench/round_summary.py --prefix r14 [--show KERNEL]... [--check TAP]...
+        [--ncu CSV]... [--text FILE]... [--out SUMMARY.md] RESULTS.json...
     python3 bench/round_summary.py --top N --case CASE [--prefix P] RESULTS.json
     python3 bench/round_summary.py --triton-config CASE RESULTS.json
 
@@ -12,7 +12,9 @@ other kernel timed by name is a committed one. Per case: each candidate's % of
 the same run's copy, its ratio to the best committed kernel of the case and to
 Triton (their time / the candidate's: above 1, the candidate is faster). Per
 width, each candidate over the cases of its width: geometric means, how many
-cases it beats the best committed kernel by more than 3%, its worst ratio.
+cases it beats the best committed kernel by more than 3%, its worst ratio;
+then every candidate, and every committed kernel named by --show, on every
+case.
 --check: `ptxpose check` TAP (counts, and every line that is not ok);
 --ncu: `ncu --csv --print-units base` output, one kernel launch a file, the
 case read from the file's name (KERNEL@ROWSxCOLS:DTYPE.csv): the counters
@@ -73,16 +75,17 @@ def is_cand(name, prefixes):
     return any(name.startswith(p) for p in prefixes)
 
 
-def rows_of(case, prefixes):
-    """Per candidate of a case: (name, % copy, vs best committed, vs triton), and the best
-    committed kernel (name, us) or None."""
+def rows_of(case, prefixes, show=()):
+    """Per candidate of a case (and per committed kernel named in `show`), fastest first:
+    (name, % copy, vs best committed, vs triton); and the best committed kernel (name, us)
+    or None."""
     im = case['impls']
     copy, tri, ks = ok_us(im, 'copy'), ok_us(im, 'triton'), timed(im)
     com = {k: us for k, us in ks.items() if not is_cand(k, prefixes)}
     best = min(com.items(), key=lambda kv: kv[1]) if com else None
     out = []
     for k, us in sorted(ks.items(), key=lambda kv: kv[1]):
-        if is_cand(k, prefixes):
+        if is_cand(k, prefixes) or k in show:
             out.append((k, 100 * copy / us if copy else None, best[1] / us if best else None,
                         tri / us if tri else None))
     return out, best
@@ -102,8 +105,9 @@ def width_of(case):
     return case.get('elem_bits') or 0
 
 
-def section_cases(cases, prefixes, title):
-    """The per-width summary, the per-case best, and every candidate on every case."""
+def section_cases(cases, prefixes, title, show):
+    """Per width: each candidate over its cases, and each case's best; then every candidate
+    (and every committed kernel named in `show`) on every case."""
     out = [f'## {title}', '']
     by_width = {}
     for c in cases:
@@ -117,18 +121,17 @@ def section_cases(cases, prefixes, title):
                 for key, v in (('pct', pct), ('vb', vb), ('vt', vt)):
                     if v is not None:
                         s[key].append(v)
-        if not stats:
-            continue
-        out += [f'### {w}-bit elements: {len(group)} cases', '',
-                'Each candidate over the cases of its width (geometric means; vs: the other\'s time / '
-                'the candidate\'s, above 1 the candidate is faster).', '']
-        rows = []
-        for k, s in sorted(stats.items(), key=lambda kv: -(geomean(kv[1]['vb'], 0))):
-            rows.append([k, str(len(s['pct'])), fmt(geomean(s['pct'])), fmt(geomean(s['vb']), '.3f'),
-                         f"{sum(v > WIN for v in s['vb'])}", fmt(min(s['vb'], default=None), '.3f'),
-                         fmt(geomean(s['vt']), '.3f')])
-        out += table(['candidate', 'cases', '% of copy', 'vs best committed', 'beats it (>3%)', 'worst',
-                      'vs Triton'], rows) + ['']
+        out += [f'### {w}-bit elements: {len(group)} cases', '']
+        if stats:
+            out += ['Each candidate over the cases of its width (geometric means; vs: the other\'s time / '
+                    'the candidate\'s, above 1 the candidate is faster).', '']
+            rows = []
+            for k, s in sorted(stats.items(), key=lambda kv: -(geomean(kv[1]['vb'], 0))):
+                rows.append([k, str(len(s['pct'])), fmt(geomean(s['pct'])), fmt(geomean(s['vb']), '.3f'),
+                             f"{sum(v > WIN for v in s['vb'])}", fmt(min(s['vb'], default=None), '.3f'),
+                             fmt(geomean(s['vt']), '.3f')])
+            out += table(['candidate', 'cases', '% of copy', 'vs best committed', 'beats it (>3%)', 'worst',
+                          'vs Triton'], rows) + ['']
         rows = []
         for c in group:
             r, best = rows_of(c, prefixes)
@@ -141,12 +144,12 @@ def section_cases(cases, prefixes, title):
         out += ['The best candidate of each case (% of the copy):', '']
         out += table(['case', 'best committed', 'Triton', 'best candidate', 'vs best committed', 'vs Triton'],
                      rows) + ['']
-    out += [f'### {title}: every candidate on every case', '']
+    out += [f'### {title}: every candidate on every case' + (', and ' + ', '.join(show) if show else ''), '']
     rows = []
     for c in cases:
-        for k, pct, vb, vt in rows_of(c, prefixes)[0]:
+        for k, pct, vb, vt in rows_of(c, prefixes, show)[0]:
             rows.append([k, c['case'], fmt(pct), fmt(vb, '.3f'), fmt(vt, '.3f')])
-    return out + table(['candidate', 'case', '% of copy', 'vs best committed', 'vs Triton'], rows) + ['']
+    return out + table(['kernel', 'case', '% of copy', 'vs best committed', 'vs Triton'], rows) + ['']
 
 
 def read_text(path):
@@ -256,6 +259,8 @@ def main(argv):
     ap = Parser(description=__doc__.split('\n')[0])
     ap.add_argument('results', nargs='*', metavar='RESULTS.json')
     ap.add_argument('--prefix', action='append', default=[], help='a candidate kernel name prefix (repeatable)')
+    ap.add_argument('--show', action='append', default=[], metavar='KERNEL',
+                    help='a committed kernel to list beside the candidates on every case (repeatable)')
     ap.add_argument('--check', action='append', default=[], metavar='TAP')
     ap.add_argument('--ncu', action='append', default=[], metavar='CSV')
     ap.add_argument('--text', action='append', default=[], metavar='FILE')
@@ -293,7 +298,7 @@ def main(argv):
         if a.check:
             out += section_check(a.check)
         for p, res in zip(a.results, results):
-            out += section_cases(res['cases'], a.prefix, os.path.basename(p))
+            out += section_cases(res['cases'], a.prefix, os.path.basename(p), a.show)
         if a.ncu:
             out += section_ncu(a.ncu)
         out += section_text(a.text)

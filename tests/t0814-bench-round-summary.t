@@ -42,6 +42,8 @@ res = {'format': 'ptxpose-peers 1', 'device': {'name': 'Test GPU'}, 'date': 'tod
     case('512x512:f32', 32, 8.0, {'fast_b32': 10.2, 'r14s_a_b32': 10.0, 'r14s_b_b32': 20.4}, (10.0, '64x64/w8')),
     case('8192x8192:u8', 8, 90.0, {'fast_b8': 100.0, 'r14l_c_b8': 95.0, 'r14l_d_b8': 99.0}),
     case('failed:u8', 8, 1.0, {}),
+    # a width without candidates: its committed kernel's figure still shows
+    case('16384x16384:f16', 16, 97.0, {'fast_b16': 100.0}),
 ]}
 res['cases'][3]['impls']['ptxpose:r14l_c_b8'] = {'status': 'WRONG', 'note': 'x'}
 one = os.path.join(tmp, 'one.json')
@@ -73,14 +75,22 @@ ok('| 256x256:f32 | fast_b32 80.0 | 66.7 | r14s_a_b32 100.0 | 1.250 | 1.500 |' i
 ok('| r14s_a_b32 | 2 | 89.4 | 1.129 | 1 | 1.020 | 1.225 |' in out,
    'per width: geomeans over both cases, one win (1.02x is no win), the worst ratio', out)
 ok('| r14s_b_b32 | 2 | 50.1 | 0.632 | 0 | 0.500 | 0.686 |' in out, 'the other candidate, sorted after', out)
-ok(out.index('| r14s_a_b32 | 2 |') < out.index('| r14s_b_b32 | 2 |'), 'candidates sorted by their ratio')
+ok('| r14s_b_b32 | 2 |' in out and -1 < out.find('| r14s_a_b32 | 2 |') < out.index('| r14s_b_b32 | 2 |'),
+   'candidates sorted by their ratio')
 ok('| r14l_c_b8 | 8192x8192:u8 | 94.7 | 1.053 | - |' in out, 'no Triton: a dash; a WRONG entry is left out', out)
 ok('| failed:u8 | - | - | - | - | - |' in out, 'a case with no kernel timed: dashes')
+ok('### 16-bit elements: 1 cases' in out and '| 16384x16384:f16 | fast_b16 97.0 | - | - | - | - |' in out,
+   'a width without candidates: its cases with the best committed kernel', out)
 ok('check.tap: 1 ok, 1 skipped, 1 not ok' in out and '  - not ok 3 - r14s_b_b32 31x33' in out,
    'the check: counts and the line that failed', out)
 ok('| fast_b8 | 16384x16384:u8 | 150.0 | 1.050 | 1.100 | - | - | - | - | 100.00 | - | - | 160 |' in out,
    'ncu: us, DRAM sectors per ideal, warp instructions per KB moved, registers', out)
 
+ok('| fast_b8 | 8192x8192:u8' not in out, 'committed kernels are not listed among the candidates')
+rc, out, err = run('--prefix', 'r14l_', '--show', 'fast_b8', one)
+ok(rc == 0 and '| fast_b8 | 8192x8192:u8 | 90.0 | 1.000 | - |' in out
+   and -1 < out.find('| r14l_d_b8 | 8192x8192:u8') < out.index('| fast_b8 | 8192x8192:u8'),
+   '--show: a committed kernel beside the candidates, fastest first', out)
 rc, out, err = run('--top', '2', '--case', '256x256:f32', one)
 ok(rc == 0 and out.split() == ['r14s_a_b32', 'fast_b32'], '--top: the fastest kernels of a case', out + err)
 rc, out, err = run('--top', '5', '--case', '8192x8192:u8', '--prefix', 'r14l_', one)
