@@ -176,6 +176,19 @@ def section_check(paths):
     return out + ['']
 
 
+SCALE = {'K': 1e3, 'M': 1e6, 'G': 1e9, 'T': 1e12}
+TIME_NS = {'nsecond': 1, 'usecond': 1e3, 'msecond': 1e6, 'second': 1e9}
+
+
+def base_value(text, unit):
+    """A metric's value in base units (time in ns): ncu without `--print-units base`
+    writes prefixed units (Ksector, Minst, usecond)."""
+    v = float(text.replace(',', ''))
+    if unit in TIME_NS:
+        return v * TIME_NS[unit]
+    return v * SCALE[unit[0]] if len(unit) > 1 and unit[0] in SCALE and unit[1:2].islower() else v
+
+
 def ncu_file(path):
     """(kernel, case, {metric: value}) of one ncu --csv output."""
     base = os.path.basename(path)[:-len('.csv')] if path.endswith('.csv') else os.path.basename(path)
@@ -185,7 +198,7 @@ def ncu_file(path):
         if len(row) < 15 or not row[0].isdigit():
             continue
         try:
-            vals.setdefault(row[12], float(row[14].replace(',', '')))
+            vals.setdefault(row[12], base_value(row[14], row[13]))
         except ValueError:
             pass
     return kernel, case, vals

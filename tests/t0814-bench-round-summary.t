@@ -68,7 +68,12 @@ open(ncu, 'w').write('==PROF== Connected\n' + head + metric('dram__sectors_read.
                      + metric('gpu__time_duration.sum', 'ns', '150,000')
                      + metric('launch__registers_per_thread', 'register/thread', '160'))
 
-rc, out, err = run('--prefix', 'r14s_', '--prefix', 'r14l_', '--check', tap, '--ncu', ncu, one)
+# the same counters as ncu writes them without --print-units base
+ncu2 = os.path.join(tmp, 'fast_v8_b8@16384x16384:u8.csv')
+open(ncu2, 'w').write(head + metric('dram__sectors_read.sum', 'Msector', '8.81')
+                      + metric('gpu__time_duration.sum', 'usecond', '150.00'))
+
+rc, out, err = run('--prefix', 'r14s_', '--prefix', 'r14l_', '--check', tap, '--ncu', ncu, '--ncu', ncu2, one)
 ok(rc == 0 and '# Tuning round' in out and 'Test GPU' in out, 'a page from results, checks and ncu', err)
 ok('| 256x256:f32 | fast_b32 80.0 | 66.7 | r14s_a_b32 100.0 | 1.250 | 1.500 |' in out,
    'per case: the best committed kernel and Triton (% of copy), the best candidate and its ratios', out)
@@ -85,6 +90,7 @@ ok('check.tap: 1 ok, 1 skipped, 1 not ok' in out and '  - not ok 3 - r14s_b_b32 
    'the check: counts and the line that failed', out)
 ok('| fast_b8 | 16384x16384:u8 | 150.0 | 1.050 | 1.100 | - | - | - | - | 100.00 | - | - | 160 |' in out,
    'ncu: us, DRAM sectors per ideal, warp instructions per KB moved, registers', out)
+ok('| fast_v8_b8 | 16384x16384:u8 | 150.0 | 1.050 | - |' in out, 'ncu: prefixed units (Msector, usecond) scaled', out)
 
 ok('| fast_b8 | 8192x8192:u8' not in out, 'committed kernels are not listed among the candidates')
 rc, out, err = run('--prefix', 'r14l_', '--show', 'fast_b8', one)
