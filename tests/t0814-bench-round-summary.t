@@ -5,8 +5,10 @@
 # and per width, the check TAP's counts, ncu's counters per byte (values with
 # thousands separators), --top and --triton-config for the stage's next
 # steps, and its errors (usage 2, unreadable input 3). No GPU.
+import atexit
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -15,6 +17,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'lib
 from pytap import ROOT, finish, ok  # noqa: E402
 
 tmp = tempfile.mkdtemp(prefix='t0814.')
+atexit.register(shutil.rmtree, tmp, True)
 
 
 def run(*args):
