@@ -17,7 +17,9 @@
 # it: run `cutensor peers`), ncu (bank-conflict counters), pack (the pack
 # family: checks, sanitizers, timed against the 2-D reduction), nd (N-d checks, the new
 # families under compute-sanitizer, the Python GPU tests), issue22 (issue 22's
-# target sets and the holdout, resumable; bench/targets.py).
+# target sets and the holdout, resumable; bench/targets.py), round14 (tuning
+# round 14: small-grid and large-byte candidates checked, timed beside the
+# committed kernels and Triton, ncu counters, Triton's SASS; one summary).
 set -u
 OUT=${OUT:-/tmp/ptxpose-out}
 mkdir -p "$OUT"
@@ -353,6 +355,139 @@ stage_issue22() {
 		[ -f "$OUT/$f.json" ] && python3 -B bench/pick.py --ptxpose $px "$OUT/$f.json" >/dev/null && files="$files $OUT/$f.json"
 	done
 	[ -n "$files" ] && python3 -B bench/targets.py --pick $files 2>&1 | tail -8
+}
+
+# Tuning round 14 (issue 22 items 1 and 4; bench/TUNING.md, "Round 14"): the
+# candidates of results/tuning/round14.lua, generated here into build/round14,
+# (a) checked on odd, skinny, batched and misaligned shapes; (b) timed by
+# bench/peers.py (graph-timed, the same run's copy): the r14s_ ones beside
+# every committed kernel of their width and the peers on the set `small` and
+# 2048^2 halves, the r14l_ ones beside the committed byte kernels on large
+# bytes (no peers); (c) ncu's DRAM, L2, warp and instruction counters on
+# 16384^2 for fast_b8, fast_v8_b8, fast_b16 and the three fastest r14l_
+# candidates; (d) Triton's SASS at 2048^2 f32 and f16 (bench/peer_sass.py)
+# beside our fastest kernel's. Each part keeps its files in $R14_WORK
+# (default /tmp/ptxpose-r14-COMMIT, the carried binary's: on a warm machine a
+# second call with the same build skips the parts done and resumes a timing
+# run cut short) and stops within its seconds
+# (R14_CHECK_S, R14_SMALL_S, R14_LARGE_S, R14_NCU_S, R14_SASS_S); then, from
+# whatever exists, $OUT/r14-summary.md (bench/round_summary.py), r14-small.json,
+# r14-large.json and r14-raw.tgz (every file of the parts). About 5 minutes.
+R14_CHECK=${R14_CHECK:-1x1,1x37,37x1,31x33,31x33:offset=1,1000x999,67x129:ld_in=132:ld_out=72,\
+2048x2048:ld_in=2056:ld_out=2064:offset=8,2049x2047:offset=1,181x1448,\
+1448x181:offset=3,3x100003,100003x3,64x20000,20000x64,64x128:batch=100:stride_in=8200:stride_out=8200,\
+33x31:batch=3:stride_in=1100:stride_out=1200:offset=1,513x1031:batch=2}
+R14_LARGE=${R14_LARGE:-8192x8192:u8 16384x16384:u8 32768x8192:u8 8192x32768:u8 16384x16384:f16}
+R14_NCU_METRICS=dram__sectors_read.sum,dram__sectors_write.sum,lts__t_sectors_srcunit_tex_op_read.sum,\
+lts__t_sectors_srcunit_tex_op_write.sum,lts__t_requests_srcunit_tex_op_read.sum,lts__t_requests_srcunit_tex_op_write.sum,\
+smsp__inst_executed.sum,sm__warps_active.avg.pct_of_peak_sustained_active,sm__maximum_warps_per_active_cycle_pct,\
+launch__registers_per_thread,gpu__time_duration.sum
+R14_NCU_CORE=dram__sectors_read.sum,dram__sectors_write.sum,lts__t_sectors_srcunit_tex_op_read.sum,\
+lts__t_sectors_srcunit_tex_op_write.sum,smsp__inst_executed.sum,gpu__time_duration.sum
+r14_file() { for d in ptx build/round14; do [ -f "$d/$1.ptx" ] && echo "$d/$1.ptx" && return; done; }
+r14_peers() { # NAME SECONDS ARGS...: one bench/peers.py run into $w/NAME.json, resumed, marked done when whole
+	local name=$1 secs=$2
+	shift 2
+	[ -f "$w/$name.done" ] && { echo "$name: done in an earlier call"; return; }
+	PTXPOSE_COMMIT=${PTXPOSE_COMMIT:-$(built_commit)} PYTHONUNBUFFERED=1 timeout "$secs" python3 -B bench/peers.py \
+		"$@" --resume --out "$w/$name.json" --replays 15 --target-ms 0.5 >>"$w/$name.log" 2>&1
+	local rc=$?
+	[ $rc = 0 ] && touch "$w/$name.done"
+	echo "$name: rc=$rc, $(grep -c ' copy ' "$w/$name.log") cases measured in all"
+}
+stage_round14() {
+	local w=${R14_WORK:-/tmp/ptxpose-r14-$(built_commit)} t0 left rc k f m spec cfg best cand arch bits
+	mkdir -p "$w/ncu" "$w/sass"
+	# the package's library: the build folder's, or the carried file where its link was not carried
+	[ -e build/libptxpose.so.0.3 ] || export PTXPOSE_LIB=$PWD/build/libptxpose.so.0.3.0
+	log round 14: candidates
+	rm -rf build/round14 && $px gen --out build/round14 bench/results/tuning/round14.lua >/dev/null || return 1
+	local small=(build/round14/r14s_*.ptx) large=(build/round14/r14l_*.ptx)
+	echo "${#small[@]} small-grid, ${#large[@]} large-byte candidates"
+
+	log round 14: check
+	if [ -f "$w/check.done" ]; then echo "check: done in an earlier call"; else
+		timeout "${R14_CHECK_S:-90}" $px check --shapes "$R14_CHECK" build/round14/*.ptx >"$w/check.tap" 2>&1
+		rc=$?
+		echo "check: rc=$rc, $(grep -c '^ok' "$w/check.tap") ok, $(grep -c '^not ok' "$w/check.tap") not ok"
+		[ $rc = 0 ] && touch "$w/check.done"
+		grep -A2 '^not ok' "$w/check.tap" | head -12
+	fi
+
+	log round 14: small set with the peers, every committed kernel
+	r14_peers small "${R14_SMALL_S:-150}" --set small 2048x2048:f16 --ptx 'ptx/*.ptx' --ptx 'build/round14/r14s_*.ptx'
+	log round 14: large bytes, no peers
+	# shellcheck disable=SC2086 # R14_LARGE is a list of cases
+	r14_peers large "${R14_LARGE_S:-130}" --no-peers $R14_LARGE --ptx 'build/round14/r14l_*.ptx' \
+		--ptx ptx/fast_b8.ptx --ptx ptx/fast_v8_b8.ptx --ptx ptx/fast_t256x256_b8.ptx --ptx ptx/narrow_tall_b8.ptx \
+		--ptx ptx/fast_b16.ptx --ptx ptx/fast_v8_b16.ptx
+
+	log round 14: ncu on 16384^2
+	local ncu top
+	ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+	top=$(python3 -B bench/round_summary.py --top 3 --case 16384x16384:u8 --prefix r14l_ "$w/large.json" 2>/dev/null)
+	[ -n "$top" ] || top="r14l_b8_t128x256_v8_512_s_g8_r64 r14l_b8_t256x128_v8_512_s_g8_r64 r14l_b8_t128x256_v16_128_s_g8_r144"
+	t0=$SECONDS
+	for k in fast_b8 fast_v8_b8 $top fast_b16; do
+		f=$(r14_file "$k")
+		spec=16384x16384:u8
+		case $k in *_b16) spec=16384x16384:f16 ;; esac
+		[ -s "$w/ncu/$k@$spec.csv" ] && continue
+		left=$((${R14_NCU_S:-90} - (SECONDS - t0)))
+		[ $left -gt 5 ] || { echo "ncu: out of time before $k"; break; }
+		for m in "$R14_NCU_METRICS" "$R14_NCU_CORE"; do # the core set where a metric is unknown
+			timeout $left "$ncu" --clock-control none --print-units base --csv --metrics "$m" -k "$k" -c 1 \
+				$px run "$f" --rows 16384 --cols 16384 --no-time >"$w/ncu/$k.out" 2>&1
+			rc=$?
+			grep -q '"dram__sectors_read.sum"' "$w/ncu/$k.out" && mv "$w/ncu/$k.out" "$w/ncu/$k@$spec.csv" && break
+			[ $rc = 124 ] && break
+			left=$((${R14_NCU_S:-90} - (SECONDS - t0)))
+		done
+		echo "ncu $k: rc=$rc"
+	done
+
+	log round 14: Triton\'s SASS at 2048^2 beside ours
+	t0=$SECONDS
+	for spec in 2048x2048:f32 2048x2048:f16; do
+		[ -s "$w/sass/summary-triton-$spec.txt" ] && continue
+		left=$((${R14_SASS_S:-60} - (SECONDS - t0)))
+		[ $left -gt 5 ] || { echo "sass: out of time before $spec"; break; }
+		cfg=$(python3 -B bench/round_summary.py --triton-config "$spec" "$w/small.json" 2>/dev/null)
+		best=$(python3 -B bench/round_summary.py --top 1 --case "$spec" "$w/small.json" 2>/dev/null)
+		bits=32
+		case $spec in *f16) bits=16 ;; esac
+		: "${cfg:=64x64/w8}" "${best:=fast_b$bits}"
+		timeout $left python3 -B bench/peer_sass.py --case "$spec" --config "$cfg" --out "$w/sass" >>"$w/sass/peer_sass.log" 2>&1
+		echo "peer_sass $spec $cfg: rc=$?"
+		f="$w/sass/triton-${spec%%:*}-${spec##*:}-${cfg%%/*}w${cfg##*/w}.ptx"
+		if [ -s "$f" ]; then
+			arch=$(sed -n 's/^\.target[ \t]*\(sm_[0-9a-z]*\).*/\1/p' "$f" | head -1)
+			$px sass --summary --arch "${arch:-sm_90}" --tile "${cfg%%/*}" --elem $bits --threads $((32 * ${cfg##*/w})) \
+				"$f" >"$w/sass/summary-triton-$spec.txt" 2>&1
+		fi
+		# our fastest kernel there, and the fastest candidate where it is another
+		cand=$(python3 -B bench/round_summary.py --top 1 --case "$spec" --prefix r14s_ "$w/small.json" 2>/dev/null)
+		for k in "$best" "$cand"; do
+			f=$(r14_file "$k")
+			[ -n "$f" ] || continue
+			$px sass "$f" >"$w/sass/ours-$k.sass" 2>&1
+			$px sass --summary "$f" >"$w/sass/summary-ours-$spec-$k.txt" 2>&1
+			echo "sass: Triton $cfg beside $k: rc=$?"
+			[ "$cand" = "$best" ] && break
+		done
+	done
+
+	log round 14: summary
+	local args=()
+	[ -f "$w/check.tap" ] && args+=(--check "$w/check.tap")
+	for f in "$w"/ncu/*.csv; do [ -f "$f" ] && args+=(--ncu "$f"); done
+	for f in "$w"/sass/summary-*.txt; do [ -f "$f" ] && args+=(--text "$f"); done
+	for f in small large; do [ -f "$w/$f.json" ] && args+=("$w/$f.json") && cp "$w/$f.json" "$OUT/r14-$f.json"; done
+	for k in fast_b8 fast_v8_b8 fast_t256x256_b8 narrow_tall_b8 fast_b16 fast_v8_b16; do args+=(--show "$k"); done
+	python3 -B bench/round_summary.py --title "Round 14 (issue 22 items 1 and 4)" --prefix r14s_ --prefix r14l_ \
+		"${args[@]}" --out "$OUT/r14-summary.md"
+	echo "summary: rc=$? $OUT/r14-summary.md"
+	tar -C "$w" --exclude='*.json' -czf "$OUT/r14-raw.tgz" .
 }
 
 for s in "$@"; do
