@@ -195,6 +195,29 @@ for _, elem in ipairs{8, 16, 32, 64, 128} do
   end
 end
 
+-- Packed skinny kernels (issue 22 item 3, `pack = true` in gen/tp_skinny.c):
+-- for 1- and 2-byte elements a thread holds 4/es neighbouring lines along K,
+-- and the shared scatter (wide) or gather (tall) moves 32-bit words of them,
+-- transposed with prmt: one shared access per 4 bytes instead of one per
+-- element, wherever the tile's K is a multiple of 4/es and every line is
+-- equally misaligned (else the element path, as above). kmax 32 as well as
+-- 64, so that K = 17..32 leaves fewer lanes along K idle. study = true: no
+-- plan picks them until the GPU timings of `bash bench/gpu-session.sh
+-- skinny14` show where they win (bench/TUNING.md); they run when named.
+for _, elem in ipairs{8, 16} do
+  for _, c in ipairs{ {k = 32, granules = 32}, {k = 64, granules = 16} } do
+    local long = c.granules * 16 // (elem // 8)
+    local kw = c.k * elem // 32  -- passes along K: 4 for bytes, 2 for halves (one packed group)
+    for _, dir in ipairs{"wide", "tall"} do
+      local name = string.format("skinny_%s_k%d_pack_b%d", dir, c.k, elem)
+      ptx.write(name .. ".ptx", ptx.transpose{
+        name = name, elem = elem, skinny = dir, kw = kw, stages = 1, threads = {256, 1}, pack = true, study = true,
+        tile = dir == "wide" and {c.k, long} or {long, c.k},
+      })
+    end
+  end
+end
+
 -- The warp-collective study kernels (issue 20, gen/tp_warp.h): 16-byte
 -- granules on both global sides, transposed between the lanes of a warp:
 -- a quad's 4x4 word transpose (shfl.sync) around movmatrix.trans, after
