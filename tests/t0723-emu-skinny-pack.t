@@ -20,21 +20,10 @@ tall=$(grep -l '^// ptxpose skinny=tall .* pack=' ptx/*.ptx)
 tap_run "wide" $PX check --emulate --shapes "$EMU_SKINNY_PACK_WIDE" $wide
 tap_run "tall" $PX check --emulate --shapes "$EMU_SKINNY_PACK_TALL" $tall
 
-# the [address] operands of the first two 32-bit shared accesses swapped
-swap_shared() {
-	awk '{ l[NR] = $0 } /(st|ld)\.shared\.b32/ && n < 2 { at[n++] = NR }
-	END {
-		if (n == 2) {
-			match(l[at[0]], /\[[^]]*\]/); a0 = substr(l[at[0]], RSTART, RLENGTH)
-			match(l[at[1]], /\[[^]]*\]/); a1 = substr(l[at[1]], RSTART, RLENGTH)
-			sub(/\[[^]]*\]/, a1, l[at[0]]); sub(/\[[^]]*\]/, a0, l[at[1]])
-		}
-		for (i = 1; i <= NR; i++) print l[i]
-	}' "$1"
-}
+. tests/lib/mutate.sh
 for f in $wide $tall; do
 	m="$tmp/$(basename "$f")"
-	swap_shared "$f" >"$m"
+	swap_addrs '(st|ld)\.shared\.b32' "$f" >"$m"
 	if cmp -s "$f" "$m"; then nok "$(basename "$f"): no two 32-bit shared accesses to swap"; continue; fi
 	case $f in *wide*) s=$EMU_SKINNY_PACK_WIDE ;; *) s=$EMU_SKINNY_PACK_TALL ;; esac
 	$PX check --emulate --shapes "$s" "$m" >"$tmp/out" 2>&1
