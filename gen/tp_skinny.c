@@ -73,6 +73,7 @@ static void geometry(sk *s, const tp_params *p)
 	s->S = s->LW && s->W ? s->CH / (s->LW * s->W) : 0;
 	s->P = s->RW ? s->KT / s->RW : 0;
 	s->nd = s->es >= 8 ? 2 : 4;
+	s->G = own->pack && s->es <= 2 ? 4 / s->es : 1;
 	s->RG = s->KT | 1, s->RB = s->RG * 16;
 	if (s->S && s->P && s->S <= SK_MAX_S && s->P <= SK_MAX_P && s->CH % (s->LW * s->W) == 0)
 		pick_region(s);
@@ -108,6 +109,9 @@ static int validate(const tp_params *p, char *err, size_t errlen)
 	if (s.L * es < 16 || s.CH % (s.LW * s.W))
 		FAIL("tile: %u elements along the long side are %u granules of 16 bytes, not a multiple of the %u"
 		     " that %u threads with kw=%u cover", s.L, s.CH, s.LW * s.W, s.T, s.RW);
+	if (own->pack && (es > 2 || s.P % s.G))
+		FAIL("pack: 1- and 2-byte elements only, with %u passes along K (kmax/kw) a multiple of %u", s.P,
+		     es <= 2 ? 4 / es : 1);
 	if (s.S > SK_MAX_S || s.P > SK_MAX_P || s.P * s.V > 64 || s.P * (s.S + 1) * 16 > 256)
 		FAIL("tile: %ux%u gives a thread %u granules in %u lines, too many for registers", p->tm, p->tn,
 		     s.S * s.P, s.P);
@@ -118,7 +122,8 @@ static int validate(const tp_params *p, char *err, size_t errlen)
 }
 
 /* The bank model at K = kmax, lines aligned: the scatter (wide) or gather
- * (tall) per element, and the run's granules. */
+ * (tall) per element (packed: per word of G elements), and the run's
+ * granules. */
 static void model(const sk *s, bank_report *r)
 {
 	memset(r, 0, sizeof *r);
@@ -132,22 +137,22 @@ static void model(const sk *s, bank_report *r)
 	}
 	snprintf(el->id, sizeof el->id, "%s", s->tall ? "gather" : "scatter");
 	el->store = !s->tall;
-	el->bytes = s->es;
-	el->ideal = s->es < 4 ? 1 : s->es / 4;
+	el->bytes = s->es * s->G;
+	el->ideal = el->bytes < 4 ? 1 : el->bytes / 4;
 	snprintf(run->id, sizeof run->id, "run");
 	run->store = s->tall;
 	run->bytes = 16;
 	run->ideal = 4;
 	for (unsigned w = 0; w < s->W; w++)
-		for (unsigned p = 0; p < s->P; p++)
+		for (unsigned p = 0; p < s->P; p += s->G)
 			for (unsigned k = 0; k < s->S; k++)
 				for (unsigned e = 0; e < s->V; e++) {
 					unsigned addr[32];
 					for (unsigned l = 0; l < 32; l++) {
 						unsigned rl = l % s->RW, ch = l / s->RW + s->LW * (w + s->W * k);
-						addr[l] = (ch + 1) * s->RB + (e * s->KT + rl + s->RW * p) * s->es;
+						addr[l] = (ch + 1) * s->RB + (e * s->KT + s->G * rl + sk_line_off(s, p)) * s->es;
 					}
-					unsigned wf = bank_wavefronts(addr, 32, s->es);
+					unsigned wf = bank_wavefronts(addr, 32, el->bytes);
 					el->requests++, el->total += wf;
 					el->worst = wf > el->worst ? wf : el->worst;
 				}
@@ -185,15 +190,17 @@ static void header(const tp_params *p, strbuf *h)
 		  p->elem, p->tm, p->tn, s.T);
 	sb_printf(h, "// ptxpose skinny=%s kmax=%u kw=%u stages=%u vec=%u smem=runs smem_bytes=%u region=%u per_thread=%u",
 		  s.tall ? "tall" : "wide", s.KT, s.RW, s.F, s.V, smem_bytes(&s), s.RB, s.P * s.S * s.V);
+	if (s.G > 1)
+		sb_printf(h, " pack=%u", s.G);
 	if (p->max_regs)
 		sb_printf(h, " max_regs=%u", p->max_regs);
 	sb_addc(h, '\n');
 	/* for the plan's cost model (lib/README.md): the run moves as 16-byte
 	 * granules only when it is contiguous; the long lines are realigned;
 	 * a tile with fewer than kmax of its K lines is still an interior tile */
-	sb_printf(h, "// ptxpose family=skinny_%s fast_align=16 fast_needs=%s realign=%s edge=%s\n",
-		  s.tall ? "tall" : "wide", s.tall ? "packed_in" : "packed_out", s.tall ? "st" : "ld",
-		  s.tall ? "rows" : "cols");
+	sb_printf(h, "// ptxpose family=skinny_%s%s fast_align=16 fast_needs=%s realign=%s edge=%s\n",
+		  s.tall ? "tall" : "wide", tp_skinny_of(p)->study ? " study=1" : "", s.tall ? "packed_in" : "packed_out",
+		  s.tall ? "st" : "ld", s.tall ? "rows" : "cols");
 	bank_report br;
 	model(&s, &br);
 	for (int i = 0; i < br.n; i++)
@@ -283,6 +290,13 @@ static void declare(sk *s)
 	s->run_base = ptxb_reg(b, "b64", "this matrix's run side (wide: out; tall: in)", "run_side");
 	s->run_fast = ptxb_reg(b, "pred", "the run is contiguous and aligned", "run_fast");
 	s->realign = ptxb_reg(b, "pred", "whole granules for the lines", "granules");
+	if (s->G > 1) {
+		s->packed = ptxb_reg(b, "pred", "the scatter or gather moves words of neighbouring lines", "packed");
+		s->ea = ptxb_reg(b, "b32", "an element's shared address (the lines without address registers)", "ea");
+		s->eap = ptxb_reg(b, "pred", NULL, "ea_hi");
+		for (int i = 0; i < 4; i++)
+			s->pk[i] = ptxb_reg(b, "b32", i ? NULL : "a packed word in flight", "pk%d", i);
+	}
 	if (s->tall)
 		s->cached_k = ptxb_reg(b, "b32", "the short index the lines were set up for", "lines_for");
 	ptxb_reg(b, "b32", "run byte", "run_i");
@@ -302,7 +316,11 @@ static void declare(sk *s)
 		s->line[p] = ptxb_reg(b, "b64", p ? NULL : "line p's start (global)", "line%u", p);
 		s->gb[p] = ptxb_reg(b, "b64", p ? NULL : "line p's granule of this thread's first chunk", "granule%u", p);
 		s->m[p] = ptxb_reg(b, "b32", p ? NULL : "line p's misalignment in elements", "mis%u", p);
-		for (unsigned v = 0; v < s->V; v++)
+		if (p % s->G) {
+			s->alo[p] = ptxb_reg(b, "b32", NULL, "alo%u", p);
+			s->ahi[p] = ptxb_reg(b, "b32", NULL, "ahi%u", p);
+		}
+		for (unsigned v = 0; v < s->V && p % s->G == 0; v++)
 			s->addr[p][v] = ptxb_reg(b, "b32", p + v ? NULL : "shared address of element e of line p's chunk",
 						 "a%u_%u", p, v);
 		for (unsigned k = 0; k <= s->S; k++)
@@ -401,6 +419,8 @@ static const tp_param params[] = {
 	TP_OPTION("skinny", shape_names, tp_skinny, shape),
 	TP_INT("kw", 0, 0, 32, tp_skinny, kw),
 	TP_INT("stages", 0, 0, 64, tp_skinny, stages),
+	TP_BOOL("pack", tp_skinny, pack),
+	TP_BOOL("study", tp_skinny, study),
 	TP_END,
 };
 

@@ -15,7 +15,15 @@
  * finds cheapest (tp_skinny.c), so that lanes along the long side hit
  * distinct banks; lanes along K touch adjacent elements. Region -1 and
  * region CH are dummies that take what a realigned granule holds outside
- * the tile. */
+ * the tile.
+ * Packed (pack = true, 1- and 2-byte elements): a thread's lines come in
+ * groups of G = 4/es neighbours along K (line G*rl + p%G + G*RW*(p/G)
+ * instead of rl + RW*p), so that element e of a group's G granules is one
+ * 4-byte word of the run, (c, r..r+G-1): prmt transposes the group's words
+ * and the scatter (wide) or gather (tall) is one 32-bit shared access per
+ * G elements. It needs Kt a multiple of G and every line equally
+ * misaligned (ld*es a multiple of 16), tested per tile; otherwise the
+ * element path runs, with the same lines. */
 #ifndef GEN_TP_SKINNY_H
 #define GEN_TP_SKINNY_H
 
@@ -28,6 +36,8 @@ typedef struct {
 	int shape;       /* SK_WIDE (K x N in) or SK_TALL (N x K in): the Lua values "wide", "tall" */
 	unsigned kw;     /* lanes along K in a warp; 0: 4, or the tile's K if fewer */
 	unsigned stages; /* a tile's long side moves in this many stages (0: 1) */
+	int pack;        /* 1- and 2-byte elements: 32-bit shared accesses where Kt and the lines allow */
+	int study;       /* metadata study=1: no plan picks it; it runs when named (timed before it is ranked) */
 } tp_skinny;
 
 static inline const tp_skinny *tp_skinny_of(const tp_params *p)
@@ -43,6 +53,9 @@ typedef struct {
 	em e;              /* the walk's state (tp_walk.c); first, so hooks cast back */
 	int tall;
 	unsigned es, V, KT, L, F, T, W, RW, LW, CH, S, P, RG, RB;
+	unsigned G;             /* lines a thread packs into a word: 4/es when packed, else 1 */
+	const char *packed;     /* pred: this tile's scatter or gather is packed */
+	const char *pk[4];      /* the packed path's words in flight */
 	const char *lane, *warp, *rl, *chl;
 	const char *head;       /* pred: lane of warp 0 with chunk 0 (the head and the extra granule) */
 	const char *sbase;      /* shared base */
@@ -63,7 +76,9 @@ typedef struct {
 	const char *gb[SK_MAX_P];       /* b64: aligned granule of chunk k0 in line p, per tile */
 	const char *m[SK_MAX_P];        /* line p's misalignment in elements */
 	const char *rowok[SK_MAX_P];    /* pred: line p exists (r_p < Kt) */
-	const char *addr[SK_MAX_P][SK_MAX_V]; /* shared address of element e of chunk k0, line p */
+	const char *addr[SK_MAX_P][SK_MAX_V]; /* shared address of element e of chunk k0, line p (packed: p % G == 0) */
+	const char *alo[SK_MAX_P], *ahi[SK_MAX_P]; /* packed, p % G != 0: element e at e*Kt*es + (e < m ? hi : lo) */
+	const char *ea, *eap;   /* such an element's address, computed where it is used; its predicate */
 	const char *phys[SK_MAX_P * SK_MAX_S];  /* shared address of this thread's run granule j */
 	const char *rok[SK_MAX_P * SK_MAX_S];   /* pred: run granule j is whole in the stage */
 	const char *d[SK_MAX_P][SK_MAX_S + 1][4]; /* granule data: words (es <= 4) or b64 */
@@ -71,12 +86,16 @@ typedef struct {
 	unsigned nd;            /* registers a granule: 4 (b32) or 2 (b64) */
 } sk;
 
+/* Line p of a thread (tile relative) is G*rl + sk_line_off(s, p). */
+static inline unsigned sk_line_off(const sk *s, unsigned p) { return p % s->G + s->G * s->RW * (p / s->G); }
+
 /* tp_skinny_line.c */
 void sk_line_setup(sk *s);        /* Kt, magic, rows, misalignment, addresses, run addresses */
 void sk_line_tile(sk *s);         /* the tile's granule bases and the realign test */
 void sk_line_load(sk *s);         /* wide: granules into registers (realigned or elements) */
 void sk_scatter(sk *s);           /* wide: registers into shared memory */
 void sk_gather_store(sk *s);      /* tall: shared memory into output granules */
+const char *sk_elem_addr(sk *s, unsigned p, unsigned e); /* addr[p][e], or computed into ea */
 void sk_elem_op(sk *s, int store, const char *space, const char *guard, const char *addr,
 		const char *const *words, unsigned e);
 

@@ -41,8 +41,19 @@ void sk_line_setup(sk *s)
 	ptxb_op(b, NULL, "div.u32", "%s, 0x7fffffff, %s", s->magic, s->kt);
 	ptxb_op(b, NULL, "add.u32", "%s, %s, 1", s->magic, s->magic);
 	ptxb_op(b, NULL, "mad.lo.u32", "%s, %s, 0xfffffff0, %u", s->gap, s->kt, s->RB);
+	if (s->G > 1) {
+		ptxb_note(b, "packed when Kt is a multiple of %u and every line is equally misaligned", s->G);
+		ptxb_op(b, NULL, "and.b32", "%s, %s, %u", t, s->kt, s->G - 1);
+		ptxb_op(b, NULL, "shl.b32", "%s, %s, %u", lo, s->ld_line, tp_lg2(s->es));
+		ptxb_op(b, NULL, "and.b32", "%s, %s, 15", lo, lo);
+		ptxb_op(b, NULL, "or.b32", "%s, %s, %s", t, t, lo);
+		ptxb_op(b, NULL, "setp.eq.u32", "%s, %s, 0", s->packed, t);
+	}
 	for (unsigned p = 0; p < s->P; p++) {
-		ptxb_op(b, NULL, "add.u32", "%s, %s, %u", t, s->rl, s->RW * p);
+		if (s->G > 1)
+			ptxb_op(b, NULL, "mad.lo.u32", "%s, %s, %u, %u", t, s->rl, s->G, sk_line_off(s, p));
+		else
+			ptxb_op(b, NULL, "add.u32", "%s, %s, %u", t, s->rl, s->RW * p);
 		ptxb_op(b, NULL, "setp.lt.u32", "%s, %s, %s", s->rowok[p], t, s->kt);
 		ptxb_op(b, NULL, "mad.lo.u32", "%s, %s, %u, %s", base, t, s->es, s->rbase);
 		ptxb_op(b, NULL, "add.u32", "%s, %s, %s", t, t, s->kfirst);
@@ -64,6 +75,11 @@ void sk_line_setup(sk *s)
 		ptxb_op(b, NULL, "sub.u32", "%s, %s, %s", lo, base, lo);
 		ptxb_op(b, NULL, "mad.lo.u32", "%s, %s, %u, %s", hi, s->ktb, s->V, lo);
 		ptxb_op(b, NULL, "sub.u32", "%s, %s, %u", hi, hi, s->RB);
+		if (p % s->G) { /* packed kernels: computed where the element path needs it */
+			ptxb_op(b, NULL, "mov.b32", "%s, %s", s->alo[p], lo);
+			ptxb_op(b, NULL, "mov.b32", "%s, %s", s->ahi[p], hi);
+			continue;
+		}
 		for (unsigned e = 0; e < s->V; e++) {
 			ptxb_op(b, NULL, "setp.gt.u32", "%s, %s, %u", s->pe, s->m[p], e);
 			ptxb_op(b, NULL, "selp.b32", "%s, %s, %s, %s", t, hi, lo, s->pe);
@@ -117,6 +133,20 @@ void sk_line_tile(sk *s)
 	ptxb_op(b, NULL, "add.u32", "%s, %s, %u", tail, s->lfirst, s->L + s->V);
 	ptxb_op(b, NULL, "setp.le.or.u32", "%s, %s, %s, %s", s->pe, tail, s->ltotal, s->pe);
 	ptxb_op(b, NULL, "and.pred", "%s, %s, %s", s->realign, s->realign, s->pe);
+}
+
+/* The shared address register of element e of line p's chunk k0: its own,
+ * or (a packed kernel's line that is not first in its group) computed into
+ * ea from the line's two bases. */
+const char *sk_elem_addr(sk *s, unsigned p, unsigned e)
+{
+	ptxb *b = s->e.b;
+	if (s->addr[p][e])
+		return s->addr[p][e];
+	ptxb_op(b, NULL, "setp.gt.u32", "%s, %s, %u", s->eap, s->m[p], e);
+	ptxb_op(b, NULL, "selp.b32", "%s, %s, %s, %s", s->ea, s->ahi[p], s->alo[p], s->eap);
+	ptxb_op(b, NULL, "mad.lo.u32", "%s, %s, %u, %s", s->ea, s->ktb, e, s->ea);
+	return s->ea;
 }
 
 /* Element e of a granule held in `words` (4 b32 words for 1- to 4-byte
@@ -257,6 +287,76 @@ void sk_line_load(sk *s)
 	ptxb_label(b, "LINE_LOADED");
 }
 
+/* The packed path's transpose of word w of a group's G granules: in[j]
+ * holds elements w*G .. w*G+G-1 of line j; out[i] gets element w*G + i of
+ * lines 0..G-1 (its place in the run). It is its own inverse. out must not
+ * alias in; for G = 4 it goes through pk[]. */
+static void pack_words(sk *s, const char *const *in, const char *const *out)
+{
+	ptxb *b = s->e.b;
+	if (s->G == 2) {
+		ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x5410", out[0], in[0], in[1]);
+		ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x7632", out[1], in[0], in[1]);
+		return;
+	}
+	const char *const *t = (const char *const *)s->pk;
+	ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x5140", t[0], in[0], in[1]);
+	ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x7362", t[1], in[0], in[1]);
+	ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x5140", t[2], in[2], in[3]);
+	ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x7362", t[3], in[2], in[3]);
+	ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x5410", out[0], t[0], t[2]);
+	ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x7632", out[1], t[0], t[2]);
+	ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x5410", out[2], t[1], t[3]);
+	ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x7632", out[3], t[1], t[3]);
+}
+
+/* The packed scatter (store) or gather (load) of slot k of the group of
+ * lines p0..p0+G-1: per word of the granules, G 32-bit shared accesses at
+ * element (w*G + i)'s address in line p0, each holding the G lines'
+ * elements. Shared offset off, under `guard`. */
+static void pack_slot(sk *s, int store, unsigned p0, unsigned k, unsigned off, const char *guard)
+{
+	ptxb *b = s->e.b;
+	char a[64];
+	const char *in[4], *out[4];
+	for (unsigned w = 0; w < 4; w++) {
+		for (unsigned j = 0; j < s->G; j++) {
+			(store ? in : out)[j] = s->d[p0 + j][k][w];
+			(store ? out : in)[j] = s->tmp[j];
+		}
+		for (unsigned i = 0; i < s->G && !store; i++)
+			ptxb_op(b, guard, "ld.shared.b32", "%s, %s", in[i], at(a, sizeof a, s->addr[p0][w * s->G + i], off));
+		pack_words(s, in, out);
+		for (unsigned i = 0; i < s->G && store; i++)
+			ptxb_op(b, guard, "st.shared.b32", "%s, %s", at(a, sizeof a, s->addr[p0][w * s->G + i], off), out[i]);
+	}
+}
+
+/* The packed scatter or gather of every slot and warp 0's extra granule,
+ * then a branch to `done`; the element path follows. */
+static void packed_path(sk *s, int store, const char *done)
+{
+	ptxb *b = s->e.b;
+	char notpk[40], notw0[40];
+	const char *x = ptxb_find(b, "extra_ok");
+	snprintf(notpk, sizeof notpk, "!%s", s->packed);
+	snprintf(notw0, sizeof notw0, "!%s", ptxb_find(b, "warp0"));
+	ptxb_op(b, notpk, "bra.uni", "%s_ELEMENTS", done);
+	ptxb_note(b, "packed: words of %u lines' elements, transposed with prmt", s->G);
+	for (unsigned p = 0; p < s->P; p += s->G)
+		for (unsigned k = 0; k < s->S; k++)
+			pack_slot(s, store, p, k, k * s->LW * s->W * s->RB, s->rowok[p]);
+	ptxb_op(b, notw0, "bra.uni", "%s", done);
+	for (unsigned p = 0; p < s->P; p += s->G) {
+		ptxb_op(b, NULL, "and.pred", "%s, %s, %s", x, s->head, s->rowok[p]);
+		pack_slot(s, store, p, s->S, s->CH * s->RB, x);
+	}
+	ptxb_op(b, NULL, "bra.uni", "%s", done);
+	char l[40];
+	snprintf(l, sizeof l, "%s_ELEMENTS", done);
+	ptxb_label(b, l);
+}
+
 /* wide: every element to its place in the run; slot S (the extra granule)
  * in warp 0 only. */
 void sk_scatter(sk *s)
@@ -268,16 +368,18 @@ void sk_scatter(sk *s)
 	snprintf(notw0, sizeof notw0, "!%s", warp0);
 	ptxb_group(b, "Scatter into shared memory in the run's order: element (c, i) of a chunk at (c*Kt + i)*%u;"
 		      " lanes along K write neighbouring elements.", s->es);
+	if (s->G > 1)
+		packed_path(s, 1, "SCATTERED");
 	for (unsigned p = 0; p < s->P; p++)
 		for (unsigned k = 0; k < s->S; k++)
 			for (unsigned e = 0; e < s->V; e++)
-				sk_elem_op(s, 1, "shared", s->rowok[p], at(a, sizeof a, s->addr[p][e], slot_smem(s, k)),
+				sk_elem_op(s, 1, "shared", s->rowok[p], at(a, sizeof a, sk_elem_addr(s, p, e), slot_smem(s, k)),
 					   s->d[p][k], e);
 	ptxb_op(b, notw0, "bra.uni", "SCATTERED");
 	for (unsigned p = 0; p < s->P; p++) {
 		ptxb_op(b, NULL, "and.pred", "%s, %s, %s", x, s->head, s->rowok[p]);
 		for (unsigned e = 0; e < s->V; e++)
-			sk_elem_op(s, 1, "shared", x, at(a, sizeof a, s->addr[p][e], s->CH * s->RB), s->d[p][s->S], e);
+			sk_elem_op(s, 1, "shared", x, at(a, sizeof a, sk_elem_addr(s, p, e), s->CH * s->RB), s->d[p][s->S], e);
 	}
 	ptxb_label(b, "SCATTERED");
 }
@@ -291,7 +393,7 @@ static void gather(sk *s, unsigned p, unsigned k, unsigned off, const char *guar
 	unsigned es = s->es;
 	if (es >= 4) {
 		for (unsigned e = 0; e < s->V; e++)
-			sk_elem_op(s, 0, "shared", guard, at(a, sizeof a, s->addr[p][e], off), s->d[p][k], e);
+			sk_elem_op(s, 0, "shared", guard, at(a, sizeof a, sk_elem_addr(s, p, e), off), s->d[p][k], e);
 		return;
 	}
 	/* packed: load the elements of a word, then put them together with prmt */
@@ -299,7 +401,7 @@ static void gather(sk *s, unsigned p, unsigned k, unsigned off, const char *guar
 	snprintf(op, sizeof op, "ld.shared.b%u", 8 * es);
 	for (unsigned w = 0; w < 4; w++) {
 		for (unsigned i = 0; i < epw; i++)
-			ptxb_op(b, guard, op, "%s, %s", s->tmp[i], at(a, sizeof a, s->addr[p][w * epw + i], off));
+			ptxb_op(b, guard, op, "%s, %s", s->tmp[i], at(a, sizeof a, sk_elem_addr(s, p, w * epw + i), off));
 		const char *dw = s->d[p][k][w];
 		if (es == 2) {
 			ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x5410", dw, s->tmp[0], s->tmp[1]);
@@ -326,6 +428,8 @@ void sk_gather_store(sk *s)
 	snprintf(notre, sizeof notre, "!%s", s->realign);
 	ptxb_group(b, "Gather each output granule from the run in shared memory: element e of chunk k at"
 		      " (e*Kt + line)*%u.", s->es);
+	if (s->G > 1)
+		packed_path(s, 0, "GATHERED");
 	for (unsigned p = 0; p < s->P; p++)
 		for (unsigned k = 0; k < s->S; k++)
 			gather(s, p, k, slot_smem(s, k), s->rowok[p]);

@@ -195,6 +195,42 @@ for _, elem in ipairs{8, 16, 32, 64, 128} do
   end
 end
 
+-- Issue 22 item 3: 1- and 2-byte elements with K from 9 to 64. Emulated
+-- PTX warp instructions per byte (PTXPOSE_EMU_STATS, 32768 x K, bench/TUNING.md)
+-- say where the kernels above lose: a tile moves too few bytes for its
+-- set-up (kmax 64 with 16 granules: 0.37 a byte at K = 17 bytes, where kmax
+-- 32 with 64 granules takes 0.12), and half the lanes along K idle for K =
+-- 17..32 at kmax 64. So: kmax 32 (kw 32) with four times the granules; and
+-- packed kernels (`pack = true`, gen/tp_skinny.c): a thread holds 4/es
+-- neighbouring lines along K, and the shared scatter (wide) or gather (tall)
+-- moves 32-bit words of them transposed with prmt, one shared access per 4
+-- bytes instead of one per element, wherever the tile's K is a multiple of
+-- 4/es and every line is equally misaligned (else the element path, with
+-- its addresses computed as it goes). study = true: no plan picks them
+-- until the GPU timings of `bash bench/gpu-session.sh skinny14` say where
+-- they win; they run when named.
+-- (max_regs: left to itself, ptxas holds the wide 2-byte kmax 32 kernels to
+-- 64 registers and spills 4 bytes; with the bound it needs fewer than 96.)
+local issue22 = {
+  { k = 32, kw = 32, granules = {[8] = 64, [16] = 64}, max_regs = {wide16 = 96} },
+  { k = 32, pack = true, kw = {[8] = 8, [16] = 16}, granules = {[8] = 32, [16] = 64}, max_regs = {wide16 = 96} },
+  { k = 64, pack = true, kw = {[8] = 16, [16] = 32}, granules = {[8] = 16, [16] = 32} },
+}
+for _, elem in ipairs{8, 16} do
+  for _, c in ipairs(issue22) do
+    local long = c.granules[elem] * 16 // (elem // 8)
+    for _, dir in ipairs{"wide", "tall"} do
+      local name = string.format("skinny_%s_k%d%s_b%d", dir, c.k, c.pack and "_pack" or "", elem)
+      ptx.write(name .. ".ptx", ptx.transpose{
+        name = name, elem = elem, skinny = dir, stages = 1, threads = {256, 1}, study = true,
+        kw = type(c.kw) == "table" and c.kw[elem] or c.kw, pack = c.pack or false,
+        max_regs = c.max_regs and c.max_regs[dir .. elem],
+        tile = dir == "wide" and {c.k, long} or {long, c.k},
+      })
+    end
+  end
+end
+
 -- The warp-collective study kernels (issue 20, gen/tp_warp.h): 16-byte
 -- granules on both global sides, transposed between the lanes of a warp:
 -- a quad's 4x4 word transpose (shfl.sync) around movmatrix.trans, after

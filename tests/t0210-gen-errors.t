@@ -15,7 +15,7 @@ expect() {
 		r=1; echo "# exit $rc (want $code), stderr:"; sed 's/^/#   /' "$tmp/err"; fi
 	return $r
 }
-echo "1..30"
+echo "1..32"
 mkdir "$tmp/o"
 printf 'local x = \nptx.write("a.ptx", ptx.transpose{name="a"})\nptx.write(' >"$tmp/syntax.lua"
 expect 6 'syntax.lua:3:' -- $px gen --out "$tmp/o" "$tmp/syntax.lua"; t $? "syntax error: exit 6, file:line"
@@ -74,6 +74,12 @@ t $? "a flat kernel refuses threads along y"
 printf 'ptx.transpose{name="f", family="flat", skinny="wide"}\n' >"$tmp/flat3.lua"
 expect 6 'skinny: applies only to skinny kernels' -- $px gen --out "$tmp/o" "$tmp/flat3.lua"
 t $? "a flat kernel refuses another family's parameter"
+printf 'ptx.transpose{name="s", skinny="wide", elem=32, tile={64, 64}, threads={256, 1}, kw=16, pack=true}\n' >"$tmp/pack32.lua"
+expect 6 'pack: 1- and 2-byte elements only, with 4 passes along K (kmax/kw) a multiple of 1' -- \
+	$px gen --out "$tmp/o" "$tmp/pack32.lua"; t $? "a packed skinny kernel of 4-byte elements is refused"
+printf 'ptx.transpose{name="s", skinny="tall", elem=8, tile={256, 64}, threads={256, 1}, kw=32, pack=true}\n' >"$tmp/pack8.lua"
+expect 6 'pack: 1- and 2-byte elements only, with 2 passes along K (kmax/kw) a multiple of 4' -- \
+	$px gen --out "$tmp/o" "$tmp/pack8.lua"; t $? "a packed byte kernel with 2 passes along K is refused"
 expect 3 'missing.lua: cannot read: No such file or directory' -- $px gen --out "$tmp/o" "$tmp/missing.lua"; t $? "missing script: exit 3"
 expect 2 "unknown flag '--bogus'" -- $px gen --bogus x.lua; t $? "unknown flag: exit 2"
 printf 'ptx.write("mine.ptx", ptx.transpose{name="m"})\n' >"$tmp/mine.lua"

@@ -39,30 +39,14 @@ if [ ! -e "$1" ]; then
 	exit 1
 fi
 
-# Swap the [address] operands of the first two st.global lines whose
-# addresses differ ([%a] and [%a+0] are the same address: two branches may
-# store the same granule, and swapping those would change nothing).
-swap_stores() {
-	awk 'function addr(x, a) { match(x, /\[[^]]*\]/); a = substr(x, RSTART, RLENGTH)
-		sub(/\+0\]$/, "]", a); return a }
-	{ l[NR] = $0 }
-	/st\.global/ && (n == 0 || (n == 1 && addr($0) != addr(l[at[0]]))) { at[n++] = NR }
-	END {
-		if (n == 2) {
-			match(l[at[0]], /\[[^]]*\]/); a0 = substr(l[at[0]], RSTART, RLENGTH)
-			match(l[at[1]], /\[[^]]*\]/); a1 = substr(l[at[1]], RSTART, RLENGTH)
-			sub(/\[[^]]*\]/, a1, l[at[0]]); sub(/\[[^]]*\]/, a0, l[at[1]])
-		}
-		for (i = 1; i <= NR; i++) print l[i]
-	}' "$1"
-}
+. tests/lib/mutate.sh
 
 BOUND='setp\.gt\.s32\( *%ld_row_ok, %ld_rows_left, 0;\)'
 race=$(grep -l 'bar\.sync' "$@")
 oob=$(grep -l "$BOUND" "$@")
 swap=""
 for f in "$@"; do
-	swap_stores "$f" >"$tmp/probe.ptx"
+	swap_addrs 'st\.global' "$f" >"$tmp/probe.ptx"
 	cmp -s "$f" "$tmp/probe.ptx" || swap="$swap $f"
 done
 set -- $race
@@ -126,7 +110,7 @@ done
 
 for f in $swap; do
 	m="$tmp/$(basename "$f" .ptx)_swap.ptx"
-	swap_stores "$f" >"$m"
+	swap_addrs 'st\.global' "$f" >"$m"
 	$PX check --emulate --shapes "$(shapes_for "$f")" "$m" >"$tmp/out" 2>&1
 	rc=$?
 	if [ $rc -eq 8 ]; then

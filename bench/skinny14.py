@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Issue 22 item 3's table from a bench/peers.py results file: per case, the
+best of the skinny kernels older than the issue, of the kmax 32 and packed
+ones it added (scripts/variants.lua), of the candidates
+(bench/results/tuning/skinny14.lua, c14_*), of every other ptxpose kernel
+timed, and the best peer, as % of the copy; the new and candidate columns
+also as a ratio to the old best and to the best peer (above 1: faster).
+
+    python3 bench/skinny14.py RESULTS.json
+"""
+import json
+import re
+import sys
+
+from peers_model import KERNEL_PREFIX, PEERS, best_of, geomean, ok_us
+
+NEW = re.compile(r'skinny_(wide|tall)_k(32|32_pack|64_pack)_b(8|16)$')
+
+
+def group(kernel):
+    if kernel.startswith('c14_'):
+        return 'cand'
+    if NEW.match(kernel):
+        return 'new'
+    return 'old' if kernel.startswith('skinny_') else 'other'
+
+
+def main(argv):
+    if len(argv) != 2:
+        sys.exit(__doc__.strip())
+    try:
+        with open(argv[1]) as f:
+            cases = json.load(f)['cases']
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        print(f'skinny14.py: {argv[1]}: not a bench/peers.py results file ({type(e).__name__}: {e})', file=sys.stderr)
+        return 3
+    cols = ('old', 'new', 'cand', 'other')
+    ratios = {c: ([], []) for c in ('new', 'cand')}
+    print('| case | ' + ' | '.join(f'{c} best' for c in cols) + ' | best peer | new/old | new/peer | cand/peer |')
+    print('|' + ' --- |' * (len(cols) + 5))
+    for c in cases:
+        im = c['impls']
+        copy = ok_us(im, 'copy')
+        if not copy:
+            continue
+        best = {g: best_of(im, [n for n in im if n.startswith(KERNEL_PREFIX) and group(n[len(KERNEL_PREFIX):]) == g])
+                for g in cols}
+        peer = best_of(im, PEERS)
+
+        def pct(n):
+            return f'{100 * copy / ok_us(im, n):.0f}% {n.replace(KERNEL_PREFIX, "")}' if n else '-'
+
+        def ratio(a, b, keep=None):
+            if not (a and b):
+                return '-'
+            r = ok_us(im, b) / ok_us(im, a)
+            if keep is not None:
+                keep.append(r)
+            return f'{r:.2f}x'
+        print(f"| {c['case']} | " + ' | '.join(pct(best[g]) for g in cols) + f' | {pct(peer)} | '
+              f"{ratio(best['new'], best['old'], ratios['new'][0])} | "
+              f"{ratio(best['new'], peer, ratios['new'][1])} | {ratio(best['cand'], peer, ratios['cand'][1])} |")
+    for g, (vs_old, vs_peer) in ratios.items():
+        print(f'\n{g}: geometric mean {geomean(vs_old, 0):.3f}x the old best over {len(vs_old)} cases, '
+              f'{geomean(vs_peer, 0):.3f}x the best peer over {len(vs_peer)}')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))

@@ -1,0 +1,37 @@
+#!/bin/sh
+# The packed skinny kernels (pack=4 or pack=2 in their metadata; issue 22
+# item 3): emulated on shapes whose tiles take the packed path (K a
+# multiple of 4/es, every line equally misaligned: aligned lines, an offset
+# pointer, batches) and on shapes where they fall back to the element path
+# (odd K, a leading dimension that misaligns the lines one by one); then,
+# t0720-style, each with the addresses of its first two packed shared
+# accesses swapped (the scatter's stores, the gather's loads), which
+# verification must catch. The shapes: tests/lib/emu_shapes.sh.
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib/tap.sh
+PX=build/ptxpose
+need_ptxpose
+. tests/lib/emu_shapes.sh
+tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
+wide=$(grep -l '^// ptxpose skinny=wide .* pack=' ptx/*.ptx)
+tall=$(grep -l '^// ptxpose skinny=tall .* pack=' ptx/*.ptx)
+[ -n "$wide" ] && [ -n "$tall" ] && ok "packed wide and tall skinny kernels in ptx/" ||
+	{ nok "no packed wide or tall skinny kernel in ptx/ (they are committed: regenerate with ninja ptx)"; finish; }
+tap_run "wide" $PX check --emulate --shapes "$EMU_SKINNY_PACK_WIDE" $wide
+tap_run "tall" $PX check --emulate --shapes "$EMU_SKINNY_PACK_TALL" $tall
+
+. tests/lib/mutate.sh
+for f in $wide $tall; do
+	m="$tmp/$(basename "$f")"
+	swap_addrs '(st|ld)\.shared\.b32' "$f" >"$m"
+	if cmp -s "$f" "$m"; then nok "$(basename "$f"): no two 32-bit shared accesses to swap"; continue; fi
+	case $f in *wide*) s=$EMU_SKINNY_PACK_WIDE ;; *) s=$EMU_SKINNY_PACK_TALL ;; esac
+	$PX check --emulate --shapes "$s" "$m" >"$tmp/out" 2>&1
+	rc=$?
+	if [ $rc -eq 1 ] && grep -q "got 0x[0-9a-f]*, want 0x" "$tmp/out"; then
+		ok "$(basename "$f") with two packed shared accesses swapped: exit 1, a wrong element"
+	else
+		diag <"$tmp/out"; nok "$(basename "$f") with two packed shared accesses swapped: exit $rc (want 1)"
+	fi
+done
+finish

@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+# t0813-bench-skinny14: bench/skinny14.py, the table of issue 22 item 3's GPU
+# stage, from hand-made results with known times: each kernel lands in its
+# group (older skinny, the kmax 32 and packed ones, the c14_* candidates,
+# the others), the ratios are the times' and the geometric means theirs; a
+# file that is not results is one line and exit 3.
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'lib'))
+from pytap import ROOT, finish, ok  # noqa: E402
+
+tmp = tempfile.mkdtemp(prefix='t0813.')
+
+
+def run(path):
+    p = subprocess.run([sys.executable, '-B', os.path.join(ROOT, 'bench', 'skinny14.py'), path],
+                       capture_output=True, text=True, cwd=ROOT)
+    return p.returncode, p.stdout, p.stderr
+
+
+def entry(us):
+    return {'status': 'ok', 'us': us}
+
+
+us = {'copy': 10, 'triton': 20, 'torch': 40, 'ptxpose:skinny_wide_k64_b8': 40, 'ptxpose:skinny_wide_k16_b8': 50,
+      'ptxpose:skinny_wide_k32_b8': 25, 'ptxpose:skinny_wide_k32_pack_b8': 16, 'ptxpose:c14_wide_k32_g32_b8': 10,
+      'ptxpose:fast_b8': 80}
+case = {'case': '24x1048576:u8', 'impls': {n: entry(t) for n, t in us.items()}}
+case['impls']['ptxpose:skinny_wide_k64_pack_b8'] = {'status': 'WRONG', 'us': 1}
+res = os.path.join(tmp, 'r.json')
+with open(res, 'w') as f:
+    json.dump({'cases': [case]}, f)
+rc, out, err = run(res)
+row = [line for line in out.splitlines() if line.startswith('| 24x1048576:u8 ')]
+ok(rc == 0 and len(row) == 1, 'a row for the case: exit 0')
+cells = [c.strip() for c in row[0].split('|')[1:-1]] if row else []
+ok(cells[1:6] == ['25% skinny_wide_k64_b8', '62% skinny_wide_k32_pack_b8', '100% c14_wide_k32_g32_b8',
+                  '12% fast_b8', '50% triton'], 'the best of each group, as % of the copy (a WRONG one left out)')
+ok(cells[6:9] == ['2.50x', '1.25x', '2.00x'], 'new vs old, new vs the best peer, candidates vs the best peer')
+ok('new: geometric mean 2.500x the old best over 1 cases, 1.250x the best peer over 1' in out, 'the summary lines')
+with open(os.path.join(tmp, 'bad.json'), 'w') as f:
+    f.write('[1, 2]')
+rc, out, err = run(os.path.join(tmp, 'bad.json'))
+ok(rc == 3 and len(err.strip().splitlines()) == 1 and 'not a bench/peers.py results file' in err and not out,
+   'a file that is not results: one line, exit 3')
+finish()
