@@ -230,6 +230,18 @@ for _, elem in ipairs{8, 16, 32, 64, 128} do
   ptx.write(name .. ".ptx", ptx.transpose{ name = name, family = "flat", elem = elem, threads = {128, 1},
     slots = 2 })
 end
+-- The same chunks moved through registers only (gather = true,
+-- gen/tp_flat_gather.c): each thread loads its output vectors' elements
+-- straight from global memory, stepping through the input with no division
+-- an element, and stores whole 16-byte vectors: no shared memory, no
+-- barrier, no chunk count. 64 threads, 16 elements a thread at every width
+-- (slots = element bytes): chunks of about 1000 elements, so 16x16 fits
+-- twice and 1000 matrices of 3x3 make 9 blocks (issue 22's tiny batches).
+for _, elem in ipairs{8, 16, 32, 64, 128} do
+  local name = string.format("flat_g_b%d", elem)
+  ptx.write(name .. ".ptx", ptx.transpose{ name = name, family = "flat", elem = elem, threads = {64, 1},
+    slots = elem // 8, gather = true })
+end
 
 -- The tiled copy (issue 21, gen/tp_rowcopy.c): rows moved between strided
 -- places, not transposed (op=copy in the metadata; plans never pick these

@@ -17,7 +17,7 @@ set -- ptx/flat_*.ptx
 need_ptx "$1"
 SHAPES="3x3:batch=1000,8x8:batch=77,16x16:batch=33,32x32:batch=9,64x64:batch=3,1x7:batch=100,31x33:batch=5"
 SHAPES="$SHAPES,64x128:batch=2,3x3:batch=50:offset=1,5x7:batch=40:offset=3,8x8:batch=20:ld_in=9:stride_in=80"
-SHAPES="$SHAPES,8x8:batch=20:ld_out=10:stride_out=90,1x1,1x1:batch=3000"
+SHAPES="$SHAPES,8x8:batch=20:ld_out=10:stride_out=90,1x1,1x1:batch=3000,7x1:batch=300,2x5:batch=500:offset=2"
 tap_run "the flat kernels on $SHAPES" $PX check --emulate --shapes "$SHAPES" "$@"
 for g in 1x1x1 2x2x2; do
 	PTXPOSE_GRID_MAX=$g tap_run "... and on a $g grid" $PX check --emulate \
@@ -44,5 +44,5 @@ for args in "--rows 3 --cols 3 --batch 1000 --stride-in 10" "--rows 3 --cols 3 -
 	*) ok "plan: flat_b32 not ranked for $args" ;; esac
 done
 check "run: the plan's kernel for 10000 packed 3x3 floats passes" 0 $PX run --elem 32 --rows 3 --cols 3 --batch 10000 --emulate
-grep -q 'picked flat_\(s_\)\{0,1\}b32 ' "$tmp/err" && ok "... it is a flat kernel" || { nok "... it is a flat kernel"; diag <"$tmp/err"; }
+grep -q 'picked flat_\([sg]_\)\{0,1\}b32 ' "$tmp/err" && ok "... it is a flat kernel" || { nok "... it is a flat kernel"; diag <"$tmp/err"; }
 finish
