@@ -34,7 +34,7 @@ typedef struct {
 	const char *full[FL_MAX_SLOTS];  /* slot s's vector lies inside the chunk (shared stage) */
 	const char *pr;
 	/* gather only (tp_flat_gather.c) */
-	const char *colsb, *wrap_i, *wrap_j, *src, *ga, *pq, *xs[4];
+	const char *colsb, *wrap_i, *wrap_j, *src, *ga, *pq, *xs[4], *prow, *prc, *mi, *mj;
 } fl;
 
 /* q = x / d through d's magic m (x, d < 2^15 + 16). */

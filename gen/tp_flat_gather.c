@@ -15,8 +15,15 @@
  * rows, as the shared stage does) and then steps: the next output element
  * is the next input row (+cols); past the last row, row 0 of the next
  * column ((1 - rc) more); past the last column, the next matrix
- * ((rc - cols) more). Nine integer instructions an element, no division;
- * each element is one load (ld.global.nc: the chunk's input span is a few
+ * ((rc - cols) more). Which steps wrap is known from the vector's first
+ * element: the wraps of a column fall every rows elements from
+ * rows - 1 - i, those of a matrix every rc from rc - 1 - r, so the vector
+ * takes two bit masks (a shift of the block's periodic bits 0, d, 2d, ...)
+ * and each step tests one bit of each: an add and two predicated adds an
+ * element (ptxas: two LOP3s into predicates), no counter, no division
+ * (sm_90: 8.75 instructions an element for bytes, the load's 64-bit
+ * address and prmt included, against 12.75 with row and column counters).
+ * Each element is one load (ld.global.nc: the chunk's input span is a few
  * KB, so a warp's loads hit a few L1 lines), packed into 32-bit words with
  * prmt for 1- and 2-byte elements, and the vector is one 16-byte store.
  * The others take every element of their vectors on its own, predicated
@@ -28,12 +35,18 @@
 void fl_gather_declare(fl *f)
 {
 	ptxb *b = f->b;
-	f->colsb = ptxb_reg(b, "b32", "the steps of src: the next row (cols x es bytes)", "step_row");
+	f->colsb = ptxb_reg(b, "b32", "the steps of in_off: the next row (cols x es bytes)", "step_row");
 	f->wrap_i = ptxb_reg(b, "b32", "... past the last row: row 0 of the next column, (1 - rc) x es more", "step_col");
 	f->wrap_j = ptxb_reg(b, "b32", "... past the last column: the next matrix, (rc - cols) x es more", "step_mat");
 	f->src = ptxb_reg(b, "b32", "the element's input offset from the chunk's input (bytes)", "in_off");
 	f->ga = ptxb_reg(b, "b64", "the thread's first output vector (global); slot s: + 16 s T", "ga");
-	f->pq = ptxb_reg(b, "pred", "the element steps into the next matrix; a part element lies in the chunk", "pq");
+	f->pq = ptxb_reg(b, "pred", "the step passes the matrix's end; a part element lies in the chunk", "pq");
+	if (f->V > 1) {
+		f->prow = ptxb_reg(b, "b32", "bits 0, rows, 2 rows, ... (below 16)", "period_rows");
+		f->prc = ptxb_reg(b, "b32", "bits 0, rc, 2 rc, ...", "period_rc");
+		f->mi = ptxb_reg(b, "b32", "bit k: the step after the vector's element k passes a column's last row", "wrap_col");
+		f->mj = ptxb_reg(b, "b32", "bit k: ... passes a matrix's last element", "wrap_mat");
+	}
 	for (unsigned k = 0; f->es < 4 && k < 4 / f->es; k++)
 		f->xs[k] = ptxb_reg(b, "b32", k ? NULL : "elements before they are packed into a word", "xs%u", k);
 }
@@ -54,20 +67,49 @@ static void src_addr(fl *f)
 	ptxb_op(f->b, NULL, "add.u64", "%s, %s, %s", f->t64, f->inb, f->t64);
 }
 
-/* The next output element: the next input row, else the next column, else
+/* P = the bits at 0, d, 2d, ... (those below 16: P |= P << d, 2d, 4d,
+ * 8d; a shift of 32 or more gives 0). */
+static void period_bits(fl *f, const char *P, const char *d)
+{
+	ptxb *b = f->b;
+	ptxb_op(b, NULL, "mov.b32", "%s, 1", P);
+	ptxb_op(b, NULL, "mov.b32", "%s, %s", f->x2, d);
+	for (int n = 0; n < 4; n++) {
+		if (n)
+			ptxb_op(b, NULL, "shl.b32", "%s, %s, 1", f->x2, f->x2);
+		ptxb_op(b, NULL, "shl.b32", "%s, %s, %s", f->tmp, P, f->x2);
+		ptxb_op(b, NULL, "or.b32", "%s, %s, %s", P, P, f->tmp);
+	}
+}
+
+/* The vector's wraps from its first element (row i of its column, index r
+ * of its matrix): bit k of mi says that the step after element k passes
+ * the column's last row (k = rows - 1 - i, + rows, ...), of mj the
+ * matrix's last element (k = rc - 1 - r, + rc, ...). */
+static void wrap_bits(fl *f)
+{
+	ptxb *b = f->b;
+	ptxb_op(b, NULL, "sub.u32", "%s, %s, %s", f->tmp, f->rows, f->i);
+	ptxb_op(b, NULL, "sub.u32", "%s, %s, 1", f->tmp, f->tmp);
+	ptxb_op(b, NULL, "shl.b32", "%s, %s, %s", f->mi, f->prow, f->tmp);
+	ptxb_op(b, NULL, "sub.u32", "%s, %s, %s", f->tmp, f->rc, f->r);
+	ptxb_op(b, NULL, "sub.u32", "%s, %s, 1", f->tmp, f->tmp);
+	ptxb_op(b, NULL, "shl.b32", "%s, %s, %s", f->mj, f->prc, f->tmp);
+}
+
+/* The step after element k: the next input row, and past the column's
+ * last row row 0 of the next column, and past the matrix's last element
  * the next matrix. */
-static void step(fl *f)
+static void step(fl *f, unsigned k)
 {
 	ptxb *b = f->b;
 	ptxb_op(b, NULL, "add.u32", "%s, %s, %s", f->src, f->src, f->colsb);
-	ptxb_op(b, NULL, "add.u32", "%s, %s, 1", f->i, f->i);
-	ptxb_op(b, NULL, "setp.eq.u32", "%s, %s, %s", f->pr, f->i, f->rows);
+	ptxb_op(b, NULL, "and.b32", "%s, %s, 0x%x", f->tmp, f->mi, 1u << k);
+	ptxb_op(b, NULL, "setp.ne.u32", "%s, %s, 0", f->pr, f->tmp);
 	ptxb_op(b, f->pr, "add.u32", "%s, %s, %s", f->src, f->src, f->wrap_i);
-	ptxb_op(b, f->pr, "mov.u32", "%s, 0", f->i);
-	ptxb_op(b, f->pr, "add.u32", "%s, %s, 1", f->j, f->j);
-	ptxb_op(b, NULL, "setp.eq.and.u32", "%s, %s, %s, %s", f->pq, f->j, f->cols, f->pr);
+	ptxb_op(b, NULL, "and.b32", "%s, %s, 0x%x", f->tmp, f->mj, 1u << k);
+	ptxb_op(b, NULL, "setp.ne.u32", "%s, %s, 0", f->pq, f->tmp);
 	ptxb_op(b, f->pq, "add.u32", "%s, %s, %s", f->src, f->src, f->wrap_j);
-	ptxb_op(b, f->pq, "mov.u32", "%s, 0", f->j);
 }
 
 /* Element k of slot s's vector from [t64], into its place: its own unit
@@ -115,15 +157,21 @@ static void whole_vectors(fl *f)
 		ptxb_op(b, NULL, "shl.b32", "%s, %s, %u", f->wrap_i, f->wrap_i, f->lg);
 		ptxb_op(b, NULL, "shl.b32", "%s, %s, %u", f->wrap_j, f->wrap_j, f->lg);
 	}
+	if (f->V > 1) {
+		period_bits(f, f->prow, f->rows);
+		period_bits(f, f->prc, f->rc);
+	}
 	for (unsigned s = 0; s < f->K; s++) {
-		ptxb_group(b, "Slot %u: output elements qv + %u - hout ... + %u, each loaded from its input place.", s,
+		ptxb_group(b, "Slot %u: output elements qv + %u - hout ... + %u: the first divided, the wraps, then steps.", s,
 			   s * TV, f->V - 1);
 		elem_of(f, s * TV);
 		fl_out_index(f, f->e);
 		src_of_index(f);
+		if (f->V > 1)
+			wrap_bits(f);
 		for (unsigned k = 0; k < f->V; k++) {
 			if (k)
-				step(f);
+				step(f, k - 1);
 			src_addr(f);
 			load_packed(f, s, k);
 		}
