@@ -15,7 +15,7 @@ expect() {
 		r=1; echo "# exit $rc (want $code), stderr:"; sed 's/^/#   /' "$tmp/err"; fi
 	return $r
 }
-echo "1..30"
+echo "1..32"
 mkdir "$tmp/o"
 printf 'local x = \nptx.write("a.ptx", ptx.transpose{name="a"})\nptx.write(' >"$tmp/syntax.lua"
 expect 6 'syntax.lua:3:' -- $px gen --out "$tmp/o" "$tmp/syntax.lua"; t $? "syntax error: exit 6, file:line"
@@ -74,6 +74,11 @@ t $? "a flat kernel refuses threads along y"
 printf 'ptx.transpose{name="f", family="flat", skinny="wide"}\n' >"$tmp/flat3.lua"
 expect 6 'skinny: applies only to skinny kernels' -- $px gen --out "$tmp/o" "$tmp/flat3.lua"
 t $? "a flat kernel refuses another family's parameter"
+printf 'ptx.transpose{name="f", gather=true}\n' >"$tmp/flat4.lua"
+expect 6 'gather: applies only to flat kernels' -- $px gen --out "$tmp/o" "$tmp/flat4.lua"; t $? "gather: flat kernels only"
+printf 'ptx.write("g.ptx", ptx.transpose{name="g", family="flat", elem=32, threads={256, 1}, slots=16, gather=true})\n' >"$tmp/flat5.lua"
+$px gen --out "$tmp/o" "$tmp/flat5.lua" >/dev/null 2>&1 && grep -q '^// ptxpose vec=4 smem=none slots=16 gather=1$' "$tmp/o/g.ptx"
+t $? "a gathering flat kernel has no shared stage: 64 KB of slots are taken (smem=none)"
 expect 3 'missing.lua: cannot read: No such file or directory' -- $px gen --out "$tmp/o" "$tmp/missing.lua"; t $? "missing script: exit 3"
 expect 2 "unknown flag '--bogus'" -- $px gen --bogus x.lua; t $? "unknown flag: exit 2"
 printf 'ptx.write("mine.ptx", ptx.transpose{name="m"})\n' >"$tmp/mine.lua"
