@@ -18,7 +18,7 @@
 # family: checks, sanitizers, timed against the 2-D reduction), nd (N-d checks, the new
 # families under compute-sanitizer, the Python GPU tests), issue22 (issue 22's
 # target sets and the holdout, resumable; bench/targets.py), tinyg (the
-# gathering flat kernels flat_g_*: checks, memcheck and racecheck on tiny
+# gathering flat kernels flat_g*: checks, memcheck and racecheck on tiny
 # odd and misaligned batches, then the tiny set timed with every flat kernel
 # and naive_1d_*, no peers).
 set -u
@@ -358,7 +358,7 @@ stage_issue22() {
 	[ -n "$files" ] && python3 -B bench/targets.py --pick $files 2>&1 | tail -8
 }
 
-# The gathering flat kernels (flat_g_*, gen/tp_flat_gather.c: registers
+# The gathering flat kernels (flat_g*, gen/tp_flat_gather.c: registers
 # only, no shared memory): checks on tiny packed batches (odd shapes, a
 # partial last chunk, pointers off by one and two elements, padded sides:
 # the element path, one matrix past a chunk), with the grid capped too (a
@@ -372,18 +372,18 @@ TINYG_SHAPES="3x3:batch=1000,8x8:batch=10000,16x16:batch=3001,7x5:batch=333,3x3:
 stage_tinyg() {
 	local c tool
 	log "gathering flat kernels: checks"
-	$px check --shapes "$TINYG_SHAPES" ptx/flat_g_*.ptx >"$OUT/check-flat-g.tap"; echo "rc=$?"
-	PTXPOSE_GRID_MAX=7x1x1 $px check --shapes "$TINYG_SHAPES" ptx/flat_g_*.ptx >>"$OUT/check-flat-g.tap"
+	$px check --shapes "$TINYG_SHAPES" ptx/flat_g*.ptx >"$OUT/check-flat-g.tap"; echo "rc=$?"
+	PTXPOSE_GRID_MAX=7x1x1 $px check --shapes "$TINYG_SHAPES" ptx/flat_g*.ptx >>"$OUT/check-flat-g.tap"
 	echo "capped rc=$?"
 	grep -v '^ok' "$OUT/check-flat-g.tap" | head -10; grep -c '^ok' "$OUT/check-flat-g.tap"
 	log "gathering flat kernels: compute-sanitizer"
 	for tool in memcheck racecheck; do
-		compute-sanitizer --tool $tool --error-exitcode 9 $px check --shapes "$TINYG_SHAPES" ptx/flat_g_*.ptx \
+		compute-sanitizer --tool $tool --error-exitcode 9 $px check --shapes "$TINYG_SHAPES" ptx/flat_g*.ptx \
 			>"$OUT/san-$tool-flat-g.log" 2>&1
-		echo "$tool flat_g_*: rc=$? ok=$(grep -c '^ok' "$OUT/san-$tool-flat-g.log")" \
+		echo "$tool flat_g*: rc=$? ok=$(grep -c '^ok' "$OUT/san-$tool-flat-g.log")" \
 			"$(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san-$tool-flat-g.log" | head -1)"
 	done
-	log "the tiny set: flat_*, flat_s_*, flat_g_*, naive_1d_*"
+	log "the tiny set: flat_*, flat_s_*, flat_g*, naive_1d_*"
 	c=$(built_commit)
 	PTXPOSE_COMMIT=${PTXPOSE_COMMIT:-$c} PYTHONUNBUFFERED=1 timeout "${TTINY:-400}" python3 -B bench/peers.py \
 		--set tiny --ptx 'ptx/flat*.ptx' --ptx 'ptx/naive_1d*.ptx' --no-peers --resume \

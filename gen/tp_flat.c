@@ -57,6 +57,7 @@
 static const tp_param params[] = {
 	TP_INT("slots", 4, 1, FL_MAX_SLOTS, tp_flat, slots),
 	TP_BOOL("gather", tp_flat, gather),
+	TP_INT("unit", 16, 4, 16, tp_flat, unit),
 	TP_END,
 };
 
@@ -64,8 +65,9 @@ static const tp_flat *flat_of(const tp_params *p) { return (const tp_flat *)p->o
 
 static unsigned es_of(const tp_params *p) { return p->elem / 8 ? p->elem / 8 : 1; }
 
-/* Elements a chunk holds, and shared bytes. */
-static unsigned capacity(const tp_params *p) { return (flat_of(p)->slots * p->tx - 1) * (16 / es_of(p)); }
+/* Elements a vector and a chunk hold, and shared bytes. */
+static unsigned vec_of(const tp_params *p) { return flat_of(p)->unit / es_of(p); }
+static unsigned capacity(const tp_params *p) { return (flat_of(p)->slots * p->tx - 1) * vec_of(p); }
 static unsigned smem_bytes(const tp_params *p) { return flat_of(p)->slots * p->tx * 16; }
 
 #define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
@@ -77,14 +79,19 @@ static int validate(const tp_params *p, char *err, size_t errlen)
 	unsigned es = es_of(p);
 	if (p->ty != 1)
 		FAIL("threads: a flat kernel takes threads={T, 1}, not %ux%u", p->tx, p->ty);
-	if (p->vec != 1 && p->vec * es != 16)
-		FAIL("vec: a flat kernel moves 16-byte vectors (vec %u, or leave it out)", 16 / es);
+	unsigned ub = flat_of(p)->unit;
+	if (ub != 16 && !flat_of(p)->gather)
+		FAIL("unit: %u bytes needs gather = true (the shared stage moves 16-byte vectors)", ub);
+	if (ub & (ub - 1) || ub < es)
+		FAIL("unit: %u bytes is not 4, 8 or 16 bytes, at least an element (%u bytes)", ub, es);
+	if (p->vec != 1 && p->vec * es != ub)
+		FAIL("vec: a flat kernel moves %u-byte vectors (vec %u, or leave it out)", ub, ub / es);
 	if (!flat_of(p)->gather && smem_bytes(p) > FL_SMEM_MAX)
 		FAIL("slots: %u x %u threads x 16 bytes is %u bytes of shared memory, over the %u-byte static limit",
 		     flat_of(p)->slots, p->tx, smem_bytes(p), FL_SMEM_MAX);
-	if (flat_of(p)->slots * p->tx * (16 / es) > FL_ELEMS_MAX)
+	if (flat_of(p)->slots * p->tx * vec_of(p) > FL_ELEMS_MAX)
 		FAIL("slots: %u x %u threads x %u elements is over %u elements a chunk (the division by magic numbers"
-		     " is exact below it)", flat_of(p)->slots, p->tx, 16 / es, FL_ELEMS_MAX);
+		     " is exact below it)", flat_of(p)->slots, p->tx, vec_of(p), FL_ELEMS_MAX);
 	return 0;
 }
 
@@ -95,11 +102,11 @@ static void header(const tp_params *p, strbuf *h)
 		sb_printf(h, "// out[j][i] = in[i][j] for %u-bit elements, row-major, leading dimensions\n"
 			     "// in elements. The flat batched family, gathering (gen/tp_flat_gather.c): a\n"
 			     "// block moves a chunk of whole matrices, %u elements at most; on packed\n"
-			     "// batches each thread loads its 16-byte output vectors' elements from global\n"
+			     "// batches each thread loads its %u-byte output vectors' elements from global\n"
 			     "// memory into registers and stores whole vectors (no shared memory). Kernel\n"
 			     "// ABI v2 (docs/DESIGN.md): a block steps by the grid over chunks, so any grid\n"
 			     "// covers any batch. Matrices of more than %u elements move element by element.\n//\n",
-			  p->elem, capacity(p), capacity(p));
+			  p->elem, capacity(p), flat_of(p)->unit, capacity(p));
 	else
 		sb_printf(h, "// out[j][i] = in[i][j] for %u-bit elements, row-major, leading dimensions\n"
 			     "// in elements. The flat batched family (gen/tp_flat.c): a block moves a chunk\n"
@@ -111,7 +118,8 @@ static void header(const tp_params *p, strbuf *h)
 	sb_printf(h, "// ptxpose kernel=%s abi=2 elem=%u grid=flat block=%ux1 per_block=%u\n", p->name, p->elem, p->tx,
 		  capacity(p));
 	if (flat_of(p)->gather)
-		sb_printf(h, "// ptxpose vec=%u smem=none slots=%u gather=1", 16 / es, flat_of(p)->slots);
+		sb_printf(h, "// ptxpose vec=%u smem=none slots=%u gather=1 unit=%u", vec_of(p), flat_of(p)->slots,
+			  flat_of(p)->unit);
 	else
 		sb_printf(h, "// ptxpose vec=%u smem=flat smem_bytes=%u slots=%u", 16 / es, smem_bytes(p),
 			  flat_of(p)->slots);
@@ -493,7 +501,7 @@ static void chunk_bases(fl *f, const char *per, const char *vout)
 	ptxb_op(b, NULL, "mad.lo.u64", "%s, %s, %s, %s", f->inb, f->u64, f->sin, f->in);
 	ptxb_op(b, NULL, "mad.lo.u64", "%s, %s, %s, %s", f->outb, f->u64, f->sout, f->out);
 	ptxb_op(b, NULL, "cvt.u32.u64", "%s, %s", f->hout, f->outb);
-	ptxb_op(b, NULL, "and.b32", "%s, %s, 15", f->hout, f->hout);
+	ptxb_op(b, NULL, "and.b32", "%s, %s, %u", f->hout, f->hout, f->ub - 1);
 	ptxb_op(b, NULL, "shr.u32", "%s, %s, %u", f->hout, f->hout, f->lg);
 	ptxb_op(b, NULL, "selp.b32", "%s, %s, 0, %s", f->hout, f->hout, vout);
 }
@@ -565,10 +573,11 @@ static int emit(const tp_params *p, const char *header, strbuf *out, char *err, 
 	memset(f, 0, sizeof F);
 	f->b = b;
 	f->gather = flat_of(p)->gather;
-	f->es = es_of(p), f->lg = tp_lg2(f->es), f->V = 16 / f->es, f->T = p->tx, f->K = flat_of(p)->slots;
+	f->es = es_of(p), f->lg = tp_lg2(f->es), f->V = vec_of(p), f->T = p->tx, f->K = flat_of(p)->slots;
 	f->C = capacity(p);
+	f->ub = flat_of(p)->unit;
 	f->ut = f->es >= 8 ? "b64" : "b32";
-	f->units = f->es >= 8 ? 2 : 4;
+	f->units = f->ub / (f->es >= 8 ? 8 : 4);
 	em e; /* the parameters every family reads, and the thread (gen/tp_lib.c) */
 	memset(&e, 0, sizeof e);
 	e.b = b, e.p = p;

@@ -15,15 +15,16 @@
 
 /* The family's own parameters (in tp_params.own). */
 typedef struct {
-	unsigned slots; /* 16-byte vectors a thread moves a chunk, each side */
+	unsigned slots; /* vectors a thread moves a chunk, each side */
 	int gather;     /* registers only: no shared stage (tp_flat_gather.c) */
+	unsigned unit;  /* bytes a vector: 16; with gather also 4 or 8 */
 } tp_flat;
 
 /* The kernel's registers and sizes, shared by the emitting steps. */
 typedef struct {
 	ptxb *b;
 	int gather;
-	unsigned es, lg, V, T, K, C, units;
+	unsigned es, lg, V, T, K, C, units, ub; /* ub: bytes a vector (unit) */
 	const char *ut; /* the data registers' type: b32 (1 to 4 bytes), b64 (8 and 16) */
 	const char *in, *out, *rows, *cols, *ldi, *ldo, *batch, *sin, *sout;
 	const char *t, *rc, *nrc, *ncols, *nrows, *mrc, *mcols, *mrows;

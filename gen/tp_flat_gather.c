@@ -3,8 +3,11 @@
  * gen/tp_flat.c's; what differs is how a packed chunk moves: no shared
  * memory, no barrier.
  *
- * Thread t owns the 16-byte vectors t + s*T (s < K = slots) of the aligned
- * span that covers the chunk's output, as the shared stage's stores do.
+ * Thread t owns the vectors t + s*T (s < K = slots) of the aligned span
+ * that covers the chunk's output, as the shared stage's stores do; a
+ * vector is `unit` bytes, 16 as the stage's, or 8 or 4: a warp's loads of
+ * its lanes' element k then span 256 or 128 bytes of input rather than
+ * 512, fewer L1 lines a load, for a division every 8 or 4 bytes.
  * Vector q holds chunk output elements o = q*V - hout ... + V - 1 (hout:
  * the output's elements before the chunk in its first vector). Output
  * element o is matrix b = o / rc, output row j = r / rows (r = o - b*rc),
@@ -25,7 +28,7 @@
  * address and prmt included, against 12.75 with row and column counters).
  * Each element is one load (ld.global.nc: the chunk's input span is a few
  * KB, so a warp's loads hit a few L1 lines), packed into 32-bit words with
- * prmt for 1- and 2-byte elements, and the vector is one 16-byte store.
+ * prmt for 1- and 2-byte elements, and the vector is one store.
  * The others take every element of their vectors on its own, predicated
  * on lying in the chunk, its index divided, an element store. */
 #include <stdio.h>
@@ -39,7 +42,7 @@ void fl_gather_declare(fl *f)
 	f->wrap_i = ptxb_reg(b, "b32", "... past the last row: row 0 of the next column, (1 - rc) x es more", "step_col");
 	f->wrap_j = ptxb_reg(b, "b32", "... past the last column: the next matrix, (rc - cols) x es more", "step_mat");
 	f->src = ptxb_reg(b, "b32", "the element's input offset from the chunk's input (bytes)", "in_off");
-	f->ga = ptxb_reg(b, "b64", "the thread's first output vector (global); slot s: + 16 s T", "ga");
+	f->ga = ptxb_reg(b, "b64", "the thread's first output vector (global); slot s: + unit x s T", "ga");
 	f->pq = ptxb_reg(b, "pred", "the step passes the matrix's end; a part element lies in the chunk", "pq");
 	if (f->V > 1) {
 		f->prow = ptxb_reg(b, "b32", "bits 0, rows, 2 rows, ... (below 16)", "period_rows");
@@ -180,8 +183,10 @@ static void whole_vectors(fl *f)
 	for (unsigned s = 0; s < f->K; s++) {
 		char op[40], a[64], v[128];
 		tp_unit_op(op, sizeof op, "st.global", f->units, f->ut);
-		tp_addr(a, sizeof a, f->ga, 16 * s * f->T);
-		if (f->units == 2)
+		tp_addr(a, sizeof a, f->ga, f->ub * s * f->T);
+		if (f->units == 1)
+			snprintf(v, sizeof v, "%s", f->w[s][0]);
+		else if (f->units == 2)
 			snprintf(v, sizeof v, "{%s, %s}", f->w[s][0], f->w[s][1]);
 		else
 			snprintf(v, sizeof v, "{%s, %s, %s, %s}", f->w[s][0], f->w[s][1], f->w[s][2], f->w[s][3]);
@@ -207,7 +212,7 @@ static void part_vectors(fl *f)
 			src_of_index(f);
 			src_addr(f);
 			fl_elem_access(f, f->pq, 0, "global.nc", f->t64, 0, s, f->x);
-			fl_elem_access(f, f->pq, 1, "global", f->ga, 16 * s * f->T + k * f->es, s, f->x);
+			fl_elem_access(f, f->pq, 1, "global", f->ga, f->ub * s * f->T + k * f->es, s, f->x);
 		}
 	}
 }
@@ -232,9 +237,9 @@ void fl_gather_chunk(fl *f, const char *vin, const char *vout)
 	ptxb_op(b, npr, "bra", "G_ELEMENTS");
 	ptxb_group(b, "Packed: vectors t + s*T of the aligned output span; vector q's first element is chunk"
 		      " output element qv - hout, qv = q*V.");
-	ptxb_op(b, NULL, "and.b64", "%s, %s, 0xfffffffffffffff0", f->abase, f->outb);
+	ptxb_op(b, NULL, "and.b64", "%s, %s, 0x%llx", f->abase, f->outb, ~(unsigned long long)(f->ub - 1));
 	ptxb_op(b, NULL, "add.u32", "%s, %s, %s", f->lim, f->n, f->hout);
-	ptxb_op(b, NULL, "mul.wide.u32", "%s, %s, 16", f->t64, f->t);
+	ptxb_op(b, NULL, "mul.wide.u32", "%s, %s, %u", f->t64, f->t, f->ub);
 	ptxb_op(b, NULL, "add.u64", "%s, %s, %s", f->ga, f->abase, f->t64);
 	ptxb_op(b, NULL, "shl.b32", "%s, %s, %u", f->qv, f->t, tp_lg2(f->V));
 	ptxb_op(b, NULL, "add.u32", "%s, %s, %u", f->tmp, f->qv, (f->K - 1) * f->T * f->V + f->V);

@@ -242,6 +242,16 @@ for _, elem in ipairs{8, 16, 32, 64, 128} do
   ptx.write(name .. ".ptx", ptx.transpose{ name = name, family = "flat", elem = elem, threads = {64, 1},
     slots = elem // 8, gather = true })
 end
+-- The same with 8- and 4-byte vectors (unit) for 1- and 2-byte elements,
+-- still 16 elements a thread: a warp's loads of its lanes' element k span
+-- 256 or 128 bytes of input rather than 512 (fewer L1 lines a load), for a
+-- division every 8 or 4 bytes; the GPU run decides (bench/gpu-session.sh
+-- tinyg).
+for _, c in ipairs{ {8, 8}, {16, 8}, {8, 4} } do
+  local name = string.format("flat_g%d_b%d", c[2], c[1])
+  ptx.write(name .. ".ptx", ptx.transpose{ name = name, family = "flat", elem = c[1], threads = {64, 1},
+    slots = 16 * (c[1] // 8) // c[2], gather = true, unit = c[2] })
+end
 
 -- The tiled copy (issue 21, gen/tp_rowcopy.c): rows moved between strided
 -- places, not transposed (op=copy in the metadata; plans never pick these
