@@ -21,7 +21,11 @@
 # round 14: small-grid and large-byte candidates checked, timed beside the
 # committed kernels and Triton, ncu counters, Triton's SASS; one summary),
 # skinny14 (issue 22 item 3: the kmax 32 and packed skinny kernels and their candidates,
-# checked, sanitized and timed against the older ones and the peers).
+# checked, sanitized and timed against the older ones and the peers),
+# tinyg (the
+# gathering flat kernels flat_g*: checks, memcheck and racecheck on tiny
+# odd and misaligned batches, then the tiny set timed with every flat kernel
+# and naive_1d_*, no peers).
 set -u
 OUT=${OUT:-/tmp/ptxpose-out}
 mkdir -p "$OUT"
@@ -543,6 +547,39 @@ print(' '.join(c for c, (r, n) in ks if c.split(':')[1] in ('u8', 'f16') and 9 <
 		echo "timing, $dir: rc=$? $(grep -c ' copy ' "$OUT/skinny14.log") cases measured in all ($(echo $cases | wc -w) $dir)"
 	done
 	[ -f "$OUT/skinny14.json" ] && python3 -B bench/skinny14.py "$OUT/skinny14.json" | tee "$OUT/skinny14.md" | tail -4
+}
+
+# The gathering flat kernels (flat_g*, gen/tp_flat_gather.c: registers
+# only, no shared memory): checks on tiny packed batches (odd shapes, a
+# partial last chunk, pointers off by one and two elements, padded sides:
+# the element path, one matrix past a chunk), with the grid capped too (a
+# block walks chunks); memcheck and racecheck over the same; then the tiny
+# set timed with every flat kernel and naive_1d_* and no peers
+# ($OUT/tiny-gather.json, resumable, within $TTINY seconds, default 400),
+# as tiny-flat.json was (bench/TUNING.md, issue 22).
+TINYG_SHAPES="3x3:batch=1000,8x8:batch=10000,16x16:batch=3001,7x5:batch=333,3x3:batch=1000:offset=1,\
+5x7:batch=77:offset=2,1x7:batch=1000,32x32:batch=100:offset=3,8x8:batch=20:ld_in=9:stride_in=80,\
+8x8:batch=20:ld_out=10:stride_out=90,31x33:batch=5,1x1,1x1:batch=3000"
+stage_tinyg() {
+	local c tool
+	log "gathering flat kernels: checks"
+	$px check --shapes "$TINYG_SHAPES" ptx/flat_g*.ptx >"$OUT/check-flat-g.tap"; echo "rc=$?"
+	PTXPOSE_GRID_MAX=7x1x1 $px check --shapes "$TINYG_SHAPES" ptx/flat_g*.ptx >>"$OUT/check-flat-g.tap"
+	echo "capped rc=$?"
+	grep -v '^ok' "$OUT/check-flat-g.tap" | head -10; grep -c '^ok' "$OUT/check-flat-g.tap"
+	log "gathering flat kernels: compute-sanitizer"
+	for tool in memcheck racecheck; do
+		compute-sanitizer --tool $tool --error-exitcode 9 $px check --shapes "$TINYG_SHAPES" ptx/flat_g*.ptx \
+			>"$OUT/san-$tool-flat-g.log" 2>&1
+		echo "$tool flat_g*: rc=$? ok=$(grep -c '^ok' "$OUT/san-$tool-flat-g.log")" \
+			"$(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san-$tool-flat-g.log" | head -1)"
+	done
+	log "the tiny set: flat_*, flat_s_*, flat_g*, naive_1d_*"
+	c=$(built_commit)
+	PTXPOSE_COMMIT=${PTXPOSE_COMMIT:-$c} PYTHONUNBUFFERED=1 timeout "${TTINY:-400}" python3 -B bench/peers.py \
+		--set tiny --ptx 'ptx/flat*.ptx' --ptx 'ptx/naive_1d*.ptx' --no-peers --resume \
+		--out "$OUT/tiny-gather.json" --replays 15 --target-ms 0.5 >>"$OUT/tiny-gather.log" 2>&1
+	echo "tiny: rc=$? $(grep -c ' copy ' "$OUT/tiny-gather.log") cases measured in all"
 }
 
 for s in "$@"; do

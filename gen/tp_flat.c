@@ -40,21 +40,24 @@
  * whole 16-byte vectors, conflict-free.
  *
  * The grid (grid=flat, loader/meta.c): one block a chunk; a block steps by
- * nctaid.x chunks (or matrices, past C), so any grid covers any batch. */
+ * nctaid.x chunks (or matrices, past C), so any grid covers any batch.
+ *
+ * `gather` (gen/tp_flat_gather.c) keeps the chunks, the packed test, the
+ * magic division and the path past C, and drops the shared stage: each
+ * thread gathers its output vectors' elements straight from global memory
+ * into registers and stores whole vectors (no shared memory, no barrier). */
 #include <stdio.h>
 #include <string.h>
 
-#include "gen/tp_lib.h"
+#include "gen/tp_flat.h"
 
 #define FL_SMEM_MAX 49152 /* static shared memory */
 #define FL_ELEMS_MAX 32768 /* slots x T x V: keeps the magic division exact */
 
-typedef struct {
-	unsigned slots; /* 16-byte vectors a thread moves a chunk, each side */
-} tp_flat;
-
 static const tp_param params[] = {
-	TP_INT("slots", 4, 1, 16, tp_flat, slots),
+	TP_INT("slots", 4, 1, FL_MAX_SLOTS, tp_flat, slots),
+	TP_BOOL("gather", tp_flat, gather),
+	TP_INT("unit", 16, 4, 16, tp_flat, unit),
 	TP_END,
 };
 
@@ -62,8 +65,9 @@ static const tp_flat *flat_of(const tp_params *p) { return (const tp_flat *)p->o
 
 static unsigned es_of(const tp_params *p) { return p->elem / 8 ? p->elem / 8 : 1; }
 
-/* Elements a chunk holds, and shared bytes. */
-static unsigned capacity(const tp_params *p) { return (flat_of(p)->slots * p->tx - 1) * (16 / es_of(p)); }
+/* Elements a vector and a chunk hold, and shared bytes. */
+static unsigned vec_of(const tp_params *p) { return flat_of(p)->unit / es_of(p); }
+static unsigned capacity(const tp_params *p) { return (flat_of(p)->slots * p->tx - 1) * vec_of(p); }
 static unsigned smem_bytes(const tp_params *p) { return flat_of(p)->slots * p->tx * 16; }
 
 #define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
@@ -75,30 +79,50 @@ static int validate(const tp_params *p, char *err, size_t errlen)
 	unsigned es = es_of(p);
 	if (p->ty != 1)
 		FAIL("threads: a flat kernel takes threads={T, 1}, not %ux%u", p->tx, p->ty);
-	if (p->vec != 1 && p->vec * es != 16)
-		FAIL("vec: a flat kernel moves 16-byte vectors (vec %u, or leave it out)", 16 / es);
-	if (smem_bytes(p) > FL_SMEM_MAX)
+	unsigned ub = flat_of(p)->unit;
+	if (ub != 16 && !flat_of(p)->gather)
+		FAIL("unit: %u bytes needs gather = true (the shared stage moves 16-byte vectors)", ub);
+	if (ub & (ub - 1) || ub < es)
+		FAIL("unit: %u bytes is not 4, 8 or 16 bytes, at least an element (%u bytes)", ub, es);
+	if (p->vec != 1 && p->vec * es != ub)
+		FAIL("vec: a flat kernel moves %u-byte vectors (vec %u, or leave it out)", ub, ub / es);
+	if (!flat_of(p)->gather && smem_bytes(p) > FL_SMEM_MAX)
 		FAIL("slots: %u x %u threads x 16 bytes is %u bytes of shared memory, over the %u-byte static limit",
 		     flat_of(p)->slots, p->tx, smem_bytes(p), FL_SMEM_MAX);
-	if (flat_of(p)->slots * p->tx * (16 / es) > FL_ELEMS_MAX)
+	if (flat_of(p)->slots * p->tx * vec_of(p) > FL_ELEMS_MAX)
 		FAIL("slots: %u x %u threads x %u elements is over %u elements a chunk (the division by magic numbers"
-		     " is exact below it)", flat_of(p)->slots, p->tx, 16 / es, FL_ELEMS_MAX);
+		     " is exact below it)", flat_of(p)->slots, p->tx, vec_of(p), FL_ELEMS_MAX);
 	return 0;
 }
 
 static void header(const tp_params *p, strbuf *h)
 {
 	unsigned es = es_of(p);
-	sb_printf(h, "// out[j][i] = in[i][j] for %u-bit elements, row-major, leading dimensions\n"
-		     "// in elements. The flat batched family (gen/tp_flat.c): a block moves a chunk\n"
-		     "// of whole matrices, %u elements at most; packed batches read and write the\n"
-		     "// chunk's spans as 16-byte vectors and transpose in shared memory. Kernel ABI\n"
-		     "// v2 (docs/DESIGN.md): a block steps by the grid over chunks, so any grid\n"
-		     "// covers any batch. Matrices of more than %u elements move element by element.\n//\n",
-		  p->elem, capacity(p), capacity(p));
+	if (flat_of(p)->gather)
+		sb_printf(h, "// out[j][i] = in[i][j] for %u-bit elements, row-major, leading dimensions\n"
+			     "// in elements. The flat batched family, gathering (gen/tp_flat_gather.c): a\n"
+			     "// block moves a chunk of whole matrices, %u elements at most; on packed\n"
+			     "// batches each thread loads its %u-byte output vectors' elements from global\n"
+			     "// memory into registers and stores whole vectors (no shared memory). Kernel\n"
+			     "// ABI v2 (docs/DESIGN.md): a block steps by the grid over chunks, so any grid\n"
+			     "// covers any batch. Matrices of more than %u elements move element by element.\n//\n",
+			  p->elem, capacity(p), flat_of(p)->unit, capacity(p));
+	else
+		sb_printf(h, "// out[j][i] = in[i][j] for %u-bit elements, row-major, leading dimensions\n"
+			     "// in elements. The flat batched family (gen/tp_flat.c): a block moves a chunk\n"
+			     "// of whole matrices, %u elements at most; packed batches read and write the\n"
+			     "// chunk's spans as 16-byte vectors and transpose in shared memory. Kernel ABI\n"
+			     "// v2 (docs/DESIGN.md): a block steps by the grid over chunks, so any grid\n"
+			     "// covers any batch. Matrices of more than %u elements move element by element.\n//\n",
+			  p->elem, capacity(p), capacity(p));
 	sb_printf(h, "// ptxpose kernel=%s abi=2 elem=%u grid=flat block=%ux1 per_block=%u\n", p->name, p->elem, p->tx,
 		  capacity(p));
-	sb_printf(h, "// ptxpose vec=%u smem=flat smem_bytes=%u slots=%u", 16 / es, smem_bytes(p), flat_of(p)->slots);
+	if (flat_of(p)->gather)
+		sb_printf(h, "// ptxpose vec=%u smem=none slots=%u gather=1 unit=%u", vec_of(p), flat_of(p)->slots,
+			  flat_of(p)->unit);
+	else
+		sb_printf(h, "// ptxpose vec=%u smem=flat smem_bytes=%u slots=%u", 16 / es, smem_bytes(p),
+			  flat_of(p)->slots);
 	if (p->max_regs)
 		sb_printf(h, " max_regs=%u", p->max_regs);
 	sb_addc(h, '\n');
@@ -108,23 +132,7 @@ static void header(const tp_params *p, strbuf *h)
 }
 
 
-/* The kernel's registers and sizes, shared by the emitting steps. */
-typedef struct {
-	ptxb *b;
-	unsigned es, lg, V, T, K, C, units;
-	const char *ut; /* the data registers' type: b32 (1 to 4 bytes), b64 (8 and 16) */
-	const char *in, *out, *rows, *cols, *ldi, *ldo, *batch, *sin, *sout;
-	const char *t, *rc, *nrc, *ncols, *nrows, *mrc, *mcols, *mrows;
-	const char *c, *n, *lim, *m0, *inb, *outb, *hin, *hout, *smem, *sbh, *abase;
-	const char *q, *qv, *e, *x2, *bm, *r, *i, *j, *sa, *t64, *u64, *tmp, *x;
-	const char *w[16][4];        /* slot s's vector: its units */
-	const char *addr[16];        /* slot s's global address */
-	const char *full[16];        /* slot s's vector lies inside the chunk */
-	const char *pr;
-} fl;
-
-/* q = x / d through d's magic m (x, d < 2^15 + 16). */
-static void magic_div(fl *f, const char *q, const char *x, const char *m)
+void fl_magic_div(fl *f, const char *q, const char *x, const char *m)
 {
 	ptxb_op(f->b, NULL, "shl.b32", "%s, %s, 1", f->x2, x);
 	ptxb_op(f->b, NULL, "mul.hi.u32", "%s, %s, %s", q, f->x2, m);
@@ -135,18 +143,16 @@ static void magic_div(fl *f, const char *q, const char *x, const char *m)
 static void scatter_index(fl *f, const char *e)
 {
 	ptxb *b = f->b;
-	magic_div(f, f->bm, e, f->mrc);
+	fl_magic_div(f, f->bm, e, f->mrc);
 	ptxb_op(b, NULL, "mad.lo.u32", "%s, %s, %s, %s", f->r, f->bm, f->nrc, e);
-	magic_div(f, f->i, f->r, f->mcols);
+	fl_magic_div(f, f->i, f->r, f->mcols);
 	ptxb_op(b, NULL, "mad.lo.u32", "%s, %s, %s, %s", f->j, f->i, f->ncols, f->r);
 	ptxb_op(b, NULL, "mad.lo.u32", "%s, %s, %s, %s", f->sa, f->j, f->rows, f->i);
 	ptxb_op(b, NULL, "mad.lo.u32", "%s, %s, %s, %s", f->sa, f->bm, f->rc, f->sa);
 	ptxb_op(b, NULL, "mad.lo.u32", "%s, %s, %u, %s", f->sa, f->sa, f->es, f->sbh);
 }
 
-/* One element's access: ld or st of register x (16-byte elements: slot
- * s's pair) at [addr+off] in space ("global", "shared"). */
-static void elem_access(fl *f, const char *guard, int store, const char *space, const char *addr, unsigned off,
+void fl_elem_access(fl *f, const char *guard, int store, const char *space, const char *addr, unsigned off,
 			unsigned s, const char *x)
 {
 	char op[40], a[64], v[80];
@@ -244,7 +250,7 @@ static void load_vectors(fl *f)
 				ptxb_op(b, NULL, "shr.b32", "%s, %s, %u", f->x, x, sh);
 				x = f->x;
 			}
-			elem_access(f, NULL, 1, "shared", f->sa, 0, s, x);
+			fl_elem_access(f, NULL, 1, "shared", f->sa, 0, s, x);
 		}
 		ptxb_op(b, NULL, "bra", "%s", next);
 		ptxb_label(b, part);
@@ -253,15 +259,14 @@ static void load_vectors(fl *f)
 			ptxb_op(b, NULL, "add.u32", "%s, %s, %u", f->e, f->qv, k);
 			scatter_index(f, f->e);
 			ptxb_op(b, NULL, "setp.lt.u32", "%s, %s, %s", f->pr, f->e, f->n);
-			elem_access(f, f->pr, 0, "global", f->addr[s], k * f->es, s, f->x);
-			elem_access(f, f->pr, 1, "shared", f->sa, 0, s, f->x);
+			fl_elem_access(f, f->pr, 0, "global", f->addr[s], k * f->es, s, f->x);
+			fl_elem_access(f, f->pr, 1, "shared", f->sa, 0, s, f->x);
 		}
 		ptxb_label(b, next);
 	}
 }
 
-/* dst = base + (idx64 * stride) + (row * ld + col) * es, 64-bit. */
-static void elem_addr(fl *f, const char *dst, const char *base, const char *mat, const char *stride,
+void fl_elem_addr(fl *f, const char *dst, const char *base, const char *mat, const char *stride,
 		      const char *row, const char *ld, const char *col)
 {
 	ptxb *b = f->b;
@@ -274,29 +279,40 @@ static void elem_addr(fl *f, const char *dst, const char *base, const char *mat,
 	ptxb_op(b, NULL, "mad.lo.u64", "%s, %s, %s, %s", dst, f->u64, stride, dst);
 }
 
-/* The head of a loop of e over the chunk's elements t, t + T, ... (its
- * body ends with e += T and a branch back to head); done: past n. */
-static void elem_loop(fl *f, const char *head, const char *done)
+void fl_elem_loop(fl *f, const char *head, const char *done, void (*body)(fl *f))
 {
 	ptxb_op(f->b, NULL, "mov.u32", "%s, %s", f->e, f->t);
 	ptxb_label(f->b, head);
 	ptxb_op(f->b, NULL, "setp.ge.u32", "%s, %s, %s", f->pr, f->e, f->n);
 	ptxb_op(f->b, f->pr, "bra", "%s", done);
+	body(f);
+	ptxb_op(f->b, NULL, "add.u32", "%s, %s, %u", f->e, f->e, f->T);
+	ptxb_op(f->b, NULL, "bra", "%s", head);
+}
+
+void fl_out_index(fl *f, const char *e)
+{
+	ptxb *b = f->b;
+	fl_magic_div(f, f->bm, e, f->mrc);
+	ptxb_op(b, NULL, "mad.lo.u32", "%s, %s, %s, %s", f->r, f->bm, f->nrc, e);
+	fl_magic_div(f, f->j, f->r, f->mrows);
+	ptxb_op(b, NULL, "mad.lo.u32", "%s, %s, %s, %s", f->i, f->j, f->nrows, f->r);
+}
+
+static void load_element(fl *f)
+{
+	scatter_index(f, f->e);
+	fl_elem_addr(f, f->t64, f->inb, f->bm, f->sin, f->i, f->ldi, f->j);
+	fl_elem_access(f, NULL, 0, "global", f->t64, 0, 0, f->x);
+	fl_elem_access(f, NULL, 1, "shared", f->sa, 0, 0, f->x);
 }
 
 /* An input that is not packed: the block's threads over the chunk's
  * elements, each loaded from its matrix, row and column. */
 static void load_elements(fl *f)
 {
-	ptxb *b = f->b;
-	ptxb_group(b, "Input not packed: element e = t, t + T, ... of the chunk, one by one.");
-	elem_loop(f, "LD_ELEM", "LOADED");
-	scatter_index(f, f->e);
-	elem_addr(f, f->t64, f->inb, f->bm, f->sin, f->i, f->ldi, f->j);
-	elem_access(f, NULL, 0, "global", f->t64, 0, 0, f->x);
-	elem_access(f, NULL, 1, "shared", f->sa, 0, 0, f->x);
-	ptxb_op(b, NULL, "add.u32", "%s, %s, %u", f->e, f->e, f->T);
-	ptxb_op(b, NULL, "bra", "LD_ELEM");
+	ptxb_group(f->b, "Input not packed: element e = t, t + T, ... of the chunk, one by one.");
+	fl_elem_loop(f, "LD_ELEM", "LOADED", load_element);
 }
 
 /* A packed output: the shared stage's vectors (the output order shifted by
@@ -330,8 +346,8 @@ static void store_vectors(fl *f)
 		for (unsigned k = 0; k < f->V; k++) {
 			ptxb_op(b, NULL, "add.u32", "%s, %s, %u", f->e, f->qv, k);
 			ptxb_op(b, NULL, "setp.lt.u32", "%s, %s, %s", f->pr, f->e, f->n);
-			elem_access(f, f->pr, 0, "shared", f->sa, k * f->es, s, f->x);
-			elem_access(f, f->pr, 1, "global", f->addr[s], k * f->es, s, f->x);
+			fl_elem_access(f, f->pr, 0, "shared", f->sa, k * f->es, s, f->x);
+			fl_elem_access(f, f->pr, 1, "global", f->addr[s], k * f->es, s, f->x);
 		}
 		ptxb_label(b, lbl);
 	}
@@ -339,21 +355,19 @@ static void store_vectors(fl *f)
 
 /* An output that is not packed: element f = t, t + T, ... of the chunk's
  * output order from shared memory to its matrix, row and column. */
+static void store_element(fl *f)
+{
+	fl_out_index(f, f->e);
+	ptxb_op(f->b, NULL, "mad.lo.u32", "%s, %s, %u, %s", f->sa, f->e, f->es, f->smem);
+	fl_elem_access(f, NULL, 0, "shared", f->sa, 0, 0, f->x);
+	fl_elem_addr(f, f->t64, f->outb, f->bm, f->sout, f->j, f->ldo, f->i);
+	fl_elem_access(f, NULL, 1, "global", f->t64, 0, 0, f->x);
+}
+
 static void store_elements(fl *f)
 {
-	ptxb *b = f->b;
-	ptxb_group(b, "Output not packed: output element t, t + T, ... of the chunk, one by one.");
-	elem_loop(f, "ST_ELEM", "STORED");
-	magic_div(f, f->bm, f->e, f->mrc);
-	ptxb_op(b, NULL, "mad.lo.u32", "%s, %s, %s, %s", f->r, f->bm, f->nrc, f->e);
-	magic_div(f, f->j, f->r, f->mrows);
-	ptxb_op(b, NULL, "mad.lo.u32", "%s, %s, %s, %s", f->i, f->j, f->nrows, f->r);
-	ptxb_op(b, NULL, "mad.lo.u32", "%s, %s, %u, %s", f->sa, f->e, f->es, f->smem);
-	elem_access(f, NULL, 0, "shared", f->sa, 0, 0, f->x);
-	elem_addr(f, f->t64, f->outb, f->bm, f->sout, f->j, f->ldo, f->i);
-	elem_access(f, NULL, 1, "global", f->t64, 0, 0, f->x);
-	ptxb_op(b, NULL, "add.u32", "%s, %s, %u", f->e, f->e, f->T);
-	ptxb_op(b, NULL, "bra", "ST_ELEM");
+	ptxb_group(f->b, "Output not packed: output element t, t + T, ... of the chunk, one by one.");
+	fl_elem_loop(f, "ST_ELEM", "STORED", store_element);
 }
 
 /* Matrices of more than C elements: a block a matrix (stepping by the
@@ -394,8 +408,8 @@ static void big_matrices(fl *f, const char *rc64)
 	ptxb_op(b, NULL, "mad.lo.u64", "%s, %s, %s, %s", dst, j64, f->u64, i64);
 	ptxb_op(b, NULL, "shl.b64", "%s, %s, %u", dst, dst, f->lg);
 	ptxb_op(b, NULL, "add.u64", "%s, %s, %s", dst, dst, f->outb);
-	elem_access(f, NULL, 0, "global", src, 0, 0, f->x);
-	elem_access(f, NULL, 1, "global", dst, 0, 0, f->x);
+	fl_elem_access(f, NULL, 0, "global", src, 0, 0, f->x);
+	fl_elem_access(f, NULL, 1, "global", dst, 0, 0, f->x);
 	ptxb_op(b, NULL, "add.u64", "%s, %s, %u", idx, idx, f->T);
 	ptxb_op(b, NULL, "bra", "BIG_ELEM");
 	ptxb_label(b, "BIG_NEXT");
@@ -407,15 +421,20 @@ static void big_matrices(fl *f, const char *rc64)
 static void declare(fl *f)
 {
 	ptxb *b = f->b;
+	int sh = !f->gather; /* the shared stage's own registers */
 	f->batch = ptxb_reg(b, "b32", "matrices", "batch");
 	f->sin = ptxb_reg(b, "b64", "input stride (elements, then bytes)", "stride_in");
 	f->sout = ptxb_reg(b, "b64", "output stride (elements, then bytes)", "stride_out");
 	f->rc = ptxb_reg(b, "b32", "rows*cols: elements a matrix", "rc");
-	f->nrc = ptxb_reg(b, "b32", "-rc, -cols, -rows (mod 2^32): remainders by mad", "neg_rc");
-	f->ncols = ptxb_reg(b, "b32", NULL, "neg_cols");
+	f->nrc = ptxb_reg(b, "b32", sh ? "-rc, -cols, -rows (mod 2^32): remainders by mad" :
+		"-rc, -rows (mod 2^32): remainders by mad", "neg_rc");
+	if (sh)
+		f->ncols = ptxb_reg(b, "b32", NULL, "neg_cols");
 	f->nrows = ptxb_reg(b, "b32", NULL, "neg_rows");
-	f->mrc = ptxb_reg(b, "b32", "ceil(2^31 / d) for d = rc, cols, rows: x / d = mul.hi(2x, magic)", "magic_rc");
-	f->mcols = ptxb_reg(b, "b32", NULL, "magic_cols");
+	f->mrc = ptxb_reg(b, "b32", sh ? "ceil(2^31 / d) for d = rc, cols, rows: x / d = mul.hi(2x, magic)" :
+		"ceil(2^31 / d) for d = rc, rows: x / d = mul.hi(2x, magic)", "magic_rc");
+	if (sh)
+		f->mcols = ptxb_reg(b, "b32", NULL, "magic_cols");
 	f->mrows = ptxb_reg(b, "b32", NULL, "magic_rows");
 	f->c = ptxb_reg(b, "b32", "the chunk (a matrix, past C elements)", "chunk");
 	f->n = ptxb_reg(b, "b32", "elements of this chunk", "n");
@@ -423,20 +442,25 @@ static void declare(fl *f)
 	f->m0 = ptxb_reg(b, "b32", "the chunk's first matrix; then matrices a chunk", "m0");
 	f->inb = ptxb_reg(b, "b64", "the chunk's input (global)", "chunk_in");
 	f->outb = ptxb_reg(b, "b64", "the chunk's output (global)", "chunk_out");
-	f->hin = ptxb_reg(b, "b32", "elements of the first input vector before the chunk", "hin");
+	if (sh)
+		f->hin = ptxb_reg(b, "b32", "elements of the first input vector before the chunk", "hin");
 	f->hout = ptxb_reg(b, "b32", "... of the first output vector (0 if the output is not packed)", "hout");
-	f->smem = ptxb_reg(b, "b32", "shared stage", "smem");
-	f->sbh = ptxb_reg(b, "b32", "shared stage + hout elements: the chunk's output order", "smem_h");
+	if (sh) {
+		f->smem = ptxb_reg(b, "b32", "shared stage", "smem");
+		f->sbh = ptxb_reg(b, "b32", "shared stage + hout elements: the chunk's output order", "smem_h");
+	}
 	f->abase = ptxb_reg(b, "b64", "the 16-byte vector that holds the chunk's first element", "abase");
-	f->q = ptxb_reg(b, "b32", "the slot's vector", "q");
-	f->qv = ptxb_reg(b, "b32", "its first element", "qv");
+	if (sh)
+		f->q = ptxb_reg(b, "b32", "the slot's vector", "q");
+	f->qv = ptxb_reg(b, "b32", sh ? "its first element" : "the thread's first vector's first element", "qv");
 	f->e = ptxb_reg(b, "b32", "a chunk element", "e");
 	f->x2 = ptxb_reg(b, "b32", "2x, for mul.hi", "x2");
 	f->bm = ptxb_reg(b, "b32", "the element's matrix in the chunk", "bm");
 	f->r = ptxb_reg(b, "b32", "its index in the matrix", "r");
 	f->i = ptxb_reg(b, "b32", "its input row", "i");
 	f->j = ptxb_reg(b, "b32", "its input column", "j");
-	f->sa = ptxb_reg(b, "b32", "shared address", "sa");
+	if (sh)
+		f->sa = ptxb_reg(b, "b32", "shared address", "sa");
 	f->t64 = ptxb_reg(b, "b64", "scratch (global addresses)", "t64");
 	f->u64 = ptxb_reg(b, "b64", "scratch", "u64");
 	f->tmp = ptxb_reg(b, "b32", "scratch", "tmp");
@@ -444,10 +468,14 @@ static void declare(fl *f)
 	for (unsigned s = 0; s < f->K; s++) {
 		for (unsigned u = 0; u < f->units; u++)
 			f->w[s][u] = ptxb_reg(b, f->ut, s + u ? NULL : "slot s's vector, unit u", "w%u_%u", s, u);
-		f->addr[s] = ptxb_reg(b, "b64", s ? NULL : "slot s's global address", "ga%u", s);
-		f->full[s] = ptxb_reg(b, "pred", s ? NULL : "slot s's vector lies inside the chunk", "full%u", s);
+		if (sh) {
+			f->addr[s] = ptxb_reg(b, "b64", s ? NULL : "slot s's global address", "ga%u", s);
+			f->full[s] = ptxb_reg(b, "pred", s ? NULL : "slot s's vector lies inside the chunk", "full%u", s);
+		}
 	}
 	f->pr = ptxb_reg(b, "pred", "scratch", "p");
+	if (f->gather)
+		fl_gather_declare(f);
 }
 
 /* The divisor d's magic and negation. */
@@ -456,6 +484,82 @@ static void magic(fl *f, const char *m, const char *neg, const char *d)
 	ptxb_op(f->b, NULL, "div.u32", "%s, 0x7fffffff, %s", m, d);
 	ptxb_op(f->b, NULL, "add.u32", "%s, %s, 1", m, m);
 	ptxb_op(f->b, NULL, "mul.lo.u32", "%s, %s, 0xffffffff", neg, d);
+}
+
+/* The chunk's matrices m0 .. m0 + m - 1, its n elements, its bases and
+ * hout (the output's elements before it in its 16-byte vector; 0 where the
+ * output is not packed). */
+static void chunk_bases(fl *f, const char *per, const char *vout)
+{
+	ptxb *b = f->b;
+	ptxb_group(b, "The chunk's matrices m0 .. m0 + m - 1, its n elements and its bases.");
+	ptxb_op(b, NULL, "mul.lo.u32", "%s, %s, %s", f->m0, f->c, per);
+	ptxb_op(b, NULL, "sub.u32", "%s, %s, %s", f->n, f->batch, f->m0);
+	ptxb_op(b, NULL, "min.u32", "%s, %s, %s", f->n, f->n, per);
+	ptxb_op(b, NULL, "mul.lo.u32", "%s, %s, %s", f->n, f->n, f->rc);
+	ptxb_op(b, NULL, "cvt.u64.u32", "%s, %s", f->u64, f->m0);
+	ptxb_op(b, NULL, "mad.lo.u64", "%s, %s, %s, %s", f->inb, f->u64, f->sin, f->in);
+	ptxb_op(b, NULL, "mad.lo.u64", "%s, %s, %s, %s", f->outb, f->u64, f->sout, f->out);
+	ptxb_op(b, NULL, "cvt.u32.u64", "%s, %s", f->hout, f->outb);
+	ptxb_op(b, NULL, "and.b32", "%s, %s, %u", f->hout, f->hout, f->ub - 1);
+	ptxb_op(b, NULL, "shr.u32", "%s, %s, %u", f->hout, f->hout, f->lg);
+	ptxb_op(b, NULL, "selp.b32", "%s, %s, 0, %s", f->hout, f->hout, vout);
+}
+
+/* The gather kernel's walk: no chunk count (a division) and no barrier; a
+ * block is done when its chunk's first matrix is past the batch (64-bit:
+ * c x m passes 2^32 for batches past 2^31). m = C / rc through rc's magic
+ * (C x rc < 2^31). */
+static void gather_chunks(fl *f, const char *per, const char *vin, const char *vout)
+{
+	ptxb *b = f->b;
+	const char *batch64 = ptxb_reg(b, "b64", "matrices, 64-bit", "batch64");
+	ptxb_op(b, NULL, "mul.hi.u32", "%s, %s, %u", per, f->mrc, 2 * f->C);
+	ptxb_op(b, NULL, "cvt.u64.u32", "%s, %s", batch64, f->batch);
+	ptxb_label(b, "CHUNK");
+	ptxb_op(b, NULL, "mul.wide.u32", "%s, %s, %s", f->u64, f->c, per);
+	ptxb_op(b, NULL, "setp.ge.u64", "%s, %s, %s", f->pr, f->u64, batch64);
+	ptxb_op(b, f->pr, "bra", "DONE");
+	chunk_bases(f, per, vout);
+	fl_gather_chunk(f, vin, vout);
+	ptxb_label(b, "STORED");
+	ptxb_group(b, "The chunk nctaid.x on (nothing shared: no barrier).");
+}
+
+/* The shared stage's walk: a chunk into shared memory in output order, a
+ * barrier, out; a barrier before the next chunk reuses the stage. */
+static void stage_chunks(fl *f, const char *per, const char *vin, const char *vout)
+{
+	ptxb *b = f->b;
+	const char *nch = ptxb_reg(b, "b32", "chunks", "chunks");
+	ptxb_op(b, NULL, "div.u32", "%s, %u, %s", per, f->C, f->rc);
+	ptxb_op(b, NULL, "add.u32", "%s, %s, %s", nch, f->batch, per);
+	ptxb_op(b, NULL, "sub.u32", "%s, %s, 1", nch, nch);
+	ptxb_op(b, NULL, "div.u32", "%s, %s, %s", nch, nch, per);
+	ptxb_op(b, NULL, "mov.u32", "%s, flat_smem", f->smem);
+
+	ptxb_label(b, "CHUNK");
+	ptxb_op(b, NULL, "setp.ge.u32", "%s, %s, %s", f->pr, f->c, nch);
+	ptxb_op(b, f->pr, "bra", "DONE");
+	chunk_bases(f, per, vout);
+	ptxb_op(b, NULL, "mad.lo.u32", "%s, %s, %u, %s", f->sbh, f->hout, f->es, f->smem);
+	ptxb_op(b, vin, "bra", "LD_VEC");
+	load_elements(f);
+	ptxb_label(b, "LD_VEC");
+	load_vectors(f);
+	ptxb_label(b, "LOADED");
+	ptxb_group(b, "The chunk is in shared memory in its output order.");
+	ptxb_op(b, NULL, "bar.sync", "0");
+	char not_vout[16];
+	snprintf(not_vout, sizeof not_vout, "!%s", vout);
+	ptxb_op(b, not_vout, "bra", "ST_ELEMENTS");
+	store_vectors(f);
+	ptxb_op(b, NULL, "bra", "STORED");
+	ptxb_label(b, "ST_ELEMENTS");
+	store_elements(f);
+	ptxb_label(b, "STORED");
+	ptxb_group(b, "Before the next chunk reuses the stage; then the chunk nctaid.x on.");
+	ptxb_op(b, NULL, "bar.sync", "0");
 }
 
 static int emit(const tp_params *p, const char *header, strbuf *out, char *err, size_t errlen)
@@ -468,10 +572,12 @@ static int emit(const tp_params *p, const char *header, strbuf *out, char *err, 
 	fl F, *f = &F;
 	memset(f, 0, sizeof F);
 	f->b = b;
-	f->es = es_of(p), f->lg = tp_lg2(f->es), f->V = 16 / f->es, f->T = p->tx, f->K = flat_of(p)->slots;
+	f->gather = flat_of(p)->gather;
+	f->es = es_of(p), f->lg = tp_lg2(f->es), f->V = vec_of(p), f->T = p->tx, f->K = flat_of(p)->slots;
 	f->C = capacity(p);
+	f->ub = flat_of(p)->unit;
 	f->ut = f->es >= 8 ? "b64" : "b32";
-	f->units = f->es >= 8 ? 2 : 4;
+	f->units = f->ub / (f->es >= 8 ? 8 : 4);
 	em e; /* the parameters every family reads, and the thread (gen/tp_lib.c) */
 	memset(&e, 0, sizeof e);
 	e.b = b, e.p = p;
@@ -482,7 +588,8 @@ static int emit(const tp_params *p, const char *header, strbuf *out, char *err, 
 	const char *rc64 = ptxb_reg(b, "b64", "rows*cols, 64-bit", "rc64");
 	const char *vin = ptxb_reg(b, "pred", "the input is packed: ld_in == cols, stride_in == rc (or one matrix)", "vin");
 	const char *vout = ptxb_reg(b, "pred", "the output is packed", "vout");
-	ptxb_global(b, ".shared .align 16 .b8 flat_smem[%u];", smem_bytes(p));
+	if (!f->gather)
+		ptxb_global(b, ".shared .align 16 .b8 flat_smem[%u];", smem_bytes(p));
 
 	ptxb_op(b, NULL, "ld.param.u32", "%s, [param_batch]", f->batch);
 	ptxb_op(b, NULL, "ld.param.u64", "%s, [param_stride_in]", f->sin);
@@ -505,49 +612,14 @@ static int emit(const tp_params *p, const char *header, strbuf *out, char *err, 
 		   f->C, f->C);
 	ptxb_op(b, NULL, "cvt.u32.u64", "%s, %s", f->rc, rc64);
 	magic(f, f->mrc, f->nrc, f->rc);
-	magic(f, f->mcols, f->ncols, f->cols);
+	if (!f->gather)
+		magic(f, f->mcols, f->ncols, f->cols);
 	magic(f, f->mrows, f->nrows, f->rows);
 	const char *per = ptxb_reg(b, "b32", "matrices a chunk", "per_chunk");
-	const char *nch = ptxb_reg(b, "b32", "chunks", "chunks");
-	ptxb_op(b, NULL, "div.u32", "%s, %u, %s", per, f->C, f->rc);
-	ptxb_op(b, NULL, "add.u32", "%s, %s, %s", nch, f->batch, per);
-	ptxb_op(b, NULL, "sub.u32", "%s, %s, 1", nch, nch);
-	ptxb_op(b, NULL, "div.u32", "%s, %s, %s", nch, nch, per);
-	ptxb_op(b, NULL, "mov.u32", "%s, flat_smem", f->smem);
-
-	ptxb_label(b, "CHUNK");
-	ptxb_op(b, NULL, "setp.ge.u32", "%s, %s, %s", f->pr, f->c, nch);
-	ptxb_op(b, f->pr, "bra", "DONE");
-	ptxb_group(b, "The chunk's matrices m0 .. m0 + m - 1, its n elements and its bases.");
-	ptxb_op(b, NULL, "mul.lo.u32", "%s, %s, %s", f->m0, f->c, per);
-	ptxb_op(b, NULL, "sub.u32", "%s, %s, %s", f->n, f->batch, f->m0);
-	ptxb_op(b, NULL, "min.u32", "%s, %s, %s", f->n, f->n, per);
-	ptxb_op(b, NULL, "mul.lo.u32", "%s, %s, %s", f->n, f->n, f->rc);
-	ptxb_op(b, NULL, "cvt.u64.u32", "%s, %s", f->u64, f->m0);
-	ptxb_op(b, NULL, "mad.lo.u64", "%s, %s, %s, %s", f->inb, f->u64, f->sin, f->in);
-	ptxb_op(b, NULL, "mad.lo.u64", "%s, %s, %s, %s", f->outb, f->u64, f->sout, f->out);
-	ptxb_op(b, NULL, "cvt.u32.u64", "%s, %s", f->hout, f->outb);
-	ptxb_op(b, NULL, "and.b32", "%s, %s, 15", f->hout, f->hout);
-	ptxb_op(b, NULL, "shr.u32", "%s, %s, %u", f->hout, f->hout, f->lg);
-	ptxb_op(b, NULL, "selp.b32", "%s, %s, 0, %s", f->hout, f->hout, vout);
-	ptxb_op(b, NULL, "mad.lo.u32", "%s, %s, %u, %s", f->sbh, f->hout, f->es, f->smem);
-	ptxb_op(b, vin, "bra", "LD_VEC");
-	load_elements(f);
-	ptxb_label(b, "LD_VEC");
-	load_vectors(f);
-	ptxb_label(b, "LOADED");
-	ptxb_group(b, "The chunk is in shared memory in its output order.");
-	ptxb_op(b, NULL, "bar.sync", "0");
-	char not_vout[16];
-	snprintf(not_vout, sizeof not_vout, "!%s", vout);
-	ptxb_op(b, not_vout, "bra", "ST_ELEMENTS");
-	store_vectors(f);
-	ptxb_op(b, NULL, "bra", "STORED");
-	ptxb_label(b, "ST_ELEMENTS");
-	store_elements(f);
-	ptxb_label(b, "STORED");
-	ptxb_group(b, "Before the next chunk reuses the stage; then the chunk nctaid.x on.");
-	ptxb_op(b, NULL, "bar.sync", "0");
+	if (f->gather)
+		gather_chunks(f, per, vin, vout);
+	else
+		stage_chunks(f, per, vin, vout);
 	ptxb_op(b, NULL, "mov.u32", "%s, %%nctaid.x", f->tmp);
 	ptxb_op(b, NULL, "add.u32", "%s, %s, %s", f->c, f->c, f->tmp);
 	ptxb_op(b, NULL, "bra", "CHUNK");

@@ -266,6 +266,28 @@ for _, elem in ipairs{8, 16, 32, 64, 128} do
   ptx.write(name .. ".ptx", ptx.transpose{ name = name, family = "flat", elem = elem, threads = {128, 1},
     slots = 2 })
 end
+-- The same chunks moved through registers only (gather = true,
+-- gen/tp_flat_gather.c): each thread loads its output vectors' elements
+-- straight from global memory, stepping through the input with no division
+-- an element, and stores whole 16-byte vectors: no shared memory, no
+-- barrier, no chunk count. 64 threads, 16 elements a thread at every width
+-- (slots = element bytes): chunks of about 1000 elements, so 16x16 fits
+-- twice and 1000 matrices of 3x3 make 9 blocks (issue 22's tiny batches).
+for _, elem in ipairs{8, 16, 32, 64, 128} do
+  local name = string.format("flat_g_b%d", elem)
+  ptx.write(name .. ".ptx", ptx.transpose{ name = name, family = "flat", elem = elem, threads = {64, 1},
+    slots = elem // 8, gather = true })
+end
+-- The same with 8- and 4-byte vectors (unit) for 1- and 2-byte elements,
+-- still 16 elements a thread: a warp's loads of its lanes' element k span
+-- 256 or 128 bytes of input rather than 512 (fewer L1 lines a load), for a
+-- division every 8 or 4 bytes; the GPU run decides (bench/gpu-session.sh
+-- tinyg).
+for _, c in ipairs{ {8, 8}, {16, 8}, {8, 4} } do
+  local name = string.format("flat_g%d_b%d", c[2], c[1])
+  ptx.write(name .. ".ptx", ptx.transpose{ name = name, family = "flat", elem = c[1], threads = {64, 1},
+    slots = 16 * (c[1] // 8) // c[2], gather = true, unit = c[2] })
+end
 
 -- The tiled copy (issue 21, gen/tp_rowcopy.c): rows moved between strided
 -- places, not transposed (op=copy in the metadata; plans never pick these

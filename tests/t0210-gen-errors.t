@@ -15,7 +15,7 @@ expect() {
 		r=1; echo "# exit $rc (want $code), stderr:"; sed 's/^/#   /' "$tmp/err"; fi
 	return $r
 }
-echo "1..32"
+echo "1..36"
 mkdir "$tmp/o"
 printf 'local x = \nptx.write("a.ptx", ptx.transpose{name="a"})\nptx.write(' >"$tmp/syntax.lua"
 expect 6 'syntax.lua:3:' -- $px gen --out "$tmp/o" "$tmp/syntax.lua"; t $? "syntax error: exit 6, file:line"
@@ -80,6 +80,17 @@ expect 6 'pack: 1- and 2-byte elements only, with 4 passes along K (kmax/kw) a m
 printf 'ptx.transpose{name="s", skinny="tall", elem=8, tile={256, 64}, threads={256, 1}, kw=32, pack=true}\n' >"$tmp/pack8.lua"
 expect 6 'pack: 1- and 2-byte elements only, with 2 passes along K (kmax/kw) a multiple of 4' -- \
 	$px gen --out "$tmp/o" "$tmp/pack8.lua"; t $? "a packed byte kernel with 2 passes along K is refused"
+printf 'ptx.transpose{name="f", gather=true}\n' >"$tmp/flat4.lua"
+expect 6 'gather: applies only to flat kernels' -- $px gen --out "$tmp/o" "$tmp/flat4.lua"; t $? "gather: flat kernels only"
+printf 'ptx.write("g.ptx", ptx.transpose{name="g", family="flat", elem=32, threads={256, 1}, slots=16, gather=true})\n' >"$tmp/flat5.lua"
+$px gen --out "$tmp/o" "$tmp/flat5.lua" >/dev/null 2>&1 && grep -q '^// ptxpose vec=4 smem=none slots=16 gather=1 unit=16$' "$tmp/o/g.ptx"
+t $? "a gathering flat kernel has no shared stage: 64 KB of slots are taken (smem=none)"
+printf 'ptx.transpose{name="f", family="flat", elem=8, threads={64, 1}, unit=8}\n' >"$tmp/flat6.lua"
+expect 6 'unit: 8 bytes needs gather = true (the shared stage moves 16-byte vectors)' -- $px gen --out "$tmp/o" "$tmp/flat6.lua"
+t $? "unit below 16 bytes: gathering kernels only"
+printf 'ptx.transpose{name="f", family="flat", elem=64, threads={64, 1}, gather=true, unit=4}\n' >"$tmp/flat7.lua"
+expect 6 'unit: 4 bytes is not 4, 8 or 16 bytes, at least an element (8 bytes)' -- $px gen --out "$tmp/o" "$tmp/flat7.lua"
+t $? "a unit smaller than an element is refused"
 expect 3 'missing.lua: cannot read: No such file or directory' -- $px gen --out "$tmp/o" "$tmp/missing.lua"; t $? "missing script: exit 3"
 expect 2 "unknown flag '--bogus'" -- $px gen --bogus x.lua; t $? "unknown flag: exit 2"
 printf 'ptx.write("mine.ptx", ptx.transpose{name="m"})\n' >"$tmp/mine.lua"

@@ -2,7 +2,8 @@
 # t0600-sass: for every committed PTX file `ptxpose sass` produces the SASS
 # summary (text and JSON); no file uses local memory (LDL/STL) or generic
 # LD/ST; files with 16-byte accesses (vec x elem = 128 bits: vec=4 of
-# 32-bit, vec=2 of 64-bit elements) have 128-bit global loads AND stores;
+# 32-bit, vec=2 of 64-bit elements) have 128-bit global loads AND stores
+# (the gathering flat kernels, gather=1: stores; they load element by element);
 # files with shared memory have shared loads, shared stores and a barrier
 # (the study kernels' LDSM and STSM stand in for LDS and STS, and their
 # listings show SHFL.BFLY and MOVM, LDSM or STSM);
@@ -40,7 +41,10 @@ for path in sys.argv[1:]:
     say(s["ldl"] == 0 and s["stl"] == 0, "no local memory (LDL %d, STL %d)" % (s["ldl"], s["stl"]))
     say(s["ld_generic"] == 0 and s["st_generic"] == 0, "no generic LD/ST")
     vec, elem = int(m.get("vec", 1)), int(m.get("elem", 0))
-    if vec * elem == 128:
+    if vec * elem == 128 and str(m.get("gather")) == "1":
+        # the gathering flat kernels (gen/tp_flat_gather.c) load element by element
+        say(s["stg"].get("128", 0) > 0, "16-byte stores (element loads: gather=1): STG.E.128 x%d" % s["stg"].get("128", 0))
+    elif vec * elem == 128:
         say(s["ldg"].get("128", 0) > 0 and s["stg"].get("128", 0) > 0,
             "16-byte accesses: LDG.E.128 x%d and STG.E.128 x%d" % (s["ldg"].get("128", 0), s["stg"].get("128", 0)))
     if m.get("smem", "none") != "none":

@@ -27,7 +27,7 @@ shapes_for() {
 	if grep -q '^// ptxpose skinny=wide ' "$1"; then echo "$SHAPES,3x9000"
 	elif grep -q '^// ptxpose skinny=tall ' "$1"; then echo "$SHAPES,9000x3"
 	elif grep -q '^// ptxpose .* tile=256x256 ' "$1"; then echo "$SHAPES,264x264"
-	elif grep -q '^// ptxpose .* grid=flat ' "$1"; then echo "$SHAPES,7x5:batch=9" # chunks of several matrices
+	elif grep -q '^// ptxpose .* grid=flat ' "$1"; then echo "$SHAPES,7x5:batch=9,3x3:batch=250" # chunks of several matrices, whole ones (the gathering kernels' whole vectors)
 	else echo "$SHAPES"; fi
 }
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
