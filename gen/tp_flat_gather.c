@@ -54,7 +54,7 @@ void fl_gather_declare(fl *f)
 		f->xs[k] = ptxb_reg(b, "b32", k ? NULL : "elements before they are packed into a word", "xs%u", k);
 }
 
-/* src = the input offset (bytes) of element (bm, i, j), and t64 its address. */
+/* in_off = the input offset (bytes) of element (bm, i, j). */
 static void src_of_index(fl *f)
 {
 	ptxb *b = f->b;
@@ -64,6 +64,7 @@ static void src_of_index(fl *f)
 		ptxb_op(b, NULL, "shl.b32", "%s, %s, %u", f->src, f->src, f->lg);
 }
 
+/* t64 = its address. */
 static void src_addr(fl *f)
 {
 	ptxb_op(f->b, NULL, "cvt.u64.u32", "%s, %s", f->t64, f->src);
