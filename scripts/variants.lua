@@ -234,13 +234,16 @@ end
 -- gen/tp_flat_gather.c): each thread loads its output vectors' elements
 -- straight from global memory, stepping through the input with no division
 -- an element, and stores whole 16-byte vectors: no shared memory, no
--- barrier, no chunk count. 64 threads, 16 elements a thread at every width
--- (slots = element bytes): chunks of about 1000 elements, so 16x16 fits
--- twice and 1000 matrices of 3x3 make 9 blocks (issue 22's tiny batches).
+-- barrier, no chunk count. 64 threads, 16 elements a thread (slots =
+-- element bytes; 16-byte elements: 128 threads, 8 a thread, so that 16
+-- vectors in flight do not spill): chunks of about 1000 elements, so 16x16
+-- fits twice and 1000 matrices of 3x3 make 9 blocks (issue 22's tiny
+-- batches).
 for _, elem in ipairs{8, 16, 32, 64, 128} do
   local name = string.format("flat_g_b%d", elem)
-  ptx.write(name .. ".ptx", ptx.transpose{ name = name, family = "flat", elem = elem, threads = {64, 1},
-    slots = elem // 8, gather = true })
+  local t = elem == 128 and 128 or 64
+  ptx.write(name .. ".ptx", ptx.transpose{ name = name, family = "flat", elem = elem, threads = {t, 1},
+    slots = elem // 8 * 64 // t, gather = true })
 end
 -- The same with 8- and 4-byte vectors (unit) for 1- and 2-byte elements,
 -- still 16 elements a thread: a warp's loads of its lanes' element k span
