@@ -263,7 +263,8 @@ static void element(fl *f)
 	fl_elem_access(f, NULL, 1, "global", f->t64, 0, 0, f->x);
 }
 
-void fl_gather_chunk(fl *f, const char *vin, const char *vout)
+/* A chunk, from its bases (inb, outb, n, hout) to a branch to STORED. */
+static void gather_chunk(fl *f, const char *vin, const char *vout)
 {
 	ptxb *b = f->b;
 	char npr[24];
@@ -283,4 +284,24 @@ void fl_gather_chunk(fl *f, const char *vin, const char *vout)
 	ptxb_label(b, "G_ELEMENTS");
 	ptxb_group(b, "A side not packed: output element t, t + T, ... of the chunk, one by one.");
 	fl_elem_loop(f, "G_ELEM", "STORED", element);
+}
+
+/* The gather kernel's walk: no chunk count (a division) and no barrier; a
+ * block is done when its chunk's first matrix is past the batch (64-bit:
+ * c x m passes 2^32 for batches past 2^31). m = C / rc through rc's magic
+ * (C x rc < 2^31). */
+void fl_gather_chunks(fl *f, const char *per, const char *vin, const char *vout)
+{
+	ptxb *b = f->b;
+	const char *batch64 = ptxb_reg(b, "b64", "matrices, 64-bit", "batch64");
+	ptxb_op(b, NULL, "mul.hi.u32", "%s, %s, %u", per, f->mrc, 2 * f->C);
+	ptxb_op(b, NULL, "cvt.u64.u32", "%s, %s", batch64, f->batch);
+	ptxb_label(b, "CHUNK");
+	ptxb_op(b, NULL, "mul.wide.u32", "%s, %s, %s", f->u64, f->c, per);
+	ptxb_op(b, NULL, "setp.ge.u64", "%s, %s, %s", f->pr, f->u64, batch64);
+	ptxb_op(b, f->pr, "bra", "DONE");
+	fl_chunk_bases(f, per, vout);
+	gather_chunk(f, vin, vout);
+	ptxb_label(b, "STORED");
+	ptxb_group(b, "The chunk nctaid.x on (nothing shared: no barrier).");
 }
