@@ -67,8 +67,7 @@ static void src_of_index(fl *f)
 /* t64 = its address. */
 static void src_addr(fl *f)
 {
-	ptxb_op(f->b, NULL, "cvt.u64.u32", "%s, %s", f->t64, f->src);
-	ptxb_op(f->b, NULL, "add.u64", "%s, %s, %s", f->t64, f->inb, f->t64);
+	ptxb_op(f->b, NULL, "mad.wide.u32", "%s, %s, 1, %s", f->t64, f->src, f->inb);
 }
 
 /* P = the bits at 0, d, 2d, ... (those below 16: P |= P << d, 2d, 4d,
