@@ -255,6 +255,14 @@ for _, c in ipairs{ {8, 8}, {16, 8}, {8, 4} } do
   ptx.write(name .. ".ptx", ptx.transpose{ name = name, family = "flat", elem = c[1], threads = {64, 1},
     slots = 16 * (c[1] // 8) // c[2], gather = true, unit = c[2] })
 end
+-- And one vector of 4 elements a thread (flat_g4s_b8: 4 bytes, flat_g8s_b16:
+-- 8 bytes): chunks of 252 elements (8x8 fits thrice, 1000 matrices of 3x3
+-- make 36 blocks) and the shortest chain a thread, for batches of 10^3.
+for _, c in ipairs{ {8, 4}, {16, 8} } do
+  local name = string.format("flat_g%ds_b%d", c[2], c[1])
+  ptx.write(name .. ".ptx", ptx.transpose{ name = name, family = "flat", elem = c[1], threads = {64, 1},
+    slots = 1, gather = true, unit = c[2] })
+end
 
 -- The tiled copy (issue 21, gen/tp_rowcopy.c): rows moved between strided
 -- places, not transposed (op=copy in the metadata; plans never pick these
