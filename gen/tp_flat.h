@@ -54,9 +54,16 @@ void fl_elem_loop(fl *f, const char *head, const char *done, void (*body)(fl *f)
  * column), output column i (the input row). */
 void fl_out_index(fl *f, const char *e);
 
-/* tp_flat_gather.c: the gather kernel's registers, and its chunk: from the
- * chunk's bases (inb, outb, n, hout) to a branch to STORED. */
+/* The chunk's matrices m0 .. m0 + m - 1 (m = per), its n elements, its
+ * bases and hout (the output's elements before it in its vector; 0 where
+ * the output is not packed). */
+void fl_chunk_bases(fl *f, const char *per, const char *vout);
+
+/* The walks over chunks, from the magics to the label STORED (the emitter
+ * steps on to the next chunk): through the shared stage (tp_flat_stage.c),
+ * or registers only (tp_flat_gather.c, with its registers). */
+void fl_stage_chunks(fl *f, const char *per, const char *vin, const char *vout);
 void fl_gather_declare(fl *f);
-void fl_gather_chunk(fl *f, const char *vin, const char *vout);
+void fl_gather_chunks(fl *f, const char *per, const char *vin, const char *vout);
 
 #endif

@@ -54,7 +54,7 @@ void fl_gather_declare(fl *f)
 		f->xs[k] = ptxb_reg(b, "b32", k ? NULL : "elements before they are packed into a word", "xs%u", k);
 }
 
-/* src = the input offset (bytes) of element (bm, i, j), and t64 its address. */
+/* in_off = the input offset (bytes) of element (bm, i, j). */
 static void src_of_index(fl *f)
 {
 	ptxb *b = f->b;
@@ -64,10 +64,10 @@ static void src_of_index(fl *f)
 		ptxb_op(b, NULL, "shl.b32", "%s, %s, %u", f->src, f->src, f->lg);
 }
 
+/* t64 = its address. */
 static void src_addr(fl *f)
 {
-	ptxb_op(f->b, NULL, "cvt.u64.u32", "%s, %s", f->t64, f->src);
-	ptxb_op(f->b, NULL, "add.u64", "%s, %s, %s", f->t64, f->inb, f->t64);
+	ptxb_op(f->b, NULL, "mad.wide.u32", "%s, %s, 1, %s", f->t64, f->src, f->inb);
 }
 
 /* P = the bits at 0, d, 2d, ... (those below 16: P |= P << d, 2d, 4d,
@@ -146,13 +146,32 @@ static void elem_of(fl *f, unsigned off)
 	ptxb_op(f->b, NULL, "sub.u32", "%s, %s, %s", f->e, f->e, f->hout);
 }
 
-/* Every vector whole: a division a vector, steps between its elements, all
- * loads before the stores. */
+/* pr = slot s's vector lies wholly inside the chunk, its first element
+ * (qv + s*T*V, in e) at or past hout (only slot 0's can be before it) and
+ * its last before lim. */
+static void slot_whole(fl *f, unsigned s)
+{
+	ptxb *b = f->b;
+	ptxb_op(b, NULL, "add.u32", "%s, %s, %u", f->e, f->qv, s * f->T * f->V);
+	ptxb_op(b, NULL, "add.u32", "%s, %s, %u", f->tmp, f->e, f->V);
+	if (s) {
+		ptxb_op(b, NULL, "setp.le.u32", "%s, %s, %s", f->pr, f->tmp, f->lim);
+		return;
+	}
+	ptxb_op(b, NULL, "setp.ge.u32", "%s, %s, %s", f->pr, f->e, f->hout);
+	ptxb_op(b, NULL, "setp.le.and.u32", "%s, %s, %s, %s", f->pr, f->tmp, f->lim, f->pr);
+}
+
+/* The whole vectors: a division each, steps between its elements, every
+ * load before the stores; a vector not whole is left to part_vectors, and
+ * past the chunk's last vector the later slots are empty too. */
 static void whole_vectors(fl *f)
 {
 	ptxb *b = f->b;
 	unsigned TV = f->T * f->V;
-	ptxb_group(b, "Every vector of the thread whole: the steps (bytes), then each vector's first element divided.");
+	char skip[32], nwhole[24];
+	snprintf(nwhole, sizeof nwhole, "!%s", f->pr);
+	ptxb_group(b, "The steps (bytes) and the periodic bits, for the whole vectors.");
 	ptxb_op(b, NULL, "mul.lo.u32", "%s, %s, %u", f->colsb, f->cols, f->es);
 	ptxb_op(b, NULL, "add.u32", "%s, %s, 1", f->wrap_i, f->nrc);
 	ptxb_op(b, NULL, "sub.u32", "%s, %s, %s", f->wrap_j, f->rc, f->cols);
@@ -167,6 +186,12 @@ static void whole_vectors(fl *f)
 	for (unsigned s = 0; s < f->K; s++) {
 		ptxb_group(b, "Slot %u: output elements qv + %u - hout ... + %u: the first divided, the wraps, then steps.", s,
 			   s * TV, f->V - 1);
+		snprintf(skip, sizeof skip, "G_SKIP_%u", s);
+		ptxb_op(b, NULL, "add.u32", "%s, %s, %u", f->e, f->qv, s * TV);
+		ptxb_op(b, NULL, "setp.ge.u32", "%s, %s, %s", f->pr, f->e, f->lim);
+		ptxb_op(b, f->pr, "bra", "G_STORES");
+		slot_whole(f, s);
+		ptxb_op(b, nwhole, "bra", "%s", skip);
 		elem_of(f, s * TV);
 		fl_out_index(f, f->e);
 		src_of_index(f);
@@ -178,7 +203,9 @@ static void whole_vectors(fl *f)
 			src_addr(f);
 			load_packed(f, s, k);
 		}
+		ptxb_label(b, skip);
 	}
+	ptxb_label(b, "G_STORES");
 	ptxb_group(b, "The whole vectors' stores.");
 	for (unsigned s = 0; s < f->K; s++) {
 		char op[40], a[64], v[128];
@@ -190,21 +217,27 @@ static void whole_vectors(fl *f)
 			snprintf(v, sizeof v, "{%s, %s}", f->w[s][0], f->w[s][1]);
 		else
 			snprintf(v, sizeof v, "{%s, %s, %s, %s}", f->w[s][0], f->w[s][1], f->w[s][2], f->w[s][3]);
-		ptxb_op(b, NULL, op, "%s, %s", a, v);
+		slot_whole(f, s);
+		ptxb_op(b, f->pr, op, "%s, %s", a, v);
 	}
 }
 
-/* A vector not whole (the chunk's ends): each element inside the chunk on
- * its own; past the chunk's last vector, this and the later slots are done. */
+/* A vector not whole (the chunk's head or tail vector): each element
+ * inside the chunk on its own; past the chunk's last vector, this and the
+ * later slots are empty. */
 static void part_vectors(fl *f)
 {
 	ptxb *b = f->b;
 	unsigned TV = f->T * f->V;
 	for (unsigned s = 0; s < f->K; s++) {
+		char next[32];
+		snprintf(next, sizeof next, "G_PART_%u", s);
 		ptxb_group(b, "Slot %u, a vector not whole: each element inside the chunk on its own.", s);
 		ptxb_op(b, NULL, "add.u32", "%s, %s, %u", f->e, f->qv, s * TV);
 		ptxb_op(b, NULL, "setp.ge.u32", "%s, %s, %s", f->pr, f->e, f->lim);
 		ptxb_op(b, f->pr, "bra", "STORED");
+		slot_whole(f, s);
+		ptxb_op(b, f->pr, "bra", "%s", next);
 		for (unsigned k = 0; k < f->V; k++) {
 			elem_of(f, s * TV + k);
 			ptxb_op(b, NULL, "setp.lt.u32", "%s, %s, %s", f->pq, f->e, f->n);
@@ -214,6 +247,7 @@ static void part_vectors(fl *f)
 			fl_elem_access(f, f->pq, 0, "global.nc", f->t64, 0, s, f->x);
 			fl_elem_access(f, f->pq, 1, "global", f->ga, f->ub * s * f->T + k * f->es, s, f->x);
 		}
+		ptxb_label(b, next);
 	}
 }
 
@@ -228,7 +262,8 @@ static void element(fl *f)
 	fl_elem_access(f, NULL, 1, "global", f->t64, 0, 0, f->x);
 }
 
-void fl_gather_chunk(fl *f, const char *vin, const char *vout)
+/* A chunk, from its bases (inb, outb, n, hout) to a branch to STORED. */
+static void gather_chunk(fl *f, const char *vin, const char *vout)
 {
 	ptxb *b = f->b;
 	char npr[24];
@@ -242,16 +277,30 @@ void fl_gather_chunk(fl *f, const char *vin, const char *vout)
 	ptxb_op(b, NULL, "mul.wide.u32", "%s, %s, %u", f->t64, f->t, f->ub);
 	ptxb_op(b, NULL, "add.u64", "%s, %s, %s", f->ga, f->abase, f->t64);
 	ptxb_op(b, NULL, "shl.b32", "%s, %s, %u", f->qv, f->t, tp_lg2(f->V));
-	ptxb_op(b, NULL, "add.u32", "%s, %s, %u", f->tmp, f->qv, (f->K - 1) * f->T * f->V + f->V);
-	ptxb_op(b, NULL, "setp.ge.u32", "%s, %s, %s", f->pr, f->qv, f->hout);
-	ptxb_op(b, NULL, "setp.le.and.u32", "%s, %s, %s, %s", f->pr, f->tmp, f->lim, f->pr);
-	ptxb_op(b, npr, "bra", "G_PART");
 	whole_vectors(f);
-	ptxb_op(b, NULL, "bra", "STORED");
-	ptxb_label(b, "G_PART");
 	part_vectors(f);
 	ptxb_op(b, NULL, "bra", "STORED");
 	ptxb_label(b, "G_ELEMENTS");
 	ptxb_group(b, "A side not packed: output element t, t + T, ... of the chunk, one by one.");
 	fl_elem_loop(f, "G_ELEM", "STORED", element);
+}
+
+/* The gather kernel's walk: no chunk count (a division) and no barrier; a
+ * block is done when its chunk's first matrix is past the batch (64-bit:
+ * c x m passes 2^32 for batches past 2^31). m = C / rc through rc's magic
+ * (C x rc < 2^31). */
+void fl_gather_chunks(fl *f, const char *per, const char *vin, const char *vout)
+{
+	ptxb *b = f->b;
+	const char *batch64 = ptxb_reg(b, "b64", "matrices, 64-bit", "batch64");
+	ptxb_op(b, NULL, "mul.hi.u32", "%s, %s, %u", per, f->mrc, 2 * f->C);
+	ptxb_op(b, NULL, "cvt.u64.u32", "%s, %s", batch64, f->batch);
+	ptxb_label(b, "CHUNK");
+	ptxb_op(b, NULL, "mul.wide.u32", "%s, %s, %s", f->u64, f->c, per);
+	ptxb_op(b, NULL, "setp.ge.u64", "%s, %s, %s", f->pr, f->u64, batch64);
+	ptxb_op(b, f->pr, "bra", "DONE");
+	fl_chunk_bases(f, per, vout);
+	gather_chunk(f, vin, vout);
+	ptxb_label(b, "STORED");
+	ptxb_group(b, "The chunk nctaid.x on (nothing shared: no barrier).");
 }

@@ -270,13 +270,16 @@ end
 -- gen/tp_flat_gather.c): each thread loads its output vectors' elements
 -- straight from global memory, stepping through the input with no division
 -- an element, and stores whole 16-byte vectors: no shared memory, no
--- barrier, no chunk count. 64 threads, 16 elements a thread at every width
--- (slots = element bytes): chunks of about 1000 elements, so 16x16 fits
--- twice and 1000 matrices of 3x3 make 9 blocks (issue 22's tiny batches).
+-- barrier, no chunk count. 64 threads, 16 elements a thread (slots =
+-- element bytes; 16-byte elements: 128 threads, 8 a thread, so that 16
+-- vectors in flight do not spill): chunks of about 1000 elements, so 16x16
+-- fits twice and 1000 matrices of 3x3 make 9 blocks (issue 22's tiny
+-- batches).
 for _, elem in ipairs{8, 16, 32, 64, 128} do
   local name = string.format("flat_g_b%d", elem)
-  ptx.write(name .. ".ptx", ptx.transpose{ name = name, family = "flat", elem = elem, threads = {64, 1},
-    slots = elem // 8, gather = true })
+  local t = elem == 128 and 128 or 64
+  ptx.write(name .. ".ptx", ptx.transpose{ name = name, family = "flat", elem = elem, threads = {t, 1},
+    slots = elem // 8 * 64 // t, gather = true })
 end
 -- The same with 8- and 4-byte vectors (unit) for 1- and 2-byte elements,
 -- still 16 elements a thread: a warp's loads of its lanes' element k span
@@ -287,6 +290,14 @@ for _, c in ipairs{ {8, 8}, {16, 8}, {8, 4} } do
   local name = string.format("flat_g%d_b%d", c[2], c[1])
   ptx.write(name .. ".ptx", ptx.transpose{ name = name, family = "flat", elem = c[1], threads = {64, 1},
     slots = 16 * (c[1] // 8) // c[2], gather = true, unit = c[2] })
+end
+-- And one vector of 4 elements a thread (flat_g4s_b8: 4 bytes, flat_g8s_b16:
+-- 8 bytes): chunks of 252 elements (8x8 fits thrice, 1000 matrices of 3x3
+-- make 36 blocks) and the shortest chain a thread, for batches of 10^3.
+for _, c in ipairs{ {8, 4}, {16, 8} } do
+  local name = string.format("flat_g%ds_b%d", c[2], c[1])
+  ptx.write(name .. ".ptx", ptx.transpose{ name = name, family = "flat", elem = c[1], threads = {64, 1},
+    slots = 1, gather = true, unit = c[2] })
 end
 
 -- The tiled copy (issue 21, gen/tp_rowcopy.c): rows moved between strided
