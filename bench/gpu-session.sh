@@ -370,9 +370,11 @@ stage_issue22() {
 SK14_CHECK="24x1048576,1048576x24,17x1048576:offset=1,1048576x17:offset=3,48x65536:ld_in=65552:ld_out=49,\
 65536x48:ld_in=49:ld_out=65552,24x4096:batch=5,4096x24:batch=5:offset=2,33x100001:ld_in=100003,100001x33:ld_out=100003,\
 12x30000:offset=1,30000x12,64x20000,20000x64,9x5001:ld_in=5003:ld_out=11:offset=2,5001x9:ld_in=11:ld_out=5003"
-SK14_SAN="24x20000,20000x24,17x20001:offset=1,20001x17:ld_in=19:ld_out=20003:offset=3,36x2048:batch=3,\
-2048x36:batch=3:offset=2,33x3000:ld_in=3003:ld_out=35,3000x33"
-SK14_RACE="24x5000,5000x24,17x5001:offset=1,5001x17:offset=3,36x512:batch=3,512x36:batch=3"
+# (a leading dimension of 16 bytes' multiple with K a multiple of 4 takes the
+# packed path: 24x4096, 36x2048, 4096x24:offset=3; 17, 33 and ld 20003 do not)
+SK14_SAN="24x4096,4096x24:offset=3,17x20001:offset=1,20001x17:ld_in=19:ld_out=20003:offset=3,36x2048:batch=3,\
+2048x36:batch=3:offset=2,33x3000:ld_in=3003:ld_out=35,3000x33,24x20000:offset=1,20000x24"
+SK14_RACE="24x4096,4096x24:offset=3,17x5001:offset=1,5001x17,36x512:batch=3,512x36:batch=3:offset=2"
 stage_skinny14() {
 	local new cand c t0=$SECONDS cases dir other k ptx
 	rm -rf build/skinny14 && $px gen --out build/skinny14 bench/results/tuning/skinny14.lua >/dev/null || return 1
