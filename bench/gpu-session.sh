@@ -364,8 +364,8 @@ stage_issue22() {
 # grid capped; the default shapes for the committed ones), memcheck of them
 # all and racecheck of the committed ones,
 # then the skinny and skinny-mid sets' 1- and 2-byte cases with K 9 to 64,
-# every 1- and 2-byte skinny kernel, the narrow and fast kernels that won
-# some of them, and the peers timed by name ($OUT/skinny14.json, resumable
+# the direction's kmax 8 to 64 skinny kernels, the candidates, the narrow or
+# fast kernels that won some of them, and the peers timed by name ($OUT/skinny14.json, resumable
 # within $T14 seconds, default 120; the table: bench/skinny14.py). About 4
 # minutes in all.
 SK14_CHECK="24x1048576,1048576x24,17x1048576:offset=1,1048576x17:offset=3,48x65536:ld_in=65552:ld_out=49,\
