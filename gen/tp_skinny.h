@@ -86,6 +86,10 @@ typedef struct {
 	unsigned nd;            /* registers a granule: 4 (b32) or 2 (b64) */
 } sk;
 
+/* The thread's chunk slot `slot` is chunk k0 + LW*W*slot: its bytes in
+ * shared memory are this far from slot 0's. */
+static inline unsigned sk_slot_smem(const sk *s, unsigned slot) { return slot * s->LW * s->W * s->RB; }
+
 /* Line p of a thread (tile relative) is G*rl + sk_line_off(s, p). */
 static inline unsigned sk_line_off(const sk *s, unsigned p) { return p % s->G + s->G * s->RW * (p / s->G); }
 
@@ -98,6 +102,11 @@ void sk_gather_store(sk *s);      /* tall: shared memory into output granules */
 const char *sk_elem_addr(sk *s, unsigned p, unsigned e); /* addr[p][e], or computed into ea */
 void sk_elem_op(sk *s, int store, const char *space, const char *guard, const char *addr,
 		const char *const *words, unsigned e);
+
+/* tp_skinny_pack.c: the packed scatter (store) or gather (load) of every
+ * slot and warp 0's extra granule under the packed predicate, then a
+ * branch to `done`; the element path follows, at done_ELEMENTS. */
+void sk_packed_path(sk *s, int store, const char *done);
 
 /* tp_skinny_run.c */
 void sk_run_load(sk *s);          /* tall: the run into shared memory */

@@ -24,9 +24,8 @@ static const char *at(char *buf, size_t n, const char *reg, unsigned off)
 	return tp_addr(buf, n, reg, off);
 }
 
-/* The thread's chunk slot s is chunk k0 + LW*W*s: its bytes in shared
- * memory and in a line are this far from slot 0's. */
-static unsigned slot_smem(const sk *s, unsigned slot) { return slot * s->LW * s->W * s->RB; }
+/* The thread's chunk slot s is chunk k0 + LW*W*s: its bytes in a line are
+ * this far from slot 0's (in shared memory: sk_slot_smem). */
 static unsigned slot_line(const sk *s, unsigned slot) { return slot * s->LW * s->W * 16; }
 
 void sk_line_setup(sk *s)
@@ -287,76 +286,6 @@ void sk_line_load(sk *s)
 	ptxb_label(b, "LINE_LOADED");
 }
 
-/* The packed path's transpose of word w of a group's G granules: in[j]
- * holds elements w*G .. w*G+G-1 of line j; out[i] gets element w*G + i of
- * lines 0..G-1 (its place in the run). It is its own inverse. out must not
- * alias in; for G = 4 it goes through pk[]. */
-static void pack_words(sk *s, const char *const *in, const char *const *out)
-{
-	ptxb *b = s->e.b;
-	if (s->G == 2) {
-		ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x5410", out[0], in[0], in[1]);
-		ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x7632", out[1], in[0], in[1]);
-		return;
-	}
-	const char *const *t = (const char *const *)s->pk;
-	ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x5140", t[0], in[0], in[1]);
-	ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x7362", t[1], in[0], in[1]);
-	ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x5140", t[2], in[2], in[3]);
-	ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x7362", t[3], in[2], in[3]);
-	ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x5410", out[0], t[0], t[2]);
-	ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x7632", out[1], t[0], t[2]);
-	ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x5410", out[2], t[1], t[3]);
-	ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x7632", out[3], t[1], t[3]);
-}
-
-/* The packed scatter (store) or gather (load) of slot k of the group of
- * lines p0..p0+G-1: per word of the granules, G 32-bit shared accesses at
- * element (w*G + i)'s address in line p0, each holding the G lines'
- * elements. Shared offset off, under `guard`. */
-static void pack_slot(sk *s, int store, unsigned p0, unsigned k, unsigned off, const char *guard)
-{
-	ptxb *b = s->e.b;
-	char a[64];
-	const char *in[4], *out[4];
-	for (unsigned w = 0; w < 4; w++) {
-		for (unsigned j = 0; j < s->G; j++) {
-			(store ? in : out)[j] = s->d[p0 + j][k][w];
-			(store ? out : in)[j] = s->tmp[j];
-		}
-		for (unsigned i = 0; i < s->G && !store; i++)
-			ptxb_op(b, guard, "ld.shared.b32", "%s, %s", in[i], at(a, sizeof a, s->addr[p0][w * s->G + i], off));
-		pack_words(s, in, out);
-		for (unsigned i = 0; i < s->G && store; i++)
-			ptxb_op(b, guard, "st.shared.b32", "%s, %s", at(a, sizeof a, s->addr[p0][w * s->G + i], off), out[i]);
-	}
-}
-
-/* The packed scatter or gather of every slot and warp 0's extra granule,
- * then a branch to `done`; the element path follows. */
-static void packed_path(sk *s, int store, const char *done)
-{
-	ptxb *b = s->e.b;
-	char notpk[40], notw0[40];
-	const char *x = ptxb_find(b, "extra_ok");
-	snprintf(notpk, sizeof notpk, "!%s", s->packed);
-	snprintf(notw0, sizeof notw0, "!%s", ptxb_find(b, "warp0"));
-	ptxb_op(b, notpk, "bra.uni", "%s_ELEMENTS", done);
-	ptxb_note(b, "packed: words of %u lines' elements, transposed with prmt", s->G);
-	for (unsigned p = 0; p < s->P; p += s->G)
-		for (unsigned k = 0; k < s->S; k++)
-			pack_slot(s, store, p, k, k * s->LW * s->W * s->RB, s->rowok[p]);
-	ptxb_op(b, notw0, "bra.uni", "%s", done);
-	for (unsigned p = 0; p < s->P; p += s->G) {
-		ptxb_op(b, NULL, "and.pred", "%s, %s, %s", x, s->head, s->rowok[p]);
-		pack_slot(s, store, p, s->S, s->CH * s->RB, x);
-	}
-	ptxb_op(b, NULL, "bra.uni", "%s", done);
-	char l[40];
-	snprintf(l, sizeof l, "%s_ELEMENTS", done);
-	ptxb_label(b, l);
-}
-
 /* wide: every element to its place in the run; slot S (the extra granule)
  * in warp 0 only. */
 void sk_scatter(sk *s)
@@ -369,11 +298,11 @@ void sk_scatter(sk *s)
 	ptxb_group(b, "Scatter into shared memory in the run's order: element (c, i) of a chunk at (c*Kt + i)*%u;"
 		      " lanes along K write neighbouring elements.", s->es);
 	if (s->G > 1)
-		packed_path(s, 1, "SCATTERED");
+		sk_packed_path(s, 1, "SCATTERED");
 	for (unsigned p = 0; p < s->P; p++)
 		for (unsigned k = 0; k < s->S; k++)
 			for (unsigned e = 0; e < s->V; e++)
-				sk_elem_op(s, 1, "shared", s->rowok[p], at(a, sizeof a, sk_elem_addr(s, p, e), slot_smem(s, k)),
+				sk_elem_op(s, 1, "shared", s->rowok[p], at(a, sizeof a, sk_elem_addr(s, p, e), sk_slot_smem(s, k)),
 					   s->d[p][k], e);
 	ptxb_op(b, notw0, "bra.uni", "SCATTERED");
 	for (unsigned p = 0; p < s->P; p++) {
@@ -429,10 +358,10 @@ void sk_gather_store(sk *s)
 	ptxb_group(b, "Gather each output granule from the run in shared memory: element e of chunk k at"
 		      " (e*Kt + line)*%u.", s->es);
 	if (s->G > 1)
-		packed_path(s, 0, "GATHERED");
+		sk_packed_path(s, 0, "GATHERED");
 	for (unsigned p = 0; p < s->P; p++)
 		for (unsigned k = 0; k < s->S; k++)
-			gather(s, p, k, slot_smem(s, k), s->rowok[p]);
+			gather(s, p, k, sk_slot_smem(s, k), s->rowok[p]);
 	ptxb_op(b, notw0, "bra.uni", "GATHERED");
 	for (unsigned p = 0; p < s->P; p++) {
 		ptxb_op(b, NULL, "and.pred", "%s, %s, %s", x, s->head, s->rowok[p]);

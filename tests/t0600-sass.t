@@ -116,9 +116,10 @@ while IFS= read -r line; do
 	esac
 done <"$tmp/res"
 
-# The study kernels' warp instructions reach the SASS: SHFL.BFLY for the quad
-# transposes, and MOVM, LDSM or STSM by family (metadata family=).
-for f in $(grep -l '^// ptxpose .* study=1' "$@"); do
+# The warp-collective study kernels' warp instructions reach the SASS:
+# SHFL.BFLY for the quad transposes, and MOVM, LDSM or STSM by family
+# (metadata family=; the skinny kernels made study=1 until timed have none).
+for f in $(grep -l '^// ptxpose family=[a-z]* study=1' "$@"); do
 	fam=$(sed -n 's/^\/\/ ptxpose family=\([a-z]*\) .*/\1/p' "$f")
 	case $fam in
 	movmatrix) want=MOVM ;; ldmatrix) want=LDSM ;; stmatrix) want=STSM ;; *) want=SHFL ;;

@@ -31,6 +31,10 @@ c("tall", 8, 32, 8, 32, true, 128)
 -- granules (64 bytes) of 8 lines, kw 16 two (a whole sector).
 for _, elem in ipairs{8, 16} do
   c("tall", elem, 32, 8, 32, false)
+  c("tall", elem, 32, 16, 64, false)
   c("tall", elem, 64, 16, elem == 8 and 16 or 32, false)
 end
 c("tall", 16, 64, 16, 32, true)
+-- skinny_tall_k32_b8 held to 84 registers (106 otherwise; no spills): three
+-- blocks an SM instead of two.
+c("tall", 8, 32, 32, 64, false, 84)
