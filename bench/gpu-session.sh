@@ -20,9 +20,9 @@
 # target sets and the holdout, resumable; bench/targets.py), round14 (tuning
 # round 14: small-grid and large-byte candidates checked, timed beside the
 # committed kernels and Triton, ncu counters, Triton's SASS; one summary),
-# skinny14 (issue 22 item 3: the kmax 32 and packed skinny kernels and their
-# candidates, checked, sanitized and timed against the older ones and the
-# peers), tinyg-check (the gathering flat kernels flat_g*: checks, memcheck
+# skinny14 (issue 22 item 3: the skinny kernels it added, with
+# SK14_CAND=1 the candidates too, checked, sanitized and timed against the
+# older ones and the peers), tinyg-check (the gathering flat kernels flat_g*: checks, memcheck
 # and racecheck on tiny odd and misaligned batches), tinyg (the tiny set
 # timed with every flat kernel and naive_1d_*, no peers, resumable).
 set -u
@@ -67,7 +67,7 @@ stage_sanitize() {
 
 # Skinny, batched, misaligned and odd shapes through check (one process a
 # tool: every file and shape), memcheck over every kernel, racecheck over the
-# small-dimension family's kmax 8 and 64 and the narrow kernels (one a width;
+# small-dimension family's kmax 8 and 64 and _g<granules> ones and the narrow kernels (one a width;
 # every kernel walks batches), and the library's plans (run --elem).
 SAN_SHAPES=4097x4095,3x100003,100003x3,64x20000,20000x64,1x5000,33x31:batch=3:stride_in=1100:stride_out=1200:offset=1,1000x999:ld_in=1003:offset=1
 RACE_SHAPES=1000x999,3x20003,20003x3,64x5000,33x31:batch=3:stride_in=1100:stride_out=1200:offset=1,1000x999:ld_in=1003:offset=1
@@ -77,7 +77,8 @@ stage_shapes_san() {
 		>"$OUT/san-memcheck-all.log" 2>&1
 	echo "memcheck, every kernel: rc=$? $(grep -c '^ok' "$OUT/san-memcheck-all.log") ok, $(grep -c '^not ok' "$OUT/san-memcheck-all.log") not ok; $(grep 'ERROR SUMMARY' "$OUT/san-memcheck-all.log" | tail -1)"
 	compute-sanitizer --tool racecheck --error-exitcode 9 $px check --shapes "$RACE_SHAPES" \
-		ptx/skinny_*_k8_*.ptx ptx/skinny_*_k64_*.ptx ptx/skinny_*_k1_b8.ptx ptx/narrow_*.ptx >"$OUT/san-racecheck.log" 2>&1
+		ptx/skinny_*_k8_*.ptx ptx/skinny_*_k64_*.ptx ptx/skinny_*_k1_b8.ptx ptx/skinny_*_g[0-9]*_b*.ptx ptx/narrow_*.ptx \
+		>"$OUT/san-racecheck.log" 2>&1
 	echo "racecheck: rc=$? $(grep -c '^ok' "$OUT/san-racecheck.log") ok, $(grep -c '^not ok' "$OUT/san-racecheck.log") not ok; $(grep 'RACECHECK SUMMARY' "$OUT/san-racecheck.log" | tail -1)"
 	for e in 8 16 32 64 128; do
 		compute-sanitizer --tool memcheck --error-exitcode 9 $px run --elem $e --rows 4097 --cols 4095 --offset 1 --no-time \
@@ -495,17 +496,16 @@ stage_round14() {
 	tar -C "$w" --exclude='*.json' -czf "$OUT/r14-raw.tgz" .
 }
 
-# Issue 22 item 3 (skinny 1- and 2-byte elements, K 9 to 64): the kmax 32
-# and packed skinny kernels (scripts/variants.lua, study=1) and the
-# candidates of bench/results/tuning/skinny14.lua, built on the machine:
-# GPU checks on skinny, odd, batched and misaligned shapes (and with the
-# grid capped; the default shapes for the committed ones), memcheck of them
-# all and racecheck of the committed ones,
-# then the skinny and skinny-mid sets' 1- and 2-byte cases with K 9 to 64,
-# the direction's kmax 8 to 64 skinny kernels, the candidates, the narrow or
-# fast kernels that won some of them, and the peers timed by name ($OUT/skinny14.json, resumable
-# within $T14 seconds, default 120; the table: bench/skinny14.py). About 4
-# minutes in all.
+# Issue 22 item 3 (skinny 1- and 2-byte elements, K 9 to 64): the kernels
+# it added (scripts/variants.lua: the _g<granules> ones the plans rank and
+# the tall packed study ones; SK14_CAND=1 adds the candidates of
+# bench/results/tuning/skinny14.lua, built on the machine): GPU checks on
+# skinny, odd, batched and misaligned shapes (and with the grid capped; the
+# default shapes too), memcheck and racecheck of them all, then the skinny
+# and skinny-mid sets' 1- and 2-byte cases with K 9 to 64, the direction's
+# kmax 8 to 64 skinny kernels, the narrow or fast kernels that won some of
+# them, and the peers timed by name ($OUT/skinny14.json, resumable within
+# $T14 seconds, default 120; the table: bench/skinny14.py). About 3 minutes.
 SK14_CHECK="24x1048576,1048576x24,17x1048576:offset=1,1048576x17:offset=3,48x65536:ld_in=65552:ld_out=49,\
 65536x48:ld_in=49:ld_out=65552,24x4096:batch=5,4096x24:batch=5:offset=2,33x100001:ld_in=100003,100001x33:ld_out=100003,\
 12x30000:offset=1,30000x12,64x20000,20000x64,9x5001:ld_in=5003:ld_out=11:offset=2,5001x9:ld_in=11:ld_out=5003"
@@ -515,10 +515,12 @@ SK14_CAP="24x4096,4096x24:offset=3,17x20001:offset=1,20001x17:ld_in=19:ld_out=20
 2048x36:batch=3:offset=2,33x3000:ld_in=3003:ld_out=35,3000x33,24x20000:offset=1,20000x24"
 SK14_SAN="24x4096,4096x24:offset=3,17x5001:offset=1,5001x17,36x512:batch=3,512x36:batch=3:offset=2"
 stage_skinny14() {
-	local new cand c t0=$SECONDS cases dir other k ptx
-	rm -rf build/skinny14 && $px gen --out build/skinny14 bench/results/tuning/skinny14.lua >/dev/null || return 1
-	new=$(grep -l '^// ptxpose family=skinny_[a-z]* study=1 ' ptx/*.ptx)
-	cand=$(ls build/skinny14/*.ptx)
+	local new cand= c t0=$SECONDS cases dir other k ptx
+	new=$(ls ptx/skinny_*_g[0-9]*_b*.ptx ptx/skinny_*_pack_b*.ptx)
+	if [ "${SK14_CAND:-0}" = 1 ]; then
+		rm -rf build/skinny14 && $px gen --out build/skinny14 bench/results/tuning/skinny14.lua >/dev/null || return 1
+		cand=$(ls build/skinny14/*.ptx)
+	fi
 	log "skinny14: GPU checks ($(echo $new | wc -w) new kernels, $(echo $cand | wc -w) candidates)"
 	$px check $new >"$OUT/skinny14-check.tap"; echo "default shapes, the new kernels: rc=$?"
 	$px check --shapes "$SK14_CHECK" $new $cand >>"$OUT/skinny14-check.tap"; echo "skinny shapes: rc=$?"
@@ -539,7 +541,8 @@ stage_skinny14() {
 ks = [(c, [int(x) for x in c.split(':')[0].split('x')]) for s in ('skinny', 'skinny-mid') for c in pc.SETS[s]]
 print(' '.join(c for c, (r, n) in ks if c.split(':')[1] in ('u8', 'f16') and 9 <= min(r, n) <= 64
                and (r < n) == ('$dir' == 'wide')))")
-		ptx=(--ptx "build/skinny14/c14_${dir}_*") # globs for peers.py
+		ptx=() # globs for peers.py
+		[ -n "$cand" ] && ptx+=(--ptx "build/skinny14/c14_${dir}_*")
 		for k in 8 16 32 64; do ptx+=(--ptx "ptx/skinny_${dir}_k${k}_*"); done
 		[ "$dir" = wide ] && other="fast_b8 fast_v8_b8 fast_v4_b16" || other="narrow_tall_b8 narrow_tall_b16 narrow_b8 narrow_b16"
 		for k in $other; do ptx+=(--ptx "ptx/$k.ptx"); done

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Issue 22 item 3's table from a bench/peers.py results file: per case, the
-best of the skinny kernels older than the issue, of the kmax 32 and packed
-ones it added (scripts/variants.lua), of the candidates
+best of the skinny kernels older than the issue, of the ones it added
+(scripts/variants.lua: the first build's kmax 32 and packed ones, then the
+_g<granules> winners and the tall packed study ones), of the candidates
 (bench/results/tuning/skinny14.lua, c14_*), of every other ptxpose kernel
 timed, and the best peer, as % of the copy; the new and candidate columns
 also as a ratio to the old best and to the best peer (above 1: faster).
@@ -14,7 +15,7 @@ import sys
 
 from peers_model import KERNEL_PREFIX, PEERS, best_of, geomean, ok_us
 
-NEW = re.compile(r'skinny_(wide|tall)_k(32|32_pack|64_pack)_b(8|16)$')
+NEW = re.compile(r'skinny_(wide|tall)_k(32|32_pack|64_pack|\d+(_pack)?_g\d+)_b(8|16)$')
 
 
 def group(kernel):

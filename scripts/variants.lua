@@ -197,38 +197,53 @@ end
 
 -- Issue 22 item 3: 1- and 2-byte elements with K from 9 to 64. Emulated
 -- PTX warp instructions per byte (PTXPOSE_EMU_STATS, 32768 x K, bench/TUNING.md)
--- say where the kernels above lose: a tile moves too few bytes for its
+-- said where the kernels above lose: a tile moves too few bytes for its
 -- set-up (kmax 64 with 16 granules: 0.37 a byte at K = 17 bytes, where kmax
--- 32 with 64 granules takes 0.12), and half the lanes along K idle for K =
--- 17..32 at kmax 64. So: kmax 32 (kw 32) with four times the granules; and
--- packed kernels (`pack = true`, gen/tp_skinny.c): a thread holds 4/es
--- neighbouring lines along K, and the shared scatter (wide) or gather (tall)
--- moves 32-bit words of them transposed with prmt, one shared access per 4
--- bytes instead of one per element, wherever the tile's K is a multiple of
--- 4/es and every line is equally misaligned (else the element path, with
--- its addresses computed as it goes). study = true: no plan picks them
--- until the GPU timings of `bash bench/gpu-session.sh skinny14` say where
--- they win; they run when named.
--- (max_regs: left to itself, ptxas holds the wide 2-byte kmax 32 kernels to
--- 64 registers and spills 4 bytes; with the bound it needs fewer than 96.)
-local issue22_study = true  -- false once the timings say which of them the plans may rank
+-- 32 takes 0.12-0.16), and half the lanes along K idle for K = 17..32 at
+-- kmax 64. Timed on an H200 (2026-11-27, ptxpose 7f16a53,
+-- bench/results/nvidia-h200/issue22-2026-11-27/skinny14/, the section in
+-- bench/TUNING.md), the kernels below are the ones that beat every other
+-- committed kernel by more than 3% on some K (the names say where they
+-- differ from the family above: _pack, _g<granules>):
+-- - skinny_wide_k16_pack_g64_b{8,16}: packed (`pack = true`,
+--   gen/tp_skinny.c: a thread holds 4/es neighbouring lines along K and the
+--   shared scatter moves 32-bit words transposed with prmt, where K is a
+--   multiple of 4/es), 64 granules. u8 K = 16: 46% of the copy against 42%
+--   for skinny_wide_k16_b8 (1.12x); f16 K = 12: 70% against 68% (1.035x).
+-- - skinny_wide_k32_g32_b{8,16}: kmax 32, kw 32, 32 granules. K = 17:
+--   1.42x (u8) and 1.41x (f16) the next kernel; K = 24: 1.30x fast_v8_b8
+--   (u8), 1.09x fast_v4_b16 (f16).
+-- - skinny_tall_k16_g64_b{8,16}: kmax 16, 64 granules. u8 K = 9, 12, 16:
+--   1.22x, 1.18x, 1.09x skinny_tall_k16_b8; f16 K = 9: 1.06x.
+-- - skinny_tall_k32_g32_b{8,16}: kmax 32, kw 32, 32 granules. K = 17: 1.62x
+--   (u8) and 1.24x (f16) the next kernel.
+-- - skinny_tall_k64_g32_b8: kmax 64, 32 granules. K = 33: 1.08x
+--   skinny_tall_k64_b8 (31% of the copy; Triton 52%).
+-- The kmax 32 kernels with 64 granules and the packed kmax 32 and 64 ones
+-- of the first build won nowhere once these were there (packed at odd K
+-- takes the element path with more instructions; 64 granules halve a
+-- 2^20 x K problem's blocks); the tall packed kmax 32 ones stay as
+-- study = true kernels (no plan picks them; they run when named) so that
+-- the tall packed gather stays emulated and checked (t0723).
 local issue22 = {
-  { k = 32, kw = 32, granules = {[8] = 64, [16] = 64}, max_regs = {wide16 = 96} },
-  { k = 32, pack = true, kw = {[8] = 8, [16] = 16}, granules = {[8] = 32, [16] = 64}, max_regs = {wide16 = 96} },
-  { k = 64, pack = true, kw = {[8] = 16, [16] = 32}, granules = {[8] = 16, [16] = 32} },
+  { dir = "wide", k = 16, pack = true, kw = {[8] = 4, [16] = 8}, granules = 64, suffix = "_pack_g64" },
+  { dir = "wide", k = 32, kw = 32, granules = 32, suffix = "_g32" },
+  { dir = "tall", k = 16, kw = 16, granules = 64, suffix = "_g64" },
+  { dir = "tall", k = 32, kw = 32, granules = 32, suffix = "_g32" },
+  { dir = "tall", k = 64, kw = 32, granules = 32, suffix = "_g32", elems = {8} },
+  { dir = "tall", k = 32, pack = true, kw = {[8] = 8, [16] = 16}, granules = {[8] = 32, [16] = 64},
+    suffix = "_pack", study = true },
 }
-for _, elem in ipairs{8, 16} do
-  for _, c in ipairs(issue22) do
-    local long = c.granules[elem] * 16 // (elem // 8)
-    for _, dir in ipairs{"wide", "tall"} do
-      local name = string.format("skinny_%s_k%d%s_b%d", dir, c.k, c.pack and "_pack" or "", elem)
-      ptx.write(name .. ".ptx", ptx.transpose{
-        name = name, elem = elem, skinny = dir, stages = 1, threads = {256, 1}, study = issue22_study,
-        kw = type(c.kw) == "table" and c.kw[elem] or c.kw, pack = c.pack or false,
-        max_regs = c.max_regs and c.max_regs[dir .. elem],
-        tile = dir == "wide" and {c.k, long} or {long, c.k},
-      })
-    end
+for _, c in ipairs(issue22) do
+  for _, elem in ipairs(c.elems or {8, 16}) do
+    local granules = type(c.granules) == "table" and c.granules[elem] or c.granules
+    local long = granules * 16 // (elem // 8)
+    local name = string.format("skinny_%s_k%d%s_b%d", c.dir, c.k, c.suffix, elem)
+    ptx.write(name .. ".ptx", ptx.transpose{
+      name = name, elem = elem, skinny = c.dir, stages = 1, threads = {256, 1}, study = c.study or false,
+      kw = type(c.kw) == "table" and c.kw[elem] or c.kw, pack = c.pack or false,
+      tile = c.dir == "wide" and {c.k, long} or {long, c.k},
+    })
   end
 end
 

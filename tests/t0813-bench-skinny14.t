@@ -42,6 +42,11 @@ ok(cells[1:6] == ['25% skinny_wide_k64_b8', '62% skinny_wide_k32_pack_b8', '100%
                   '12% fast_b8', '50% triton'], 'the best of each group, as % of the copy (a WRONG one left out)')
 ok(cells[6:9] == ['2.50x', '1.25x', '2.00x'], 'new vs old, new vs the best peer, candidates vs the best peer')
 ok('new: geometric mean 2.500x the old best over 1 cases, 1.250x the best peer over 1' in out, 'the summary lines')
+sys.path.insert(0, os.path.join(ROOT, 'bench'))
+import skinny14  # noqa: E402
+ok([skinny14.group(k) for k in ('skinny_wide_k16_pack_g64_b8', 'skinny_tall_k64_g32_b8', 'skinny_tall_k32_pack_b16',
+                                 'skinny_tall_k16_b8', 'skinny_wide_k64_b16', 'c14_tall_k16_w16_g64_b8')]
+   == ['new', 'new', 'new', 'old', 'old', 'cand'], "the issue's committed kernels, by name, are new")
 with open(os.path.join(tmp, 'bad.json'), 'w') as f:
     f.write('[1, 2]')
 rc, out, err = run(os.path.join(tmp, 'bad.json'))
