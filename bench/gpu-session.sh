@@ -561,8 +561,9 @@ print(' '.join(c for c, (r, n) in ks if c.split(':')[1] in ('u8', 'f16') and 9 <
 # capped too (a block walks chunks); memcheck and racecheck over the same.
 # tinyg: the tiny set timed with every flat kernel and naive_1d_* and no
 # peers ($OUT/tiny-gather.json, resumable: OUT on a kept folder, within
-# $TTINY seconds a call, default 540), as tiny-flat.json was
-# (bench/TUNING.md, issue 22).
+# $TTINY seconds a call, default 150: the 83 cases took 16 s at 7f16a53),
+# as tiny-flat.json was, then bench/tiny_gather.py's per-width summary
+# ($OUT/tiny-gather.md; bench/TUNING.md, issue 22 item 2).
 TINYG_SHAPES="3x3:batch=1000,8x8:batch=10000,16x16:batch=3001,7x5:batch=333,3x3:batch=1000:offset=1,\
 5x7:batch=77:offset=2,1x7:batch=1000,32x32:batch=100:offset=3,8x8:batch=20:ld_in=9:stride_in=80,\
 8x8:batch=20:ld_out=10:stride_out=90,31x33:batch=5,1x1,1x1:batch=3000"
@@ -586,10 +587,11 @@ stage_tinyg() {
 	local c
 	log "the tiny set: flat_*, flat_s_*, flat_g*, naive_1d_*"
 	c=$(built_commit)
-	PTXPOSE_COMMIT=${PTXPOSE_COMMIT:-$c} PYTHONUNBUFFERED=1 timeout "${TTINY:-540}" python3 -B bench/peers.py \
+	PTXPOSE_COMMIT=${PTXPOSE_COMMIT:-$c} PYTHONUNBUFFERED=1 timeout "${TTINY:-150}" python3 -B bench/peers.py \
 		--set tiny --ptx 'ptx/flat*.ptx' --ptx 'ptx/naive_1d*.ptx' --no-peers --resume \
 		--out "$OUT/tiny-gather.json" --replays 15 --target-ms 0.5 >>"$OUT/tiny-gather.log" 2>&1
 	echo "tiny: rc=$? $(grep -c ' copy ' "$OUT/tiny-gather.log") cases measured in all"
+	python3 -B bench/tiny_gather.py "$OUT/tiny-gather.json" >"$OUT/tiny-gather.md" && cat "$OUT/tiny-gather.md"
 }
 
 for s in "$@"; do

@@ -12,7 +12,7 @@ typedef struct {
 	ptxpose_tool_kernel k;       /* k.source: "built in", "PTXPOSE_PTX: a.ptx" or a path */
 	ptxpose_tool_features f;
 	ptxpose_tool_estimate e;
-	int beyond;                  /* a small-dimension kernel past its K range: ranked last (ptxpose_tool_rank) */
+	int beyond;                  /* PTXPOSE_TOOL_AFTER_*: ranked last (ptxpose_tool_rank) */
 } plan_cand;
 
 typedef struct {

@@ -10,6 +10,16 @@
 #define MB (1024.0 * 1024.0)
 
 /* The three biggest costs of a candidate, "realign_dram 30.1, launch 2.0". */
+/* Why a candidate is ranked last whatever its estimate (ptxpose_tool_cand). */
+static const char *after_note(int beyond)
+{
+	if (beyond == PTXPOSE_TOOL_AFTER_RANGE)
+		return " (K past its range: last)";
+	if (beyond == PTXPOSE_TOOL_AFTER_UNFITTED)
+		return " (no thetas of its own, a sibling's fitted: last)";
+	return "";
+}
+
 static void top_costs(const ptxpose_tool_estimate *e, char *buf, size_t n)
 {
 	int used[PTXPOSE_TOOL_NFEAT] = {0};
@@ -120,7 +130,7 @@ void plan_print_text(FILE *f, const plan_ctx *x, const plan_result *r)
 		top_costs(&c->e, costs, sizeof costs);
 		fprintf(f, "%4d  %-24s %10.2f %8.3f %5u %8.2f %4.0f%%  %-18s %s%s\n", i + 1, c->k.name, c->e.us,
 			c->e.us / w->e.us, c->f.occ, c->f.waves, 100 * c->f.l2_hit, paths, costs,
-			c->beyond ? " (K past its range: last)" : "");
+			after_note(c->beyond));
 	}
 	if (x->features) {
 		fputc('\n', f);
@@ -240,8 +250,10 @@ void plan_json_case(strbuf *o, const plan_ctx *x, const plan_result *r)
 		jstr(o, "kernel", c->k.name), sb_addc(o, ',');
 		jstr(o, "file", c->k.source), sb_addc(o, ',');
 		jnum(o, "us", c->e.us), sb_addc(o, ',');
-		if (c->beyond)
+		if (c->beyond == PTXPOSE_TOOL_AFTER_RANGE)
 			sb_add(o, "\"beyond_range\":true,");
+		if (c->beyond == PTXPOSE_TOOL_AFTER_UNFITTED)
+			sb_add(o, "\"unfitted\":true,");
 		sb_printf(o, "\"grid\":[%u,%u,%u],\"block\":[%u,%u,%u],\"contrib\":{", c->f.grid[0], c->f.grid[1],
 			  c->f.grid[2], c->k.block[0], c->k.block[1], c->k.block[2]);
 		for (int k = 0; k < PTXPOSE_TOOL_NFEAT; k++) {

@@ -210,11 +210,17 @@ typedef struct {
 	double contrib[PTXPOSE_TOOL_NFEAT]; /* theta * x per feature (sums to us) */
 } ptxpose_tool_estimate;
 
+/* Why a candidate is ranked after the rest, whatever its estimate. */
+enum {
+	PTXPOSE_TOOL_AFTER_RANGE = 1,    /* a small-dimension kernel on a K past its range */
+	PTXPOSE_TOOL_AFTER_UNFITTED = 2, /* no theta row of its own where a sibling of its family has one */
+};
+
 typedef struct {
 	int index;                   /* in the kernel set */
 	ptxpose_tool_features f;
 	ptxpose_tool_estimate e;
-	int beyond;                  /* a small-dimension kernel on a K past its range: ranked after the rest */
+	int beyond;                  /* 0, or PTXPOSE_TOOL_AFTER_*: ranked after the rest */
 } ptxpose_tool_cand;
 
 typedef struct {

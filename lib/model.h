@@ -255,6 +255,9 @@ const model_params *model_params_builtin(void);
 /* theta of feature f for kernel k, and which row gave it. */
 double model_theta(const model_params *p, const model_kernel *k, int f, const char **who);
 
+/* Whether the table has a row of kernel `name`'s own (fitted on its timings). */
+int model_params_fitted(const model_params *p, const char *name);
+
 /* ---- prediction and ranking (model_cost.c) ------------------------------ */
 
 typedef ptxpose_tool_estimate model_estimate;  /* the time and each feature's share of it */

@@ -165,6 +165,14 @@ void model_params_free(model_params *p)
 	p->nrows = 0;
 }
 
+int model_params_fitted(const model_params *p, const char *name)
+{
+	for (int r = 0; r < p->nrows; r++)
+		if (!strcmp(p->rows[r].who, name))
+			return 1;
+	return 0;
+}
+
 double model_theta(const model_params *p, const model_kernel *k, int f, const char **who)
 {
 	char fam[64];

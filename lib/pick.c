@@ -27,6 +27,24 @@ static int flat_unfit(const model_kernel *k, const model_problem *p)
 	return k->flat && (!packed || rc * PICK_FLAT_MIN > k->per_block);
 }
 
+/* A kernel the table has no row of its own for, where a candidate of its
+ * family (and width) has one: the fit has not seen it, and the shared `*`
+ * thetas would price it below the siblings whose own were fitted (issue 22:
+ * the gathering flat kernels at 28-91% of flat_b's speed on the H200,
+ * picked for every tiny batch before their first timing). */
+static int unfitted(const pick_cand *c, int m, int i, const kreg *r, const model_params *params)
+{
+	const kreg_kernel *k = kreg_get(r, c[i].index);
+	if (!k->mk.family[0] || model_params_fitted(params, k->mk.name))
+		return 0;
+	for (int j = 0; j < m; j++) {
+		const kreg_kernel *s = kreg_get(r, c[j].index);
+		if (j != i && !strcmp(s->mk.family, k->mk.family) && model_params_fitted(params, s->mk.name))
+			return 1;
+	}
+	return 0;
+}
+
 int pick_runs_on(const model_kernel *k, const model_device *d)
 {
 	return !d->cc_major || k->sm <= 10 * d->cc_major + d->cc_minor;
@@ -90,10 +108,13 @@ px_status pick_rank(const kreg *r, const model_device *d, const model_params *pa
 		c[m].index = i;
 		model_features_of(d, &k->mk, p, params, &c[m].f);
 		model_estimate_of(params, &k->mk, &c[m].f, &c[m].e);
-		c[m].beyond = skinny_beyond(&k->mk, p);
+		c[m].beyond = skinny_beyond(&k->mk, p) ? PICK_AFTER_RANGE : 0;
 		us[m] = c[m].e.us;
 		m++;
 	}
+	for (int i = 0; i < m; i++)
+		if (!c[i].beyond && unfitted(c, m, i, r, params))
+			c[i].beyond = PICK_AFTER_UNFITTED;
 	int inside = 0;
 	double top = 0;
 	for (int i = 0; i < m; i++) {

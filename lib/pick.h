@@ -10,6 +10,8 @@
 
 #define PICK_SKINNY_RANGE 8
 #define PICK_FLAT_MIN 2 /* matrices a flat kernel's chunk must hold to be ranked */
+#define PICK_AFTER_RANGE PTXPOSE_TOOL_AFTER_RANGE
+#define PICK_AFTER_UNFITTED PTXPOSE_TOOL_AFTER_UNFITTED
 
 /* A candidate (its index in the registry, features, estimate) and the
  * ranking: include/ptxpose_tools.h defines them for the tools. */
@@ -23,7 +25,10 @@ typedef ptxpose_tool_ranking pick_result;
  * their estimate: there their tiles read or write kmax-element segments,
  * which the model does not price (2048x2048 f32 on an H100: skinny_tall_k4
  * predicted best, measured at 40% of the copy). Unless no other kernel of
- * the width is there. Study kernels (study=1) are never ranked: a plan
+ * the width is there. So does a kernel the parameter table has no theta
+ * row of its own for while a candidate of its family does (a kernel added
+ * after the fit: the shared `*` row would price it below its fitted
+ * siblings), until a refit gives it one. Study kernels (study=1) are never ranked: a plan
  * runs one only when desc->kernel names it; nor are kernels whose target
  * the device lacks (pick_runs_on); nor flat kernels (grid=flat) but for
  * packed batches (ld_in == cols, ld_out == rows, strides rows*cols) of

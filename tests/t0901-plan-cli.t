@@ -27,9 +27,11 @@ FAKE="--sm-count 100 --l2 41943040 --bw 2000 --threads-per-sm 1536 --smem-per-sm
 # when the library was built (the built-in kernels carry its counts).
 fixed() { $PX plan --cases $CASES --json --params tests/data/plan-params.tsv $FAKE ptx; }
 builtin() { $PX plan --cases $CASES --json --device h100 ptx; }
+tiny() { $PX plan --cases tests/data/plan-cases-tiny.txt --json --device h200 ptx; }
 if [ "$1" = --regen ]; then
 	fixed | choices >tests/data/plan-choices-fixed.txt
 	builtin | choices >tests/data/plan-choices-h100.txt
+	tiny | choices >tests/data/plan-choices-h200-tiny.txt
 	echo "regenerated tests/data/plan-choices-*.txt"
 	exit 0
 fi
@@ -46,6 +48,8 @@ fixed 2>"$tmp/err" | choices >"$tmp/got"
 golden "choices with a fixed table on a fake device (100 SMs, 40 MiB L2, 2000 GB/s)" tests/data/plan-choices-fixed.txt
 builtin 2>"$tmp/err" | choices >"$tmp/got"
 golden "choices with the built-in model on the built-in H100" tests/data/plan-choices-h100.txt
+tiny 2>"$tmp/err" | choices >"$tmp/got"
+golden "issue 22's tiny batches with the built-in H200 model" tests/data/plan-choices-h200-tiny.txt
 fixed >"$tmp/a" 2>&1
 fixed >"$tmp/b" 2>&1
 cmp -s "$tmp/a" "$tmp/b" && ok "the same input gives the same output, byte for byte" || nok "deterministic"
@@ -100,8 +104,8 @@ assert d["format"] == "ptxpose-plan 1" and d["device"]["sms"] == 132, d["device"
 a, b = d["cases"]
 assert a["problem"]["rows"] == 3 and b["problem"]["batch"] == 3 and b["problem"]["stride_in"] == 5000
 for c in d["cases"]:
-    # fastest first, the small-dimension kernels past their K range after the rest
-    us = [(k.get("beyond_range", False), k["us"]) for k in c["candidates"]]
+    # fastest first, the small-dimension kernels past their K range and the unfitted after the rest
+    us = [(k.get("beyond_range", False) or k.get("unfitted", False), k["us"]) for k in c["candidates"]]
     assert us == sorted(us) and c["choice"] == c["candidates"][0]["kernel"], us
     for k in c["candidates"]:
         assert abs(sum(k["contrib"].values()) - k["us"]) <= 1e-6 * k["us"], k
@@ -181,4 +185,27 @@ range_check 32 2048 2048 last && ok "2048x2048 f32: the skinny kernels ranked la
 range_check 16 1080 1920 last && ok "1080x1920 f16: the skinny kernels ranked last" || nok "1080x1920 f16: a skinny kernel ranked before another"
 range_check 16 3 1000003 chosen && ok "3x1000003 f16: a skinny kernel chosen" || nok "3x1000003 f16: no skinny kernel chosen"
 range_check 8 1000003 3 chosen && ok "1000003x3 u8: a skinny kernel chosen" || nok "1000003x3 u8: no skinny kernel chosen"
+# A kernel with no theta row of its own, where a candidate of its family has
+# one (added after the fit: flat_g_* on the H200 table), is ranked after the rest.
+unfit_check() { # PARAMS-ARGS...: the rank of flat_g_b32, and whether it is marked
+	$PX plan --elem f32 --rows 3 --cols 3 --batch 1000000 --json "$@" ptx | python3 -c '
+import json, sys
+c = json.load(sys.stdin)["cases"][0]["candidates"]
+names = [k["kernel"] for k in c]
+g = names.index("flat_g_b32")
+marked = [k["kernel"] for k in c if k.get("unfitted")]
+print("last" if marked and g >= len(c) - len(marked) and "flat_g_b32" in marked else "ranked", c[0]["kernel"])'
+}
+got=$(unfit_check --device h200)
+case $got in "last flat_"[bs]*) ok "H200 table, 3x3 f32 x10^6: flat_g_b32 (no row of its own, flat_b32 fitted) last, a fitted flat kernel chosen" ;;
+	*) nok "H200 table: flat_g_b32 not ranked last ($got)" ;; esac
+printf 'theta\tflat_b32\tvec_dram\t1.2\n' | cat tests/data/plan-params.tsv - >"$tmp/p1.tsv"
+printf 'theta\tflat_g_b32\tvec_dram\t1.3\n' | cat "$tmp/p1.tsv" - >"$tmp/p2.tsv"
+case $(unfit_check --params tests/data/plan-params.tsv) in "ranked "*) ok "... a table with no flat row: flat_g_b32 ranked by its estimate" ;;
+	*) nok "... no flat row" ;; esac
+case $(unfit_check --params "$tmp/p1.tsv") in "last "*) ok "... a flat_b32 row alone: flat_g_b32 last" ;; *) nok "... a flat_b32 row alone" ;; esac
+case $(unfit_check --params "$tmp/p2.tsv") in "ranked "*) ok "... a row of its own too: ranked by its estimate" ;; *) nok "... a row of its own" ;; esac
+$PX plan --elem f32 --rows 3 --cols 3 --batch 1000000 --device h200 >"$tmp/out" 2>&1
+grep -q '^ *[0-9]*  flat_g_b32 .*(no thetas of its own, a sibling.s fitted: last)$' "$tmp/out" &&
+	ok "... the text report says why" || { nok "... the text report"; diag <"$tmp/out"; }
 finish
