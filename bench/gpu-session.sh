@@ -6,8 +6,8 @@
 #
 # Stages: info, verify (GPU tests + odd shapes, standard and tuning sets),
 # sanitize (compute-sanitizer memcheck and racecheck at 4097x4095), shapes-san
-# (memcheck of every kernel and racecheck of the small-dimension family and
-# one kernel a width, on skinny, batched and misaligned shapes), lib (the
+# (memcheck of every kernel and racecheck of the small-dimension family,
+# one kernel a width and round 14's, on skinny, batched and misaligned shapes), lib (the
 # examples, built by `bash bench/gpu-session.sh stage-examples` here, and
 # bench/overhead, each under compute-sanitizer too), std (the
 # standard set's benchmark), tune (tuning candidates on the deciding shapes),
@@ -67,8 +67,9 @@ stage_sanitize() {
 
 # Skinny, batched, misaligned and odd shapes through check (one process a
 # tool: every file and shape), memcheck over every kernel, racecheck over the
-# small-dimension family's kmax 8 and 64 and _g<granules> ones and the narrow kernels (one a width;
-# every kernel walks batches), and the library's plans (run --elem).
+# small-dimension family's kmax 8 and 64 and _g<granules> ones, the narrow
+# kernels (one a width; every kernel walks batches) and round 14's kernels
+# (fast_s*, fast_v8_g8_b8), and the library's plans (run --elem).
 SAN_SHAPES=4097x4095,3x100003,100003x3,64x20000,20000x64,1x5000,33x31:batch=3:stride_in=1100:stride_out=1200:offset=1,1000x999:ld_in=1003:offset=1
 RACE_SHAPES=1000x999,3x20003,20003x3,64x5000,33x31:batch=3:stride_in=1100:stride_out=1200:offset=1,1000x999:ld_in=1003:offset=1
 stage_shapes_san() {
@@ -78,7 +79,7 @@ stage_shapes_san() {
 	echo "memcheck, every kernel: rc=$? $(grep -c '^ok' "$OUT/san-memcheck-all.log") ok, $(grep -c '^not ok' "$OUT/san-memcheck-all.log") not ok; $(grep 'ERROR SUMMARY' "$OUT/san-memcheck-all.log" | tail -1)"
 	compute-sanitizer --tool racecheck --error-exitcode 9 $px check --shapes "$RACE_SHAPES" \
 		ptx/skinny_*_k8_*.ptx ptx/skinny_*_k64_*.ptx ptx/skinny_*_k1_b8.ptx ptx/skinny_*_g[0-9]*_b*.ptx ptx/narrow_*.ptx \
-		>"$OUT/san-racecheck.log" 2>&1
+		ptx/fast_s*.ptx ptx/fast_v8_g8_b8.ptx >"$OUT/san-racecheck.log" 2>&1
 	echo "racecheck: rc=$? $(grep -c '^ok' "$OUT/san-racecheck.log") ok, $(grep -c '^not ok' "$OUT/san-racecheck.log") not ok; $(grep 'RACECHECK SUMMARY' "$OUT/san-racecheck.log" | tail -1)"
 	for e in 8 16 32 64 128; do
 		compute-sanitizer --tool memcheck --error-exitcode 9 $px run --elem $e --rows 4097 --cols 4095 --offset 1 --no-time \

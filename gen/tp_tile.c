@@ -24,6 +24,7 @@ static const tp_param params[] = {
 	TP_BOOL("wide_realign", tp_tile, wide_realign),
 	TP_INT("shear", 0, 0, 1024, tp_tile, shear),
 	TP_BOOL("dyn_smem", tp_tile, dyn_smem),
+	TP_BOOL("study", tp_tile, study),
 	TP_END,
 };
 
@@ -129,6 +130,8 @@ static void header(const tp_params *p, strbuf *h)
 		sb_printf(h, " wide_realign=1");
 	if (t->shear)
 		sb_printf(h, " shear=%u row_step=%u", t->shear, tp_row_step(p));
+	if (t->study)
+		sb_printf(h, " study=1");
 	sb_addc(h, '\n');
 	for (int i = 0; i < br.n; i++)
 		sb_printf(h, "// ptxpose-smem id=%s op=%s bytes=%u wavefronts=%u ideal=%u requests=%u total=%u\n",

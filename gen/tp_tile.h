@@ -23,6 +23,7 @@ typedef struct {
 				* in windows aligned to this many bytes, and tiles step by tm - shear/elem rows
 				* (tp_shear.c) */
 	int dyn_smem;          /* the shared tile in dynamic shared memory (up to 227 KB, opted in at launch) */
+	int study;             /* metadata study=1: no plan picks it; it runs when named (timed before it is ranked) */
 } tp_tile;
 
 static inline const tp_tile *tp_tile_of(const tp_params *p) { return (const tp_tile *)(const void *)p->own.bytes; }

@@ -154,6 +154,53 @@ local narrow_shear = {
 }
 for _, elem in ipairs{8, 16} do emit(narrow_shear[elem], elem) end
 
+-- Small grids (issue 22 item 1, bench/TUNING.md round 14): from 256 KB to
+-- 32 MB a matrix the grid does not fill the GPU, and smaller tiles with
+-- shorter vectors or fewer threads win (more blocks, more accesses in flight
+-- a warp, fewer instructions a byte). The round's winners as a group, on an
+-- H200 (2026-11-27, the set `small` + 2048^2 f16; best committed kernel /
+-- best of it and these, geometric mean of the width's cases):
+--   fast_s64x64_b8    1.072x (5 of 10 cases >3%: 512^2 1.20x, 181x1448 1.22x)
+--   fast_s32x32_b16   } 1.091x (7 of 11; 362^2 1.64x: 32x32 with 4-byte
+--   fast_s64x64_b16   }   accesses; 1024x8192 1.08x, 1448^2 1.07x: 64x64)
+--   fast_s32x32_b32   } 1.036x (3 of 10; 512^2 and 1024^2 1.06-1.08x: 32x32,
+--   fast_s64x32_b32   }   64 threads; 362x2896 1.16x: 64x32 with 8-byte accesses)
+--   fast_s16x32_b64   1.015x (3 of 10: the 1:8 rectangles 64x512-256x2048, 1.04-1.06x)
+--   fast_s16x16_b128  1.026x (3 of 10: 128^2-512^2, 1.04-1.07x)
+-- No grouped block order: at these sizes every block is resident at once.
+-- study = true (as fast_v8_g8_b8 below): no plan picks them until the
+-- plan's model is refitted with their timings (lib/model_params*.tsv has no
+-- row for them; with the defaults it ranks them on large shapes too).
+local r14_study = true  -- false once the refit ranks them
+local small = {
+  [8] = { { name = "fast_s64x64", tile = {64, 64}, threads = {32, 8}, vec = 4, smem = "swizzle" } },
+  [16] = {
+    { name = "fast_s32x32", tile = {32, 32}, threads = {32, 4}, vec = 2, smem = "swizzle" },
+    { name = "fast_s64x64", tile = {64, 64}, threads = {32, 4}, vec = 4, smem = "swizzle" },
+  },
+  [32] = {
+    { name = "fast_s32x32", tile = {32, 32}, threads = {32, 2}, vec = 4, smem = "swizzle" },
+    { name = "fast_s64x32", tile = {64, 32}, threads = {32, 4}, vec = 2, smem = "swizzle" },
+  },
+  [64] = { { name = "fast_s16x32", tile = {16, 32}, threads = {32, 2}, vec = 2, smem = "swizzle" } },
+  [128] = { { name = "fast_s16x16", tile = {16, 16}, threads = {32, 2}, vec = 1, smem = "swizzle" } },
+}
+for _, elem in ipairs{8, 16, 32, 64, 128} do
+  for _, v in ipairs(small[elem]) do
+    v.study = r14_study
+    emit(v, elem)
+  end
+end
+
+-- Large bytes (issue 22 item 4, bench/TUNING.md round 14): fast_v8_b8 (32
+-- warps an SM) walking the blocks in fast_b8's groups of 8 tile columns. On
+-- an H200 (2026-11-27) 1.013-1.030x fast_b8 and 1.04-1.08x fast_v8_b8 on
+-- 8192^2, 16384^2, 32768x8192 and 8192x32768 (92-95% of the copy against
+-- 91-93%). The round's fastest, a 256x128 tile of 512 threads (1.012-1.032x
+-- fast_b8), spills 4 bytes for sm_80 at the 64 registers its 32 warps need.
+emit({ name = "fast_v8_g8", tile = {128, 128}, threads = {32, 8}, vec = 8, smem = "swizzle", group = 8,
+       max_regs = 64, study = r14_study }, 8)
+
 -- The 1-D naive kernel for the widths the seed set lacks: for matrices of a
 -- few kilobytes the launch is the cost, and this kernel does least besides.
 for _, elem in ipairs{8, 16, 128} do emit(variants[1], elem) end

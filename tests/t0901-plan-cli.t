@@ -63,7 +63,7 @@ grep -Eq '^(sure|unsure): ' "$tmp/out" && grep -q '^why: ahead of ' "$tmp/out" &
 # abi=3 kernels (N-d batches) never for 2-D; op=copy (a row copy) no transpose's candidate; flat ones only
 # for packed batches of small matrices; study kernels (study=1) only when named
 nk=$(grep -l '^// ptxpose kernel=[a-z_0-9]* abi=2 elem=' ptx/*_b8.ptx |
-	xargs grep -L -e '^// ptxpose .* grid=flat ' -e '^// ptxpose family=[a-z_]* study=1' | wc -l)
+	xargs grep -L -e '^// ptxpose .* grid=flat ' -e '^// ptxpose .* study=1' | wc -l)
 [ "$(grep -c '^ *[0-9][0-9]*  [a-z]' "$tmp/out")" -eq "$nk" ] && ok "... a row per 8-bit transpose kernel of ABI v2 built in, as in ptx/, but flat or study ($nk)" ||
 	{ nok "... rows"; diag <"$tmp/out"; }
 grep -q '^choice: .*(built in)$' "$tmp/out" && ok "... the library's built-in kernels, with no files given" ||
