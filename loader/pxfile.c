@@ -57,12 +57,15 @@ static int param_bytes(const char *p, unsigned *bytes, int max)
 		if (!p[len] || n == max)
 			return -1;
 		unsigned b = 0;
-		for (size_t t = 0; t < sizeof types / sizeof types[0] && !b; t++)
-			for (const char *q = p; (q = strstr(q, types[t].w)) && q < p + len; q++)
-				if (strchr(" \t\r\n[", q[strlen(types[t].w)])) {
+		/* the type within this parameter's text alone: a search of the rest
+		 * of the file (strstr) reads far past it, and under ASan measures
+		 * the whole file first at every call */
+		for (size_t t = 0; t < sizeof types / sizeof types[0] && !b; t++) {
+			size_t wl = strlen(types[t].w);
+			for (size_t k = 0; k + wl <= len && !b; k++)
+				if (!memcmp(p + k, types[t].w, wl) && strchr(" \t\r\n[", p[k + wl]))
 					b = types[t].b;
-					break;
-				}
+		}
 		const char *br = memchr(p, '[', len);
 		if (br)
 			b *= (unsigned)strtoul(br + 1, NULL, 10);

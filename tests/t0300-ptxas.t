@@ -21,23 +21,28 @@ need_ptx "$1"
 # processors) and prints ptxas's own output for each, under a line 'FILE:'.
 # This test reads that output itself; one direct ptxas run an arch shows that
 # it is ptxas's, as ptxas prints it (but the compile time).
-# the sm number of a file's .target
-target_of() { sed -n 's/^\.target sm_\([0-9]*\).*/\1/p' "$1" | head -1; }
+# Each file's name and the sm number of its (first) .target, from one awk:
+# a process a file and arch (sed, grep, head) cost more CPU than ptxas's
+# smaller runs on this machine.
+awk 'FNR == 1 { if (f != "") print f, t; f = FILENAME; t = "" }
+	t == "" && /^\.target sm_[0-9]/ { t = $2; sub(/^sm_/, "", t); sub(/[^0-9].*/, "", t) }
+	END { if (f != "") print f, t }' "$@" >"$tmp/targets"
+[ "$(wc -l <"$tmp/targets")" -eq $# ] || nok "awk read each of the $# files of ptx/"
 # sm_90 first: t0600 (started after this, tests/slow-first) finds its
 # per-file sm_90 runs in the tools' cache
 for arch in sm_90 sm_80; do
 	: >"$tmp/files.$arch"
-	for f in "$@"; do
-		if [ "$(target_of "$f")" -gt "${arch#sm_}" ]; then
-			if "$ptxas" -arch="$arch" -o "$tmp/out.cubin" "$f" >"$tmp/log" 2>&1; then
-				nok "$f (.target sm_$(target_of "$f")) is refused for $arch"
+	while read -r f t; do
+		if [ -n "$t" ] && [ "$t" -gt "${arch#sm_}" ]; then
+			if "$ptxas" -arch="$arch" -o "$tmp/out.cubin" "$f" >"$tmp/log" 2>&1 </dev/null; then
+				nok "$f (.target sm_$t) is refused for $arch"
 			else
-				ok "$f (.target sm_$(target_of "$f")) is refused for $arch"
+				ok "$f (.target sm_$t) is refused for $arch"
 			fi
 		else
 			echo "$f" >>"$tmp/files.$arch"
 		fi
-	done
+	done <"$tmp/targets"
 	check "ptxpose list -v --no-sass --csv --arch $arch (the files it takes)" 0 "$PX" list -v --no-sass --csv \
 		--arch "$arch" $(cat "$tmp/files.$arch")
 	cp "$tmp/out" "$tmp/list.$arch.csv"
@@ -46,24 +51,42 @@ for arch in sm_90 sm_80; do
 	if grep -v 'Compile time' "$tmp/direct" >"$tmp/d1" && grep -v 'Compile time' "$tmp/log.$arch.1" >"$tmp/d2" &&
 	   diff -u "$tmp/d1" "$tmp/d2" >"$tmp/d"; then ok "$1: list -v shows ptxas's output for $arch as ptxas prints it"
 	else nok "$1: list -v shows ptxas's output for $arch as ptxas prints it"; diag <"$tmp/d"; fi
+	# every log that is not empty, read by one awk: an error line, the line
+	# of zeros, a size that is not zero, the first register count
+	i=0 logs=""
+	for f in $(cat "$tmp/files.$arch"); do
+		i=$((i + 1))
+		[ -s "$tmp/log.$arch.$i" ] && logs="$logs $tmp/log.$arch.$i"
+	done
+	: >"$tmp/sum.$arch"
+	[ -z "$logs" ] || awk 'function out() { if (f != "") print f, err, zero, nz, regs }
+		FNR == 1 { out(); f = FILENAME; err = zero = nz = 0; regs = "" }
+		/^ptxas.*error/ { err = 1 }
+		/^ *0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads$/ { zero = 1 }
+		/(^|[^0-9])[1-9][0-9]* bytes (stack frame|spill)/ { nz = 1 }
+		regs == "" && match($0, /Used [0-9]* registers/) { regs = substr($0, RSTART + 5, RLENGTH - 15) }
+		END { out() }' $logs >"$tmp/sum.$arch"
+	exec 3<"$tmp/sum.$arch"
 	i=0
 	for f in $(cat "$tmp/files.$arch"); do
 		i=$((i + 1))
 		log=$tmp/log.$arch.$i
-		if [ ! -s "$log" ] || grep -q '^ptxas.*error' "$log"; then
+		err=1
+		[ -s "$log" ] && read -r _ err zero nz regs <&3
+		if [ "$err" != 0 ]; then
 			nok "$f assembles for $arch"
 			[ -e "$log" ] && diag <"$log"
 			continue
 		fi
-		if grep -q '^ *0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads$' "$log" &&
-		   ! grep -Eq '(^|[^0-9])[1-9][0-9]* bytes (stack frame|spill)' "$log"; then
+		if [ "$zero" = 1 ] && [ "$nz" = 0 ]; then
 			ok "$f assembles for $arch with 0 bytes stack and 0 bytes spills"
 		else
 			nok "$f assembles for $arch with 0 bytes stack and 0 bytes spills"
 			diag <"$log"
 		fi
-		grep -o 'Used [0-9]* registers' "$log" | head -1 | awk -v f="$f" '{print f, $2}' >>"$tmp/regs.$arch"
+		[ -z "$regs" ] || echo "$f $regs" >>"$tmp/regs.$arch"
 	done
+	exec 3<&-
 done
 
 # ptxpose's own parse of ptxas -v agrees with ptxas (the files each arch takes)

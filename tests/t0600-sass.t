@@ -89,18 +89,22 @@ fi
 grep -q "^sass: $# files: $# from [1-9][0-9]* merged modules*, 0 alone$" "$tmp/all.err" &&
 	ok "... all $# from merged modules (one nvdisasm start a module, not a file)" ||
 	{ nok "... all $# from merged modules"; grep '^sass:' "$tmp/all.err" | diag; }
+# line i of the output, read by the shell (not a sed and a grep a file)
 i=0 made=
+exec 3<"$tmp/all.jsonl"
 for f in "$@"; do
 	i=$((i + 1))
-	sed -n "${i}p" "$tmp/all.jsonl" >"$tmp/j$i"
+	line= && IFS= read -r line <&3
+	printf '%s\n' "$line" >"$tmp/j$i"
 	printf %s "$f" >"$tmp/j$i.name"
-	if grep -q "^{\"file\":\"$f\"," "$tmp/j$i"; then
-		made="$made $tmp/j$i"
-	else
+	case $line in
+	"{\"file\":\"$f\","*) made="$made $tmp/j$i" ;;
+	*)
 		nok "$f: line $i of sass --json is its object"
-		diag <"$tmp/j$i"
-	fi
+		diag <"$tmp/j$i" ;;
+	esac
 done
+exec 3<&-
 # the same objects as from each file alone (its own ptxas and cuobjdump)
 for f in ptx/narrow_b16.ptx; do
 	"$PX" sass --json "$f" >"$tmp/alone" 2>"$tmp/err"

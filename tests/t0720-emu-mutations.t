@@ -23,12 +23,28 @@ PX=build/ptxpose
 # would emulate 9000 mostly idle blocks (t0713 covers that path). 264x264
 # gives the 256x256 tiles (fast_t256x256_b8) an interior vector tile.
 SHAPES="67x129,36x68,5x68,4x68,68x5,16x68,144x160,272x80,67x129:ld_in=132:ld_out=72"
+# meta FILE: its '// ptxpose ' metadata lines' words in $meta (" k=v k=v "),
+# read by the shell up to the first line that is no comment: a grep (or a
+# basename) a kernel and mutation cost more CPU than most of their emulations
+meta() {
+	meta=" "
+	while IFS= read -r l; do
+		case $l in
+		"// ptxpose "*) meta="$meta${l#// ptxpose } " ;;
+		//*) ;;
+		*) break ;;
+		esac
+	done <"$1"
+}
 shapes_for() {
-	if grep -q '^// ptxpose skinny=wide ' "$1"; then echo "$SHAPES,3x9000"
-	elif grep -q '^// ptxpose skinny=tall ' "$1"; then echo "$SHAPES,9000x3"
-	elif grep -q '^// ptxpose .* tile=256x256 ' "$1"; then echo "$SHAPES,264x264"
-	elif grep -q '^// ptxpose .* grid=flat ' "$1"; then echo "$SHAPES,7x5:batch=9,3x3:batch=250" # chunks of several matrices, whole ones (the gathering kernels' whole vectors)
-	else echo "$SHAPES"; fi
+	meta "$1"
+	case $meta in
+	*" skinny=wide "*) echo "$SHAPES,3x9000" ;;
+	*" skinny=tall "*) echo "$SHAPES,9000x3" ;;
+	*" tile=256x256 "*) echo "$SHAPES,264x264" ;;
+	*" grid=flat "*) echo "$SHAPES,7x5:batch=9,3x3:batch=250" ;; # chunks of several matrices, whole ones (the gathering kernels' whole vectors)
+	*) echo "$SHAPES" ;;
+	esac
 }
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
 
@@ -90,26 +106,27 @@ n=$((n + 1))
 	echo "not ok $n - no kernel has two global stores to swap (update this test)"
 
 for f in $race; do
-	m="$tmp/$(basename "$f" .ptx)_nobar.ptx"
+	m="$tmp/${f##*/}"; m="${m%.ptx}_nobar.ptx"
 	sed '/bar\.sync/d' "$f" >"$m"
 	# the study kernels use their shared stage on aligned interior tiles only
 	# and the flat ones for matrices that fit a chunk (gen/tp_flat.c)
 	r=67 c=129 b=1
-	grep -q '^// ptxpose .* study=1' "$f" && r=128 c=128
-	grep -q '^// ptxpose .* grid=flat ' "$f" && r=3 c=3 b=1000
+	meta "$f"
+	case $meta in *" study=1 "*) r=128 c=128 ;; esac
+	case $meta in *" grid=flat "*) r=3 c=3 b=1000 ;; esac
 	$PX run --emulate "$m" --rows $r --cols $c --batch $b >"$tmp/out" 2>&1
-	report "$(basename "$f") without bar.sync" $? 8 "$tmp/out" "shared-memory race at .*no bar.sync between them"
+	report "${f##*/} without bar.sync" $? 8 "$tmp/out" "shared-memory race at .*no bar.sync between them"
 done
 
 for f in $oob; do
-	m="$tmp/$(basename "$f" .ptx)_oob.ptx"
+	m="$tmp/${f##*/}"; m="${m%.ptx}_oob.ptx"
 	sed "0,/$BOUND/s//setp.ge.s32\\1/" "$f" >"$m"
 	$PX check --emulate --shapes "$(shapes_for "$f")" "$m" >"$tmp/out" 2>&1
-	report "$(basename "$f") with rows_left >= 0" $? 8 "$tmp/out" "global load of [0-9]* bytes at in+0x[0-9a-f]* (allocation is"
+	report "${f##*/} with rows_left >= 0" $? 8 "$tmp/out" "global load of [0-9]* bytes at in+0x[0-9a-f]* (allocation is"
 done
 
 for f in $swap; do
-	m="$tmp/$(basename "$f" .ptx)_swap.ptx"
+	m="$tmp/${f##*/}"; m="${m%.ptx}_swap.ptx"
 	swap_addrs 'st\.global' "$f" >"$m"
 	$PX check --emulate --shapes "$(shapes_for "$f")" "$m" >"$tmp/out" 2>&1
 	rc=$?
@@ -120,8 +137,8 @@ for f in $swap; do
 		# or off its 16-byte alignment (the K-edge store of 9000x3); in the
 		# row copies (op=copy) the first two are element stores of two rows,
 		# a tile's row apart, and one lands past the output
-		report "$(basename "$f") with two stores swapped" $rc 8 "$tmp/out" "global store of [0-9]* bytes at out+0x[0-9a-f]* (\(allocation is\|[0-9]*-byte accesses need\)"
+		report "${f##*/} with two stores swapped" $rc 8 "$tmp/out" "global store of [0-9]* bytes at out+0x[0-9a-f]* (\(allocation is\|[0-9]*-byte accesses need\)"
 	else
-		report "$(basename "$f") with two stores swapped" $rc 1 "$tmp/out" "got 0x[0-9a-f]*, want 0x"
+		report "${f##*/} with two stores swapped" $rc 1 "$tmp/out" "got 0x[0-9a-f]*, want 0x"
 	fi
 done
