@@ -124,19 +124,22 @@ int model_params_parse(const char *text, model_params *p, char *err, size_t errl
 		size_t n = strcspn(s, "\n");
 		char line[1024];
 		ln++;
+		if (s[0] == '#') { /* a comment, of any length: only two tags are read */
+			const char *tag = "# fitted from: ", *count = "# fitted cases: ";
+			size_t t = strlen(tag), c = strlen(count);
+			if (n >= t && !strncmp(s, tag, t))
+				snprintf(p->source, sizeof p->source, "%.*s",
+					 (int)(n - t < sizeof p->source ? n - t : sizeof p->source - 1), s + t);
+			else if (n >= c && !strncmp(s, count, c))
+				p->cases = atoi(s + c);
+			s += n + (s[n] == '\n');
+			continue;
+		}
 		if (n >= sizeof line)
 			FAIL("line %d: longer than %zu bytes", ln, sizeof line - 1);
 		memcpy(line, s, n);
 		line[n] = '\0';
 		s += n + (s[n] == '\n');
-		if (line[0] == '#') {
-			const char *tag = "# fitted from: ", *count = "# fitted cases: ";
-			if (!strncmp(line, tag, strlen(tag)))
-				snprintf(p->source, sizeof p->source, "%.*s", (int)sizeof p->source - 1, line + strlen(tag));
-			else if (!strncmp(line, count, strlen(count)))
-				p->cases = atoi(line + strlen(count));
-			continue;
-		}
 		if (parse_line(p, line, ln, &seen, err, errlen))
 			goto fail;
 	}

@@ -169,6 +169,29 @@ static void params(void)
 	ok(model_theta(&p, &k, MF_ELEM_DRAM, &who) == 1 && !strcmp(who, "*"), "... then the default");
 	ok(model_theta(&p, &fam, MF_VEC_DRAM, &who) == 2 && !strcmp(who, "family:sk"), "... its family's in between");
 	model_params_free(&p);
+	/* a header comment may be longer than a line (fit_model lists every results file) */
+	sb_free(&t);
+	sb_init(&t);
+	sb_add(&t, "# fitted from: ");
+	for (int i = 0; i < 300; i++)
+		sb_add(&t, "file; ");
+	sb_add(&t, "\n# fitted cases: 7\nconst l2_lo 0.5\nconst l2_hi 1\nconst inflight_need 1\n"
+		   "const sm_share_cap 1\nconst unsure_margin 0.1\n");
+	for (int f = 0; f < MF_N; f++)
+		sb_printf(&t, "theta * %s 1\n", model_feat_name(f));
+	ok(model_params_parse(sb_str(&t), &p, err, sizeof err) == 0 && p.cases == 7 && strlen(p.source) == sizeof p.source - 1 &&
+		   !strncmp(p.source, "file; file; ", 12),
+	   "a comment of 1800 bytes: read, its source cut to the buffer");
+	model_params_free(&p);
+	sb_free(&t);
+	sb_init(&t);
+	sb_add(&t, "const l2_lo 0.5");
+	for (int i = 0; i < 1100; i++)
+		sb_addc(&t, ' ');
+	sb_add(&t, "\n");
+	err[0] = '\0';
+	ok(model_params_parse(sb_str(&t), &p, err, sizeof err) == -1, "a table line of 1115 bytes: refused");
+	has_str(err, "line 1: longer than 1023 bytes", "... with the reason");
 	sb_free(&t);
 }
 
