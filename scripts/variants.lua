@@ -168,10 +168,12 @@ for _, elem in ipairs{8, 16} do emit(narrow_shear[elem], elem) end
 --   fast_s16x32_b64   1.015x (3 of 10: the 1:8 rectangles 64x512-256x2048, 1.04-1.06x)
 --   fast_s16x16_b128  1.026x (3 of 10: 128^2-512^2, 1.04-1.07x)
 -- No grouped block order: at these sizes every block is resident at once.
--- study = true (as fast_v8_g8_b8 below): no plan picks them until the
--- plan's model is refitted with their timings (lib/model_params*.tsv has no
--- row for them; with the defaults it ranks them on large shapes too).
-local r14_study = true  -- false once the refit ranks them
+-- They (and fast_v8_g8_b8 below) were study kernels until the refit of
+-- 2026-11-27 gave them theta rows (the H100 table from their timings on an
+-- H100, the H200 table from their candidates' timings): with the `*`
+-- defaults the plan ranked them on large shapes too. r14_study = true makes
+-- them study kernels again.
+local r14_study = false
 local small = {
   [8] = { { name = "fast_s64x64", tile = {64, 64}, threads = {32, 8}, vec = 4, smem = "swizzle" } },
   [16] = {

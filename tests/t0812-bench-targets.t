@@ -6,8 +6,10 @@
 # counts per target, the merge adds a kernel timed in a later run scaled by
 # the two runs' copies, --pick judges pick.py's entry, and no input is a
 # usage error.
+import atexit
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -19,6 +21,7 @@ sys.path.insert(0, os.path.join(ROOT, 'bench'))
 import peers_cases as pc  # noqa: E402
 
 tmp = tempfile.mkdtemp(prefix='t0812.')
+atexit.register(shutil.rmtree, tmp, True)
 
 
 def run(*args):

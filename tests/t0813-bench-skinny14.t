@@ -4,8 +4,10 @@
 # group (older skinny, the kmax 32 and packed ones, the c14_* candidates,
 # the others), the ratios are the times' and the geometric means theirs; a
 # file that is not results is one line and exit 3.
+import atexit
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -14,6 +16,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'lib
 from pytap import ROOT, finish, ok  # noqa: E402
 
 tmp = tempfile.mkdtemp(prefix='t0813.')
+atexit.register(shutil.rmtree, tmp, True)
 
 
 def run(path):

@@ -4,8 +4,10 @@
 # speeds: the ratios and their geometric means and ranges, the best peer, the
 # other flat_g kernels against flat_g_b<w>, the cases a flat_g kernel leads;
 # usage and a file that is not results: one line, exit 2 and 3.
+import atexit
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -14,6 +16,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'lib
 from pytap import ROOT, finish, ok  # noqa: E402
 
 tmp = tempfile.mkdtemp(prefix='t0815.')
+atexit.register(shutil.rmtree, tmp, True)
 
 
 def run(*args):
