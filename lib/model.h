@@ -212,7 +212,7 @@ struct ptxpose_tool_params_s {
 	double inflight_need;        /* bytes in flight per SM that reach full bandwidth */
 	double sm_share_cap;         /* one SM moves at most this many times its share of bandwidth */
 	double unsure_margin;        /* a runner-up predicted within this relative margin: unsure */
-	char source[1024];           /* the "# fitted from:" header line, cut to 1023 bytes */
+	char source[4096];           /* the "# fitted from:" header line, cut to 4095 bytes */
 	int cases;                   /* the "# fitted cases:" header line: cases the constants were fitted on */
 	char name[32];               /* a built-in table's model ("H100", "H200"); "" for a file */
 	int nrows;

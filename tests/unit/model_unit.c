@@ -173,7 +173,7 @@ static void params(void)
 	sb_free(&t);
 	sb_init(&t);
 	sb_add(&t, "# fitted from: ");
-	for (int i = 0; i < 300; i++)
+	for (int i = 0; i < 800; i++)
 		sb_add(&t, "file; ");
 	sb_add(&t, "\n# fitted cases: 7\nconst l2_lo 0.5\nconst l2_hi 1\nconst inflight_need 1\n"
 		   "const sm_share_cap 1\nconst unsure_margin 0.1\n");
@@ -181,7 +181,7 @@ static void params(void)
 		sb_printf(&t, "theta * %s 1\n", model_feat_name(f));
 	ok(model_params_parse(sb_str(&t), &p, err, sizeof err) == 0 && p.cases == 7 && strlen(p.source) == sizeof p.source - 1 &&
 		   !strncmp(p.source, "file; file; ", 12),
-	   "a comment of 1800 bytes: read, its source cut to the buffer");
+	   "a comment of 4800 bytes: read, its source cut to the buffer");
 	model_params_free(&p);
 	sb_free(&t);
 	sb_init(&t);
