@@ -295,6 +295,18 @@ def flat_ranked(case, chunk):
     return packed and rc * FLAT_MIN <= chunk
 
 
+def note_library(results, info, commit, resumed):
+    """Record the library a run timed: `ptxpose` is the first run's; a resumed run whose library
+    differs adds its own to `ptxpose_resumed` (with its commit), as its cases carry their commit."""
+    if resumed and results.get('ptxpose') and results['ptxpose'] != info:
+        later = results.setdefault('ptxpose_resumed', [])
+        entry = {**info, 'commit': commit}
+        if entry not in later:
+            later.append(entry)
+    else:
+        results['ptxpose'] = info
+
+
 def run(a, cases, kernels, old, torch, method, fmt):
     import peers_gpu
     env = Env(a.quick, peers=not a.no_peers)
@@ -322,12 +334,13 @@ def run(a, cases, kernels, old, torch, method, fmt):
     print(f"{dev['name']}, {dev['sms']} SMs, L2 {dev['l2_bytes']} bytes, driver {dev['driver']}; "
           f"ptxpose {commit}; {len(cases)} cases, {len(kernels)} --ptx files", flush=True)
     try:
-        by_width, results['ptxpose'] = ptxpose_kernels(env, kernels)
+        by_width, info = ptxpose_kernels(env, kernels)
     except Exception as e:
         print(f'peers.py: the ptxpose package cannot run: {exc_line(e)}', file=sys.stderr)
         return 3
-    print(f"ptxpose {results['ptxpose']['version']}: {results['ptxpose']['library']} "
-          f"({results['ptxpose']['library_source']}), {sum(map(len, by_width.values()))} kernels by name", flush=True)
+    note_library(results, info, commit, bool(old))
+    print(f"ptxpose {info['version']}: {info['library']} "
+          f"({info['library_source']}), {sum(map(len, by_width.values()))} kernels by name", flush=True)
     failures = 0
     done = {c['case']: c for c in results['cases']}
     timer = peers_gpu.Timer(env.mods.get('cupy'), a.replays, a.target_ms, a.max_calls)

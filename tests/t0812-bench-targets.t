@@ -55,6 +55,13 @@ import re  # noqa: E402
 pick_min = re.search(r'#define PICK_FLAT_MIN (\d+)', open(os.path.join(ROOT, 'lib', 'pick.h')).read())
 ok(pick_min and int(pick_min.group(1)) == peers_run.FLAT_MIN, 'flat_ranked: the same minimum as lib/pick.h')
 fr = peers_run.flat_ranked
+res0 = {}
+peers_run.note_library(res0, {'version': 'a'}, 'c1', False)
+peers_run.note_library(res0, {'version': 'b'}, 'c2', True)
+peers_run.note_library(res0, {'version': 'b'}, 'c2', True)
+peers_run.note_library(res0, {'version': 'a'}, 'c3', True)
+ok(res0 == {'ptxpose': {'version': 'a'}, 'ptxpose_resumed': [{'version': 'b', 'commit': 'c2'}]},
+   'a resumed run with another library is added beside the first, once; the first is kept', res0)
 ok(fr(pc.Case(3, 3, 'u8', batch=1000), 18) and not fr(pc.Case(3, 3, 'u8', batch=1000), 17),
    'flat_ranked: two matrices to the chunk, not fewer')
 ok(not fr(pc.Case(8192, 8192, 'f32'), 4080) and fr(pc.Case(40, 51, 'f32'), 4080),
