@@ -494,7 +494,7 @@ stage_round14() {
 	python3 -B bench/round_summary.py --title "Round 14 (issue 22 items 1 and 4)" --prefix r14s_ --prefix r14l_ \
 		"${args[@]}" --out "$OUT/r14-summary.md"
 	echo "summary: rc=$? $OUT/r14-summary.md"
-	tar -C "$w" --exclude='*.json' -czf "$OUT/r14-raw.tgz" .
+	tar -C "$w" --exclude='*.json' --exclude='*.cubin' -czf "$OUT/r14-raw.tgz" .
 }
 
 # Issue 22 item 3 (skinny 1- and 2-byte elements, K 9 to 64): the kernels
