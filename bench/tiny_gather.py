@@ -13,10 +13,9 @@ is the best ptxpose kernel timed, and each other flat_g kernel of the width
 run's copy. Needs no GPU. Exit status: 0, 2 usage, 3 an unreadable input.
 """
 import json
-import math
 import sys
 
-PEERS = ("torch", "cupy", "cublas_geam", "triton", "cutensor")
+from peers_model import KERNEL_PREFIX, PEERS, geomean
 
 
 def pct(case, name):
@@ -27,32 +26,34 @@ def pct(case, name):
 def spread(xs):
     if not xs:
         return "-"
-    g = math.exp(sum(math.log(x) for x in xs) / len(xs))
-    return "%.2f (%.2f-%.2f)" % (g, min(xs), max(xs))
+    return "%.2f (%.2f-%.2f)" % (geomean(xs), min(xs), max(xs))
 
 
 def width_row(cases, w):
-    g = "ptxpose:flat_g_b%d" % w
+    g = KERNEL_PREFIX + "flat_g_b%d" % w
     mine = [c for c in cases if c["elem_bits"] == w and pct(c, g)]
     flat, naive, peer, best = [], [], [], []
     others = {}
     for c in mine:
         x = pct(c, g)
-        f = max(filter(None, (pct(c, "ptxpose:flat_b%d" % w), pct(c, "ptxpose:flat_s_b%d" % w))), default=None)
+        f = max(filter(None, (pct(c, KERNEL_PREFIX + "flat_b%d" % w), pct(c, KERNEL_PREFIX + "flat_s_b%d" % w))),
+                default=None)
         if f:
             flat.append(x / f)
-        if pct(c, "ptxpose:naive_1d_b%d" % w):
-            naive.append(x / pct(c, "ptxpose:naive_1d_b%d" % w))
+        n = pct(c, KERNEL_PREFIX + "naive_1d_b%d" % w)
+        if n:
+            naive.append(x / n)
         p = max(filter(None, (pct(c, k) for k in PEERS)), default=None)
         if p:
             peer.append(x / p)
-        timed = [(v["pct_copy"], k[8:]) for k, v in c["impls"].items() if k.startswith("ptxpose:") and pct(c, k)]
+        timed = [(v["pct_copy"], k[len(KERNEL_PREFIX):]) for k, v in c["impls"].items()
+                 if k.startswith(KERNEL_PREFIX) and pct(c, k)]
         top = max(timed)
         if top[1].startswith("flat_g"):
             best.append("%s %s %.0f%%" % (c["case"], top[1], top[0]))
         for k in c["impls"]:
-            if k.startswith("ptxpose:flat_g") and k != g and k.endswith("_b%d" % w) and pct(c, k):
-                others.setdefault(k[8:], []).append(pct(c, k) / x)
+            if k.startswith(KERNEL_PREFIX + "flat_g") and k != g and k.endswith("_b%d" % w) and pct(c, k):
+                others.setdefault(k[len(KERNEL_PREFIX):], []).append(pct(c, k) / x)
     return mine, flat, naive, peer, best, others
 
 
