@@ -33,6 +33,19 @@ log() { printf '\n== %s (%s)\n' "$*" "$(date -u +%H:%M:%S)"; }
 # the commit the carried binary was built from (a lent machine's copy of the tree
 # may hold a stale git checkout)
 built_commit() { $px --version 2>/dev/null | sed -n 's/.*(commit \([0-9a-f]*\(-dirty\)\{0,1\}\)).*/\1/p'; }
+# peers_to OUT.json SECONDS ARGS...: bench/peers.py ARGS resumed into OUT.json (its log
+# OUT.log), stopped after SECONDS, measuring the carried binary's commit; says its exit
+# status and the cases measured in all, and returns that status
+peers_to() {
+	local out=$1 secs=$2 rc
+	shift 2
+	[ "$secs" -ge 1 ] 2>/dev/null || secs=1 # timeout 0 would mean no limit
+	PTXPOSE_COMMIT=${PTXPOSE_COMMIT:-$(built_commit)} PYTHONUNBUFFERED=1 timeout "$secs" python3 -B bench/peers.py \
+		"$@" --resume --out "$out" >>"${out%.json}.log" 2>&1
+	rc=$?
+	echo "$(basename "$out" .json): rc=$rc, $(grep -c ' copy ' "${out%.json}.log") cases measured in all"
+	return $rc
+}
 
 stage_info() {
 	log info
@@ -346,18 +359,12 @@ stage_nd() {
 # Run `cutensor` first for the cuTENSOR peer.
 stage_issue22() {
 	log "issue 22's targets"
-	local c t0=$SECONDS budget=${T22:-560} left files=
+	local t0=$SECONDS budget=${T22:-560} left files=
 	[ "$budget" -ge 10 ] 2>/dev/null || budget=10 # timeout 0 would mean no limit
-	c=$(built_commit)
-	PTXPOSE_COMMIT=${PTXPOSE_COMMIT:-$c} PYTHONUNBUFFERED=1 timeout $((budget * 2 / 3)) python3 -B bench/peers.py \
-		--set small --set tiny --set skinny --set skinny-mid --set large --ptx 'ptx/*.ptx' --resume \
-		--out "$OUT/targets.json" --replays 15 --target-ms 0.5 >>"$OUT/targets.log" 2>&1
-	echo "targets: rc=$? $(grep -c ' copy ' "$OUT/targets.log") cases measured in all"
+	peers_to "$OUT/targets.json" $((budget * 2 / 3)) --set small --set tiny --set skinny --set skinny-mid \
+		--set large --ptx 'ptx/*.ptx' --replays 15 --target-ms 0.5
 	left=$((budget - (SECONDS - t0)))
-	[ $left -ge 1 ] || left=1
-	PTXPOSE_COMMIT=${PTXPOSE_COMMIT:-$c} PYTHONUNBUFFERED=1 timeout $left python3 -B bench/peers.py \
-		--set holdout --ptx 'ptx/*.ptx' --resume --quick --out "$OUT/holdout.json" >>"$OUT/holdout.log" 2>&1
-	echo "holdout: rc=$? $(grep -c ' copy ' "$OUT/holdout.log") cases measured in all"
+	peers_to "$OUT/holdout.json" $left --set holdout --ptx 'ptx/*.ptx' --quick
 	for f in targets holdout; do
 		[ -f "$OUT/$f.json" ] && python3 -B bench/pick.py --ptxpose $px "$OUT/$f.json" >/dev/null && files="$files $OUT/$f.json"
 	done
@@ -396,11 +403,7 @@ r14_peers() { # NAME SECONDS ARGS...: one bench/peers.py run into $w/NAME.json, 
 	local name=$1 secs=$2
 	shift 2
 	[ -f "$w/$name.done" ] && { echo "$name: done in an earlier call"; return; }
-	PTXPOSE_COMMIT=${PTXPOSE_COMMIT:-$(built_commit)} PYTHONUNBUFFERED=1 timeout "$secs" python3 -B bench/peers.py \
-		"$@" --resume --out "$w/$name.json" --replays 15 --target-ms 0.5 >>"$w/$name.log" 2>&1
-	local rc=$?
-	[ $rc = 0 ] && touch "$w/$name.done"
-	echo "$name: rc=$rc, $(grep -c ' copy ' "$w/$name.log") cases measured in all"
+	peers_to "$w/$name.json" "$secs" "$@" --replays 15 --target-ms 0.5 && touch "$w/$name.done"
 }
 stage_round14() {
 	local w=${R14_WORK:-/tmp/ptxpose-r14-$(built_commit)} t0 left rc k f m spec cfg best cand arch bits
@@ -516,7 +519,7 @@ SK14_CAP="24x4096,4096x24:offset=3,17x20001:offset=1,20001x17:ld_in=19:ld_out=20
 2048x36:batch=3:offset=2,33x3000:ld_in=3003:ld_out=35,3000x33,24x20000:offset=1,20000x24"
 SK14_SAN="24x4096,4096x24:offset=3,17x5001:offset=1,5001x17,36x512:batch=3,512x36:batch=3:offset=2"
 stage_skinny14() {
-	local new cand= c t0=$SECONDS cases dir other k ptx
+	local new cand= t0=$SECONDS cases dir other k ptx
 	new=$(ls ptx/skinny_*_g[0-9]*_b*.ptx ptx/skinny_*_pack_b*.ptx)
 	if [ "${SK14_CAND:-0}" = 1 ]; then
 		rm -rf build/skinny14 && $px gen --out build/skinny14 bench/results/tuning/skinny14.lua >/dev/null || return 1
@@ -536,7 +539,6 @@ stage_skinny14() {
 		>"$OUT/skinny14-racecheck.log" 2>&1
 	echo "racecheck: rc=$? $(grep 'RACECHECK SUMMARY' "$OUT/skinny14-racecheck.log" | tail -1)"
 	log "skinny14: timing ($((SECONDS - t0)) s so far)"
-	c=$(built_commit)
 	for dir in wide tall; do # each direction's cases with its own kernels (the others crawl there)
 		cases=$(python3 -B -c "import sys; sys.path.insert(0, 'bench'); import peers_cases as pc
 ks = [(c, [int(x) for x in c.split(':')[0].split('x')]) for s in ('skinny', 'skinny-mid') for c in pc.SETS[s]]
@@ -548,9 +550,8 @@ print(' '.join(c for c, (r, n) in ks if c.split(':')[1] in ('u8', 'f16') and 9 <
 		[ "$dir" = wide ] && other="fast_b8 fast_v8_b8 fast_v4_b16" || other="narrow_tall_b8 narrow_tall_b16 narrow_b8 narrow_b16"
 		for k in $other; do ptx+=(--ptx "ptx/$k.ptx"); done
 		# shellcheck disable=SC2086 # the cases are words
-		PTXPOSE_COMMIT=${PTXPOSE_COMMIT:-$c} PYTHONUNBUFFERED=1 timeout $(((${T14:-120} + 1) / 2)) python3 -B bench/peers.py \
-			"${ptx[@]}" --resume --out "$OUT/skinny14.json" --replays 15 --target-ms 0.5 $cases >>"$OUT/skinny14.log" 2>&1
-		echo "timing, $dir: rc=$? $(grep -c ' copy ' "$OUT/skinny14.log") cases measured in all ($(echo $cases | wc -w) $dir)"
+		echo "timing, $dir ($(echo $cases | wc -w) cases):"
+		peers_to "$OUT/skinny14.json" $(((${T14:-120} + 1) / 2)) "${ptx[@]}" --replays 15 --target-ms 0.5 $cases
 	done
 	[ -f "$OUT/skinny14.json" ] && python3 -B bench/skinny14.py "$OUT/skinny14.json" | tee "$OUT/skinny14.md" | tail -4
 }
@@ -585,14 +586,11 @@ stage_tinyg_check() {
 }
 
 stage_tinyg() {
-	local c
 	log "the tiny set: flat_*, flat_s_*, flat_g*, naive_1d_*"
-	c=$(built_commit)
-	PTXPOSE_COMMIT=${PTXPOSE_COMMIT:-$c} PYTHONUNBUFFERED=1 timeout "${TTINY:-150}" python3 -B bench/peers.py \
-		--set tiny --ptx 'ptx/flat*.ptx' --ptx 'ptx/naive_1d*.ptx' --no-peers --resume \
-		--out "$OUT/tiny-gather.json" --replays 15 --target-ms 0.5 >>"$OUT/tiny-gather.log" 2>&1
-	echo "tiny: rc=$? $(grep -c ' copy ' "$OUT/tiny-gather.log") cases measured in all"
-	python3 -B bench/tiny_gather.py "$OUT/tiny-gather.json" >"$OUT/tiny-gather.md" && cat "$OUT/tiny-gather.md"
+	peers_to "$OUT/tiny-gather.json" "${TTINY:-150}" --set tiny --ptx 'ptx/flat*.ptx' --ptx 'ptx/naive_1d*.ptx' \
+		--no-peers --replays 15 --target-ms 0.5
+	[ -f "$OUT/tiny-gather.json" ] && python3 -B bench/tiny_gather.py "$OUT/tiny-gather.json" >"$OUT/tiny-gather.md" &&
+		cat "$OUT/tiny-gather.md"
 }
 
 for s in "$@"; do
