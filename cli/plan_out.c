@@ -9,7 +9,6 @@
 
 #define MB (1024.0 * 1024.0)
 
-/* The three biggest costs of a candidate, "realign_dram 30.1, launch 2.0". */
 /* Why a candidate is ranked last whatever its estimate (ptxpose_tool_cand). */
 static const char *after_note(int beyond)
 {
@@ -20,6 +19,7 @@ static const char *after_note(int beyond)
 	return "";
 }
 
+/* The three biggest costs of a candidate, "realign_dram 30.1, launch 2.0". */
 static void top_costs(const ptxpose_tool_estimate *e, char *buf, size_t n)
 {
 	int used[PTXPOSE_TOOL_NFEAT] = {0};
