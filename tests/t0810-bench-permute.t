@@ -18,11 +18,10 @@ import random
 import re
 import subprocess
 import sys
-import tempfile
 import types
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'lib'))
-from pytap import ROOT, finish, ok, raises  # noqa: E402
+from pytap import ROOT, finish, ok, scratch, raises  # noqa: E402
 
 sys.path.insert(0, os.path.join(ROOT, 'bench'))
 import peers_cases as pc  # noqa: E402
@@ -30,7 +29,7 @@ import peers_cutensor as pct  # noqa: E402
 import peers_impls  # noqa: E402
 import peers_model as pm  # noqa: E402
 
-tmp = tempfile.mkdtemp(prefix='t0810.')
+tmp = scratch('t0810')
 
 
 def run(*args):

@@ -6,28 +6,20 @@
 # counts per target, the merge adds a kernel timed in a later run scaled by
 # the two runs' copies, --pick judges pick.py's entry, and no input is a
 # usage error.
-import atexit
 import json
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'lib'))
-from pytap import ROOT, finish, ok  # noqa: E402
+from pytap import ROOT, bench_script, finish, ok, scratch  # noqa: E402
 
 sys.path.insert(0, os.path.join(ROOT, 'bench'))
 import peers_cases as pc  # noqa: E402
 
-tmp = tempfile.mkdtemp(prefix='t0812.')
-atexit.register(shutil.rmtree, tmp, True)
+tmp = scratch('t0812')
 
 
-def run(*args):
-    p = subprocess.run([sys.executable, '-B', os.path.join(ROOT, 'bench', 'targets.py'), *args],
-                       capture_output=True, text=True, cwd=ROOT)
-    return p.returncode, p.stdout, p.stderr
+run = bench_script('targets.py')
 
 
 # ---- the sets ------------------------------------------------------------------

@@ -4,25 +4,17 @@
 # group (older skinny, the kmax 32 and packed ones, the c14_* candidates,
 # the others), the ratios are the times' and the geometric means theirs; a
 # file that is not results is one line and exit 3.
-import atexit
 import json
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'lib'))
-from pytap import ROOT, finish, ok  # noqa: E402
+from pytap import ROOT, bench_script, finish, ok, scratch  # noqa: E402
 
-tmp = tempfile.mkdtemp(prefix='t0813.')
-atexit.register(shutil.rmtree, tmp, True)
+tmp = scratch('t0813')
 
 
-def run(path):
-    p = subprocess.run([sys.executable, '-B', os.path.join(ROOT, 'bench', 'skinny14.py'), path],
-                       capture_output=True, text=True, cwd=ROOT)
-    return p.returncode, p.stdout, p.stderr
+run = bench_script('skinny14.py')
 
 
 def entry(us):

@@ -5,25 +5,17 @@
 # and per width, the check TAP's counts, ncu's counters per byte (values with
 # thousands separators), --top and --triton-config for the stage's next
 # steps, and its errors (usage 2, unreadable input 3). No GPU.
-import atexit
 import json
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'lib'))
-from pytap import ROOT, finish, ok  # noqa: E402
+from pytap import ROOT, bench_script, finish, ok, scratch  # noqa: E402
 
-tmp = tempfile.mkdtemp(prefix='t0814.')
-atexit.register(shutil.rmtree, tmp, True)
+tmp = scratch('t0814')
 
 
-def run(*args):
-    p = subprocess.run([sys.executable, '-B', os.path.join(ROOT, 'bench', 'round_summary.py'), *args],
-                       capture_output=True, text=True, cwd=ROOT)
-    return p.returncode, p.stdout, p.stderr
+run = bench_script('round_summary.py')
 
 
 def impl(us, **kw):

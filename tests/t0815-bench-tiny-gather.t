@@ -4,25 +4,17 @@
 # speeds: the ratios and their geometric means and ranges, the best peer, the
 # other flat_g kernels against flat_g_b<w>, the cases a flat_g kernel leads;
 # usage and a file that is not results: one line, exit 2 and 3.
-import atexit
 import json
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'lib'))
-from pytap import ROOT, finish, ok  # noqa: E402
+from pytap import ROOT, bench_script, finish, ok, scratch  # noqa: E402
 
-tmp = tempfile.mkdtemp(prefix='t0815.')
-atexit.register(shutil.rmtree, tmp, True)
+tmp = scratch('t0815')
 
 
-def run(*args):
-    p = subprocess.run([sys.executable, '-B', os.path.join(ROOT, 'bench', 'tiny_gather.py')] + list(args),
-                       capture_output=True, text=True, cwd=ROOT)
-    return p.returncode, p.stdout, p.stderr
+run = bench_script('tiny_gather.py')
 
 
 def case(name, pcts):

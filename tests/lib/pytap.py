@@ -1,8 +1,13 @@
-"""TAP for the Python tests (tests/t10*-python-*.t): ok, raises, skip_all, finish.
-Imported with tests/lib on sys.path; the package under test is python/ of this tree."""
+"""TAP for the Python tests (tests/t08*-bench-*.t, tests/t10*-python-*.t): ok, raises,
+skip_all, finish; scratch and bench_script for the bench scripts' tests. Imported with
+tests/lib on sys.path; the package under test is python/ of this tree."""
+import atexit
 import os
 import re
+import shutil
+import subprocess
 import sys
+import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.dont_write_bytecode = True  # no __pycache__ left in the tree
@@ -43,3 +48,19 @@ def skip_all(why):
 def finish():
     print(f'1..{n}')
     sys.exit(1 if fails else 0)
+
+
+def scratch(test):
+    """A temporary folder for TEST (its name prefixes the folder's), removed when it ends."""
+    d = tempfile.mkdtemp(prefix=test + '.')
+    atexit.register(shutil.rmtree, d, True)
+    return d
+
+
+def bench_script(name):
+    """run(*args) -> (exit status, stdout, stderr) of `python3 -B bench/NAME ARGS` in the tree."""
+    def run(*args):
+        p = subprocess.run([sys.executable, '-B', os.path.join(ROOT, 'bench', name), *args],
+                           capture_output=True, text=True, cwd=ROOT)
+        return p.returncode, p.stdout, p.stderr
+    return run
