@@ -38,7 +38,10 @@
  * segment whole in K, else as predicated words. Every other tile (an edge
  * of the long side, odd K, misaligned pointers or pitches) moves element
  * by element, predicated, in a loop every thread of the block runs the
- * same number of times. The metadata says study=1 when asked: no plan
+ * same number of times. On the register path a lane whose lines are past K
+ * (or whose run words are) leaves its loaded words as they were, undefined
+ * at first: what it sends through the quad lands only on bytes past K,
+ * which no lane stores. The metadata says study=1 when asked: no plan
  * picks such a kernel; it runs when named. */
 #include <stdio.h>
 #include <string.h>
@@ -70,6 +73,7 @@ typedef struct {
 	const char *line_side, *run_side;           /* b64: this matrix's sides */
 	const char *mfast, *run16, *nrun16;         /* pred, per matrix */
 	const char *fast, *rowok, *full, *nfull, *wok[4]; /* pred, per tile */
+	const char *allfull;                        /* pred: every run segment of the tile is whole (uniform) */
 	const char *krem;                           /* bytes of K from the tile's first short index */
 	const char *la[4];                          /* b64: line g's address (repeat 0) */
 	const char *ra[SR_MAX_R][4];                /* b64: run 4m + j's address, repeat r */
@@ -179,6 +183,7 @@ static void declare(sr *s)
 	s->rowok = ptxb_reg(b, "pred", "the lane's lines are in K", "lines_ok");
 	s->full = ptxb_reg(b, "pred", "the lane's run segments are whole 16-byte granules", "seg_full");
 	s->nfull = ptxb_reg(b, "pred", NULL, "seg_part");
+	s->allfull = ptxb_reg(b, "pred", "every run segment of the tile is whole and 16-byte aligned", "segs_whole");
 	for (unsigned w = 0; w < 4; w++)
 		s->wok[w] = ptxb_reg(b, "pred", w ? NULL : "a part segment's word w is in K", "word_ok%u", w);
 	s->krem = ptxb_reg(b, "b32", "bytes of K from the tile's first short index", "k_bytes");
@@ -224,14 +229,6 @@ static void setup_thread(sr *s)
 	ptxb_op(b, NULL, "add.u32", "%s, %s, %s", s->colj, s->col, j);
 	ptxb_op(b, NULL, "mul.wide.u32", "%s, %s, %u", s->pline, s->ld_line, s->es);
 	ptxb_op(b, NULL, "mul.wide.u32", "%s, %s, %u", s->prun, s->ld_run, s->es);
-	ptxb_note(b, "the data words start defined: a lane whose lines are past K sends what it holds");
-	for (unsigned r = 0; r < s->R; r++)
-		for (unsigned u = 0; u < 4; u++) {
-			for (unsigned g = 0; g < s->G; g++)
-				ptxb_op(b, NULL, "mov.b32", "%s, 0", s->ln[r][g][u]);
-			for (unsigned m = 0; m < s->V / 4; m++)
-				ptxb_op(b, NULL, "mov.b32", "%s, 0", s->rn[r][m][u]);
-		}
 }
 
 /* Per matrix: the sides, and whether they allow the register path. */
@@ -278,6 +275,7 @@ static void tile_setup(sr *s)
 		ptxb_op(b, NULL, "add.u64", "%s, %s, %s", s->la[g], s->la[g - 1], s->pline);
 	ptxb_op(b, NULL, "sub.u32", "%s, %s, %s", s->krem, s->ktot, s->k0);
 	ptxb_op(b, NULL, "mul.lo.u32", "%s, %s, %u", s->krem, s->krem, s->es);
+	ptxb_op(b, NULL, "setp.ge.and.u32", "%s, %s, %u, %s", s->allfull, s->krem, s->KT * s->es, s->run16);
 	ptxb_op(b, NULL, "add.u32", "%s, %s, 16", t, s->kqb);
 	ptxb_op(b, NULL, "setp.le.and.u32", "%s, %s, %s, %s", s->full, t, s->krem, s->run16);
 	ptxb_op(b, NULL, "setp.gt.or.u32", "%s, %s, %s, %s", s->nfull, t, s->krem, s->nrun16);
@@ -320,27 +318,38 @@ static void line_access(sr *s, int store)
 }
 
 /* The run segments of every repeat: loads (tall) or stores (wide), whole
- * granules where they can be, else the words in K. */
+ * granules where they can be, else the words in K; where the tile's every
+ * segment is whole (a uniform test), the granules alone. */
 static void run_access(sr *s, int store)
 {
 	ptxb *b = s->x.e.b;
-	char a[64];
-	for (unsigned r = 0; r < s->R; r++)
-		for (unsigned m = 0; m < s->V / 4; m++) {
-			const char *const *w = s->rn[r][m];
-			tp_addr(a, sizeof a, s->ra[r][m], 0);
-			if (store)
-				ptxb_op(b, s->full, "st.global.v4.b32", "%s, {%s, %s, %s, %s}", a, w[0], w[1], w[2], w[3]);
-			else
-				ptxb_op(b, s->full, "ld.global.v4.b32", "{%s, %s, %s, %s}, %s", w[0], w[1], w[2], w[3], a);
-			for (unsigned u = 0; u < 4; u++) {
-				tp_addr(a, sizeof a, s->ra[r][m], 4 * u);
+	char a[64], notall[40];
+	snprintf(notall, sizeof notall, "!%s", s->allfull);
+	ptxb_op(b, notall, "bra.uni", "RUN_PARTS");
+	for (int part = 0; part < 2; part++) {
+		if (part)
+			ptxb_label(b, "RUN_PARTS");
+		for (unsigned r = 0; r < s->R; r++)
+			for (unsigned m = 0; m < s->V / 4; m++) {
+				const char *const *w = s->rn[r][m];
+				const char *g = part ? s->full : NULL;
+				tp_addr(a, sizeof a, s->ra[r][m], 0);
 				if (store)
-					ptxb_op(b, s->wok[u], "st.global.b32", "%s, %s", a, w[u]);
+					ptxb_op(b, g, "st.global.v4.b32", "%s, {%s, %s, %s, %s}", a, w[0], w[1], w[2], w[3]);
 				else
-					ptxb_op(b, s->wok[u], "ld.global.b32", "%s, %s", w[u], a);
+					ptxb_op(b, g, "ld.global.v4.b32", "{%s, %s, %s, %s}, %s", w[0], w[1], w[2], w[3], a);
+				for (unsigned u = 0; u < 4 && part; u++) {
+					tp_addr(a, sizeof a, s->ra[r][m], 4 * u);
+					if (store)
+						ptxb_op(b, s->wok[u], "st.global.b32", "%s, %s", a, w[u]);
+					else
+						ptxb_op(b, s->wok[u], "ld.global.b32", "%s, %s", w[u], a);
+				}
 			}
-		}
+		if (!part)
+			ptxb_op(b, NULL, "bra.uni", "RUN_READY");
+	}
+	ptxb_label(b, "RUN_READY");
 }
 
 /* prmt between the lines' words and the runs' (its own inverse): word

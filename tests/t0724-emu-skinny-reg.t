@@ -7,7 +7,8 @@
 # and the element path. Then, per kernel, three planted bugs verification
 # must catch: the first prmt's selector changed (a byte or half from the
 # wrong line), the quad transpose's first shuffle sent to lane ^ 1 instead
-# of lane ^ 2, and the first two run stores' or loads' addresses swapped.
+# of lane ^ 2, the first two whole run segments' stores (wide) or loads
+# (tall) swapped, and the first two run words' (K's last, part segment).
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib/tap.sh
 PX=build/ptxpose
@@ -24,7 +25,7 @@ tap_run "tall" timeout 60 $PX check --emulate --shapes "$EMU_SKINNY_REG_TALL" $t
 # mutant NAME FILE MUTANT: the mutant differs and fails verification
 mutant() {
 	if cmp -s "$2" "$3"; then nok "$(basename "$2") $1: nothing to mutate (update this test)"; return; fi
-	case $2 in *wide*) s="16x4096,20x4096" ;; *) s="4096x16,4096x20" ;; esac
+	case $2 in *wide*) s="20x4096,64x4096" ;; *) s="4096x20,4096x64" ;; esac
 	timeout 60 $PX check --emulate --shapes "$s" "$3" >"$tmp/out" 2>&1
 	rc=$?
 	if [ $rc -eq 1 ] && grep -q "got 0x[0-9a-f]*, want 0x" "$tmp/out"; then
@@ -41,8 +42,10 @@ for f in $wide $tall; do
 	mutant "with its first prmt selector changed" "$f" "$m"
 	awk '!done && /shfl\.sync\.bfly\.b32.*, 2, 0x1f/ { sub(/, 2, 0x1f/, ", 1, 0x1f"); done = 1 } { print }' "$f" >"$m"
 	mutant "with a quad transpose's shuffle to the wrong lane" "$f" "$m"
-	case $f in *wide*) re='st\.global\.(v4\.)?b32' ;; *) re='ld\.global\.(v4\.)?b32' ;; esac
-	swap_addrs "$re" "$f" >"$m"
-	mutant "with two run accesses' addresses swapped" "$f" "$m"
+	case $f in *wide*) op=st ;; *) op=ld ;; esac
+	swap_addrs "$op\\.global\\.v4\\.b32.*run_addr" "$f" >"$m"
+	mutant "with two whole run segments' addresses swapped" "$f" "$m"
+	swap_addrs "$op\\.global\\.b32" "$f" >"$m"
+	mutant "with two run words' addresses swapped" "$f" "$m"
 done
 finish
