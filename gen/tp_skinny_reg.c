@@ -108,7 +108,7 @@ static int validate(const tp_params *p, char *err, size_t errlen)
 		     " wide_realign, shear, dyn_smem, kw, stages or pack (it moves its tile in registers)");
 	if (own->shape != SK_WIDE && own->shape != SK_TALL)
 		FAIL("skinny: a skinny_reg kernel is \"wide\" (K x N in) or \"tall\" (N x K in)");
-	if (p->elem != 8 && p->elem != 16)
+	if (p->elem > 16) /* the common checks allow the widths; this family packs 1- and 2-byte ones */
 		FAIL("elem: a skinny_reg kernel moves 8- or 16-bit elements, not %u", p->elem);
 	if (p->vec != 1 && p->vec * p->elem != 128)
 		FAIL("vec: a skinny_reg kernel moves 16-byte granules (vec %u, or leave it out)", 128 / p->elem);
