@@ -2,9 +2,10 @@
 # The register skinny kernels (family=skinny_reg, gen/tp_skinny_reg.c; issue
 # 22 item 3): emulated on K x N (wide) and N x K (tall) for K from 1 to 64
 # and N from 1 to 4097, then batches, leading dimensions past the extent, an
-# offset pointer and 64 x 8192 (tests/lib/emu_shapes.sh): both the register
+# offset pointer and 64 x 8192 (tests/lib/emu_shapes.sh), and with the grid
+# capped (PTXPOSE_GRID_MAX, blocks walking several tiles): both the register
 # path (K x es a multiple of 4, aligned sides, a tile inside the long side)
-# and the element path. Then, per kernel, three planted bugs verification
+# and the element path. Then, per kernel, four planted bugs that verification
 # must catch: the first prmt's selector changed (a byte or half from the
 # wrong line), the quad transpose's first shuffle sent to lane ^ 1 instead
 # of lane ^ 2, the first two whole run segments' stores (wide) or loads
@@ -20,6 +21,12 @@ tall=$(grep -l '^// ptxpose family=skinny_tall study=1 .* realign=none' ptx/*_re
 	{ nok "no wide or tall register skinny kernel in ptx/ (they are committed: regenerate with ninja ptx)"; finish; }
 tap_run "wide" timeout 60 $PX check --emulate --shapes "$EMU_SKINNY_REG_WIDE" $wide
 tap_run "tall" timeout 60 $PX check --emulate --shapes "$EMU_SKINNY_REG_TALL" $tall
+# a grid smaller than the tiles: each block walks several tiles of the
+# register path, tile rows past kmax and matrices (the grid's strides)
+PTXPOSE_GRID_MAX=2x2x2 tap_run "wide, capped grid" timeout 60 $PX check --emulate \
+	--shapes "68x8192,24x4096:batch=3:ld_out=32" $wide
+PTXPOSE_GRID_MAX=2x2x2 tap_run "tall, capped grid" timeout 60 $PX check --emulate \
+	--shapes "8192x68,4096x24:batch=3:ld_in=32" $tall
 
 . tests/lib/mutate.sh
 # mutant NAME FILE MUTANT: the mutant differs and fails verification
