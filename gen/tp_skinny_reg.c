@@ -16,7 +16,7 @@
  * output rows; tall: the input rows). Lane 4 x (q + QK x p) + j of a warp,
  * QK = kmax x es / 16 quads along K (q) and LL = 8 / QK lane positions along
  * the long side (p):
- *   - holds lines kq x V + j x G .. + G - 1 of the tile (V = 16/es, so a
+ *   - holds lines q x V + j x G .. + G - 1 of the tile (V = 16/es, so a
  *     quad covers 16 bytes of K), long positions col .. col + V - 1, col =
  *     (warp x LL + p) x V, and R repeats W x LL x V positions apart (the
  *     tile's long side L = R x W x LL x V): one 16-byte granule a line and
@@ -35,14 +35,21 @@
  * side is 4-byte aligned and K x es a multiple of 4 (so a lane's G lines
  * are all in K or all past it, and a run's words end where K does); its
  * run segments move as v4 where the run side is 16-byte aligned and the
- * segment whole in K, else as predicated words. Every other tile (an edge
- * of the long side, odd K, misaligned pointers or pitches) moves element
- * by element, predicated, in a loop every thread of the block runs the
- * same number of times. On the register path a lane whose lines are past K
+ * segment whole in K, else as predicated words; a tile whose every
+ * segment is whole (a uniform test) skips the words' instructions. Every
+ * other tile (an edge of the long side, odd K, misaligned pointers or
+ * pitches) moves element by element, predicated, in a loop every thread
+ * of the block runs the same number of times. On the register path a lane whose lines are past K
  * (or whose run words are) leaves its loaded words as they were, undefined
  * at first: what it sends through the quad lands only on bytes past K,
  * which no lane stores. The metadata says study=1 when asked: no plan
- * picks such a kernel; it runs when named. */
+ * picks such a kernel; it runs when named.
+ *
+ * Not here: odd K x es. Its runs start off word alignment (row c of a
+ * packed output at c x K bytes), so a segment would go out as predicated
+ * bytes or halves (a shift and a test each), and at K = 17 a tile of kmax
+ * 16 or 32 holds half-idle lanes: more instructions a byte than the shared
+ * kernels' one access (bench/TUNING.md, issue 22 item 3). */
 #include <stdio.h>
 #include <string.h>
 
