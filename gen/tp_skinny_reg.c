@@ -35,7 +35,8 @@
  * side is 4-byte aligned and K x es a multiple of 4 (so a lane's G lines
  * are all in K or all past it, and a run's words end where K does); its
  * run segments move as v4 where the run side is 16-byte aligned and the
- * segment whole in K, else as predicated words; a tile whose every
+ * segment whole in K, else as predicated 8-byte halves (an 8-byte aligned
+ * run side, such as runs of 24 bytes) or words; a tile whose every
  * segment is whole (a uniform test) skips the words' instructions. Every
  * other tile (an edge of the long side, odd K, misaligned pointers or
  * pitches) moves element by element, predicated, in a loop every thread
@@ -78,8 +79,9 @@ typedef struct {
 	const char *koff, *kqb, *kqe, *col, *colj;  /* the lane's place (see below) */
 	const char *pline, *prun;                   /* b64: the pitches in bytes */
 	const char *line_side, *run_side;           /* b64: this matrix's sides */
-	const char *mfast, *run16, *nrun16;         /* pred, per matrix */
+	const char *mfast, *run16, *nrun16, *run8, *nrun8; /* pred, per matrix */
 	const char *fast, *rowok, *full, *nfull, *wok[4]; /* pred, per tile */
+	const char *dok[2], *ndok[2], *r8, *nr8;    /* pred, per tile: a part segment's 8-byte halves */
 	const char *allfull;                        /* pred: every run segment of the tile is whole (uniform) */
 	const char *krem;                           /* bytes of K from the tile's first short index */
 	const char *la[4];                          /* b64: line g's address (repeat 0) */
@@ -186,13 +188,21 @@ static void declare(sr *s)
 	s->mfast = ptxb_reg(b, "pred", "the matrix's sides allow the register path", "matrix_fast");
 	s->run16 = ptxb_reg(b, "pred", "the run side is 16-byte aligned", "run16");
 	s->nrun16 = ptxb_reg(b, "pred", NULL, "not_run16");
+	s->run8 = ptxb_reg(b, "pred", "the run side is 8-byte aligned", "run8");
+	s->nrun8 = ptxb_reg(b, "pred", NULL, "not_run8");
 	s->fast = ptxb_reg(b, "pred", "this tile takes the register path", "fast");
 	s->rowok = ptxb_reg(b, "pred", "the lane's lines are in K", "lines_ok");
 	s->full = ptxb_reg(b, "pred", "the lane's run segments are whole 16-byte granules", "seg_full");
 	s->nfull = ptxb_reg(b, "pred", NULL, "seg_part");
 	s->allfull = ptxb_reg(b, "pred", "every run segment of the tile is whole and 16-byte aligned", "segs_whole");
 	for (unsigned w = 0; w < 4; w++)
-		s->wok[w] = ptxb_reg(b, "pred", w ? NULL : "a part segment's word w is in K", "word_ok%u", w);
+		s->wok[w] = ptxb_reg(b, "pred", w ? NULL : "a part segment's word w is in K (and its half is not)", "word_ok%u", w);
+	for (unsigned h = 0; h < 2; h++) {
+		s->dok[h] = ptxb_reg(b, "pred", h ? NULL : "a part segment's half h: 8 bytes in K, 8-byte aligned", "half_ok%u", h);
+		s->ndok[h] = ptxb_reg(b, "pred", NULL, "half_no%u", h);
+	}
+	s->r8 = ptxb_reg(b, "pred", "8-byte runs, segment not whole", "part8");
+	s->nr8 = ptxb_reg(b, "pred", NULL, "part_no8");
 	s->krem = ptxb_reg(b, "b32", "bytes of K from the tile's first short index", "k_bytes");
 	for (unsigned g = 0; g < s->G; g++)
 		s->la[g] = ptxb_reg(b, "b64", g ? NULL : "line g's granule address, repeat 0", "line_addr%u", g);
@@ -258,6 +268,9 @@ static void on_matrix(em *e)
 	ptxb_op(b, NULL, "and.b32", "%s, %s, 15", u, t);
 	ptxb_op(b, NULL, "setp.eq.u32", "%s, %s, 0", s->run16, u);
 	ptxb_op(b, NULL, "setp.ne.u32", "%s, %s, 0", s->nrun16, u);
+	ptxb_op(b, NULL, "and.b32", "%s, %s, 7", u, t);
+	ptxb_op(b, NULL, "setp.eq.u32", "%s, %s, 0", s->run8, u);
+	ptxb_op(b, NULL, "setp.ne.u32", "%s, %s, 0", s->nrun8, u);
 	ptxb_op(b, NULL, "mul.lo.u32", "%s, %s, %u", u, s->ktot, s->es);
 	ptxb_op(b, NULL, "or.b32", "%s, %s, %s", t, t, u);
 	ptxb_op(b, NULL, "and.b32", "%s, %s, 3", t, t);
@@ -283,17 +296,6 @@ static void tile_setup(sr *s)
 	ptxb_op(b, NULL, "sub.u32", "%s, %s, %s", s->krem, s->ktot, s->k0);
 	ptxb_op(b, NULL, "mul.lo.u32", "%s, %s, %u", s->krem, s->krem, s->es);
 	ptxb_op(b, NULL, "setp.ge.and.u32", "%s, %s, %u, %s", s->allfull, s->krem, s->KT * s->es, s->run16);
-	ptxb_op(b, NULL, "add.u32", "%s, %s, 16", t, s->kqb);
-	ptxb_op(b, NULL, "setp.le.and.u32", "%s, %s, %s, %s", s->full, t, s->krem, s->run16);
-	ptxb_op(b, NULL, "setp.gt.or.u32", "%s, %s, %s, %s", s->nfull, t, s->krem, s->nrun16);
-	for (unsigned w = 0; w < 4; w++) {
-		const char *a = s->kqb;
-		if (w) {
-			ptxb_op(b, NULL, "add.u32", "%s, %s, %u", t, s->kqb, 4 * w);
-			a = t;
-		}
-		ptxb_op(b, NULL, "setp.lt.and.u32", "%s, %s, %s, %s", s->wok[w], a, s->krem, s->nfull);
-	}
 	ptxb_op(b, NULL, "add.u32", "%s, %s, %s", t, s->l0, s->colj);
 	ptxb_op(b, NULL, "cvt.u64.u32", "%s, %s", s->t64, t);
 	ptxb_op(b, NULL, "mul.lo.u64", "%s, %s, %s", s->ra[0][0], s->t64, s->prun);
@@ -324,9 +326,37 @@ static void line_access(sr *s, int store)
 		}
 }
 
+/* A tile with a part segment: which of the lane's segments are whole
+ * granules, which 8-byte halves and which words are in K. */
+static void part_predicates(sr *s)
+{
+	ptxb *b = s->x.e.b;
+	const char *t = s->tmp;
+	ptxb_op(b, NULL, "add.u32", "%s, %s, 16", t, s->kqb);
+	ptxb_op(b, NULL, "setp.le.and.u32", "%s, %s, %s, %s", s->full, t, s->krem, s->run16);
+	ptxb_op(b, NULL, "setp.gt.or.u32", "%s, %s, %s, %s", s->nfull, t, s->krem, s->nrun16);
+	ptxb_op(b, NULL, "and.pred", "%s, %s, %s", s->r8, s->run8, s->nfull);
+	ptxb_op(b, NULL, "or.pred", "%s, %s, %s", s->nr8, s->nrun8, s->full);
+	for (unsigned h = 0; h < 2; h++) {
+		ptxb_op(b, NULL, "add.u32", "%s, %s, %u", t, s->kqb, 8 * h + 8);
+		ptxb_op(b, NULL, "setp.le.and.u32", "%s, %s, %s, %s", s->dok[h], t, s->krem, s->r8);
+		ptxb_op(b, NULL, "setp.gt.or.u32", "%s, %s, %s, %s", s->ndok[h], t, s->krem, s->nr8);
+	}
+	for (unsigned w = 0; w < 4; w++) {
+		const char *a = s->kqb;
+		if (w) {
+			ptxb_op(b, NULL, "add.u32", "%s, %s, %u", t, s->kqb, 4 * w);
+			a = t;
+		}
+		ptxb_op(b, NULL, "setp.lt.and.u32", "%s, %s, %s, %s", s->wok[w], a, s->krem, s->nfull);
+		ptxb_op(b, NULL, "and.pred", "%s, %s, %s", s->wok[w], s->wok[w], s->ndok[w / 2]);
+	}
+}
+
 /* The run segments of every repeat: loads (tall) or stores (wide), whole
- * granules where they can be, else the words in K; where the tile's every
- * segment is whole (a uniform test), the granules alone. */
+ * granules where they can be, else 8-byte halves in K where the run side is
+ * 8-byte aligned, else the words in K; where the tile's every segment is
+ * whole (a uniform test), the granules alone. */
 static void run_access(sr *s, int store)
 {
 	ptxb *b = s->x.e.b;
@@ -334,8 +364,10 @@ static void run_access(sr *s, int store)
 	snprintf(notall, sizeof notall, "!%s", s->allfull);
 	ptxb_op(b, notall, "bra.uni", "RUN_PARTS");
 	for (int part = 0; part < 2; part++) {
-		if (part)
+		if (part) {
 			ptxb_label(b, "RUN_PARTS");
+			part_predicates(s);
+		}
 		for (unsigned r = 0; r < s->R; r++)
 			for (unsigned m = 0; m < s->V / 4; m++) {
 				const char *const *w = s->rn[r][m];
@@ -345,6 +377,13 @@ static void run_access(sr *s, int store)
 					ptxb_op(b, g, "st.global.v4.b32", "%s, {%s, %s, %s, %s}", a, w[0], w[1], w[2], w[3]);
 				else
 					ptxb_op(b, g, "ld.global.v4.b32", "{%s, %s, %s, %s}, %s", w[0], w[1], w[2], w[3], a);
+				for (unsigned h = 0; h < 2 && part; h++) {
+					tp_addr(a, sizeof a, s->ra[r][m], 8 * h);
+					if (store)
+						ptxb_op(b, s->dok[h], "st.global.v2.b32", "%s, {%s, %s}", a, w[2 * h], w[2 * h + 1]);
+					else
+						ptxb_op(b, s->dok[h], "ld.global.v2.b32", "{%s, %s}, %s", w[2 * h], w[2 * h + 1], a);
+				}
 				for (unsigned u = 0; u < 4 && part; u++) {
 					tp_addr(a, sizeof a, s->ra[r][m], 4 * u);
 					if (store)

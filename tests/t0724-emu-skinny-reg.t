@@ -5,11 +5,12 @@
 # offset pointer and 64 x 8192 (tests/lib/emu_shapes.sh), and with the grid
 # capped (PTXPOSE_GRID_MAX, blocks walking several tiles): both the register
 # path (K x es a multiple of 4, aligned sides, a tile inside the long side)
-# and the element path. Then, per kernel, four planted bugs that verification
+# and the element path. Then, per kernel, five planted bugs that verification
 # must catch: the first prmt's selector changed (a byte or half from the
 # wrong line), the quad transpose's first shuffle sent to lane ^ 1 instead
 # of lane ^ 2, the first two whole run segments' stores (wide) or loads
-# (tall) swapped, and the first two run words' (K's last, part segment).
+# (tall) swapped, the first two 8-byte halves' (runs 8-byte aligned, a
+# part segment) and the first two run words'.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib/tap.sh
 PX=build/ptxpose
@@ -32,7 +33,7 @@ PTXPOSE_GRID_MAX=2x2x2 tap_run "tall, capped grid" timeout 60 $PX check --emulat
 # mutant NAME FILE MUTANT: the mutant differs and fails verification
 mutant() {
 	if cmp -s "$2" "$3"; then nok "$(basename "$2") $1: nothing to mutate (update this test)"; return; fi
-	case $2 in *wide*) s="20x4096,64x4096" ;; *) s="4096x20,4096x64" ;; esac
+	case $2 in *wide*) s="18x4096,20x4096,24x4096,64x4096" ;; *) s="4096x18,4096x20,4096x24,4096x64" ;; esac
 	timeout 60 $PX check --emulate --shapes "$s" "$3" >"$tmp/out" 2>&1
 	rc=$?
 	if [ $rc -eq 1 ] && grep -q "got 0x[0-9a-f]*, want 0x" "$tmp/out"; then
@@ -52,6 +53,8 @@ for f in $wide $tall; do
 	case $f in *wide*) op=st ;; *) op=ld ;; esac
 	swap_addrs "$op\\.global\\.v4\\.b32.*run_addr" "$f" >"$m"
 	mutant "with two whole run segments' addresses swapped" "$f" "$m"
+	swap_addrs "$op\\.global\\.v2\\.b32" "$f" >"$m"
+	mutant "with two run halves' addresses swapped" "$f" "$m"
 	swap_addrs "$op\\.global\\.b32" "$f" >"$m"
 	mutant "with two run words' addresses swapped" "$f" "$m"
 done
