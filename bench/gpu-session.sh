@@ -23,7 +23,8 @@
 # skinny14 (issue 22 item 3: the skinny kernels it added, with
 # SK14_CAND=1 the candidates too, checked, sanitized and timed against the
 # older ones and the peers), skinnyreg (the register skinny kernels,
-# skinny_*_reg_*: the same checks, timed beside every skinny kernel),
+# skinny_*_reg_*, with REG_CAND=1 their candidates too: the same checks,
+# timed beside every skinny kernel),
 # tinyg-check (the gathering flat kernels flat_g*: checks, memcheck
 # and racecheck on tiny odd and misaligned batches), tinyg (the tiny set
 # timed with every flat kernel and naive_1d_*, no peers, resumable).
@@ -580,16 +581,22 @@ stage_skinny14() {
 }
 
 # Issue 22 item 3's register kernels (skinny_*_reg_*, gen/tp_skinny_reg.c:
-# study kernels, no shared memory): the checks of skinny14 on them (the
-# racecheck too, though they share nothing: it says so), then sk_time's
-# cases beside every committed skinny kernel and the peers
+# study kernels, no shared memory; REG_CAND=1 adds the candidates of
+# bench/results/tuning/skinnyreg.lua, built on the machine): the checks of
+# skinny14 on them (the racecheck too, though they share nothing), then
+# sk_time's cases beside every committed skinny kernel and the peers
 # ($OUT/skinnyreg.json, resumable within $TREG seconds, default 120; the
 # table's reg columns). About 3 minutes.
 stage_skinnyreg() {
-	local t0=$SECONDS
-	sk_checks skinnyreg "$(ls ptx/skinny_*_reg_b*.ptx)" ""
+	local t0=$SECONDS cand=
+	if [ "${REG_CAND:-0}" = 1 ]; then
+		rm -rf build/skinnyreg && $px gen --out build/skinnyreg bench/results/tuning/skinnyreg.lua >/dev/null || return 1
+		cand=$(ls build/skinnyreg/*.ptx)
+	fi
+	sk_checks skinnyreg "$(ls ptx/skinny_*_reg_b*.ptx)" "$cand"
 	log "skinnyreg: timing ($((SECONDS - t0)) s so far)"
-	sk_time "$OUT/skinnyreg.json" "${TREG:-120}"
+	if [ -n "$cand" ]; then sk_time "$OUT/skinnyreg.json" "${TREG:-120}" "build/skinnyreg/creg_DIR_*"
+	else sk_time "$OUT/skinnyreg.json" "${TREG:-120}"; fi
 }
 
 # The gathering flat kernels (flat_g*, gen/tp_flat_gather.c: registers

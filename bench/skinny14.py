@@ -6,7 +6,8 @@ _g<granules> winners and the tall packed study ones), of the candidates
 (bench/results/tuning/skinny14.lua, c14_*), of every other ptxpose kernel
 timed, and the best peer, as % of the copy; the new and candidate columns
 also as a ratio to the old best and to the best peer (above 1: faster).
-The register kernels (gen/tp_skinny_reg.c, skinny_*_reg_*) come last: their
+The register kernels (gen/tp_skinny_reg.c, skinny_*_reg_*, and their
+candidates of bench/results/tuning/skinnyreg.lua, creg_*) come last: their
 best, and it as a ratio to the best of the other skinny kernels (old and
 new) and to the best peer.
 
@@ -19,7 +20,7 @@ import sys
 from peers_model import KERNEL_PREFIX, PEERS, best_of, geomean, ok_us
 
 NEW = re.compile(r'skinny_(wide|tall)_k(32|32_pack|64_pack|\d+(_pack)?_g\d+)_b(8|16)$')
-REG = re.compile(r'skinny_(wide|tall)_k\d+_reg_b(8|16)$')
+REG = re.compile(r'(skinny_(wide|tall)_k\d+_reg|creg_(wide|tall)_k\d+_t\d+_r\d+)_b(8|16)$')
 
 
 def group(kernel):
