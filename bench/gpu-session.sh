@@ -22,7 +22,10 @@
 # committed kernels and Triton, ncu counters, Triton's SASS; one summary),
 # skinny14 (issue 22 item 3: the skinny kernels it added, with
 # SK14_CAND=1 the candidates too, checked, sanitized and timed against the
-# older ones and the peers), tinyg-check (the gathering flat kernels flat_g*: checks, memcheck
+# older ones and the peers), skinnyreg (the register skinny kernels,
+# skinny_*_reg_*, with REG_CAND=1 their candidates too: the same checks,
+# timed beside every skinny kernel),
+# tinyg-check (the gathering flat kernels flat_g*: checks, memcheck
 # and racecheck on tiny odd and misaligned batches), tinyg (the tiny set
 # timed with every flat kernel and naive_1d_*, no peers, resumable).
 set -u
@@ -518,42 +521,82 @@ SK14_CHECK="24x1048576,1048576x24,17x1048576:offset=1,1048576x17:offset=3,48x655
 SK14_CAP="24x4096,4096x24:offset=3,17x20001:offset=1,20001x17:ld_in=19:ld_out=20003:offset=3,36x2048:batch=3,\
 2048x36:batch=3:offset=2,33x3000:ld_in=3003:ld_out=35,3000x33,24x20000:offset=1,20000x24"
 SK14_SAN="24x4096,4096x24:offset=3,17x5001:offset=1,5001x17,36x512:batch=3,512x36:batch=3:offset=2"
-stage_skinny14() {
-	local new cand= t0=$SECONDS cases dir other k ptx
-	new=$(ls ptx/skinny_*_g[0-9]*_b*.ptx ptx/skinny_*_pack_b*.ptx)
-	if [ "${SK14_CAND:-0}" = 1 ]; then
-		rm -rf build/skinny14 && $px gen --out build/skinny14 bench/results/tuning/skinny14.lua >/dev/null || return 1
-		cand=$(ls build/skinny14/*.ptx)
-	fi
-	log "skinny14: GPU checks ($(echo $new | wc -w) new kernels, $(echo $cand | wc -w) candidates)"
-	$px check $new >"$OUT/skinny14-check.tap"; echo "default shapes, the new kernels: rc=$?"
-	$px check --shapes "$SK14_CHECK" $new $cand >>"$OUT/skinny14-check.tap"; echo "skinny shapes: rc=$?"
-	PTXPOSE_GRID_MAX=7x1x1 $px check --shapes "$SK14_CAP" $new $cand >>"$OUT/skinny14-check.tap"; echo "capped grid: rc=$?"
-	echo "$(grep -c '^ok' "$OUT/skinny14-check.tap") ok, $(grep -c '^not ok' "$OUT/skinny14-check.tap") not ok"
-	grep -A3 '^not ok' "$OUT/skinny14-check.tap" | head -20
-	log "skinny14: compute-sanitizer"
+# sk_checks TAG NEW CAND: GPU checks of NEW (default shapes) and NEW CAND
+# (the skinny, capped-grid shapes), memcheck of them all and racecheck of
+# NEW, logged as $OUT/TAG-*
+sk_checks() {
+	local tag=$1 new=$2 cand=$3
+	log "$tag: GPU checks ($(echo $new | wc -w) new kernels, $(echo $cand | wc -w) candidates)"
+	$px check $new >"$OUT/$tag-check.tap"; echo "default shapes, the new kernels: rc=$?"
+	$px check --shapes "$SK14_CHECK" $new $cand >>"$OUT/$tag-check.tap"; echo "skinny shapes: rc=$?"
+	PTXPOSE_GRID_MAX=7x1x1 $px check --shapes "$SK14_CAP" $new $cand >>"$OUT/$tag-check.tap"; echo "capped grid: rc=$?"
+	echo "$(grep -c '^ok' "$OUT/$tag-check.tap") ok, $(grep -c '^not ok' "$OUT/$tag-check.tap") not ok"
+	grep -A3 '^not ok' "$OUT/$tag-check.tap" | head -20
+	log "$tag: compute-sanitizer"
 	compute-sanitizer --tool memcheck --error-exitcode 9 $px check --shapes "$SK14_SAN" $new $cand \
-		>"$OUT/skinny14-memcheck.log" 2>&1
-	echo "memcheck: rc=$? $(grep 'ERROR SUMMARY' "$OUT/skinny14-memcheck.log" | tail -1)"
+		>"$OUT/$tag-memcheck.log" 2>&1
+	echo "memcheck: rc=$? $(grep 'ERROR SUMMARY' "$OUT/$tag-memcheck.log" | tail -1)"
 	compute-sanitizer --tool racecheck --error-exitcode 9 $px check --shapes "$SK14_SAN" $new \
-		>"$OUT/skinny14-racecheck.log" 2>&1
-	echo "racecheck: rc=$? $(grep 'RACECHECK SUMMARY' "$OUT/skinny14-racecheck.log" | tail -1)"
-	log "skinny14: timing ($((SECONDS - t0)) s so far)"
+		>"$OUT/$tag-racecheck.log" 2>&1
+	echo "racecheck: rc=$? $(grep 'RACECHECK SUMMARY' "$OUT/$tag-racecheck.log" | tail -1)"
+}
+
+# sk_time OUT.json SECONDS [PTX-GLOB...]: the skinny and skinny-mid sets'
+# 1- and 2-byte cases with K 9 to 64, each direction with its own kmax 8 to
+# 64 skinny kernels (the register ones, *_reg_*, included), the narrow or
+# fast kernels that won some of them, the extra globs (whose names hold
+# `DIR`, replaced by wide or tall) and the peers, timed by name, resumable;
+# then bench/skinny14.py's table
+sk_time() {
+	local out=$1 secs=$2 cases dir other k g ptx
+	shift 2
 	for dir in wide tall; do # each direction's cases with its own kernels (the others crawl there)
 		cases=$(python3 -B -c "import sys; sys.path.insert(0, 'bench'); import peers_cases as pc
 ks = [(c, [int(x) for x in c.split(':')[0].split('x')]) for s in ('skinny', 'skinny-mid') for c in pc.SETS[s]]
 print(' '.join(c for c, (r, n) in ks if c.split(':')[1] in ('u8', 'f16') and 9 <= min(r, n) <= 64
                and (r < n) == ('$dir' == 'wide')))")
 		ptx=() # globs for peers.py
-		[ -n "$cand" ] && ptx+=(--ptx "build/skinny14/c14_${dir}_*")
+		for g in "$@"; do ptx+=(--ptx "${g//DIR/$dir}"); done
 		for k in 8 16 32 64; do ptx+=(--ptx "ptx/skinny_${dir}_k${k}_*"); done
 		[ "$dir" = wide ] && other="fast_b8 fast_v8_b8 fast_v4_b16" || other="narrow_tall_b8 narrow_tall_b16 narrow_b8 narrow_b16"
 		for k in $other; do ptx+=(--ptx "ptx/$k.ptx"); done
 		# shellcheck disable=SC2086 # the cases are words
 		echo "timing, $dir ($(echo $cases | wc -w) cases):"
-		peers_to "$OUT/skinny14.json" $(((${T14:-120} + 1) / 2)) "${ptx[@]}" --replays 15 --target-ms 0.5 $cases
+		peers_to "$out" $(((secs + 1) / 2)) "${ptx[@]}" --replays 15 --target-ms 0.5 $cases
 	done
-	[ -f "$OUT/skinny14.json" ] && python3 -B bench/skinny14.py "$OUT/skinny14.json" | tee "$OUT/skinny14.md" | tail -4
+	[ -f "$out" ] && python3 -B bench/skinny14.py "$out" | tee "${out%.json}.md" | tail -6
+}
+
+stage_skinny14() {
+	local new cand= t0=$SECONDS
+	new=$(ls ptx/skinny_*_g[0-9]*_b*.ptx ptx/skinny_*_pack_b*.ptx)
+	if [ "${SK14_CAND:-0}" = 1 ]; then
+		rm -rf build/skinny14 && $px gen --out build/skinny14 bench/results/tuning/skinny14.lua >/dev/null || return 1
+		cand=$(ls build/skinny14/*.ptx)
+	fi
+	sk_checks skinny14 "$new" "$cand"
+	log "skinny14: timing ($((SECONDS - t0)) s so far)"
+	if [ -n "$cand" ]; then sk_time "$OUT/skinny14.json" "${T14:-120}" "build/skinny14/c14_DIR_*"
+	else sk_time "$OUT/skinny14.json" "${T14:-120}"; fi
+}
+
+# Issue 22 item 3's register kernels (skinny_*_reg_*, gen/tp_skinny_reg.c:
+# study kernels, no shared memory; REG_CAND=1 adds the candidates of
+# bench/results/tuning/skinnyreg.lua, built on the machine): the checks of
+# skinny14 on them (the racecheck too, though they share nothing), then
+# sk_time's cases beside every committed skinny kernel and the peers
+# ($OUT/skinnyreg.json, resumable within $TREG seconds, default 120; the
+# table's reg columns). About 3 minutes.
+stage_skinnyreg() {
+	local t0=$SECONDS cand=
+	if [ "${REG_CAND:-0}" = 1 ]; then
+		rm -rf build/skinnyreg && $px gen --out build/skinnyreg bench/results/tuning/skinnyreg.lua >/dev/null || return 1
+		cand=$(ls build/skinnyreg/*.ptx)
+	fi
+	sk_checks skinnyreg "$(ls ptx/skinny_*_reg_b*.ptx)" "$cand"
+	log "skinnyreg: timing ($((SECONDS - t0)) s so far)"
+	if [ -n "$cand" ]; then sk_time "$OUT/skinnyreg.json" "${TREG:-120}" "build/skinnyreg/creg_DIR_*"
+	else sk_time "$OUT/skinnyreg.json" "${TREG:-120}"; fi
 }
 
 # The gathering flat kernels (flat_g*, gen/tp_flat_gather.c: registers

@@ -7,7 +7,7 @@
 /* Each family's row, defined in its own file. */
 extern const tp_family tp_family_tile, tp_family_movmatrix, tp_family_ldmatrix, tp_family_stmatrix,
 	tp_family_shfl, tp_family_flat, tp_family_skinny, tp_family_linear;
-extern const tp_family tp_family_rowcopy, tp_family_pack;
+extern const tp_family tp_family_rowcopy, tp_family_pack, tp_family_skinny_reg;
 
 /* In the order of choice: the `family` key's, the tiled copy (op=), the
  * small-dimension kernels (skinny=), the 1-D kernel (grid=); last the default, which every set of
@@ -19,6 +19,7 @@ const tp_family *const tp_families[] = {
 	&tp_family_shfl,                                                  /* gen/tp_shfl.c */
 	&tp_family_flat,                                                  /* gen/tp_flat.c */
 	&tp_family_pack,                                                  /* gen/tp_pack.c */
+	&tp_family_skinny_reg,                                            /* gen/tp_skinny_reg.c */
 	&tp_family_rowcopy,                                               /* gen/tp_rowcopy.c: op="copy" */
 	&tp_family_skinny,                                                /* gen/tp_skinny.c */
 	&tp_family_linear,                                                /* gen/tp_linear.c */
@@ -28,7 +29,7 @@ const tp_family *const tp_families[] = {
 
 /* The values of `family`: the rows it chooses, the default first. */
 static const char *const family_names[] = {"tile", "movmatrix", "ldmatrix", "stmatrix",
-					   "shfl", "flat", "pack", NULL};
+					   "shfl", "flat", "pack", "skinny_reg", NULL};
 
 /* Every family's: the kernel's name is a string, read on its own. */
 static const tp_param common[] = {

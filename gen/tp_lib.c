@@ -4,6 +4,7 @@
 #include "gen/tp_lib.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "loader/abi.h"
 
@@ -64,6 +65,23 @@ void tp_setup(em *e)
 	}
 }
 
+void tp_prmt_xpose(ptxb *b, unsigned es, const char *const *in, const char *const *out, const char *const *t)
+{
+	if (es == 2) {
+		ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x5410", out[0], in[0], in[1]);
+		ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x7632", out[1], in[0], in[1]);
+		return;
+	}
+	ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x5140", t[0], in[0], in[1]);
+	ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x7362", t[1], in[0], in[1]);
+	ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x5140", t[2], in[2], in[3]);
+	ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x7362", t[3], in[2], in[3]);
+	ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x5410", out[0], t[0], t[2]);
+	ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x7632", out[1], t[0], t[2]);
+	ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x5410", out[2], t[1], t[3]);
+	ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x7632", out[3], t[1], t[3]);
+}
+
 int tp_finish(ptxb *b, const tp_params *p, const char *header, unsigned ty, strbuf *out, char *err,
 	      size_t errlen)
 {
@@ -81,6 +99,23 @@ int tp_check_foreign(const tp_params *p, char *err, size_t errlen)
 {
 	if (!p->foreign)
 		return 0;
-	snprintf(err, errlen, "%s: applies only to %s kernels", p->foreign, p->foreign_owner->name);
+	/* every family that has it, in the table's order (a name two families share) */
+	const char *names[8];
+	int n = 0;
+	for (int f = 0; tp_families[f] && n < 8; f++)
+		for (const tp_param *q = tp_families[f]->params; q && q->key; q++)
+			if (!strcmp(q->key, p->foreign)) {
+				names[n++] = tp_families[f]->name;
+				break;
+			}
+	if (n < 2) {
+		snprintf(err, errlen, "%s: applies only to %s kernels", p->foreign, p->foreign_owner->name);
+		return -1;
+	}
+	size_t k = (size_t)snprintf(err, errlen, "%s: applies only to %s", p->foreign, names[0]);
+	for (int i = 1; i < n && k < errlen; i++)
+		k += (size_t)snprintf(err + k, errlen - k, "%s%s", i + 1 < n ? ", " : " or ", names[i]);
+	if (k < errlen)
+		snprintf(err + k, errlen - k, " kernels");
 	return -1;
 }

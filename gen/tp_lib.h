@@ -54,6 +54,12 @@ const char *tp_addr(char *buf, size_t n, const char *reg, unsigned off);
 /* "ld.global.v4.b32" and the like: units of the unit type ut. */
 const char *tp_unit_op(char *buf, size_t n, const char *base, unsigned units, const char *ut);
 
+/* The G x G transpose of packed elements, G = 4/es (a 4x4 byte or 2x2
+ * half-word block, its own inverse): in[j] holds G elements of line j;
+ * out[i] gets element i of lines 0..G-1. out must not alias in; for G = 4
+ * it goes through the scratch words t[0..3]. */
+void tp_prmt_xpose(ptxb *b, unsigned es, const char *const *in, const char *const *out, const char *const *t);
+
 /* tp_walk.c: the walk over tiles and matrices of kernel ABI v2 or v3
  * (docs/DESIGN.md; p->abi). tp_walk_begin emits the grid setup, the test that the
  * block has a tile at all, and the heads of the three loops (matrices, tile

@@ -413,10 +413,10 @@ static int emit(const tp_params *p, const char *header, strbuf *out, char *err, 
 	return tp_finish(b, p, header, 1, out, err, errlen);
 }
 
-static const char *const shape_names[] = {[0] = "no", [SK_WIDE] = "wide", [SK_TALL] = "tall", NULL};
+const char *const sk_shape_names[] = {[0] = "no", [SK_WIDE] = "wide", [SK_TALL] = "tall", NULL};
 
 static const tp_param params[] = {
-	TP_OPTION("skinny", shape_names, tp_skinny, shape),
+	TP_OPTION("skinny", sk_shape_names, tp_skinny, shape),
 	TP_INT("kw", 0, 0, 32, tp_skinny, kw),
 	TP_INT("stages", 0, 0, 64, tp_skinny, stages),
 	TP_BOOL("pack", tp_skinny, pack),

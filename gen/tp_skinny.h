@@ -31,6 +31,10 @@
 
 enum { SK_WIDE = 1, SK_TALL = 2 }; /* indices in the skinny parameter's values */
 
+/* The skinny parameter's values, NULL-ended (tp_skinny.c; the register
+ * family, tp_skinny_reg.c, takes the same parameter). */
+extern const char *const sk_shape_names[];
+
 /* The family's own parameters (in tp_params.own). */
 typedef struct {
 	int shape;       /* SK_WIDE (K x N in) or SK_TALL (N x K in): the Lua values "wide", "tall" */

@@ -12,29 +12,6 @@
 
 #include "gen/tp_skinny.h"
 
-/* The packed path's transpose of word w of a group's G granules: in[j]
- * holds elements w*G .. w*G+G-1 of line j; out[i] gets element w*G + i of
- * lines 0..G-1 (its place in the run). It is its own inverse. out must not
- * alias in; for G = 4 it goes through pk[]. */
-static void pack_words(sk *s, const char *const *in, const char *const *out)
-{
-	ptxb *b = s->e.b;
-	if (s->G == 2) {
-		ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x5410", out[0], in[0], in[1]);
-		ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x7632", out[1], in[0], in[1]);
-		return;
-	}
-	const char *const *t = (const char *const *)s->pk;
-	ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x5140", t[0], in[0], in[1]);
-	ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x7362", t[1], in[0], in[1]);
-	ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x5140", t[2], in[2], in[3]);
-	ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x7362", t[3], in[2], in[3]);
-	ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x5410", out[0], t[0], t[2]);
-	ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x7632", out[1], t[0], t[2]);
-	ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x5410", out[2], t[1], t[3]);
-	ptxb_op(b, NULL, "prmt.b32", "%s, %s, %s, 0x7632", out[3], t[1], t[3]);
-}
-
 /* The packed scatter (store) or gather (load) of slot k of the group of
  * lines p0..p0+G-1: per word of the granules, G 32-bit shared accesses at
  * element (w*G + i)'s address in line p0, each holding the G lines'
@@ -51,7 +28,7 @@ static void pack_slot(sk *s, int store, unsigned p0, unsigned k, unsigned off, c
 		}
 		for (unsigned i = 0; i < s->G && !store; i++)
 			ptxb_op(b, guard, "ld.shared.b32", "%s, %s", in[i], tp_addr(a, sizeof a, s->addr[p0][w * s->G + i], off));
-		pack_words(s, in, out);
+		tp_prmt_xpose(b, s->es, in, out, s->pk);
 		for (unsigned i = 0; i < s->G && store; i++)
 			ptxb_op(b, guard, "st.shared.b32", "%s, %s", tp_addr(a, sizeof a, s->addr[p0][w * s->G + i], off), out[i]);
 	}

@@ -141,6 +141,31 @@ const char *wx_reg_name(const wx *x, const char *prefix, unsigned i)
 	return ptxb_find(x->e.b, nm);
 }
 
+void wx_quad_declare(wx *x)
+{
+	ptxb *b = x->e.b;
+	x->lane = ptxb_reg(b, "b32", "lane", "lane");
+	x->warp = ptxb_reg(b, "b32", "warp", "warp");
+	x->bit0 = ptxb_reg(b, "pred", "lane bit 0 (odd lanes of a quad)", "lane_bit0");
+	x->bit1 = ptxb_reg(b, "pred", "lane bit 1 (upper half of a quad)", "lane_bit1");
+	x->qs[0] = ptxb_reg(b, "b32", "quad transpose: the words a lane sends", "q_send0");
+	x->qs[1] = ptxb_reg(b, "b32", NULL, "q_send1");
+	x->qt[0] = ptxb_reg(b, "b32", "quad transpose: the words a lane receives", "q_recv0");
+	x->qt[1] = ptxb_reg(b, "b32", NULL, "q_recv1");
+}
+
+void wx_quad_setup(wx *x)
+{
+	ptxb *b = x->e.b;
+	em *e = &x->e;
+	ptxb_op(b, NULL, "and.b32", "%s, %s, 31", x->lane, e->t);
+	ptxb_op(b, NULL, "shr.u32", "%s, %s, 5", x->warp, e->t);
+	ptxb_op(b, NULL, "and.b32", "%s, %s, 1", e->tmp, x->lane);
+	ptxb_op(b, NULL, "setp.ne.u32", "%s, %s, 0", x->bit0, e->tmp);
+	ptxb_op(b, NULL, "and.b32", "%s, %s, 2", e->tmp, x->lane);
+	ptxb_op(b, NULL, "setp.ne.u32", "%s, %s, 0", x->bit1, e->tmp);
+}
+
 void wx_quad_xpose(wx *x, const char *const r[4])
 {
 	ptxb *b = x->e.b;
@@ -247,14 +272,7 @@ static void declare(wx *x)
 {
 	ptxb *b = x->e.b;
 	em *e = &x->e;
-	x->lane = ptxb_reg(b, "b32", "lane", "lane");
-	x->warp = ptxb_reg(b, "b32", "warp", "warp");
-	x->bit0 = ptxb_reg(b, "pred", "lane bit 0 (odd lanes of a quad)", "lane_bit0");
-	x->bit1 = ptxb_reg(b, "pred", "lane bit 1 (upper half of a quad)", "lane_bit1");
-	x->qs[0] = ptxb_reg(b, "b32", "quad transpose: the words a lane sends", "q_send0");
-	x->qs[1] = ptxb_reg(b, "b32", NULL, "q_send1");
-	x->qt[0] = ptxb_reg(b, "b32", "quad transpose: the words a lane receives", "q_recv0");
-	x->qt[1] = ptxb_reg(b, "b32", NULL, "q_recv1");
+	wx_quad_declare(x);
 	x->ldr = ptxb_reg(b, "b32", "this lane's first input row in unit 0 (loads)", "ld_r");
 	x->ldc = ptxb_reg(b, "b32", "this lane's first input column in unit 0 (loads)", "ld_c");
 	x->str = ptxb_reg(b, "b32", "this lane's output row in unit 0 (stores)", "st_r");
@@ -278,12 +296,7 @@ static void setup_thread(wx *x)
 	ptxb *b = x->e.b;
 	em *e = &x->e;
 	ptxb_group(b, "Lane, warp and the lane's place in its quad; the row pitches in bytes.");
-	ptxb_op(b, NULL, "and.b32", "%s, %s, 31", x->lane, e->t);
-	ptxb_op(b, NULL, "shr.u32", "%s, %s, 5", x->warp, e->t);
-	ptxb_op(b, NULL, "and.b32", "%s, %s, 1", e->tmp, x->lane);
-	ptxb_op(b, NULL, "setp.ne.u32", "%s, %s, 0", x->bit0, e->tmp);
-	ptxb_op(b, NULL, "and.b32", "%s, %s, 2", e->tmp, x->lane);
-	ptxb_op(b, NULL, "setp.ne.u32", "%s, %s, 0", x->bit1, e->tmp);
+	wx_quad_setup(x);
 	ptxb_op(b, NULL, "mul.wide.u32", "%s, %s, %u", x->pin, e->ld_in, x->es);
 	ptxb_op(b, NULL, "mul.wide.u32", "%s, %s, %u", x->pout, e->ld_out, x->es);
 }

@@ -95,6 +95,13 @@ void wx_warp_unit(wx *x, const char **ur, const char **uc);
 /* The register declared as prefix + i ("sst0"). */
 const char *wx_reg_name(const wx *x, const char *prefix, unsigned i);
 
+/* The registers of a warp's lanes and quads (lane, warp, the quad bits,
+ * the quad transpose's words), and their values from the thread id e.t
+ * (wx_quad_setup; e.tmp is scratch). For a family outside this file's
+ * table too (gen/tp_skinny_reg.c). */
+void wx_quad_declare(wx *x);
+void wx_quad_setup(wx *x);
+
 /* Transpose the 4x4 words r[0..3] of the four lanes of each quad: lane q+j's
  * r[i] becomes lane q+i's r[j]. Two butterflies of shfl.sync. */
 void wx_quad_xpose(wx *x, const char *const r[4]);

@@ -296,6 +296,28 @@ for _, c in ipairs(issue22) do
   end
 end
 
+-- Issue 22 item 3's other half: the same shapes transposed in registers
+-- (gen/tp_skinny_reg.c, `family = "skinny_reg"`): a thread loads 4/es lines'
+-- 16-byte granules, prmt transposes the elements inside each word, a quad's
+-- shfl.sync transposes 4x4 words, and the runs of K move as 16-byte
+-- granules (or words at K's end); no shared memory. The long side is what
+-- 256 threads cover in one granule a line (kmax x es bytes of K a warp's
+-- quads, the rest of the lanes along the long side). Study kernels (no plan
+-- picks them; they run when named) until they are timed beside the packed
+-- and shared-memory ones above (bench/TUNING.md).
+for _, c in ipairs{ {8, 16}, {8, 32}, {8, 64}, {16, 16}, {16, 32} } do
+  local elem, k = c[1], c[2]
+  local es = elem // 8
+  local long = 8 * (32 // (k * es // 4)) * (16 // es)  -- 8 warps x lanes along the long side x V
+  for _, dir in ipairs{"wide", "tall"} do
+    local name = string.format("skinny_%s_k%d_reg_b%d", dir, k, elem)
+    ptx.write(name .. ".ptx", ptx.transpose{
+      name = name, family = "skinny_reg", elem = elem, skinny = dir, threads = {256, 1}, study = true,
+      tile = dir == "wide" and {k, long} or {long, k},
+    })
+  end
+end
+
 -- The warp-collective study kernels (issue 20, gen/tp_warp.h): 16-byte
 -- granules on both global sides, transposed between the lanes of a warp:
 -- a quad's 4x4 word transpose (shfl.sync) around movmatrix.trans, after

@@ -15,7 +15,7 @@ expect() {
 		r=1; echo "# exit $rc (want $code), stderr:"; sed 's/^/#   /' "$tmp/err"; fi
 	return $r
 }
-echo "1..36"
+echo "1..40"
 mkdir "$tmp/o"
 printf 'local x = \nptx.write("a.ptx", ptx.transpose{name="a"})\nptx.write(' >"$tmp/syntax.lua"
 expect 6 'syntax.lua:3:' -- $px gen --out "$tmp/o" "$tmp/syntax.lua"; t $? "syntax error: exit 6, file:line"
@@ -57,7 +57,7 @@ t $? "a ldmatrix tile too narrow for its swizzle is refused"
 printf 'ptx.transpose{name="f", family="shfl", tile={32, 64}, threads={32, 4}, smem="swizzle"}\n' >"$tmp/fam3.lua"
 expect 6 'family: a shfl kernel takes no smem' -- $px gen --out "$tmp/o" "$tmp/fam3.lua"; t $? "a family refuses the tile kernel's parameters"
 printf 'ptx.transpose{name="f", family="wmma"}\n' >"$tmp/fam4.lua"
-expect 6 "family must be one of tile, movmatrix, ldmatrix, stmatrix, shfl, flat, pack, got 'wmma'" -- $px gen --out "$tmp/o" "$tmp/fam4.lua"
+expect 6 "family must be one of tile, movmatrix, ldmatrix, stmatrix, shfl, flat, pack, skinny_reg, got 'wmma'" -- $px gen --out "$tmp/o" "$tmp/fam4.lua"
 t $? "an unknown family lists the choices"
 printf 'ptx.transpose{name="g", abi=4}\n' >"$tmp/abi4.lua"
 expect 6 'transpose: abi = 4 is outside 2..3' -- $px gen --out "$tmp/o" "$tmp/abi4.lua"; t $? "abi=4: refused with the range"
@@ -72,7 +72,7 @@ printf 'ptx.transpose{name="f", family="flat", threads={64, 4}}\n' >"$tmp/flat2.
 expect 6 'threads: a flat kernel takes threads={T, 1}, not 64x4' -- $px gen --out "$tmp/o" "$tmp/flat2.lua"
 t $? "a flat kernel refuses threads along y"
 printf 'ptx.transpose{name="f", family="flat", skinny="wide"}\n' >"$tmp/flat3.lua"
-expect 6 'skinny: applies only to skinny kernels' -- $px gen --out "$tmp/o" "$tmp/flat3.lua"
+expect 6 'skinny: applies only to skinny_reg or skinny kernels' -- $px gen --out "$tmp/o" "$tmp/flat3.lua"
 t $? "a flat kernel refuses another family's parameter"
 printf 'ptx.transpose{name="s", skinny="wide", elem=32, tile={64, 64}, threads={256, 1}, kw=16, pack=true}\n' >"$tmp/pack32.lua"
 expect 6 'pack: 1- and 2-byte elements only, with 4 passes along K (kmax/kw) a multiple of 1' -- \
@@ -80,6 +80,18 @@ expect 6 'pack: 1- and 2-byte elements only, with 4 passes along K (kmax/kw) a m
 printf 'ptx.transpose{name="s", skinny="tall", elem=8, tile={256, 64}, threads={256, 1}, kw=32, pack=true}\n' >"$tmp/pack8.lua"
 expect 6 'pack: 1- and 2-byte elements only, with 2 passes along K (kmax/kw) a multiple of 4' -- \
 	$px gen --out "$tmp/o" "$tmp/pack8.lua"; t $? "a packed byte kernel with 2 passes along K is refused"
+printf 'ptx.transpose{name="r", family="skinny_reg", skinny="wide", elem=32, tile={16, 512}, threads={256, 1}}\n' >"$tmp/reg32.lua"
+expect 6 'elem: a skinny_reg kernel moves 8- or 16-bit elements, not 32' -- $px gen --out "$tmp/o" "$tmp/reg32.lua"
+t $? "a register skinny kernel of 4-byte elements is refused"
+printf 'ptx.transpose{name="r", family="skinny_reg", elem=8, tile={16, 512}, threads={256, 1}}\n' >"$tmp/reg0.lua"
+expect 6 'skinny: a skinny_reg kernel is "wide" (K x N in) or "tall" (N x K in)' -- $px gen --out "$tmp/o" "$tmp/reg0.lua"
+t $? "a register skinny kernel without a direction is refused"
+printf 'ptx.transpose{name="r", family="skinny_reg", skinny="tall", elem=8, tile={512, 8}, threads={256, 1}}\n' >"$tmp/reg8.lua"
+expect 6 'tile: the small dimension of a tile (kmax 8) must be 16 to 128 bytes' -- $px gen --out "$tmp/o" "$tmp/reg8.lua"
+t $? "a register skinny kernel with kmax under 16 bytes is refused"
+printf 'ptx.transpose{name="r", family="skinny_reg", skinny="wide", elem=8, tile={16, 512}, threads={256, 1}}\n' >"$tmp/reg5.lua"
+expect 6 'tile: the long side 512 must be 1 to 4 times the 1024 positions that 256 threads cover at kmax 16' -- \
+	$px gen --out "$tmp/o" "$tmp/reg5.lua"; t $? "a register skinny kernel whose threads overrun the long side is refused"
 printf 'ptx.transpose{name="f", gather=true}\n' >"$tmp/flat4.lua"
 expect 6 'gather: applies only to flat kernels' -- $px gen --out "$tmp/o" "$tmp/flat4.lua"; t $? "gather: flat kernels only"
 printf 'ptx.write("g.ptx", ptx.transpose{name="g", family="flat", elem=32, threads={256, 1}, slots=16, gather=true})\n' >"$tmp/flat5.lua"

@@ -22,6 +22,9 @@ PX=build/ptxpose
 # direction each is made for, interior stages; the other way round they
 # would emulate 9000 mostly idle blocks (t0713 covers that path). 264x264
 # gives the 256x256 tiles (fast_t256x256_b8) an interior vector tile.
+# 64x4096 (wide) and 4096x64 (tall) give the register kernels
+# (skinny_*_reg_*) tiles on their register path, with whole 16-byte run
+# segments (K a multiple of kmax, the runs 16-byte aligned).
 SHAPES="67x129,36x68,5x68,4x68,68x5,16x68,144x160,272x80,67x129:ld_in=132:ld_out=72"
 # meta FILE: its '// ptxpose ' metadata lines' words in $meta (" k=v k=v "),
 # read by the shell up to the first line that is no comment: a grep (or a
@@ -39,8 +42,8 @@ meta() {
 shapes_for() {
 	meta "$1"
 	case $meta in
-	*" skinny=wide "*) echo "$SHAPES,3x9000" ;;
-	*" skinny=tall "*) echo "$SHAPES,9000x3" ;;
+	*" skinny=wide "*) echo "$SHAPES,3x9000,64x4096" ;;
+	*" skinny=tall "*) echo "$SHAPES,9000x3,4096x64" ;;
 	*" tile=256x256 "*) echo "$SHAPES,264x264" ;;
 	*" grid=flat "*) echo "$SHAPES,7x5:batch=9,3x3:batch=250" ;; # chunks of several matrices, whole ones (the gathering kernels' whole vectors)
 	*) echo "$SHAPES" ;;

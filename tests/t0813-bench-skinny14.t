@@ -2,7 +2,7 @@
 # t0813-bench-skinny14: bench/skinny14.py, the table of issue 22 item 3's GPU
 # stage, from hand-made results with known times: each kernel lands in its
 # group (older skinny, the kmax 32 and packed ones, the c14_* candidates,
-# the others), the ratios are the times' and the geometric means theirs; a
+# the others, the register ones last), the ratios are the times' and the geometric means theirs; a
 # file that is not results is one line and exit 3.
 import json
 import os
@@ -23,7 +23,7 @@ def entry(us):
 
 us = {'copy': 10, 'triton': 20, 'torch': 40, 'ptxpose:skinny_wide_k64_b8': 40, 'ptxpose:skinny_wide_k16_b8': 50,
       'ptxpose:skinny_wide_k32_b8': 25, 'ptxpose:skinny_wide_k32_pack_b8': 16, 'ptxpose:c14_wide_k32_g32_b8': 10,
-      'ptxpose:fast_b8': 80}
+      'ptxpose:fast_b8': 80, 'ptxpose:skinny_wide_k32_reg_b8': 20, 'ptxpose:skinny_wide_k16_reg_b8': 30}
 case = {'case': '24x1048576:u8', 'impls': {n: entry(t) for n, t in us.items()}}
 case['impls']['ptxpose:skinny_wide_k64_pack_b8'] = {'status': 'WRONG', 'us': 1}
 res = os.path.join(tmp, 'r.json')
@@ -36,12 +36,17 @@ cells = [c.strip() for c in row[0].split('|')[1:-1]] if row else []
 ok(cells[1:6] == ['25% skinny_wide_k64_b8', '62% skinny_wide_k32_pack_b8', '100% c14_wide_k32_g32_b8',
                   '12% fast_b8', '50% triton'], 'the best of each group, as % of the copy (a WRONG one left out)')
 ok(cells[6:9] == ['2.50x', '1.25x', '2.00x'], 'new vs old, new vs the best peer, candidates vs the best peer')
-ok('new: geometric mean 2.500x the old best over 1 cases, 1.250x the best peer over 1' in out, 'the summary lines')
+ok(cells[9:12] == ['50% skinny_wide_k32_reg_b8', '0.80x', '1.00x'],
+   'the register kernels: their best, vs the best other skinny kernel and the best peer')
+ok('new: geometric mean 2.500x the old best over 1 cases, 1.250x the best peer over 1' in out
+   and 'reg: geometric mean 0.800x the best other skinny kernel over 1 cases, 1.000x the best peer over 1' in out,
+   'the summary lines')
 sys.path.insert(0, os.path.join(ROOT, 'bench'))
 import skinny14  # noqa: E402
 ok([skinny14.group(k) for k in ('skinny_wide_k16_pack_g64_b8', 'skinny_tall_k64_g32_b8', 'skinny_tall_k32_pack_b16',
-                                 'skinny_tall_k16_b8', 'skinny_wide_k64_b16', 'c14_tall_k16_w16_g64_b8')]
-   == ['new', 'new', 'new', 'old', 'old', 'cand'], "the issue's committed kernels, by name, are new")
+                                 'skinny_tall_k16_b8', 'skinny_wide_k64_b16', 'c14_tall_k16_w16_g64_b8',
+                                 'skinny_tall_k64_reg_b8', 'skinny_wide_k16_reg_b16', 'creg_tall_k16_t128_r1_b8')]
+   == ['new', 'new', 'new', 'old', 'old', 'cand', 'reg', 'reg', 'reg'], "the issue's committed kernels, by name, are new or reg")
 with open(os.path.join(tmp, 'bad.json'), 'w') as f:
     f.write('[1, 2]')
 rc, out, err = run(os.path.join(tmp, 'bad.json'))

@@ -15,3 +15,21 @@ EMU_SKINNY_TALL="9000x3,9000x3:offset=3,5001x7:ld_in=9:ld_out=5003:offset=1,5000
 # (odd K, a leading dimension that misaligns the lines one by one)
 EMU_SKINNY_PACK_WIDE="24x4096,24x4096:offset=1,36x2048:batch=3,40x4100:offset=3,17x4096,20x4000:ld_in=4001"
 EMU_SKINNY_PACK_TALL="4096x24,4096x24:offset=3,2048x36:batch=3,4100x40:offset=1,4096x17,4000x20:ld_out=4001"
+# t0724: the register skinny kernels (skinny_*_reg_*): K x N (wide) and N x K
+# (tall) for K = 1 .. 64 (K x es a multiple of 4 takes the register path:
+# runs whole, in 8-byte halves (such as 24 bytes) or words (20 bytes); past
+# 16, 32 or 64 more tiles; odd K the element path) and N = 1, 33, 1000, 4097 (the
+# last tile of the long side the element path); then the register path's
+# cases: batches, leading dimensions past the extent (a run side only
+# word-aligned: words), an offset pointer (the element path), 64 x 8192
+EMU_SKINNY_REG_WIDE="" EMU_SKINNY_REG_TALL=""
+for emu_k in 1 4 6 7 8 9 12 16 17 18 20 24 31 32 33 48 64; do
+	for emu_n in 1 33 1000 4097; do
+		EMU_SKINNY_REG_WIDE="$EMU_SKINNY_REG_WIDE${emu_k}x$emu_n,"
+		EMU_SKINNY_REG_TALL="$EMU_SKINNY_REG_TALL${emu_n}x$emu_k,"
+	done
+done
+EMU_SKINNY_REG_WIDE="${EMU_SKINNY_REG_WIDE}24x4096:batch=3,32x2048:ld_in=2064:ld_out=48,20x4096:offset=1,16x4096:ld_out=20"
+EMU_SKINNY_REG_WIDE="$EMU_SKINNY_REG_WIDE,40x4096:ld_in=4112,12x4096:batch=2:stride_in=50000:stride_out=50004,64x8192"
+EMU_SKINNY_REG_TALL="${EMU_SKINNY_REG_TALL}4096x24:batch=3,2048x32:ld_in=48:ld_out=2064,4096x20:offset=1,4096x16:ld_in=20"
+EMU_SKINNY_REG_TALL="$EMU_SKINNY_REG_TALL,4096x40:ld_out=4112,4096x12:batch=2:stride_in=50004:stride_out=50000,8192x64"

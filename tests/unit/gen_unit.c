@@ -114,7 +114,7 @@ static void family_table(void)
 		whole &= f->name && f->validate && f->header && f->emit && f->target && tp_family_named(f->name) == f &&
 			 (!tp_families[n + 1] || tp_param_find(f->select_key, &owner) != NULL);
 	}
-	ok(n == 10 && whole, "10 rows (flat, pack and rowcopy included), each with its checks, header, emitter, target and a selector that exists");
+	ok(n == 11 && whole, "11 rows (flat, pack, skinny_reg and rowcopy included), each with its checks, header, emitter, target and a selector that exists");
 	ok(tp_family_default() == tp_family_named("tile") && tp_family_choose(v_none, NULL) == tp_family_default(),
 	   "the default is the tile family, chosen when nothing else is");
 	const char *const shfl_wide[] = {"family", "shfl", "skinny", "wide", NULL};
