@@ -161,10 +161,18 @@ static void header(const tp_params *p, strbuf *h)
 	if (p->max_regs)
 		sb_printf(h, " max_regs=%u", p->max_regs);
 	sb_addc(h, '\n');
-	/* for the plan's cost model (lib/README.md): no realigned path; the
-	 * long side's edge tiles take the element path */
-	sb_printf(h, "// ptxpose family=skinny_%s%s fast_align=16 realign=none edge=%s\n", s.tall ? "tall" : "wide",
-		  own_of(p)->study ? " study=1" : "", s.tall ? "rows" : "cols");
+	/* for the plan (lib/README.md): the fast path needs the line side
+	 * 16-byte aligned (fast_align), K x es and the run side word-aligned,
+	 * and, as the model counts it, a packed run (fast_needs); no realigned
+	 * path; the long side's edge tiles take the element path. fast_k: the
+	 * plan ranks the kernel only where K x es and the run side are
+	 * multiples of it: 4 for tall kernels (their runs load as words); 8
+	 * for wide ones, whose runs stored a word at a time measured slower
+	 * than the shared-memory kernels (u8 K = 12 on an H100: 29% of the
+	 * copy against 49%; bench/TUNING.md) */
+	sb_printf(h, "// ptxpose family=skinny_%s%s fast_align=16 fast_needs=packed_%s fast_k=%u realign=none edge=%s\n",
+		  s.tall ? "tall" : "wide", own_of(p)->study ? " study=1" : "", s.tall ? "in" : "out",
+		  s.tall ? 4u : 8u, s.tall ? "rows" : "cols");
 }
 
 /* ---- the kernel -------------------------------------------------------- */

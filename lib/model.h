@@ -141,6 +141,8 @@ typedef struct {
 	unsigned threads;
 	unsigned fast_align;         /* bytes: pointers and row pitches this aligned take the vector path; 0: none */
 	int fast_packed_in, fast_packed_out; /* the vector path also needs ld_in == cols / ld_out == rows */
+	unsigned fast_k;             /* fast_k= (skinny families): the only fast path needs K x es and the run
+				      * side this aligned, the line side fast_align; 0: none (lib/pick.c) */
 	int realign_ld, realign_st;  /* misaligned interior tiles load / store realigned words */
 	int edge_rows, edge_cols;    /* a partial tile row / column takes the predicated edge path */
 	unsigned smem_block;         /* static + dynamic shared memory per block, bytes */

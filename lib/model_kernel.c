@@ -95,6 +95,12 @@ int model_kernel_init(model_kernel *k, const px_meta *m, unsigned regs, char *er
 	if ((v = meta_get(m, "fast_needs")) &&
 	    two_flags(v, "packed_in", "packed_out", &k->fast_packed_in, &k->fast_packed_out))
 		FAIL("%s: fast_needs=%s: expected packed_in, packed_out or none", m->kernel, v);
+	uint64_t fast_k;
+	if (opt_key(m, "fast_k", 16, 0, &fast_k) || (fast_k & (fast_k - 1)))
+		FAIL("%s: fast_k=%s is not a power of two to 16 (bytes)", m->kernel, meta_get(m, "fast_k"));
+	if (fast_k && strcmp(k->family, "skinny_wide") && strcmp(k->family, "skinny_tall"))
+		FAIL("%s: fast_k=%s applies only to family=skinny_wide or skinny_tall", m->kernel, meta_get(m, "fast_k"));
+	k->fast_k = (unsigned)fast_k;
 	/* gen/tp_packed.c: realigned words on misaligned interior tiles for 1- and
 	 * 2-byte elements; stores too where shared rows are output rows */
 	k->realign_ld = k->fast_align && k->es < 4;

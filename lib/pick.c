@@ -14,6 +14,35 @@ static int skinny_beyond(const model_kernel *k, const model_problem *p)
 	return 0;
 }
 
+/* Whether every matrix of p has its pointer `align`, its pitch `ld` and its
+ * stride (batches) a multiple of a bytes. */
+static int side_aligned(unsigned align, uint64_t ld, uint64_t stride, const model_problem *p, unsigned a)
+{
+	return align % a == 0 && ld * p->es % a == 0 && (p->batch <= 1 || stride * p->es % a == 0);
+}
+
+/* A kernel with fast_k= (the register skinny kernels, gen/tp_skinny_reg.c)
+ * has no path between its fast one and moving element by element (at
+ * 7-18% of the copy on an H100): it is ranked only where every matrix
+ * takes the fast one, K x es and the run side (wide: the output; tall: the
+ * input) fast_k-aligned, the line side fast_align-aligned, and K x es at
+ * most PICK_FAST_K_MAX_BYTES. */
+static int fast_k_unfit(const model_kernel *k, const model_problem *p)
+{
+	if (!k->fast_k)
+		return 0;
+	int tall = !strcmp(k->family, "skinny_tall");
+	uint64_t kk = tall ? p->cols : p->rows;
+	unsigned a = k->fast_align ? k->fast_align : 1;
+	if (kk * p->es > PICK_FAST_K_MAX_BYTES)
+		return 1;
+	if (tall)
+		return kk * p->es % k->fast_k || !side_aligned(p->align_in, p->ld_in, p->stride_in, p, k->fast_k) ||
+		       !side_aligned(p->align_out, p->ld_out, p->stride_out, p, a);
+	return kk * p->es % k->fast_k || !side_aligned(p->align_out, p->ld_out, p->stride_out, p, k->fast_k) ||
+	       !side_aligned(p->align_in, p->ld_in, p->stride_in, p, a);
+}
+
 /* A flat kernel (gen/tp_flat.c) is made for packed batches of small
  * matrices: it is ranked only where at least PICK_FLAT_MIN of them fill a
  * chunk (per_block elements); one matrix a block is what the tile kernels
@@ -97,7 +126,7 @@ px_status pick_rank(const kreg *r, const model_device *d, const model_params *pa
 			continue;
 		if (!pick_runs_on(&k->mk, d)) /* its PTX needs a newer GPU */
 			continue;
-		if (flat_unfit(&k->mk, p))
+		if (flat_unfit(&k->mk, p) || fast_k_unfit(&k->mk, p))
 			continue;
 		wide++;
 		/* a tile larger than the device's shared memory cannot launch */

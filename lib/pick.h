@@ -10,6 +10,11 @@
 
 #define PICK_SKINNY_RANGE 8
 #define PICK_FLAT_MIN 2 /* matrices a flat kernel's chunk must hold to be ranked */
+/* The most bytes of K (K x es) a fast_k kernel is ranked for: past them
+ * the register skinny kernels measured behind the narrow and fast ones
+ * (f16 K = 48 and 64 on an H100: 74-89% of the copy against 94-96%), a
+ * loss the model's features do not see. */
+#define PICK_FAST_K_MAX_BYTES 64
 #define PICK_AFTER_RANGE PTXPOSE_TOOL_AFTER_RANGE
 #define PICK_AFTER_UNFITTED PTXPOSE_TOOL_AFTER_UNFITTED
 
@@ -32,7 +37,9 @@ typedef ptxpose_tool_ranking pick_result;
  * runs one only when desc->kernel names it; nor are kernels whose target
  * the device lacks (pick_runs_on); nor flat kernels (grid=flat) but for
  * packed batches (ld_in == cols, ld_out == rows, strides rows*cols) of
- * which PICK_FLAT_MIN matrices fit their chunk (per_block elements).
+ * which PICK_FLAT_MIN matrices fit their chunk (per_block elements); nor
+ * fast_k kernels (the register skinny ones) but where every matrix takes
+ * their fast path and K x es is at most PICK_FAST_K_MAX_BYTES.
  * PX_EUNAVAIL when r has no kernel of the width ("no kernel for 8-bit
  * elements among the 3 given"), PX_ENOMEM. */
 /* Whether kernel k's PTX runs on device d: its target=sm_NN is at most the

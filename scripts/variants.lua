@@ -302,9 +302,12 @@ end
 -- shfl.sync transposes 4x4 words, and the runs of K move as 16-byte
 -- granules (or words at K's end); no shared memory. The long side is what
 -- 256 threads cover in one granule a line (kmax x es bytes of K a warp's
--- quads, the rest of the lanes along the long side). Study kernels (no plan
--- picks them; they run when named) until they are timed beside the packed
--- and shared-memory ones above (bench/TUNING.md).
+-- quads, the rest of the lanes along the long side). Timed on an H100
+-- (2026-11-27, bench/TUNING.md): where K x es is a multiple of 4 they lead
+-- every other skinny kernel (u8 K = 16: 94% of the copy against 58%;
+-- tall u8 K = 24: 93% against 46%); elsewhere they move element by element
+-- (7-18%), so the plan ranks them only where every matrix takes the fast
+-- path (metadata fast_k=4, lib/pick.c).
 for _, c in ipairs{ {8, 16}, {8, 32}, {8, 64}, {16, 16}, {16, 32} } do
   local elem, k = c[1], c[2]
   local es = elem // 8
@@ -312,7 +315,7 @@ for _, c in ipairs{ {8, 16}, {8, 32}, {8, 64}, {16, 16}, {16, 32} } do
   for _, dir in ipairs{"wide", "tall"} do
     local name = string.format("skinny_%s_k%d_reg_b%d", dir, k, elem)
     ptx.write(name .. ".ptx", ptx.transpose{
-      name = name, family = "skinny_reg", elem = elem, skinny = dir, threads = {256, 1}, study = true,
+      name = name, family = "skinny_reg", elem = elem, skinny = dir, threads = {256, 1},
       tile = dir == "wide" and {k, long} or {long, k},
     })
   end

@@ -16,8 +16,8 @@ cd "$(dirname "$0")/.." || exit 1
 PX=build/ptxpose
 need_ptxpose
 . tests/lib/emu_shapes.sh
-wide=$(grep -l '^// ptxpose family=skinny_wide study=1 .* realign=none' ptx/*_reg_*.ptx)
-tall=$(grep -l '^// ptxpose family=skinny_tall study=1 .* realign=none' ptx/*_reg_*.ptx)
+wide=$(grep -l '^// ptxpose family=skinny_wide .* fast_k=[0-9]* realign=none' ptx/*_reg_*.ptx)
+tall=$(grep -l '^// ptxpose family=skinny_tall .* fast_k=[0-9]* realign=none' ptx/*_reg_*.ptx)
 [ -n "$wide" ] && [ -n "$tall" ] && ok "wide and tall register skinny kernels in ptx/" ||
 	{ nok "no wide or tall register skinny kernel in ptx/ (they are committed: regenerate with ninja ptx)"; finish; }
 tap_run "wide" timeout 60 $PX check --emulate --shapes "$EMU_SKINNY_REG_WIDE" $wide

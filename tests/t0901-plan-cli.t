@@ -61,10 +61,11 @@ grep -q '^choice: [a-z_0-9]*  [0-9.]* us predicted  grid [0-9]*x[0-9]*x1  block 
 grep -Eq '^(sure|unsure): ' "$tmp/out" && grep -q '^why: ahead of ' "$tmp/out" &&
 	ok "... why it won, and whether the model is sure" || { nok "... why"; diag <"$tmp/out"; }
 # abi=3 kernels (N-d batches) never for 2-D; op=copy (a row copy) no transpose's candidate; flat ones only
-# for packed batches of small matrices; study kernels (study=1) only when named
+# for packed batches of small matrices; study kernels (study=1) only when named;
+# fast_k kernels only where K x es is a multiple of it (not 8191 bytes)
 nk=$(grep -l '^// ptxpose kernel=[a-z_0-9]* abi=2 elem=' ptx/*_b8.ptx |
-	xargs grep -L -e '^// ptxpose .* grid=flat ' -e '^// ptxpose .* study=1' | wc -l)
-[ "$(grep -c '^ *[0-9][0-9]*  [a-z]' "$tmp/out")" -eq "$nk" ] && ok "... a row per 8-bit transpose kernel of ABI v2 built in, as in ptx/, but flat or study ($nk)" ||
+	xargs grep -L -e '^// ptxpose .* grid=flat ' -e '^// ptxpose .* study=1' -e '^// ptxpose .* fast_k=' | wc -l)
+[ "$(grep -c '^ *[0-9][0-9]*  [a-z]' "$tmp/out")" -eq "$nk" ] && ok "... a row per 8-bit transpose kernel of ABI v2 built in, as in ptx/, but flat, study or fast_k ($nk)" ||
 	{ nok "... rows"; diag <"$tmp/out"; }
 grep -q '^choice: .*(built in)$' "$tmp/out" && ok "... the library's built-in kernels, with no files given" ||
 	{ nok "... built in"; diag <"$tmp/out"; }
@@ -186,26 +187,64 @@ range_check 16 1080 1920 last && ok "1080x1920 f16: the skinny kernels ranked la
 range_check 16 3 1000003 chosen && ok "3x1000003 f16: a skinny kernel chosen" || nok "3x1000003 f16: no skinny kernel chosen"
 range_check 8 1000003 3 chosen && ok "1000003x3 u8: a skinny kernel chosen" || nok "1000003x3 u8: no skinny kernel chosen"
 # A kernel with no theta row of its own, where a candidate of its family has
-# one (added after the fit: flat_g_* on the H200 table), is ranked after the rest.
-unfit_check() { # PARAMS-ARGS...: the rank of flat_g_b32, and whether it is marked
-	$PX plan --elem f32 --rows 3 --cols 3 --batch 1000000 --json "$@" ptx | python3 -c '
+# one (added after the fit: the register skinny kernels on the H200 table),
+# is ranked after the rest.
+unfit_check() { # PARAMS-ARGS...: the rank of skinny_wide_k16_reg_b8, and whether it is marked
+	$PX plan --elem u8 --rows 16 --cols 1048576 --json "$@" ptx | python3 -c '
 import json, sys
 c = json.load(sys.stdin)["cases"][0]["candidates"]
 names = [k["kernel"] for k in c]
-g = names.index("flat_g_b32")
+g = names.index("skinny_wide_k16_reg_b8")
 marked = [k["kernel"] for k in c if k.get("unfitted")]
-print("last" if marked and g >= len(c) - len(marked) and "flat_g_b32" in marked else "ranked", c[0]["kernel"])'
+rest = [i for i, k in enumerate(c) if not k.get("unfitted") and not k.get("beyond_range")]
+print("last" if "skinny_wide_k16_reg_b8" in marked and g > max(rest) else "ranked", c[0]["kernel"])'
 }
 got=$(unfit_check --device h200)
-case $got in "last flat_"[bs]*) ok "H200 table, 3x3 f32 x10^6: flat_g_b32 (no row of its own, flat_b32 fitted) last, a fitted flat kernel chosen" ;;
-	*) nok "H200 table: flat_g_b32 not ranked last ($got)" ;; esac
-printf 'theta\tflat_b32\tvec_dram\t1.2\n' | cat tests/data/plan-params.tsv - >"$tmp/p1.tsv"
-printf 'theta\tflat_g_b32\tvec_dram\t1.3\n' | cat "$tmp/p1.tsv" - >"$tmp/p2.tsv"
-case $(unfit_check --params tests/data/plan-params.tsv) in "ranked "*) ok "... a table with no flat row: flat_g_b32 ranked by its estimate" ;;
-	*) nok "... no flat row" ;; esac
-case $(unfit_check --params "$tmp/p1.tsv") in "last "*) ok "... a flat_b32 row alone: flat_g_b32 last" ;; *) nok "... a flat_b32 row alone" ;; esac
+case $got in "last skinny_wide_"*) ok "H200 table, 16 x 2^20 u8: skinny_wide_k16_reg_b8 (no row of its own, its family fitted) last, a fitted skinny kernel chosen" ;;
+	*) nok "H200 table: skinny_wide_k16_reg_b8 not ranked last ($got)" ;; esac
+printf 'theta\tskinny_wide_k16_b8\tvec_dram\t1.2\n' | cat tests/data/plan-params.tsv - >"$tmp/p1.tsv"
+printf 'theta\tskinny_wide_k16_reg_b8\tvec_dram\t1.3\n' | cat "$tmp/p1.tsv" - >"$tmp/p2.tsv"
+case $(unfit_check --params tests/data/plan-params.tsv) in "ranked "*) ok "... a table with no skinny row: ranked by its estimate" ;;
+	*) nok "... no skinny row" ;; esac
+case $(unfit_check --params "$tmp/p1.tsv") in "last "*) ok "... a skinny_wide_k16_b8 row alone: the register kernel last" ;; *) nok "... a sibling's row alone" ;; esac
 case $(unfit_check --params "$tmp/p2.tsv") in "ranked "*) ok "... a row of its own too: ranked by its estimate" ;; *) nok "... a row of its own" ;; esac
-$PX plan --elem f32 --rows 3 --cols 3 --batch 1000000 --device h200 >"$tmp/out" 2>&1
-grep -q '^ *[0-9]*  flat_g_b32 .*(no thetas of its own, a sibling.s fitted: last)$' "$tmp/out" &&
+$PX plan --elem u8 --rows 16 --cols 1048576 --device h200 >"$tmp/out" 2>&1
+grep -q '^ *[0-9]*  skinny_wide_k16_reg_b8 .*(no thetas of its own, a sibling.s fitted: last)$' "$tmp/out" &&
 	ok "... the text report says why" || { nok "... the text report"; diag <"$tmp/out"; }
+# A kernel with fast_k= (the register skinny kernels, gen/tp_skinny_reg.c)
+# is ranked only where every matrix takes its fast path: K x es and the
+# run side word-aligned, the line side 16-byte aligned (lib/pick.c).
+reg_ranked() { # ARGS...: the register kernels among the candidates, or "none"
+	$PX plan --json --device h100 "$@" ptx | python3 -c '
+import json, sys
+c = json.load(sys.stdin)["cases"][0]["candidates"]
+print(" ".join(k["kernel"] for k in c if "_reg_" in k["kernel"]) or "none")'
+}
+fast_k_case() { # WANT DESCRIPTION ARGS...: WANT is "ranked" or "none"
+	want=$1 what=$2
+	shift 2
+	got=$(reg_ranked "$@")
+	if { [ "$want" = ranked ] && [ "$got" != none ]; } || { [ "$want" = none ] && [ "$got" = none ]; }; then
+		ok "$what"
+	else
+		nok "$what: $got"
+	fi
+}
+fast_k_case ranked "16 x 2^20 u8: the wide register kernels ranked" --elem u8 --rows 16 --cols 1048576
+fast_k_case none "17 x 2^20 u8 (K odd): none" --elem u8 --rows 17 --cols 1048576
+fast_k_case ranked "2^20 x 12 u8 (tall): ranked" --elem u8 --rows 1048576 --cols 12
+fast_k_case none "2^20 x 18 u8: none" --elem u8 --rows 1048576 --cols 18
+fast_k_case ranked "12 x 2^20 f16 (24 bytes): ranked" --elem f16 --rows 12 --cols 1048576
+fast_k_case none "10 x 2^20 f16 (20 bytes: the wide kernels' fast_k is 8): none" --elem f16 --rows 10 --cols 1048576
+fast_k_case none "12 x 2^20 u8 (12 bytes): none" --elem u8 --rows 12 --cols 1048576
+fast_k_case none "2^20 x 9 f16 (18 bytes): none" --elem f16 --rows 1048576 --cols 9
+fast_k_case none "16 x 2^20 u8, ld_out 18 (the run side off words): none" --elem u8 --rows 16 --cols 1048576 --ld-out 18
+fast_k_case none "16 x 2^20 u8, ld_in 1048577 (the line side off 16 bytes): none" --elem u8 --rows 16 --cols 1048576 --ld-in 1048577
+fast_k_case none "16 x 2^20 u8, offset 4 (the line side's pointer off 16 bytes): none" --elem u8 --rows 16 --cols 1048576 --offset 4
+fast_k_case none "2^20 x 16 u8, ld_out 1048577 (the tall line side off 16 bytes): none" --elem u8 --rows 1048576 --cols 16 --ld-out 1048577
+fast_k_case none "16 x 4096 u8 x 3, stride_out 65538: none" --elem u8 --rows 16 --cols 4096 --batch 3 --stride-out 65538
+fast_k_case ranked "64 x 2^20 u8 (64 bytes of K): ranked" --elem u8 --rows 64 --cols 1048576
+fast_k_case none "48 x 2^20 f16 (96 bytes of K, past PICK_FAST_K_MAX_BYTES): none" --elem f16 --rows 48 --cols 1048576
+fast_k_case none "2^20 x 40 f16 (80 bytes of K): none" --elem f16 --rows 1048576 --cols 40
+fast_k_case ranked "16 x 4096 u8 x 3, packed: ranked" --elem u8 --rows 16 --cols 4096 --batch 3
 finish

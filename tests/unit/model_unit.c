@@ -229,6 +229,15 @@ static void kernels(void)
 	   "target=sm_90: not on an sm_80 device; on sm_90, and where the capability is unknown");
 	k = kern(F32_VEC, 0);
 	ok(k.sm == 0 && pick_runs_on(&k, &d80), "no target: any device");
+	k = kern("// ptxpose kernel=r elem=8 grid=tile tile=16x1024 block=256x1 family=skinny_wide fast_k=8\n", 0);
+	ok(k.fast_k == 8, "fast_k=8 on a skinny kernel");
+	meta_parse("// ptxpose kernel=b elem=8 grid=tile tile=16x1024 block=256x1 family=skinny_wide fast_k=6\n", &m, err,
+		   sizeof err);
+	ok(model_kernel_init(&k, &m, 0, err, sizeof err) == -1, "fast_k=6 refused");
+	has_str(err, "b: fast_k=6 is not a power of two", "... naming the kernel and key");
+	meta_parse("// ptxpose kernel=b elem=8 grid=tile tile=16x16 block=256x1 fast_k=4\n", &m, err, sizeof err);
+	ok(model_kernel_init(&k, &m, 0, err, sizeof err) == -1, "fast_k on a kernel of no skinny family refused");
+	has_str(err, "b: fast_k=4 applies only to family=skinny_wide or skinny_tall", "... saying which families");
 	meta_parse("// ptxpose kernel=b elem=32 grid=tile tile=8x8 block=32x1 target=compute_90\n", &m, err, sizeof err);
 	ok(model_kernel_init(&k, &m, 0, err, sizeof err) == -1, "target=compute_90 refused");
 	has_str(err, "b: target=compute_90 is not sm_NN", "... naming the kernel and key");
