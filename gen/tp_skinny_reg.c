@@ -166,13 +166,17 @@ static void header(const tp_params *p, strbuf *h)
 	 * and, as the model counts it, a packed run (fast_needs); no realigned
 	 * path; the long side's edge tiles take the element path. fast_k: the
 	 * plan ranks the kernel only where K x es and the run side are
-	 * multiples of it: 4 for tall kernels (their runs load as words); 8
-	 * for wide ones, whose runs stored a word at a time measured slower
-	 * than the shared-memory kernels (u8 K = 12 on an H100: 29% of the
-	 * copy against 49%; bench/TUNING.md) */
+	 * multiples of it (and the line side fast_align-aligned): 8 for wide
+	 * kernels, whose element path stores runs a scattered element at a
+	 * time (7-18% of the copy on an H100) and whose runs stored a word at
+	 * a time measured slower than the shared-memory kernels (u8 K = 12:
+	 * 29% against 49%); 1 for tall ones, whose element path loads the
+	 * runs and stores the lines along the long side, coalesced (f16
+	 * K = 17: 91% of the copy, against 56% for the best other skinny
+	 * kernel; bench/TUNING.md) */
 	sb_printf(h, "// ptxpose family=skinny_%s%s fast_align=16 fast_needs=packed_%s fast_k=%u realign=none edge=%s\n",
 		  s.tall ? "tall" : "wide", own_of(p)->study ? " study=1" : "", s.tall ? "in" : "out",
-		  s.tall ? 4u : 8u, s.tall ? "rows" : "cols");
+		  s.tall ? 1u : 8u, s.tall ? "rows" : "cols");
 }
 
 /* ---- the kernel -------------------------------------------------------- */

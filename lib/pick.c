@@ -22,10 +22,10 @@ static int side_aligned(unsigned align, uint64_t ld, uint64_t stride, const mode
 }
 
 /* A kernel with fast_k= (the register skinny kernels, gen/tp_skinny_reg.c)
- * has no path between its fast one and moving element by element (at
- * 7-18% of the copy on an H100): it is ranked only where every matrix
- * takes the fast one, K x es and the run side (wide: the output; tall: the
- * input) fast_k-aligned, the line side fast_align-aligned, and K x es at
+ * has no path between its fast one and moving element by element (wide:
+ * 7-18% of the copy on an H100): it is ranked only where K x es and the
+ * run side (wide: the output; tall: the input) are multiples of fast_k
+ * bytes, every matrix's line side is fast_align-aligned, and K x es is at
  * most PICK_FAST_K_MAX_BYTES. */
 static int fast_k_unfit(const model_kernel *k, const model_problem *p)
 {

@@ -38,8 +38,9 @@ typedef ptxpose_tool_ranking pick_result;
  * the device lacks (pick_runs_on); nor flat kernels (grid=flat) but for
  * packed batches (ld_in == cols, ld_out == rows, strides rows*cols) of
  * which PICK_FLAT_MIN matrices fit their chunk (per_block elements); nor
- * fast_k kernels (the register skinny ones) but where every matrix takes
- * their fast path and K x es is at most PICK_FAST_K_MAX_BYTES.
+ * fast_k kernels (the register skinny ones) but where K x es and the run
+ * side are multiples of fast_k bytes, the line side is aligned and K x es
+ * is at most PICK_FAST_K_MAX_BYTES.
  * PX_EUNAVAIL when r has no kernel of the width ("no kernel for 8-bit
  * elements among the 3 given"), PX_ENOMEM. */
 /* Whether kernel k's PTX runs on device d: its target=sm_NN is at most the

@@ -109,10 +109,13 @@ done
 # The plan lists its candidates, which leave out the study kernels (study=1)
 # and those of kernel ABI v3 and v4 (abi=3, abi=4: for N-d problems, never a 2-D plan), and the flat
 # ones (grid=flat) but for packed batches of small matrices,
-# and the row copies (op=copy: never a transpose's candidate)
+# and the row copies (op=copy: never a transpose's candidate); the register
+# skinny kernels (fast_k=) are candidates on 16 x 65536 and its transpose
 for e in 8 16 32 64 128; do
 	"$PX" plan --elem $e --rows 100 --cols 100 --json --features 2>/dev/null
 	"$PX" plan --elem $e --rows 3 --cols 3 --batch 1000 --json --features 2>/dev/null
+	"$PX" plan --elem $e --rows 16 --cols 65536 --json --features 2>/dev/null
+	"$PX" plan --elem $e --rows 65536 --cols 16 --json --features 2>/dev/null
 done | python3 -c '
 import json, sys
 for line in sys.stdin:

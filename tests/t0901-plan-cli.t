@@ -212,8 +212,9 @@ $PX plan --elem u8 --rows 16 --cols 1048576 --device h200 >"$tmp/out" 2>&1
 grep -q '^ *[0-9]*  skinny_wide_k16_reg_b8 .*(no thetas of its own, a sibling.s fitted: last)$' "$tmp/out" &&
 	ok "... the text report says why" || { nok "... the text report"; diag <"$tmp/out"; }
 # A kernel with fast_k= (the register skinny kernels, gen/tp_skinny_reg.c)
-# is ranked only where every matrix takes its fast path: K x es and the
-# run side word-aligned, the line side 16-byte aligned (lib/pick.c).
+# is ranked only where K x es and the run side are multiples of it (8 for
+# the wide ones, 1 for the tall ones), the line side is 16-byte aligned and
+# K x es is at most 64 bytes (lib/pick.c).
 reg_ranked() { # ARGS...: the register kernels among the candidates, or "none"
 	$PX plan --json --device h100 "$@" ptx | python3 -c '
 import json, sys
@@ -233,11 +234,12 @@ fast_k_case() { # WANT DESCRIPTION ARGS...: WANT is "ranked" or "none"
 fast_k_case ranked "16 x 2^20 u8: the wide register kernels ranked" --elem u8 --rows 16 --cols 1048576
 fast_k_case none "17 x 2^20 u8 (K odd): none" --elem u8 --rows 17 --cols 1048576
 fast_k_case ranked "2^20 x 12 u8 (tall): ranked" --elem u8 --rows 1048576 --cols 12
-fast_k_case none "2^20 x 18 u8: none" --elem u8 --rows 1048576 --cols 18
+fast_k_case ranked "2^20 x 17 u8 (tall: fast_k 1, their element path coalesced): ranked" --elem u8 --rows 1048576 --cols 17
 fast_k_case ranked "12 x 2^20 f16 (24 bytes): ranked" --elem f16 --rows 12 --cols 1048576
 fast_k_case none "10 x 2^20 f16 (20 bytes: the wide kernels' fast_k is 8): none" --elem f16 --rows 10 --cols 1048576
 fast_k_case none "12 x 2^20 u8 (12 bytes): none" --elem u8 --rows 12 --cols 1048576
-fast_k_case none "2^20 x 9 f16 (18 bytes): none" --elem f16 --rows 1048576 --cols 9
+fast_k_case ranked "2^20 x 9 f16 (18 bytes, tall): ranked" --elem f16 --rows 1048576 --cols 9
+fast_k_case none "2^20 x 16 u8, offset 4 (the tall line side's pointer off 16 bytes): none" --elem u8 --rows 1048576 --cols 16 --offset 4
 fast_k_case none "16 x 2^20 u8, ld_out 18 (the run side off words): none" --elem u8 --rows 16 --cols 1048576 --ld-out 18
 fast_k_case none "16 x 2^20 u8, ld_in 1048577 (the line side off 16 bytes): none" --elem u8 --rows 16 --cols 1048576 --ld-in 1048577
 fast_k_case none "16 x 2^20 u8, offset 4 (the line side's pointer off 16 bytes): none" --elem u8 --rows 16 --cols 1048576 --offset 4
