@@ -1,4 +1,4 @@
-/* tp_skinny_reg: the register study kernels of the small-dimension family
+/* tp_skinny_reg: the register kernels of the small-dimension family
  * (issue 22 item 3): 1- and 2-byte elements, a wide K x N input to N x K or
  * a tall N x K input to K x N, K set at run time, up to kmax a tile (a
  * larger K takes more tiles), no shared memory.
@@ -44,7 +44,8 @@
  * (or whose run words are) leaves its loaded words as they were, undefined
  * at first: what it sends through the quad lands only on bytes past K,
  * which no lane stores. The metadata says study=1 when asked: no plan
- * picks such a kernel; it runs when named.
+ * picks such a kernel; it runs when named. Else its fast_k= says where a
+ * plan ranks it (lib/pick.c).
  *
  * Not here: odd K x es. Its runs start off word alignment (row c of a
  * packed output at c x K bytes), so a segment would go out as predicated

@@ -15,6 +15,13 @@
  * (f16 K = 48 and 64 on an H100: 74-89% of the copy against 94-96%), a
  * loss the model's features do not see. */
 #define PICK_FAST_K_MAX_BYTES 64
+/* A wide fast_k kernel's last, partial tile along the long side moves
+ * element by element (7-18% of the copy on an H100, with stores a run
+ * apart): it is ranked only where that tile holds at most 1/PICK_FAST_K_EDGE
+ * of the long side (the model prices those tiles at the shared default
+ * edge thetas, as predicated vector paths: 16 x 1008 u8 x 1000 all on it,
+ * 29% of the copy predicted). The tall ones' element path is coalesced. */
+#define PICK_FAST_K_EDGE 16
 #define PICK_AFTER_RANGE PTXPOSE_TOOL_AFTER_RANGE
 #define PICK_AFTER_UNFITTED PTXPOSE_TOOL_AFTER_UNFITTED
 
@@ -39,8 +46,9 @@ typedef ptxpose_tool_ranking pick_result;
  * packed batches (ld_in == cols, ld_out == rows, strides rows*cols) of
  * which PICK_FLAT_MIN matrices fit their chunk (per_block elements); nor
  * fast_k kernels (the register skinny ones) but where K x es and the run
- * side are multiples of fast_k bytes, the line side is aligned and K x es
- * is at most PICK_FAST_K_MAX_BYTES.
+ * side are multiples of fast_k bytes, the line side is aligned, K x es
+ * is at most PICK_FAST_K_MAX_BYTES and (wide ones) the long side's partial
+ * tile at most 1/PICK_FAST_K_EDGE of it.
  * PX_EUNAVAIL when r has no kernel of the width ("no kernel for 8-bit
  * elements among the 3 given"), PX_ENOMEM. */
 /* Whether kernel k's PTX runs on device d: its target=sm_NN is at most the

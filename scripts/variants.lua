@@ -303,11 +303,12 @@ end
 -- granules (or words at K's end); no shared memory. The long side is what
 -- 256 threads cover in one granule a line (kmax x es bytes of K a warp's
 -- quads, the rest of the lanes along the long side). Timed on an H100
--- (2026-11-27, bench/TUNING.md): where K x es is a multiple of 4 they lead
+-- (2026-11-27, bench/TUNING.md): where K x es is a multiple of 8 they lead
 -- every other skinny kernel (u8 K = 16: 94% of the copy against 58%;
--- tall u8 K = 24: 93% against 46%); elsewhere they move element by element
--- (7-18%), so the plan ranks them only where every matrix takes the fast
--- path (metadata fast_k=4, lib/pick.c).
+-- tall u8 K = 24: 93% against 46%; wide u8 K = 12, runs stored a word at a
+-- time, 29-43% against 49%); the wide ones' element path (odd K, the long
+-- side's last tile) runs at 7-18%, the tall ones' is coalesced. The plan
+-- ranks them by their metadata fast_k (8 wide, 1 tall; lib/pick.c).
 for _, c in ipairs{ {8, 16}, {8, 32}, {8, 64}, {16, 16}, {16, 32} } do
   local elem, k = c[1], c[2]
   local es = elem // 8

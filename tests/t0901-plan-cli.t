@@ -249,4 +249,15 @@ fast_k_case ranked "64 x 2^20 u8 (64 bytes of K): ranked" --elem u8 --rows 64 --
 fast_k_case none "48 x 2^20 f16 (96 bytes of K, past PICK_FAST_K_MAX_BYTES): none" --elem f16 --rows 48 --cols 1048576
 fast_k_case none "2^20 x 40 f16 (80 bytes of K): none" --elem f16 --rows 1048576 --cols 40
 fast_k_case ranked "16 x 4096 u8 x 3, packed: ranked" --elem u8 --rows 16 --cols 4096 --batch 3
+# a wide kernel's last, partial tile along the long side moves element by
+# element: ranked where it holds at most 1/16 of the long side (PICK_FAST_K_EDGE)
+fast_k_case none "56 x 496 u8 x 1000 (240 of 496 columns in k64's partial tile, 496 in k16's and k32's): none" \
+	--elem u8 --rows 56 --cols 496 --batch 1000
+fast_k_case ranked "56 x 512 u8 x 1000 (whole tiles of k32 and k64): ranked" --elem u8 --rows 56 --cols 512 --batch 1000
+fast_k_case ranked "16 x 272 u8 x 1000 (16 of 272 columns in k64's partial tile): ranked" \
+	--elem u8 --rows 16 --cols 272 --batch 1000
+fast_k_case none "16 x 1008 u8 x 1000 (shorter than every wide kernel's tile but k64's, 240 of 1008 in its): none" \
+	--elem u8 --rows 16 --cols 1008 --batch 1000
+fast_k_case ranked "1008 x 16 u8 x 1000 (tall: their element path is coalesced): ranked" \
+	--elem u8 --rows 1008 --cols 16 --batch 1000
 finish
