@@ -25,9 +25,9 @@ static int side_aligned(unsigned align, uint64_t ld, uint64_t stride, const mode
  * has no path between its fast one and moving element by element (wide:
  * 7-18% of the copy on an H100): it is ranked only where K x es and the
  * run side (wide: the output; tall: the input) are multiples of fast_k
- * bytes, every matrix's line side is fast_align-aligned, K x es is at
- * most PICK_FAST_K_MAX_BYTES, and (wide) the long side's partial tile, on
- * the element path, holds at most 1/PICK_FAST_K_EDGE of it. */
+ * bytes, every matrix's line side is fast_align-aligned, and (wide) K x
+ * es is at most PICK_FAST_K_MAX_BYTES and the long side's partial tile,
+ * on the element path, holds at most 1/PICK_FAST_K_EDGE of it. */
 static int fast_k_unfit(const model_kernel *k, const model_problem *p)
 {
 	if (!k->fast_k)
@@ -35,12 +35,11 @@ static int fast_k_unfit(const model_kernel *k, const model_problem *p)
 	int tall = !strcmp(k->family, "skinny_tall");
 	uint64_t kk = tall ? p->cols : p->rows;
 	unsigned a = k->fast_align ? k->fast_align : 1;
-	if (kk * p->es > PICK_FAST_K_MAX_BYTES)
-		return 1;
 	if (tall)
 		return kk * p->es % k->fast_k || !side_aligned(p->align_in, p->ld_in, p->stride_in, p, k->fast_k) ||
 		       !side_aligned(p->align_out, p->ld_out, p->stride_out, p, a);
-	return kk * p->es % k->fast_k || !side_aligned(p->align_out, p->ld_out, p->stride_out, p, k->fast_k) ||
+	return kk * p->es > PICK_FAST_K_MAX_BYTES || kk * p->es % k->fast_k ||
+	       !side_aligned(p->align_out, p->ld_out, p->stride_out, p, k->fast_k) ||
 	       !side_aligned(p->align_in, p->ld_in, p->stride_in, p, a) ||
 	       (k->tn && p->cols % k->tn * PICK_FAST_K_EDGE > p->cols);
 }

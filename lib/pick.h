@@ -10,10 +10,12 @@
 
 #define PICK_SKINNY_RANGE 8
 #define PICK_FLAT_MIN 2 /* matrices a flat kernel's chunk must hold to be ranked */
-/* The most bytes of K (K x es) a fast_k kernel is ranked for: past them
- * the register skinny kernels measured behind the narrow and fast ones
- * (f16 K = 48 and 64 on an H100: 74-89% of the copy against 94-96%), a
- * loss the model's features do not see. */
+/* The most bytes of K (K x es) a wide fast_k kernel is ranked for: past
+ * them the wide register skinny kernels measured behind the fast ones
+ * (f16 K = 48 and 64 on an H100: 74-76% of the copy against 94-96%), a
+ * loss the model's features do not see. The tall ones (84-88% there
+ * against the narrow kernels' 95-96%, but 82% at f16 K = 33 against the
+ * other skinny kernels' 36-61%) are left to the model. */
 #define PICK_FAST_K_MAX_BYTES 64
 /* A wide fast_k kernel's last, partial tile along the long side moves
  * element by element (7-18% of the copy on an H100, with stores a run
@@ -46,8 +48,8 @@ typedef ptxpose_tool_ranking pick_result;
  * packed batches (ld_in == cols, ld_out == rows, strides rows*cols) of
  * which PICK_FLAT_MIN matrices fit their chunk (per_block elements); nor
  * fast_k kernels (the register skinny ones) but where K x es and the run
- * side are multiples of fast_k bytes, the line side is aligned, K x es
- * is at most PICK_FAST_K_MAX_BYTES and (wide ones) the long side's partial
+ * side are multiples of fast_k bytes, the line side is aligned and, for
+ * wide ones, K x es is at most PICK_FAST_K_MAX_BYTES and the long side's partial
  * tile at most 1/PICK_FAST_K_EDGE of it.
  * PX_EUNAVAIL when r has no kernel of the width ("no kernel for 8-bit
  * elements among the 3 given"), PX_ENOMEM. */

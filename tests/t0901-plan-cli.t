@@ -215,11 +215,11 @@ grep -q '^ *[0-9]*  skinny_wide_k16_reg_b8 .*(no thetas of its own, a sibling.s 
 # is ranked only where K x es and the run side are multiples of it (8 for
 # the wide ones, 1 for the tall ones), the line side is 16-byte aligned and
 # K x es is at most 64 bytes (lib/pick.c).
-reg_ranked() { # ARGS...: the register kernels among the candidates, or "none"
+reg_ranked() { # ARGS...: the register kernels among the candidates (in their K range), or "none"
 	$PX plan --json --device h100 "$@" ptx | python3 -c '
 import json, sys
 c = json.load(sys.stdin)["cases"][0]["candidates"]
-print(" ".join(k["kernel"] for k in c if "_reg_" in k["kernel"]) or "none")'
+print(" ".join(k["kernel"] for k in c if "_reg_" in k["kernel"] and not k.get("beyond_range")) or "none")'
 }
 fast_k_case() { # WANT DESCRIPTION ARGS...: WANT is "ranked" or "none"
 	want=$1 what=$2
@@ -246,8 +246,8 @@ fast_k_case none "16 x 2^20 u8, offset 4 (the line side's pointer off 16 bytes):
 fast_k_case none "2^20 x 16 u8, ld_out 1048577 (the tall line side off 16 bytes): none" --elem u8 --rows 1048576 --cols 16 --ld-out 1048577
 fast_k_case none "16 x 4096 u8 x 3, stride_out 65538: none" --elem u8 --rows 16 --cols 4096 --batch 3 --stride-out 65538
 fast_k_case ranked "64 x 2^20 u8 (64 bytes of K): ranked" --elem u8 --rows 64 --cols 1048576
-fast_k_case none "48 x 2^20 f16 (96 bytes of K, past PICK_FAST_K_MAX_BYTES): none" --elem f16 --rows 48 --cols 1048576
-fast_k_case none "2^20 x 40 f16 (80 bytes of K): none" --elem f16 --rows 1048576 --cols 40
+fast_k_case none "48 x 2^20 f16 (96 bytes of K, past PICK_FAST_K_MAX_BYTES for the wide ones): none" --elem f16 --rows 48 --cols 1048576
+fast_k_case ranked "2^20 x 48 f16 (96 bytes of K: no cap for the tall ones): ranked" --elem f16 --rows 1048576 --cols 48
 fast_k_case ranked "16 x 4096 u8 x 3, packed: ranked" --elem u8 --rows 16 --cols 4096 --batch 3
 # a wide kernel's last, partial tile along the long side moves element by
 # element: ranked where it holds at most 1/16 of the long side (PICK_FAST_K_EDGE)
