@@ -14,8 +14,13 @@ DEFAULT_OBJECTIVE=$(python3 -c "import sys; sys.path.insert(0, 'bench'); import 
 { grep -v '^theta	\*	elem_dram' tests/data/plan-params.tsv
   printf 'theta\t*\telem_dram\t2.5\ntheta\tfast_b32\tvec_dram\t1.6\ntheta\tnarrow_b8\trealign_dram\t3\n'; } >"$tmp/known.tsv"
 grep -v '^#' tests/data/plan-cases.txt >"$tmp/cases"
-# over the files of ptx/, as fit_model.py plans (registers estimated)
-$PX plan --cases "$tmp/cases" --json --device h100 --params "$tmp/known.tsv" ptx >"$tmp/plan.json" 2>"$tmp/err"
+# over files of ptx/, as fit_model.py plans (registers estimated): a few
+# families of every width, enough for the fit's machinery (fewer kernels, a
+# faster test; the library's tables are fitted over all of them)
+mkdir "$tmp/ptx"
+cp ptx/fast_*.ptx ptx/narrow_*.ptx ptx/naive_1d_b*.ptx ptx/flat_b*.ptx ptx/skinny_*_k4_b*.ptx \
+	ptx/skinny_*_k16_b*.ptx "$tmp/ptx/"
+$PX plan --cases "$tmp/cases" --json --device h100 --params "$tmp/known.tsv" "$tmp/ptx" >"$tmp/plan.json" 2>"$tmp/err"
 ok_or() { if [ $? -eq 0 ]; then ok "$1"; else nok "$1"; diag <"$tmp/err"; fi; }
 ok_or "plan: the known table's times"
 # as peers.py's results: every kernel of a case timed
@@ -41,7 +46,7 @@ for c in d['cases']:
 json.dump({'format': 'ptxpose-peers 1', 'device': {'name': 'NVIDIA H100 80GB HBM3'}, 'cases': cases}, sys.stdout)
 EOF
 ok_or "... written as a peers.py results file"
-python3 bench/fit_model.py --out "$tmp/fitted.tsv" --holdout-every 3 "$tmp/peers.json" >"$tmp/out" 2>"$tmp/err"
+python3 bench/fit_model.py --ptx "$tmp/ptx" --out "$tmp/fitted.tsv" --holdout-every 3 "$tmp/peers.json" >"$tmp/out" 2>"$tmp/err"
 ok_or "fit_model.py: exit 0"
 diag <"$tmp/out"
 grep -q "^wrote .*fitted.tsv: [0-9]* constants; ptxpose plan agrees with this fit" "$tmp/out" &&
@@ -62,7 +67,7 @@ grep -q "^# objective: $DEFAULT_OBJECTIVE " "$tmp/fitted.tsv" && ok "... the hea
 # each objective on its own, with a seeded held-out third never fitted and
 # the cases themselves as the unseen set: every pick right, before and after
 for o in regret relerr; do
-	python3 bench/fit_model.py --objective $o --holdout-seed 7 --final train --baseline "$tmp/known.tsv" \
+	python3 bench/fit_model.py --ptx "$tmp/ptx" --objective $o --holdout-seed 7 --final train --baseline "$tmp/known.tsv" \
 		--unseen "$tmp/peers.json" --out "$tmp/$o.tsv" --holdout-every 3 "$tmp/peers.json" >"$tmp/out" 2>"$tmp/err"
 	ok_or "--objective $o --holdout-seed 7 --final train: exit 0"
 	grep -Eq "^held out .* in 100% of cases" "$tmp/out" && ok "... picks the best of every held-out case" ||
@@ -83,7 +88,7 @@ done
 grep -q "^# training .*seeded (7) random" "$tmp/relerr.tsv" && ok "the seeded split is said" || nok "seeded split"
 # a starting table (a device with few cases): its own rows stay, pulled towards their values
 { cat "$tmp/known.tsv"; printf 'theta\tfast_b64\ttail\t42.5\n'; } >"$tmp/start.tsv"  # hardly touched by the data
-python3 bench/fit_model.py --prior-params "$tmp/start.tsv" --ridge 0.03 --out "$tmp/prior.tsv" --holdout-every 3 \
+python3 bench/fit_model.py --ptx "$tmp/ptx" --prior-params "$tmp/start.tsv" --ridge 0.03 --out "$tmp/prior.tsv" --holdout-every 3 \
 	"$tmp/peers.json" >"$tmp/out" 2>"$tmp/err"
 ok_or "--prior-params known.tsv --ridge 0.03: exit 0"
 grep -Eq "^theta	narrow_b8	realign_dram	[23](\.[0-9]*)?$" "$tmp/prior.tsv" && grep -Eq "^theta	fast_b64	tail	42\.[45][0-9]*$" "$tmp/prior.tsv" &&
@@ -111,12 +116,12 @@ grep -q "weights ok" "$tmp/out" && ok "fit_objective: case classes and weights (
 
 # bad input
 echo '{"cases": 3}' >"$tmp/bad.json"
-check "a JSON file that is no results file: exit 3" 3 python3 bench/fit_model.py --dry-run "$tmp/bad.json"
+check "a JSON file that is no results file: exit 3" 3 python3 bench/fit_model.py --ptx "$tmp/ptx" --dry-run "$tmp/bad.json"
 one_line "... one line" "not a peers.py results file"
-check "a missing file: exit 3" 3 python3 bench/fit_model.py --dry-run "$tmp/none.json"
+check "a missing file: exit 3" 3 python3 bench/fit_model.py --ptx "$tmp/ptx" --dry-run "$tmp/none.json"
 one_line "... one line" "none.json: No such file"
 printf '# device: NVIDIA A100\nvariant,elem,rows,cols,ld_in,ld_out,status,us,gbps,pct_copy,note\ncopy,32,8192,8192,8192,8192,ok,100,1,100,\nfast_b32,32,8192,8192,8192,8192,ok,110,1,90,\n' >"$tmp/a100.csv"
-check "a device without a built-in description: exit 3" 3 python3 bench/fit_model.py --dry-run "$tmp/a100.csv"
+check "a device without a built-in description: exit 3" 3 python3 bench/fit_model.py --ptx "$tmp/ptx" --dry-run "$tmp/a100.csv"
 one_line "... one line naming it" "no built-in description of the device 'NVIDIA A100'"
-check "--holdout-every 1: exit 2" 2 python3 bench/fit_model.py --holdout-every 1 "$tmp/peers.json"
+check "--holdout-every 1: exit 2" 2 python3 bench/fit_model.py --ptx "$tmp/ptx" --holdout-every 1 "$tmp/peers.json"
 finish
