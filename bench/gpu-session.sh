@@ -567,36 +567,35 @@ print(' '.join(c for c, (r, n) in ks if c.split(':')[1] in ('u8', 'f16') and 9 <
 	[ -f "$out" ] && python3 -B bench/skinny14.py "$out" | tee "${out%.json}.md" | tail -6
 }
 
-stage_skinny14() {
-	local new cand= t0=$SECONDS
-	new=$(ls ptx/skinny_*_g[0-9]*_b*.ptx ptx/skinny_*_pack_b*.ptx)
-	if [ "${SK14_CAND:-0}" = 1 ]; then
-		rm -rf build/skinny14 && $px gen --out build/skinny14 bench/results/tuning/skinny14.lua >/dev/null || return 1
-		cand=$(ls build/skinny14/*.ptx)
+# sk_round TAG NEW CAND PREFIX SECONDS: a skinny round, the committed
+# kernels NEW and (CAND=1) the candidates of bench/results/tuning/TAG.lua,
+# built on the machine (named PREFIX_<dir>_...): sk_checks, then sk_time's
+# cases into $OUT/TAG.json within SECONDS
+sk_round() {
+	local tag=$1 new=$2 want=$3 prefix=$4 secs=$5 cand= t0=$SECONDS
+	if [ "$want" = 1 ]; then
+		rm -rf "build/$tag" && $px gen --out "build/$tag" "bench/results/tuning/$tag.lua" >/dev/null || return 1
+		cand=$(ls "build/$tag"/*.ptx)
 	fi
-	sk_checks skinny14 "$new" "$cand"
-	log "skinny14: timing ($((SECONDS - t0)) s so far)"
-	if [ -n "$cand" ]; then sk_time "$OUT/skinny14.json" "${T14:-120}" "build/skinny14/c14_DIR_*"
-	else sk_time "$OUT/skinny14.json" "${T14:-120}"; fi
+	sk_checks "$tag" "$new" "$cand"
+	log "$tag: timing ($((SECONDS - t0)) s so far)"
+	if [ -n "$cand" ]; then sk_time "$OUT/$tag.json" "$secs" "build/$tag/${prefix}_DIR_*"
+	else sk_time "$OUT/$tag.json" "$secs"; fi
+}
+
+stage_skinny14() {
+	sk_round skinny14 "$(ls ptx/skinny_*_g[0-9]*_b*.ptx ptx/skinny_*_pack_b*.ptx)" "${SK14_CAND:-0}" c14 "${T14:-120}"
 }
 
 # Issue 22 item 3's register kernels (skinny_*_reg_*, gen/tp_skinny_reg.c:
-# study kernels, no shared memory; REG_CAND=1 adds the candidates of
-# bench/results/tuning/skinnyreg.lua, built on the machine): the checks of
-# skinny14 on them (the racecheck too, though they share nothing), then
-# sk_time's cases beside every committed skinny kernel and the peers
-# ($OUT/skinnyreg.json, resumable within $TREG seconds, default 120; the
-# table's reg columns). About 3 minutes.
+# no shared memory; REG_CAND=1 adds the candidates of
+# bench/results/tuning/skinnyreg.lua): the checks of skinny14 on them (the
+# racecheck too, though they share nothing), then sk_time's cases beside
+# every committed skinny kernel and the peers ($OUT/skinnyreg.json,
+# resumable within $TREG seconds, default 120; the table's reg columns).
+# About 3 minutes.
 stage_skinnyreg() {
-	local t0=$SECONDS cand=
-	if [ "${REG_CAND:-0}" = 1 ]; then
-		rm -rf build/skinnyreg && $px gen --out build/skinnyreg bench/results/tuning/skinnyreg.lua >/dev/null || return 1
-		cand=$(ls build/skinnyreg/*.ptx)
-	fi
-	sk_checks skinnyreg "$(ls ptx/skinny_*_reg_b*.ptx)" "$cand"
-	log "skinnyreg: timing ($((SECONDS - t0)) s so far)"
-	if [ -n "$cand" ]; then sk_time "$OUT/skinnyreg.json" "${TREG:-120}" "build/skinnyreg/creg_DIR_*"
-	else sk_time "$OUT/skinnyreg.json" "${TREG:-120}"; fi
+	sk_round skinnyreg "$(ls ptx/skinny_*_reg_b*.ptx)" "${REG_CAND:-0}" creg "${TREG:-120}"
 }
 
 # The gathering flat kernels (flat_g*, gen/tp_flat_gather.c: registers

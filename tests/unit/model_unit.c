@@ -126,6 +126,17 @@ static void desc_problem(void)
 	   "model_desc_bytes: padded and strided, up to the last matrix's last element (not its last row's padding)");
 }
 
+/* A whole table into t (emptied first): HEAD's lines (comments), every
+ * constant, and a default theta of 1 for every feature. */
+static void whole_table(strbuf *t, const char *head)
+{
+	sb_reset(t);
+	sb_add(t, head);
+	sb_add(t, "const l2_lo 0.5\nconst l2_hi 1\nconst inflight_need 1\nconst sm_share_cap 1\nconst unsure_margin 0.1\n");
+	for (int f = 0; f < MF_N; f++)
+		sb_printf(t, "theta * %s 1\n", model_feat_name(f));
+}
+
 static void params(void)
 {
 	model_params p;
@@ -156,10 +167,7 @@ static void params(void)
 	/* lookup: kernel row, then family, then "*" */
 	strbuf t;
 	sb_init(&t);
-	sb_add(&t, "# fitted from: a test\nconst l2_lo 0.5\nconst l2_hi 1\nconst inflight_need 1\n"
-		   "const sm_share_cap 1\nconst unsure_margin 0.1\n");
-	for (int f = 0; f < MF_N; f++)
-		sb_printf(&t, "theta * %s 1\n", model_feat_name(f));
+	whole_table(&t, "# fitted from: a test\n");
 	sb_add(&t, "theta family:sk vec_dram 2\ntheta v32 vec_dram 3\ntheta v32 edge_l2 4\n");
 	ok(model_params_parse(sb_str(&t), &p, err, sizeof err) == 0, "a table with kernel and family rows");
 	is_str(p.source, "a test", "... its source line");
@@ -170,15 +178,14 @@ static void params(void)
 	ok(model_theta(&p, &fam, MF_VEC_DRAM, &who) == 2 && !strcmp(who, "family:sk"), "... its family's in between");
 	model_params_free(&p);
 	/* a header comment may be longer than a line (fit_model lists every results file) */
-	sb_free(&t);
-	sb_init(&t);
-	sb_add(&t, "# fitted from: ");
+	strbuf h;
+	sb_init(&h);
+	sb_add(&h, "# fitted from: ");
 	for (int i = 0; i < 800; i++)
-		sb_add(&t, "file; ");
-	sb_add(&t, "\n# fitted cases: 7\nconst l2_lo 0.5\nconst l2_hi 1\nconst inflight_need 1\n"
-		   "const sm_share_cap 1\nconst unsure_margin 0.1\n");
-	for (int f = 0; f < MF_N; f++)
-		sb_printf(&t, "theta * %s 1\n", model_feat_name(f));
+		sb_add(&h, "file; ");
+	sb_add(&h, "\n# fitted cases: 7\n");
+	whole_table(&t, sb_str(&h));
+	sb_free(&h);
 	ok(model_params_parse(sb_str(&t), &p, err, sizeof err) == 0 && p.cases == 7 && strlen(p.source) == sizeof p.source - 1 &&
 		   !strncmp(p.source, "file; file; ", 12),
 	   "a comment of 4800 bytes: read, its source cut to the buffer");
