@@ -2,9 +2,11 @@
 harness's JSON and `ptxpose bench` CSVs, as cases (a problem and its kernels' times)."""
 import csv
 import json
+import lzma
 import os
 
 import peers_cases
+import peers_model
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -106,10 +108,13 @@ def load_csv(path, text, min_copy_us):
 
 def load(path, min_copy_us):
     try:
-        text = open(path).read()
+        with peers_model.open_results(path) as f:  # .xz and .gz too
+            text = f.read()
     except OSError as e:
-        raise FitError(f'{path}: {e.strerror}', 3)
-    if path.endswith('.csv'):
+        raise FitError(f'{path}: {e.strerror or e}', 3)
+    except (EOFError, lzma.LZMAError, UnicodeDecodeError) as e:
+        raise FitError(f'{path}: not readable ({e})', 3)
+    if path.endswith(('.csv', '.csv.xz', '.csv.gz')):
         return load_csv(path, text, min_copy_us)
     try:
         d = json.loads(text)

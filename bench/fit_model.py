@@ -56,7 +56,7 @@ OTHER_FLOOR = 0.05                     # *_l2
 MIN_SUPPORT = 2                        # training timings where the feature weighs >= SUPPORT_SHARE
 SUPPORT_SHARE = 0.05
 RIDGE = 1e-3
-DEFAULT_OBJECTIVE = 'regret'  # the better of the two on the unseen set (bench/TUNING.md, 2026-11-26)
+DEFAULT_OBJECTIVE = 'regret'  # the better of the two on the unseen set (lab/TUNING.md, 2026-11-26)
 HEADER = '# ptxpose cost model parameters: DO NOT EDIT by hand; bench/fit_model.py writes this file.'
 
 

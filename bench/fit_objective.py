@@ -8,7 +8,7 @@ Two objectives:
   (case_weights): the relative error of each kernel's time, weighted by how
   close the kernel is to the case's best (1 within 5%, falling to FAR_WEIGHT
   at 2x; FAR_WEIGHT is 1, off: 0.5 and 0.1 let the fit predict far kernels
-  fast, and the plan picked them, bench/TUNING.md 2026-11-26), plus a pairwise term per kernel measured or predicted within
+  fast, and the plan picked them, lab/TUNING.md 2026-11-26), plus a pairwise term per kernel measured or predicted within
   PAIR_RATIO of the best: the predicted gap to the best kernel against the
   measured gap, ((pred_k - pred_best) - (us_k - us_best)) / us_best, weighted
   PAIR_WEIGHT (0.5 did best of 0.5, 2 and 5 on held-out data). The

@@ -8,16 +8,55 @@ ptxpose group: "ptxpose:KERNEL" for every committed kernel timed, and any
 other name starting with "ptxpose" (such as "ptxpose-pick", the kernel a plan
 chose, with the kernel in "kernel") for a ptxpose column of its own.
 
+A results file may be stored compressed: a name ending in .xz or .gz is read and
+written through lzma or gzip (open_results, write_results), as the committed ones
+under lib/model_data/ and bench/results/ are.
+
 The table and chart columns are derived here, once: the peers that any case
 has an entry for (results from before a peer was added have no column for it), then
 "ptxpose best" (the fastest ptxpose:* kernel of the case), then each other
 ptxpose name. Plain Python: the report runs without torch.
 """
+import gzip
+import json
+import lzma
 import math
+import os
+import tempfile
 
 PEERS = ('torch', 'cupy', 'cublas_geam', 'triton', 'cutensor')
 KERNEL_PREFIX = 'ptxpose:'
 BEST = 'ptxpose best'
+
+
+def open_results(path, mode='r'):
+    """A results file as text, plain or compressed by its name's ending (.xz, .gz)."""
+    opener = lzma.open if path.endswith('.xz') else gzip.open if path.endswith('.gz') else None
+    if opener:
+        return opener(path, mode + 't', encoding='utf-8')
+    return open(path, mode, encoding='utf-8')
+
+
+def write_results(path, res):
+    """Write results JSON to path atomically (a temporary file beside it, then renamed), compressed
+    as its name says; the file keeps its mode. All or nothing: on an error path stays as it was."""
+    d, base = os.path.split(os.path.abspath(path))
+    try:
+        mode = os.stat(path).st_mode & 0o777
+    except FileNotFoundError:
+        mode = 0o644
+    ext = os.path.splitext(base)[1] if base.endswith(('.xz', '.gz')) else ''
+    fd, tmp = tempfile.mkstemp(dir=d, prefix='.' + base + '.', suffix=ext)  # the same compression
+    os.close(fd)
+    try:
+        with open_results(tmp, 'w') as f:
+            json.dump(res, f, indent=1)
+            f.write('\n')
+        os.chmod(tmp, mode)  # a temporary file is 0600
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
 
 
 def geomean(xs, empty=None):

@@ -13,15 +13,17 @@ reason. The plan's own choice of a copy (for shapes whose transpose is the
 identity on memory) takes the copy's figures. An N-d case (bench/peers.py's
 perm=) gets an "n/a" entry: the plan command takes 2-D problems. Each entry says whether the
 case is one the model was fitted on ("fitted": its name is a case of one of
-the results files under bench/results/model/ that the model's "fitted from"
+the results files under lib/model_data/ that the model's "fitted from"
 names), and the file's top level gains "pick": the ptxpose that picked (its
 --version and commit), the model's params and "fitted from", and those files
-(with their case counts, or "missing"). Each file is rewritten atomically.
+(with their case counts, or "missing"). Each file is rewritten atomically (compressed
+again where its name ends in .xz or .gz).
 Needs no GPU. Exit status: 0, 2 usage, 3 an unreadable or foreign input, 4
 the plan command failed.
 """
 import argparse
 import json
+import lzma
 import os
 import re
 import subprocess
@@ -33,7 +35,7 @@ import peers_model as pm
 FORMAT = 'ptxpose-peers 1'
 PICK = 'ptxpose-pick'
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-MODEL_RESULTS = 'bench/results/model/'
+MODEL_RESULTS = 'lib/model_data/'
 
 
 class Parser(argparse.ArgumentParser):
@@ -93,14 +95,14 @@ def version(ptxpose):
 
 
 def fitted_files(fitted_from):
-    """{path: set of case names or None (missing)} of the results files under bench/results/model/
+    """{path: set of case names or None (missing)} of the results files under lib/model_data/
     that a model's "fitted from" names ("PATH (DEVICE; ...; N cases); ...; ptxpose COMMIT")."""
     out = {}
     for part in re.findall(r'(?:^|; )(' + re.escape(MODEL_RESULTS) + r'[^ ;]+)', fitted_from or ''):
         try:
-            with open(os.path.join(ROOT, part), encoding='utf-8') as f:
+            with pm.open_results(os.path.join(ROOT, part)) as f:
                 out[part] = {c['case'] for c in json.load(f)['cases']}
-        except (OSError, ValueError, KeyError, TypeError):
+        except (OSError, ValueError, KeyError, TypeError, EOFError, lzma.LZMAError):
             out[part] = None
     return out
 
@@ -135,24 +137,14 @@ def main():
     a = ap.parse_args()
     for path in a.results:
         try:
-            with open(path, encoding='utf-8') as f:
+            with pm.open_results(path) as f:
                 res = json.load(f)
-        except (OSError, ValueError) as e:
+        except (OSError, ValueError, EOFError, lzma.LZMAError) as e:
             fail(3, f'{path}: {e}')
         if not isinstance(res, dict) or res.get('format') != FORMAT or 'cases' not in res:
             fail(3, f"{path}: not a bench/peers.py results file (want format '{FORMAT}')")
         n = add_picks(res, a.ptxpose)
-        d = os.path.dirname(os.path.abspath(path))
-        mode = os.stat(path).st_mode & 0o777
-        with tempfile.NamedTemporaryFile('w', dir=d, prefix='.pick.', delete=False, encoding='utf-8') as t:
-            try:
-                json.dump(res, t, indent=1)
-                t.write('\n')
-            except BaseException:
-                os.unlink(t.name)  # all or nothing: the results stay as they were
-                raise
-        os.chmod(t.name, mode)  # the file keeps its mode (a temporary file is 0600)
-        os.replace(t.name, path)
+        pm.write_results(path, res)  # all or nothing, the file's mode and compression kept
         print(f'pick.py: {path}: {n} cases picked')
 
 

@@ -23,6 +23,7 @@ import argparse
 import csv
 import io
 import json
+import lzma
 import os
 import re
 import sys
@@ -51,10 +52,12 @@ class Parser(argparse.ArgumentParser):
 
 def load(path):
     try:
-        with open(path, encoding='utf-8') as f:
+        with pm.open_results(path) as f:  # .xz and .gz too
             text = f.read()
     except OSError as e:
-        raise InputError(f'{path}: {e.strerror}') from None
+        raise InputError(f'{path}: {e.strerror or e}') from None
+    except (EOFError, lzma.LZMAError, UnicodeDecodeError) as e:
+        raise InputError(f'{path}: not readable ({e})') from None
     try:
         res = json.loads(text)
     except ValueError as e:

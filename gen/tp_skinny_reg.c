@@ -51,7 +51,7 @@
  * packed output at c x K bytes), so a segment would go out as predicated
  * bytes or halves (a shift and a test each), and at K = 17 a tile of kmax
  * 16 or 32 holds half-idle lanes: more instructions a byte than the shared
- * kernels' one access (bench/TUNING.md, issue 22 item 3). */
+ * kernels' one access (lab/TUNING.md, the skinny 1- and 2-byte kernels). */
 #include <stdio.h>
 #include <string.h>
 
@@ -174,7 +174,7 @@ static void header(const tp_params *p, strbuf *h)
 	 * 29% against 49%); 1 for tall ones, whose element path loads the
 	 * runs and stores the lines along the long side, coalesced (f16
 	 * K = 17: 91% of the copy, against 56% for the best other skinny
-	 * kernel; bench/TUNING.md) */
+	 * kernel; lab/TUNING.md) */
 	sb_printf(h, "// ptxpose family=skinny_%s%s fast_align=16 fast_needs=packed_%s fast_k=%u realign=none edge=%s\n",
 		  s.tall ? "tall" : "wide", own_of(p)->study ? " study=1" : "", s.tall ? "in" : "out",
 		  s.tall ? 1u : 8u, s.tall ? "rows" : "cols");

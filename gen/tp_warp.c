@@ -10,7 +10,7 @@
  * (Triton's layout conversion reads its tile back with ldmatrix.trans),
  * shfl for words. They are committed so that the emulator and every check
  * exercise these instructions, and timed against the tile kernels
- * (bench/TUNING.md); their metadata says study=1, so no plan picks them. */
+ * (lab/TUNING.md); their metadata says study=1, so no plan picks them. */
 #include <stdio.h>
 #include <string.h>
 

@@ -32,7 +32,7 @@ int nd_pack_choose(const nd_reduced *r, unsigned cap, nd_pack *pk, char *why, si
  * otherwise) whose rows or cols are at most ND_PACK_PREFER_EXT elements; a
  * tiled copy whose runs are at most ND_PACK_PREFER_RUN_BYTES and whose row
  * copy would have at most ND_PACK_PREFER_ROWS rows. Measured, H200,
- * 2026-11-26 (bench/TUNING.md): on 42 such transposes the pack kernels won
+ * 2026-11-26 (lab/TUNING.md): on 42 such transposes the pack kernels won
  * 27, and the rule takes 52.6% of the copy as a geomean (the v3 kernels
  * alone 24.3%, the faster of the two 53.5%); where the batch has one dim or
  * none, the v2 families (flat, skinny, tile) beat the pack kernels on 78 of

@@ -1,5 +1,5 @@
 -- Tuning candidates for every element width: the shapes of tile, block and
--- access that bench/TUNING.md reasons about. Not committed as PTX: generate
+-- access that lab/TUNING.md reasons about. Not committed as PTX: generate
 -- them into a scratch folder and time them with ptxpose bench.
 --
 --   ptxpose gen --out build/tune scripts/tune.lua
@@ -85,7 +85,7 @@ for _, elem in ipairs{8, 16, 32, 64, 128} do
 end
 
 -- The small-dimension family (gen/tp_skinny.c): K x N -> N x K ("wide") and
--- N x K -> K x N ("tall"), K set at run time up to kmax. bench/TUNING.md
+-- N x K -> K x N ("tall"), K set at run time up to kmax. lab/TUNING.md
 -- says what each knob trades. Names read
 -- tune_b<elem>_<wide|tall>_k<kmax>_kw<kw>_c<granules a stage>_s<stages>_<threads>.
 -- Time them on K x 2^20 and 2^20 x K for K in 1, 2, 3, 4, 7, 8, 16, 33, 64:
@@ -118,7 +118,7 @@ local skinny_candidates = {
   {4, 4, 256, 4, 256}, {4, 4, 256, 16, 256}, {4, 4, 128, 8, 128}, {4, 4, 256, 8, 512},
   {16, 16, 128, 4, 256}, {16, 16, 64, 8, 128}, {64, 32, 32, 16, 256}, {64, 32, 16, 8, 128},
 }
--- Round 2, after the first timing on an H100 (bench/TUNING.md): at N = 2^20
+-- After the first timing on an H100 (lab/TUNING.md): at N = 2^20
 -- the tiles above give a 2^20 x K problem 16 to 64 blocks, too few for 132
 -- SMs; these take 512 to 8192 elements a tile and one or two stages.
 local skinny_short = {

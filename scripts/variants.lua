@@ -27,8 +27,9 @@ local variants = {
   { name = "cute_swizzle", tile = {32, 64}, threads = {32, 8}, smem = "swizzle" },
   -- 128-bit accesses on both global sides, each thread transposing a block
   -- of vec x vec in registers. The article's tile is 32x128; on an H200 it
-  -- reached 87% of the copy at 16384^2 (bench/results/tuning/round1.csv, the
-  -- candidate t32x128), 64x64 with the same 32x8 threads 94%: output rows of
+  -- reached 87% of the copy at 16384^2 (the candidate t32x128 of
+  -- records/tuning/h200-2026-11-21-tile-shapes.csv in lab/records.tar.xz),
+  -- 64x64 with the same 32x8 threads 94%: output rows of
   -- 64 elements instead of 32 halve the partial DRAM bursts on the write side.
   { name = "cute_vec_padded", tile = {64, 64}, threads = {32, 8}, vec = "16B", smem = "padded" },
   { name = "cute_vec_swizzle", tile = {64, 64}, threads = {32, 8}, vec = "16B", smem = "swizzle" },
@@ -48,7 +49,7 @@ for _, elem in ipairs{32, 64} do
 end
 
 -- The fast family: for every width, the candidates of scripts/tune.lua that
--- won on an H200 (bench/TUNING.md has the measurements and the reasoning).
+-- won on an H200 (lab/TUNING.md has the measurements and the reasoning).
 -- 16-byte accesses on both global sides, conflict-free swizzled shared
 -- memory, and blocks walked in groups of tile columns (`group`) so that the
 -- blocks resident at once read and write few, long rows.
@@ -123,7 +124,7 @@ for _, elem in ipairs{8, 16, 32, 64, 128} do
 end
 
 -- Tall narrow kernels for 1- and 2-byte elements on rows off alignment
--- (issue 13, bench/TUNING.md rounds 7-9): the output side decides there (an
+-- (lab/TUNING.md, 2026-11-23): the output side decides there (an
 -- H100 moved 8191x8193 halves at 91% of the copy with the output rows
 -- aligned, 73% with the input rows aligned instead), so the tiles are 256
 -- input rows tall (512-byte output rows for halves, fewer partial sectors at
@@ -138,7 +139,7 @@ local narrow_tall = {
 }
 for _, elem in ipairs{8, 16} do emit(narrow_tall[elem], elem) end
 
--- Sheared kernels (issue 13, bench/TUNING.md rounds 10-11): on tiles off
+-- Sheared kernels (lab/TUNING.md, sheared tiles): on tiles off
 -- alignment each output row goes out in windows aligned to `shear` bytes,
 -- and tile rows start tm - shear/elem rows apart (they overlap by that
 -- much), so that no sector inside an output row is written by two blocks
@@ -154,7 +155,7 @@ local narrow_shear = {
 }
 for _, elem in ipairs{8, 16} do emit(narrow_shear[elem], elem) end
 
--- Small grids (issue 22 item 1, bench/TUNING.md round 14): from 256 KB to
+-- Small grids (lab/TUNING.md, small grids and large bytes): from 256 KB to
 -- 32 MB a matrix the grid does not fill the GPU, and smaller tiles with
 -- shorter vectors or fewer threads win (more blocks, more accesses in flight
 -- a warp, fewer instructions a byte). The round's winners as a group, on an
@@ -194,7 +195,7 @@ for _, elem in ipairs{8, 16, 32, 64, 128} do
   end
 end
 
--- Large bytes (issue 22 item 4, bench/TUNING.md round 14): fast_v8_b8 (32
+-- Large bytes (lab/TUNING.md, small grids and large bytes): fast_v8_b8 (32
 -- warps an SM) walking the blocks in fast_b8's groups of 8 tile columns. On
 -- an H200 (2026-11-27) 1.013-1.030x fast_b8 and 1.04-1.08x fast_v8_b8 on
 -- 8192^2, 16384^2, 32768x8192 and 8192x32768 (92-95% of the copy against
@@ -216,7 +217,7 @@ for _, elem in ipairs{8, 16, 128} do emit(variants[1], elem) end
 -- Tiles are short (one stage of `granules` 16-byte granules a K line: 512 to
 -- 4096 elements), so that a 2^20 x K problem still gives hundreds of blocks
 -- to 132 SMs: the winners of the second round of scripts/tune.lua on an
--- H100 (bench/TUNING.md); the first round's tiles of 8 stages gave such a
+-- H100 (lab/TUNING.md); the first round's tiles of 8 stages gave such a
 -- problem 16 to 64 blocks and ran at a third of the speed. Every one is
 -- correct for every shape. No kmax 1 for 16-byte elements: there each
 -- thread's region is one granule that only it writes and reads back, so the
@@ -245,13 +246,13 @@ for _, elem in ipairs{8, 16, 32, 64, 128} do
 end
 
 -- Issue 22 item 3: 1- and 2-byte elements with K from 9 to 64. Emulated
--- PTX warp instructions per byte (PTXPOSE_EMU_STATS, 32768 x K, bench/TUNING.md)
+-- PTX warp instructions per byte (PTXPOSE_EMU_STATS, 32768 x K, lab/TUNING.md)
 -- said where the kernels above lose: a tile moves too few bytes for its
 -- set-up (kmax 64 with 16 granules: 0.37 a byte at K = 17 bytes, where kmax
 -- 32 takes 0.12-0.16), and half the lanes along K idle for K = 17..32 at
 -- kmax 64. Timed on an H200 (2026-11-27, ptxpose 7f16a53,
--- bench/results/nvidia-h200/issue22-2026-11-27/skinny14/, the section in
--- bench/TUNING.md), the kernels below are the ones that beat every other
+-- lab/records.tar.xz: records/h200-2026-11-27-sets-7f16a53/skinny-granules/, the section in
+-- lab/TUNING.md), the kernels below are the ones that beat every other
 -- committed kernel by more than 3% on some K (the names say where they
 -- differ from the family above: _pack, _g<granules>):
 -- - skinny_wide_k16_pack_g64_b{8,16}: packed (`pack = true`,
@@ -303,7 +304,7 @@ end
 -- granules (or words at K's end); no shared memory. The long side is what
 -- 256 threads cover in one granule a line (kmax x es bytes of K a warp's
 -- quads, the rest of the lanes along the long side). Timed on an H100
--- (2026-11-27, bench/TUNING.md): where K x es is a multiple of 8 they lead
+-- (2026-11-27, lab/TUNING.md): where K x es is a multiple of 8 they lead
 -- every other skinny kernel (u8 K = 16: 94% of the copy against 58%;
 -- tall u8 K = 24: 93% against 46%; wide u8 K = 12, runs stored a word at a
 -- time, 29-43% against 49%); the wide ones' element path (odd K, the long
@@ -329,7 +330,7 @@ end
 -- (sm_90), or alone for words. Their metadata says study=1, so no plan
 -- picks them; they are here so that ptxas, the emulator and the GPU checks
 -- exercise these instructions, and `bash bench/gpu-session.sh study` times
--- them against the kernels above (bench/TUNING.md).
+-- them against the kernels above (lab/TUNING.md).
 for _, v in ipairs{ {"movmatrix", 16}, {"ldmatrix", 16}, {"stmatrix", 16}, {"shfl", 32} } do
   local name = string.format("study_%s_b%d", v[1], v[2])
   ptx.write(name .. ".ptx", ptx.transpose{ name = name, family = v[1], elem = v[2], tile = {64, 64},

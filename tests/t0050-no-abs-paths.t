@@ -1,7 +1,8 @@
 #!/bin/sh
 # No absolute path of a development machine in what the repository holds or
 # prints: every `ptxpose CMD --help`, and every tracked file (docs, code and
-# its comments, tests, the generated ptx/, bench/results/ and build.ninja).
+# its comments, tests, the generated ptx/, build.ninja, and the text inside
+# the compressed results and records: lib/model_data/, bench/results/, lab/).
 # Home-like roots are refused, and so are this checkout's own location and
 # $HOME wherever they are; system paths (/usr/..., /dev/null, /tmp, /proc)
 # are fine. A document a help text cites must be in the repository.
@@ -50,11 +51,37 @@ fi
 [ "$(wc -l <"$tmp/files")" -gt 50 ] && ok "$(wc -l <"$tmp/files") files to scan" || nok "files to scan"
 tr '\n' '\0' <"$tmp/files" | xargs -0 grep -nIE "$roots" >"$tmp/hits"
 [ -s "$tmp/fixed" ] && tr '\n' '\0' <"$tmp/files" | xargs -0 grep -nIF -f "$tmp/fixed" >>"$tmp/hits"
-[ ! -s "$tmp/hits" ] && ok "no tracked file (docs, code, comments, ptx/, bench/results/, build.ninja) names a machine path" ||
+# the compressed files (.xz, .gz: the results and the lab's archive), unpacked in
+# memory: their text, an archive's members' too
+grep -E '\.(xz|gz)$' "$tmp/files" >"$tmp/packed"
+python3 - "$roots" "$tmp/fixed" "$tmp/packed" >>"$tmp/hits" <<'PY'
+import gzip, lzma, re, sys
+roots = re.compile(sys.argv[1].encode())
+fixed = [l.rstrip(b'\n') for l in open(sys.argv[2], 'rb') if l.strip()]
+NL = b'\n'
+for name in open(sys.argv[3]).read().split():
+    try:
+        text = (lzma if name.endswith('.xz') else gzip).decompress(open(name, 'rb').read())
+    except (OSError, EOFError, lzma.LZMAError) as e:
+        print(f'{name}: cannot be unpacked ({e})')
+        continue
+    at = [m.start() for m in roots.finditer(text)]  # the whole text at once: 0.3 s for all
+    for x in fixed:
+        i = text.find(x)
+        while i >= 0:
+            at.append(i)
+            i = text.find(x, i + 1)
+    for i in sorted(at):
+        a, b = text.rfind(NL, 0, i) + 1, text.find(NL, i)
+        line = text[a:b if b >= 0 else None][:200].decode('utf-8', 'replace')
+        print(f'{name} (unpacked):{text.count(NL, 0, i) + 1}:{line}')
+PY
+[ ! -s "$tmp/hits" ] && ok "no tracked file (docs, code, comments, ptx/, build.ninja, $(wc -l <"$tmp/packed") compressed ones) names a machine path" ||
 	{ nok "no tracked file names a machine path"; diag <"$tmp/hits"; }
 for f in README.md docs/DESIGN.md build.ninja; do
 	grep -qx "$f" "$tmp/files" && ok "... $f is among them" || nok "... $f is among them"
 done
-ls ptx/*.ptx >/dev/null 2>&1 && grep -q '^ptx/' "$tmp/files" && grep -q '^bench/results/' "$tmp/files" &&
-	ok "... and so are ptx/ and bench/results/" || nok "... and so are ptx/ and bench/results/"
+ls ptx/*.ptx >/dev/null 2>&1 && grep -q '^ptx/' "$tmp/files" && grep -q '^lib/model_data/.*\.xz$' "$tmp/packed" &&
+	grep -q '^lab/records\.tar\.xz$' "$tmp/packed" && ok "... and so are ptx/, lib/model_data/ and lab/records.tar.xz" ||
+	nok "... and so are ptx/, lib/model_data/ and lab/records.tar.xz"
 finish

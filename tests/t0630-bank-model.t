@@ -8,7 +8,7 @@
 # (the scatter or gather along K) are conflict-free for kmax 4 and up, and
 # at most 4-way for kmax 1 and 2 (1 or 2 lanes along K put neighbouring
 # lanes in one word; those kernels were the fastest measured for K = 1, 2
-# all the same, bench/TUNING.md); the run at most 2-way. The flat
+# all the same, lab/TUNING.md); the run at most 2-way. The flat
 # family's scatter depends on the run-time shape: it states no line.
 # A deliberately broken swizzle (the test-only parameter swizzle_mask) is
 # reported as conflicted, by the model and by `ptxpose sass`.

@@ -17,8 +17,8 @@ SHAPES="128x128,192x256:ld_in=264:ld_out=200,64x64:batch=3:stride_in=4608:stride
 tap_run "the study kernels on $SHAPES" $PX check --emulate --shapes "$SHAPES" "$@"
 PTXPOSE_GRID_MAX=2x2x2 tap_run "... and on a 2x2x2 grid" $PX check --emulate \
 	--shapes "192x256:ld_in=264:ld_out=200,128x128:batch=3:stride_in=16512:stride_out=16512" "$@"
-# round 14's kernels (bench/TUNING.md) on shapes of the set they won on
+# the small-grid tiles (lab/TUNING.md) on shapes of the set they won on
 # (small matrices, square and 1:8, one off alignment)
-tap_run "round 14's kernels on 362x362, 181x1448, 724x724 offset 1" $PX check --emulate \
+tap_run "the small-grid tiles on 362x362, 181x1448, 724x724 offset 1" $PX check --emulate \
 	--shapes "362x362,181x1448,724x724:offset=1" ptx/fast_s*_b*.ptx ptx/fast_v8_g8_b8.ptx
 finish

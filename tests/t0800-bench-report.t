@@ -20,6 +20,7 @@
 # a tie that the pick does not win.
 import contextlib
 import json
+import lzma
 import os
 import re
 import subprocess
@@ -522,8 +523,8 @@ ok(all(f'![many: % of copy per case and implementation]({x})' in md for x in cha
 # ---- bench/pick.py and the pick in the report ------------------------------
 # A stand-in ptxpose: --version, and `plan --json --device D --cases FILE` choosing by width,
 # its model fitted from a committed training file and one that is not there.
-FITTED = ('bench/results/model/h100-smoke.json (NVIDIA H100 80GB HBM3; CUDA graphs; 8 cases); '
-          'bench/results/model/gone.json (NVIDIA H100 80GB HBM3; CUDA graphs; 1 case); ptxpose e97b273')
+FITTED = ('lib/model_data/h100-2026-11-22-smoke.json.xz (NVIDIA H100 80GB HBM3; CUDA graphs; 8 cases); '
+          'lib/model_data/gone.json (NVIDIA H100 80GB HBM3; CUDA graphs; 1 case); ptxpose e97b273')
 fake_px = os.path.join(tmp, 'ptxpose')
 with open(fake_px, 'w') as f:
     f.write(f"""#!{sys.executable}
@@ -539,7 +540,7 @@ print(json.dumps({{'format': 'ptxpose-plan 1', 'model': {{'params': 'lib/model_p
                   'unsure_margin': 0.1}}, 'cases': [{{'choice': choice[r.split()[1]]}} for r in rows]}}))
 """)
 os.chmod(fake_px, 0o755)
-smoke = json.load(open('bench/results/model/h100-smoke.json'))
+smoke = json.load(lzma.open('lib/model_data/h100-2026-11-22-smoke.json.xz'))
 pick = json.load(open(a))
 pick['device']['name'] = 'Pick'
 pick['cases'][0]['case'] = smoke['cases'][0]['case']  # a case the model was fitted on ('2048x2048:f32')
@@ -548,13 +549,24 @@ pick['cases'][1]['impls']['ptxpose:fast_b16'] = {'status': 'ok', 'us': 61.0, 'GB
                                                  'timing': 'graph', 'note': ''}
 with open(os.path.join(tmp, 'pick.json'), 'w') as f:
     json.dump(pick, f)
-rc, out, err = run('bench/pick.py', '--ptxpose', fake_px, os.path.join(tmp, 'pick.json'))
+with lzma.open(os.path.join(tmp, 'pick.json.xz'), 'wt') as f:  # the same, stored compressed
+    json.dump(pick, f)
+os.chmod(os.path.join(tmp, 'pick.json.xz'), 0o640)
+rc, out, err = run('bench/pick.py', '--ptxpose', fake_px, os.path.join(tmp, 'pick.json'), os.path.join(tmp, 'pick.json.xz'))
 picked = json.load(open(os.path.join(tmp, 'pick.json')))
 ok(rc == 0 and picked.get('pick') == {
     'ptxpose': 'ptxpose 0.3.0 (commit e0e0e0e)', 'commit': 'e0e0e0e', 'params': 'lib/model_params.tsv',
-    'fitted_from': FITTED, 'fitted_files': {'bench/results/model/h100-smoke.json': 8,
-                                            'bench/results/model/gone.json': 'missing'}},
+    'fitted_from': FITTED, 'fitted_files': {'lib/model_data/h100-2026-11-22-smoke.json.xz': 8,
+                                            'lib/model_data/gone.json': 'missing'}},
    "pick.py: the results name the ptxpose that picked, its model's fitted-from and those files", (err, picked.get('pick')))
+try:
+    packed = json.load(lzma.open(os.path.join(tmp, 'pick.json.xz'), 'rt'))
+except (OSError, ValueError, EOFError, lzma.LZMAError) as e:
+    packed = {'error': repr(e)}
+ok(packed == picked and os.stat(os.path.join(tmp, 'pick.json.xz')).st_mode & 0o777 == 0o640
+   and sorted(os.listdir(tmp)).count('pick.json.xz') == 1 and not [x for x in os.listdir(tmp) if x.startswith('.')],
+   'pick.py: a .json.xz file is read and written back compressed, the same picks, its mode kept, no temporary left',
+   packed.get('error', ''))
 pk = [c['impls'].get('ptxpose-pick', {}) for c in picked['cases']]
 ok([(e.get('kernel'), e.get('us'), e.get('fitted')) for e in pk]
    == [('narrow_b32', 160, True), ('narrow_b16', 62.5, False), ('narrow_b32', 16, False)],
@@ -580,7 +592,7 @@ ok('**On the 2 cases the model was not fitted on: ptxpose-pick / best peer 1.12x
    'ptxpose-pick / ptxpose best 0.99x over 2 cases.**' in md,
    'over the cases the model was not fitted on: sqrt(0.8 * 1.5625) = 1.12x, sqrt(0.976) = 0.99x', md[:2500])
 ok("Its ptxpose-pick column: the plan of ptxpose e0e0e0e (ptxpose 0.3.0 (commit e0e0e0e)), model lib/model_params.tsv, "
-   "fitted from: bench/results/model/h100-smoke.json" in md, 'the header names the ptxpose and model that picked')
+   "fitted from: lib/model_data/h100-2026-11-22-smoke.json.xz" in md, 'the header names the ptxpose and model that picked')
 _, texts, _, _ = svg_parts(os.path.join(out_dir, 'pick', 'chart-issue8.svg')) if rc == 0 else (0, {}, 0, 0)
 ok(texts.get('legend') == ['torch', 'cupy', 'cublas_geam', 'triton', 'ptxpose best', 'ptxpose-pick'],
    'and a legend entry of the same name', texts.get('legend'))

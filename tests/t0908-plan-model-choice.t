@@ -8,10 +8,10 @@ need_ptxpose
 P="--elem f32 --rows 3000 --cols 5000"
 
 $PX plan --device h200 $P >"$tmp/h200.txt" 2>&1
-grep -Eq "^model: H200 \(lib/model_params_h200.tsv, built in; fitted from [1-9][0-9]* cases; the device's name has H200, cc 9.0, 132 SMs as fitted\), fitted from: bench/results/nvidia-h200/" "$tmp/h200.txt" &&
+grep -Eq "^model: H200 \(lib/model_params_h200.tsv, built in; fitted from [1-9][0-9]* cases; the device's name has H200, cc 9.0, 132 SMs as fitted\), fitted from: lib/model_data/h200-" "$tmp/h200.txt" &&
 	ok "plan --device h200: the H200 model, its file, cases and why" || { nok "h200 text"; diag <"$tmp/h200.txt"; }
 $PX plan --device h100 $P >"$tmp/h100.txt" 2>&1
-grep -Eq "^model: H100 \(lib/model_params.tsv, built in; fitted from [1-9][0-9]* cases; the device's name has H100, cc 9.0, 132 SMs as fitted\), fitted from: bench/results/model/h100-" "$tmp/h100.txt" &&
+grep -Eq "^model: H100 \(lib/model_params.tsv, built in; fitted from [1-9][0-9]* cases; the device's name has H100, cc 9.0, 132 SMs as fitted\), fitted from: lib/model_data/h100-" "$tmp/h100.txt" &&
 	ok "plan (the built-in h100): the H100 model" || { nok "h100 text"; diag <"$tmp/h100.txt"; }
 $PX plan --device h200 --sm-count 114 $P >"$tmp/sm.txt" 2>&1
 grep -q "^model: H200 (.*114 SMs, fitted on 132)" "$tmp/sm.txt" && ok "... a described SM count other than the fit's is said" ||

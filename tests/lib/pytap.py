@@ -1,5 +1,5 @@
 """TAP for the Python tests (tests/t08*-bench-*.t, tests/t10*-python-*.t): ok, raises,
-skip_all, finish; scratch and bench_script for the bench scripts' tests. Imported with
+skip_all, finish; scratch and bench_script for the bench and lab scripts' tests. Imported with
 tests/lib on sys.path; the package under test is python/ of this tree."""
 import atexit
 import os
@@ -57,10 +57,11 @@ def scratch(test):
     return d
 
 
-def bench_script(name):
-    """run(*args) -> (exit status, stdout, stderr) of `python3 -B bench/NAME ARGS` in the tree."""
+def bench_script(name, folder='bench'):
+    """run(*args) -> (exit status, stdout, stderr) of `python3 -B FOLDER/NAME ARGS` in the tree
+    (bench/ by default; lab/ for the lab's scripts)."""
     def run(*args):
-        p = subprocess.run([sys.executable, '-B', os.path.join(ROOT, 'bench', name), *args],
+        p = subprocess.run([sys.executable, '-B', os.path.join(ROOT, folder, name), *args],
                            capture_output=True, text=True, cwd=ROOT)
         return p.returncode, p.stdout, p.stderr
     return run
