@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""The Triton peer's code for one case and config, for comparison with ours
-(issue 13): its PTX, cubin and SASS (cuobjdump), and a launch loop for ncu.
+"""The Triton peer's code for one case and config, for comparison with ours:
+its PTX, cubin and SASS (cuobjdump), and a launch loop for ncu.
 
     bench/peer_sass.py --case 8191x8193:f16 --config 64x64/w8 --out DIR
         writes DIR/triton-<case>-<config>.{ptx,cubin,sass}

@@ -268,18 +268,18 @@ def _skinny():
 
 SETS = {
     # the README's side-by-side cases: large square and near-square matrices, odd, wide and
-    # tall ones, every width (issue 8's)
+    # tall ones, every width
     'mixed': _each(('16384x16384', '8192x8192', '8191x8193', '12345x6789', '4096x4096',
                      '2048x2048', '65536x4096', '4096x65536', '30000x7', '7x30000'))
     + ['32768x32768:u8'],
-    # K x N and N x K, every K and width (issue 10's)
+    # K x N and N x K, every K and width
     'skinny': _skinny(),
-    # batched transposes (issue 10's)
+    # batched transposes
     'batched': ['1024x1024:f32:batch=64', '64x128:f16:batch=4096', '3x3:f32:batch=1048576'],
-    # the limits of the launch: a dimension of 3 or 64, over 65535 tile rows (issue 10's)
+    # the limits of the launch: a dimension of 3 or 64, over 65535 tile rows
     'limits': _each(('3x1000003', '1000003x3', '4194304x3', '3x4194304', '2200000x1'))
     + ['64x1000000:u8', '1000000x64:u8', '40000000x8:c128'],
-    # odd shapes for 1- and 2-byte elements, large regular shapes for every width (issue 13's)
+    # odd shapes for 1- and 2-byte elements, large regular shapes for every width
     'small-elements': _each(('8191x8193', '12345x6789', '6000x6000'), ('u8', 'f16', 'bf16'))
     + _each(('8192x8192', '16384x16384', '65536x4096', '4096x65536')),
     # odd shapes, leading dimensions and pointers off alignment
@@ -293,13 +293,10 @@ SETS = {
               '64x128:bf16:batch=16', '1000x1000:c64', '64x33x17:f32:perm=2,0,1',
               '33x31x7x5:f16:perm=3,1,0,2:offset=1'],
 }
-SETS['extremes'] = SETS['skinny'] + SETS['batched'] + SETS['limits']  # issue 10's
+SETS['extremes'] = SETS['skinny'] + SETS['batched'] + SETS['limits']
 DEFAULT_SETS = ('mixed', 'extremes', 'small-elements')
-# the names the sets had (the issues that asked for them): still taken by --set, and recorded
-# under the new name
-ALIASES = {'issue8': 'mixed', 'issue10': 'extremes', 'issue13': 'small-elements'}
 
-# The plans issue's diverse benchmark: `--set diverse` (seed 2026) or `--set diverse:SEED`.
+# The diverse benchmark, shapes drawn at random: `--set diverse` (seed 2026) or `--set diverse:SEED`.
 BY_WIDTH = {DTYPES[d][0]: d for d in WIDTHS}
 DIVERSE_SEED = 2026
 DIVERSE_COUNT = 300
@@ -342,7 +339,7 @@ def diverse_cases(seed=DIVERSE_SEED, n=DIVERSE_COUNT):
 SETS['diverse'] = diverse_cases()
 
 
-# ---- issue 22's targets: small matrices, tiny batches, skinny, large, a held-out set ----
+# ---- the sets bench/judge.py judges: small matrices, tiny batches, skinny, large, a held-out set ----
 
 def _side(n):
     return max(1, round(n ** 0.5))
@@ -367,11 +364,11 @@ def tiny_cases():
 
 
 SKINNY_MID_K = (9, 12, 17, 24, 48)
-HOLDOUT_SEED = 22022  # issue 22's held-out set: never used to fit or tune anything
+HOLDOUT_SEED = 22022  # the held-out set: never used to fit or tune anything
 SETS.update({
     'small': small_cases(),
     'tiny': tiny_cases(),
-    # K x N and N x K for the K between `skinny`'s, where narrow types lost (issue 22)
+    # K x N and N x K for the K between `skinny`'s, where narrow types lost
     'skinny-mid': [c for k in SKINNY_MID_K for c in _each((f'{k}x{SKINNY_N}', f'{SKINNY_N}x{k}'))],
     'large': _each(('8192x8192', '16384x16384', '8192x32768', '32768x8192'))
     + ['32768x32768:u8', '32768x32768:f16'],
@@ -379,7 +376,7 @@ SETS.update({
 })
 
 
-# ---- N-d permutations (issue 21's benchmark) --------------------------------
+# ---- N-d permutations ---------------------------------------------------------
 
 
 def _perms(pairs, dtypes, opts=''):
@@ -472,7 +469,6 @@ SEEDED = {'diverse': diverse_cases, 'permute-random': random_perm_cases}
 
 def _named(name):
     """The specs of a set name: one of SETS, or diverse:SEED, permute-random:SEED."""
-    name = ALIASES.get(name, name)
     base, _, seed = name.partition(':')
     if base in SEEDED and seed.isdigit():
         return SEEDED[base](int(seed))
@@ -486,7 +482,7 @@ def expand(set_names, specs):
     out, seen = [], {}
     todo = []
     for s in set_names:
-        todo += [(spec, ALIASES.get(s, s)) for spec in _named(s)]
+        todo += [(spec, s) for spec in _named(s)]
     todo += [(spec, 'cli') for spec in specs]
     for spec, s in todo:
         c = parse_case(spec)

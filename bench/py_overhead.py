@@ -45,7 +45,7 @@ import time
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TARGET_US = 10.0  # issue 23: transpose(x) on a warm plan
+TARGET_US = 10.0  # the target for transpose(x) on a warm plan
 Timed = Sequence[Tuple[str, Callable[[], object]]]
 
 

@@ -1,4 +1,4 @@
-/* nd: the N-d permutation problem (issue 21): its description, defaults,
+/* nd: the N-d permutation problem: its description, defaults,
  * one check and spans (common/nd.c), pure C shared by the library (which
  * reduces and plans it: lib/nd_reduce.h) and the tools (the rig's reference). No
  * device, no allocation; every function is cheap (rank <= 8).

@@ -1,4 +1,4 @@
-/* ndspec: an N-d permutation as a user writes it (issue 21):
+/* ndspec: an N-d permutation as a user writes it:
  *
  *     D0xD1x...xDn:perm=p0,p1,...[:strides_in=a,b,...][:strides_out=a,b,...]
  *

@@ -1,4 +1,4 @@
-/* tp_flat: the flat batched family (issue 22, item 2): a block moves many
+/* tp_flat: the flat batched family: a block moves many
  * whole small matrices at once. For batches of tiny matrices (3x3 to 64x64)
  * a tile a matrix spends a block on a few elements; here a block takes a
  * chunk of M = floor(C / (rows*cols)) consecutive matrices (C = per_block

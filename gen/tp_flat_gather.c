@@ -1,7 +1,6 @@
-/* tp_flat_gather: the flat family's register-only chunk (`gather`, issue
- * 22 item 2). The chunk, the packed test and the path past C are
- * gen/tp_flat.c's; what differs is how a packed chunk moves: no shared
- * memory, no barrier.
+/* tp_flat_gather: the flat family's register-only chunk (`gather`). The
+ * chunk, the packed test and the path past C are gen/tp_flat.c's; what
+ * differs is how a packed chunk moves: no shared memory, no barrier.
  *
  * Thread t owns the vectors t + s*T (s < K = slots) of the aligned span
  * that covers the chunk's output, as the shared stage's stores do; a

@@ -1,4 +1,4 @@
-/* tp_rowcopy: the tiled copy (issue 21's "tiled copy" class): rows of cols
+/* tp_rowcopy: the tiled copy (the N-d "tiled copy" class): rows of cols
  * elements moved between strided places, not transposed. With kernel ABI
  * v2's parameters, for b < batch, i < rows, j < cols:
  *

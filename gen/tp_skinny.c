@@ -1,4 +1,4 @@
-/* tp_skinny: kernels for a small dimension (issue 10): a wide K x N input
+/* tp_skinny: kernels for a small dimension: a wide K x N input
  * (K rows, long rows) to N x K, and a tall N x K input to K x N, K from 1
  * up, set at run time, every width. The layout is in gen/tp_skinny.h.
  *

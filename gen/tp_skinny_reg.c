@@ -1,5 +1,5 @@
-/* tp_skinny_reg: the register kernels of the small-dimension family
- * (issue 22 item 3): 1- and 2-byte elements, a wide K x N input to N x K or
+/* tp_skinny_reg: the register kernels of the small-dimension family:
+ * 1- and 2-byte elements, a wide K x N input to N x K or
  * a tall N x K input to K x N, K set at run time, up to kmax a tile (a
  * larger K takes more tiles), no shared memory.
  *

@@ -1,4 +1,4 @@
-/* tp_warp: the warp-collective study families (issue 20; the layout is in
+/* tp_warp: the warp-collective study families (the layout is in
  * gen/tp_warp.h): their checks, their header, and what they share: the
  * walk, the interior test, the quad transpose, the 16-byte global
  * accesses, and the element path of every other tile.
@@ -80,7 +80,7 @@ void wx_header(const tp_params *p, strbuf *h)
 	memset(&x, 0, sizeof x);
 	geometry(&x, p);
 	sb_printf(h, "// out[j][i] = in[i][j] for %u-bit elements, row-major, leading dimensions\n"
-		     "// in elements. A study kernel (issue 20) of the %s family: each warp\n"
+		     "// in elements. A study kernel of the %s family: each warp\n"
 		     "// moves %u units of %ux%u of a %ux%u tile.\n%s"
 		     "// Interior tiles with 16-byte aligned pointers and pitches take that path;\n"
 		     "// every other tile moves element by element, predicated. Design:\n"

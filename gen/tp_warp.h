@@ -1,5 +1,5 @@
 /* tp_warp: the warp-collective study families (internal to gen/tp_warp*.c,
- * tp_movmatrix.c, tp_ldmatrix.c, tp_stmatrix.c, tp_shfl.c; issue 20).
+ * tp_movmatrix.c, tp_ldmatrix.c, tp_stmatrix.c, tp_shfl.c).
  *
  * A tile of TM x TN elements is cut into units of UR x UC that one warp
  * moves together; warp w takes units w, w + W, w + 2W, ... in row-major

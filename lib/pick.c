@@ -59,8 +59,8 @@ static int flat_unfit(const model_kernel *k, const model_problem *p)
 
 /* A kernel the table has no row of its own for, where a candidate of its
  * family (and width) has one: the fit has not seen it, and the shared `*`
- * thetas would price it below the siblings whose own were fitted (issue 22:
- * the gathering flat kernels at 28-91% of flat_b's speed on the H200,
+ * thetas would price it below the siblings whose own were fitted (the
+ * gathering flat kernels at 28-91% of flat_b's speed on the H200,
  * picked for every tiny batch before their first timing). */
 static int unfitted(const pick_cand *c, int m, int i, const kreg *r, const model_params *params)
 {

@@ -63,7 +63,7 @@ local fast = {
   [8] = {
     { name = "fast", tile = {128, 128}, threads = {32, 2}, vec = 16, smem = "swizzle", group = 8, max_regs = 160 },
     { name = "fast_v8", tile = {128, 128}, threads = {32, 8}, vec = 8, smem = "swizzle", max_regs = 64 },
-    -- 64 KB tiles in dynamic shared memory (issue 13, TUNING.md round 12):
+    -- 64 KB tiles in dynamic shared memory (lab/TUNING.md, 2026-11-23):
     -- 256-byte output rows; +2-3 points of the copy at 16384^2, 65536x4096
     -- and 4096x65536 on an H100, -2 at 8192^2 (fewer blocks)
     { name = "fast_t256x256", tile = {256, 256}, threads = {32, 16}, vec = 8, smem = "swizzle", group = 8,
@@ -107,7 +107,7 @@ for _, elem in ipairs{8, 16, 32, 64, 128} do
   emit(narrow[elem], elem)
 end
 
--- Kernel ABI v3 (docs/DESIGN.md, issue 21): the fast and narrow kernels of
+-- Kernel ABI v3 (docs/DESIGN.md): the fast and narrow kernels of
 -- every width again, walking a batch of up to six dimensions, each with its
 -- own strides (the matrix index decoded by multiply-and-shift), for the
 -- permutations of N-d tensors that reduce to a transpose with a
@@ -158,7 +158,7 @@ for _, elem in ipairs{8, 16} do emit(narrow_shear[elem], elem) end
 -- Small grids (lab/TUNING.md, small grids and large bytes): from 256 KB to
 -- 32 MB a matrix the grid does not fill the GPU, and smaller tiles with
 -- shorter vectors or fewer threads win (more blocks, more accesses in flight
--- a warp, fewer instructions a byte). The round's winners as a group, on an
+-- a warp, fewer instructions a byte). The candidates' winners as a group, on an
 -- H200 (2026-11-27, the set `small` + 2048^2 f16; best committed kernel /
 -- best of it and these, geometric mean of the width's cases):
 --   fast_s64x64_b8    1.072x (5 of 10 cases >3%: 512^2 1.20x, 181x1448 1.22x)
@@ -172,9 +172,9 @@ for _, elem in ipairs{8, 16} do emit(narrow_shear[elem], elem) end
 -- They (and fast_v8_g8_b8 below) were study kernels until the refit of
 -- 2026-11-27 gave them theta rows (the H100 table from their timings on an
 -- H100, the H200 table from their candidates' timings): with the `*`
--- defaults the plan ranked them on large shapes too. r14_study = true makes
+-- defaults the plan ranked them on large shapes too. small_grid_study = true makes
 -- them study kernels again.
-local r14_study = false
+local small_grid_study = false
 local small = {
   [8] = { { name = "fast_s64x64", tile = {64, 64}, threads = {32, 8}, vec = 4, smem = "swizzle" } },
   [16] = {
@@ -190,7 +190,7 @@ local small = {
 }
 for _, elem in ipairs{8, 16, 32, 64, 128} do
   for _, v in ipairs(small[elem]) do
-    v.study = r14_study
+    v.study = small_grid_study
     emit(v, elem)
   end
 end
@@ -199,16 +199,16 @@ end
 -- warps an SM) walking the blocks in fast_b8's groups of 8 tile columns. On
 -- an H200 (2026-11-27) 1.013-1.030x fast_b8 and 1.04-1.08x fast_v8_b8 on
 -- 8192^2, 16384^2, 32768x8192 and 8192x32768 (92-95% of the copy against
--- 91-93%). The round's fastest, a 256x128 tile of 512 threads (1.012-1.032x
+-- 91-93%). The candidates' fastest, a 256x128 tile of 512 threads (1.012-1.032x
 -- fast_b8), spills 4 bytes for sm_80 at the 64 registers its 32 warps need.
 emit({ name = "fast_v8_g8", tile = {128, 128}, threads = {32, 8}, vec = 8, smem = "swizzle", group = 8,
-       max_regs = 64, study = r14_study }, 8)
+       max_regs = 64, study = small_grid_study }, 8)
 
 -- The 1-D naive kernel for the widths the seed set lacks: for matrices of a
 -- few kilobytes the launch is the cost, and this kernel does least besides.
 for _, elem in ipairs{8, 16, 128} do emit(variants[1], elem) end
 
--- The small-dimension family (issue 10, gen/tp_skinny.c): K x N -> N x K
+-- The small-dimension family (gen/tp_skinny.c): K x N -> N x K
 -- ("wide") and N x K -> K x N ("tall") for K up to kmax, K set at run time.
 -- A tile's long side moves through shared memory staged in the order of
 -- the contiguous K-wide side; 16-byte granules on both global sides
@@ -216,8 +216,8 @@ for _, elem in ipairs{8, 16, 128} do emit(variants[1], elem) end
 -- direction, so that the lanes along K are mostly busy for K from 1 to 64.
 -- Tiles are short (one stage of `granules` 16-byte granules a K line: 512 to
 -- 4096 elements), so that a 2^20 x K problem still gives hundreds of blocks
--- to 132 SMs: the winners of the second round of scripts/tune.lua on an
--- H100 (lab/TUNING.md); the first round's tiles of 8 stages gave such a
+-- to 132 SMs: the winners among scripts/tune.lua's short skinny tiles on
+-- an H100 (lab/TUNING.md); its earlier tiles of 8 stages gave such a
 -- problem 16 to 64 blocks and ran at a third of the speed. Every one is
 -- correct for every shape. No kmax 1 for 16-byte elements: there each
 -- thread's region is one granule that only it writes and reads back, so the
@@ -245,7 +245,7 @@ for _, elem in ipairs{8, 16, 32, 64, 128} do
   end
 end
 
--- Issue 22 item 3: 1- and 2-byte elements with K from 9 to 64. Emulated
+-- Skinny 1- and 2-byte elements with K from 9 to 64. Emulated
 -- PTX warp instructions per byte (PTXPOSE_EMU_STATS, 32768 x K, lab/TUNING.md)
 -- said where the kernels above lose: a tile moves too few bytes for its
 -- set-up (kmax 64 with 16 granules: 0.37 a byte at K = 17 bytes, where kmax
@@ -275,7 +275,7 @@ end
 -- 2^20 x K problem's blocks); the tall packed kmax 32 ones stay as
 -- study = true kernels (no plan picks them; they run when named) so that
 -- the tall packed gather stays emulated and checked (t0723).
-local issue22 = {
+local skinny_mid = {
   { dir = "wide", k = 16, pack = true, kw = {[8] = 4, [16] = 8}, granules = 64, suffix = "_pack_g64" },
   { dir = "wide", k = 32, kw = 32, granules = 32, suffix = "_g32" },
   { dir = "tall", k = 16, kw = 16, granules = 64, suffix = "_g64" },
@@ -284,7 +284,7 @@ local issue22 = {
   { dir = "tall", k = 32, pack = true, kw = {[8] = 8, [16] = 16}, granules = {[8] = 32, [16] = 64},
     suffix = "_pack", study = true },
 }
-for _, c in ipairs(issue22) do
+for _, c in ipairs(skinny_mid) do
   for _, elem in ipairs(c.elems or {8, 16}) do
     local granules = type(c.granules) == "table" and c.granules[elem] or c.granules
     local long = granules * 16 // (elem // 8)
@@ -297,7 +297,7 @@ for _, c in ipairs(issue22) do
   end
 end
 
--- Issue 22 item 3's other half: the same shapes transposed in registers
+-- The other half: the same shapes transposed in registers
 -- (gen/tp_skinny_reg.c, `family = "skinny_reg"`): a thread loads 4/es lines'
 -- 16-byte granules, prmt transposes the elements inside each word, a quad's
 -- shfl.sync transposes 4x4 words, and the runs of K move as 16-byte
@@ -323,13 +323,13 @@ for _, c in ipairs{ {8, 16}, {8, 32}, {8, 64}, {16, 16}, {16, 32} } do
   end
 end
 
--- The warp-collective study kernels (issue 20, gen/tp_warp.h): 16-byte
+-- The warp-collective study kernels (gen/tp_warp.h): 16-byte
 -- granules on both global sides, transposed between the lanes of a warp:
 -- a quad's 4x4 word transpose (shfl.sync) around movmatrix.trans, after
 -- ldmatrix.trans from a shared stage, before stmatrix.trans into one
 -- (sm_90), or alone for words. Their metadata says study=1, so no plan
 -- picks them; they are here so that ptxas, the emulator and the GPU checks
--- exercise these instructions, and `bash bench/gpu-session.sh study` times
+-- exercise these instructions, and `bash lab/gpu-session.sh warp-study` times
 -- them against the kernels above (lab/TUNING.md).
 for _, v in ipairs{ {"movmatrix", 16}, {"ldmatrix", 16}, {"stmatrix", 16}, {"shfl", 32} } do
   local name = string.format("study_%s_b%d", v[1], v[2])
@@ -337,7 +337,7 @@ for _, v in ipairs{ {"movmatrix", 16}, {"ldmatrix", 16}, {"stmatrix", 16}, {"shf
     threads = {32, 8} })
 end
 
--- The flat batched family (issue 22, gen/tp_flat.c): a block moves a chunk
+-- The flat batched family (gen/tp_flat.c): a block moves a chunk
 -- of whole small matrices, reading and writing a packed batch's spans as
 -- 16-byte vectors and transposing through shared memory. `slots` vectors a
 -- thread: chunks of up to (slots x 256 - 1) x 16 bytes, so that a 64x64
@@ -352,7 +352,7 @@ end
 -- The same with a fifth of the chunk (128 threads, 2 slots: 255 vectors):
 -- for batches too small to fill the GPU's multiprocessors with the chunks
 -- above (10^3 to 10^4 matrices of 3x3 to 16x16), more blocks and a shorter
--- walk each (issue 22's tiny batches).
+-- walk each (the `tiny` set's batches).
 for _, elem in ipairs{8, 16, 32, 64, 128} do
   local name = string.format("flat_s_b%d", elem)
   ptx.write(name .. ".ptx", ptx.transpose{ name = name, family = "flat", elem = elem, threads = {128, 1},
@@ -365,7 +365,7 @@ end
 -- barrier, no chunk count. 64 threads, 16 elements a thread (slots =
 -- element bytes; 16-byte elements: 128 threads, 8 a thread, so that 16
 -- vectors in flight do not spill): chunks of about 1000 elements, so 16x16
--- fits twice and 1000 matrices of 3x3 make 9 blocks (issue 22's tiny
+-- fits twice and 1000 matrices of 3x3 make 9 blocks (the `tiny` set's
 -- batches).
 for _, elem in ipairs{8, 16, 32, 64, 128} do
   local name = string.format("flat_g_b%d", elem)
@@ -376,8 +376,8 @@ end
 -- The same with 8- and 4-byte vectors (unit) for 1- and 2-byte elements,
 -- still 16 elements a thread: a warp's loads of its lanes' element k span
 -- 256 or 128 bytes of input rather than 512 (fewer L1 lines a load), for a
--- division every 8 or 4 bytes; the GPU run decides (bench/gpu-session.sh
--- tinyg).
+-- division every 8 or 4 bytes; the GPU run decides (lab/gpu-session.sh
+-- flat-gather).
 for _, c in ipairs{ {8, 8}, {16, 8}, {8, 4} } do
   local name = string.format("flat_g%d_b%d", c[2], c[1])
   ptx.write(name .. ".ptx", ptx.transpose{ name = name, family = "flat", elem = c[1], threads = {64, 1},
@@ -392,7 +392,7 @@ for _, c in ipairs{ {8, 4}, {16, 8} } do
     slots = 1, gather = true, unit = c[2] })
 end
 
--- The tiled copy (issue 21, gen/tp_rowcopy.c): rows moved between strided
+-- The tiled copy (gen/tp_rowcopy.c): rows moved between strided
 -- places, not transposed (op=copy in the metadata; plans never pick these
 -- for a transpose). 512-byte tile rows, 64 rows a tile, 128 threads: a row
 -- of 16-byte vectors is one warp's, short rows are packed several to a warp

@@ -1,5 +1,5 @@
 #!/bin/sh
-# gen on hostile scripts (issue 9, items 4, 6, 7, 10): one line naming what
+# gen on hostile scripts: one line naming what
 # was wrong, the documented exit code, and the output folder as it was.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib/tap.sh
@@ -19,7 +19,7 @@ gen_err() {
 
 A='ptx.write("a.ptx", ptx.transpose{name="a"})\n'
 
-# item 4: text only
+# text only
 printf '\033LuaT\000\031\223\r\n\032\n\004\010\010xV\000\000' >"$tmp/bin.lua"
 check "a precompiled chunk: exit 6" 6 "$PX" gen --out "$dst" "$tmp/bin.lua"
 one_line "... named as such" 'bin.lua: a precompiled chunk; scripts are loaded as text only$'
@@ -28,7 +28,7 @@ check "a precompiled chunk after a #! line: exit 6" 6 "$PX" gen --out "$dst" "$t
 gen_err "load() of a binary chunk" 6 's.lua:1: no binary' \
 	'local f, e = load(string.dump(function() end)); error(f and "loaded" or "no binary")'
 
-# item 6: names checked at the call, one transaction, no folder before the commit
+# names checked at the call, one transaction, no folder before the commit
 gen_err "a subfolder name" 6 "s.lua:2: write: 'sub/b.ptx' is not a plain file name: it has a '/'" \
 	"${A}ptx.write(\"sub/b.ptx\", \"x\")\n"
 gen_err "an absolute name" 6 "s.lua:1: write: '/b.ptx' is not a plain file name" 'ptx.write("/b.ptx", "x")\n'
@@ -51,7 +51,7 @@ cmp -s "$dst/a.ptx" "$tmp/a.before" && [ "$(ls -a "$dst" | tr '\n' ' ')" = ". ..
 	|| nok "... the folder changed: $(ls -a "$dst" | tr '\n' ' ')"
 rm -rf "$dst"
 
-# item 7: the sandbox
+# the sandbox
 gen_err "os.exit(42)" 6 "s.lua:1: attempt to index a nil value (global 'os')" 'os.exit(42)\n'
 gen_err "ptx.write, then os.exit(true)" 6 "s.lua:2: attempt to index a nil value (global 'os')" "${A}os.exit(true)\n"
 gen_err "io.open" 6 "s.lua:1: attempt to index a nil value (global 'io')" 'io.open("x", "w")\n'
@@ -68,7 +68,7 @@ gen_err "a pattern that backtracks for hours" 6 "s.lua:1: string.find: this patt
 	'print(string.rep("a", 100000):find(".-.-.-b"))\n'
 gen_err "table.move of 10^12 nils" 6 "s.lua:1: table.move: more than 16777216 elements" 'table.move({}, 1, 1e12, 1)\n'
 
-# item 10: names and messages
+# names and messages
 gen_err "a kernel name of 64 characters" 6 "s.lua:1: transpose: name is longer than 63 characters (the metadata's limit)" \
 	'ptx.transpose{name=string.rep("k", 64)}\n'
 printf 'ptx.write("k.ptx", ptx.transpose{name=string.rep("k", 63)})\n' >"$tmp/k63.lua"

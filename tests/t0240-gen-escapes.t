@@ -1,5 +1,5 @@
 #!/bin/sh
-# gen's time limit holds whatever the script does (issue 18, item 1): each
+# gen's time limit holds whatever the script does: each
 # reproducer ends within a few seconds of a 1 s limit, exit 6, one line at
 # the script's line, no output folder. Whatever the sandbox's own bounds
 # miss, the child process the script runs in is killed at the limit.
@@ -44,7 +44,7 @@ esc "a loop of table.concat, which no bound looks at" "s.lua:[12]: $T" \
 # concatenations may be too slow for the line)
 esc "a loop of 128 MiB concatenations" "s.lua:\(2:\)\{0,1\} $T" \
 	'local s = ("x"):rep(2^26)\nwhile true do local t = s .. s end\n'
-# item 8: every error names the script's line
+# every error names the script's line
 esc "setmetatable('', {})" "s.lua:1: bad argument #1 to 'setmetatable' (table expected, got string)$" \
 	'setmetatable("", {})\n'
 finish

@@ -1,5 +1,5 @@
 #!/bin/sh
-# A gen killed in the middle of writing its files (issue 18, item 5): the
+# A gen killed in the middle of writing its files: the
 # next gen into the folder finishes that commit first (its journal names the
 # new files, written before it) and removes what a killed run left beside
 # the files; a commit killed before its journal leaves the old files. The

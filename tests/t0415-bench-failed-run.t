@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench never replaces results after a failed run (issue 18, item 4): when
+# bench never replaces results after a failed run: when
 # every kernel fails (exit 5) or is wrong (exit 1), the same-run copy (and
 # cuBLAS) timed alone, bench.md and bench.csv keep their bytes. On the fake
 # driver (tests/fakecuda), so it runs anywhere.

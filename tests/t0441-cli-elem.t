@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue 18 item 8, issue 19 item 3: one element-width rule (common/elem.h)
+# One element-width rule (common/elem.h)
 # for every --elem and every shape list's elem=: bits (32, and 032 alike
 # everywhere), bytes with a unit (4B) or a type name (f32, bf16, c128); a
 # refusal names the value and what is accepted; plan says which unit it read.

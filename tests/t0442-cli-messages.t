@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue 18 item 8: messages that name what is wrong. A NUL in a --cases file,
+# Messages that name what is wrong. A NUL in a --cases file,
 # a FIFO or a folder given to --cases or --params, batch= out of range at
 # either end, plan's "fitted from" line in full.
 cd "$(dirname "$0")/.." || exit 1

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue 19 item 3: one table of shape flags (cli/opts_shape.c) with one help
+# One table of shape flags (cli/opts_shape.c) with one help
 # text, shared by run, check, bench and plan; each command takes its subset;
 # the element-width rule written once (common/elem.h).
 cd "$(dirname "$0")/.." || exit 1

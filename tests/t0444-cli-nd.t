@@ -1,5 +1,5 @@
 #!/bin/sh
-# N-d problems on the command line (issue 21 items 5 and "Bad input"):
+# N-d problems on the command line, and their bad input:
 # --dims/--perm/--strides-in/--strides-out and list entries; each bad input
 # one line naming the value, exit 2, nothing run; plan prints the reduction
 # and names PTXPOSE_ERR_UNSUPPORTED (exit 3); the fake driver runs the

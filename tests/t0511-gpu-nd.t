@@ -1,5 +1,5 @@
 #!/bin/sh
-# On a CUDA GPU (issue 21 item 8): N-d permutations through the library
+# On a CUDA GPU: N-d permutations through the library
 # (ptxpose_plan_create + ptxpose_execute of the N-d desc), bit-exact over
 # the whole output: every committed kernel on the shapes whose reduced
 # problem has its width (others SKIP), then `run --dims` with the library's

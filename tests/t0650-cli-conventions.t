@@ -32,7 +32,7 @@ rm -f "$tmp/nogit/build/gen/commit.h"
 grep -qx '#define PTXPOSE_COMMIT "unknown"' "$tmp/nogit/build/gen/commit.h" 2>/dev/null &&
 	ok "... and without either: unknown" || { nok "commit rule: unknown"; diag <"$tmp/err"; }
 
-# issue 18: `ninja` with nothing to do runs nothing, the commit step included;
+# `ninja` with nothing to do runs nothing, the commit step included;
 # a change to a tracked file makes the commit "-dirty". In a git repository
 # of its own, with build.ninja's commit rule.
 if command -v git >/dev/null && command -v ninja >/dev/null; then

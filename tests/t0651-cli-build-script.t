@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue 18, the first ten minutes: ./build.sh's main job is quiet (no ninja
+# A fresh clone's first minutes: ./build.sh's main job is quiet (no ninja
 # step lines, no "unchanged ptx/..." per file: a count), builds `ninja main`
 # alone, keeps check's TAP in build/check.tap and ends with a summary line;
 # apt-get waits for the lock (DPkg::Lock::Timeout), for update and install;

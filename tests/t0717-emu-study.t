@@ -1,6 +1,6 @@
 #!/bin/sh
 # The study kernels (study=1: the warp-collective ones of gen/tp_warp.h,
-# the skinny ones and round 14's tiles, until timed) emulated where the
+# the skinny ones and the small-grid tiles, until timed) emulated where the
 # warp kernels take their warp paths: interior tiles whose pointers and pitches are
 # 16-byte aligned (the default shapes of t0710 reach them at 144x160 only):
 # several tiles each way, padded leading dimensions, a batch with aligned

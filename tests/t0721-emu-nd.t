@@ -1,5 +1,5 @@
 #!/bin/sh
-# N-d permutations in the emulator (issue 21 item 7): `check --emulate` runs
+# N-d permutations in the emulator: `check --emulate` runs
 # each shape's reduced problem (kernel ABI v2 arguments) on the N-d buffers
 # and compares the whole output with rig/nd_ref.h's reference, poison
 # included: ranks 1 to 8, extents of 1, 2, 3 and odd, every permutation of

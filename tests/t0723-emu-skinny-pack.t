@@ -1,6 +1,5 @@
 #!/bin/sh
-# The packed skinny kernels (pack=4 or pack=2 in their metadata; issue 22
-# item 3): emulated on shapes whose tiles take the packed path (K a
+# The packed skinny kernels (pack=4 or pack=2 in their metadata): emulated on shapes whose tiles take the packed path (K a
 # multiple of 4/es, every line equally misaligned: aligned lines, an offset
 # pointer, batches) and on shapes where they fall back to the element path
 # (odd K, a leading dimension that misaligns the lines one by one); then,

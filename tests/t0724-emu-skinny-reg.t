@@ -1,6 +1,6 @@
 #!/bin/sh
-# The register skinny kernels (family=skinny_reg, gen/tp_skinny_reg.c; issue
-# 22 item 3): emulated on K x N (wide) and N x K (tall) for K from 1 to 64
+# The register skinny kernels (family=skinny_reg, gen/tp_skinny_reg.c):
+# emulated on K x N (wide) and N x K (tall) for K from 1 to 64
 # and N from 1 to 4097, then batches, leading dimensions past the extent, an
 # offset pointer and 64 x 8192 (tests/lib/emu_shapes.sh), and with the grid
 # capped (PTXPOSE_GRID_MAX, blocks walking several tiles): both the register

@@ -1,8 +1,7 @@
 #!/bin/sh
-# The emulator on hostile PTX through the CLI (issue 9, items 1, 8, 9;
-# issue 18; malformed or lane-less warp collectives, issue 20): a
-# kernel that never ends stops with exit 8 and one line naming the kernel,
-# the budget and where; immediates and offsets out of range, huge
+# The emulator on hostile PTX through the CLI (malformed or lane-less warp
+# collectives too): a kernel that never ends stops with exit 8 and one
+# line naming the kernel, the budget and where; immediates and offsets out of range, huge
 # declarations and 100,000 labels get a "line N:" error (exit 3) in seconds,
 # never a hang or a sanitizer abort. The heaviest committed kernel still
 # fits the default budget at 4097x4095.
@@ -40,7 +39,7 @@ kernel count 1024 '\t.reg .b32 %c;\n\t.reg .pred %p;\n\tmov.u32 %c, 0;\nL:\n\tad
 emu "1024 threads counting to 2^24 each" 8 \
 	'kernel k line 15 (`@%p bra L`): thread (.*instruction budget spent: .* (2^26 + 2^14 a thread started, 2^34 at most): an endless loop?' count
 
-# issue 18: at 4096x4096 (16M threads) an endless loop still stops early,
+# At 4096x4096 (16M threads) an endless loop still stops early,
 # in the first CTA (its thread 0 spends the 2^26 backward branches a
 # thread may take between barriers before the launch's budget)
 kernel endless 32x8 'L:\n\tbra.uni L;\n'

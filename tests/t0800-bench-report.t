@@ -106,18 +106,15 @@ for name, specs in pc.SETS.items():
 skinny = {x.name for x in pc.expand(['skinny'], [])}
 want = {f'{a}x{b}:{w}' for k in (1, 2, 3, 4, 7, 8, 16, 33, 64) for a, b in ((k, 2**20), (2**20, k))
         for w in ('u8', 'f16', 'f32', 'f64', 'c128')}
-ok(skinny == want, "set skinny is issue 10's K x N and N x K, every K and width", sorted(want ^ skinny)[:5])
+ok(skinny == want, 'set skinny is K x N and N x K, every K and width', sorted(want ^ skinny)[:5])
 ok({x.name for x in pc.expand(['batched'], [])}
-   == {'1024x1024:f32:batch=64', '64x128:f16:batch=4096', '3x3:f32:batch=1048576'}, "set batched is issue 10's three")
+   == {'1024x1024:f32:batch=64', '64x128:f16:batch=4096', '3x3:f32:batch=1048576'}, 'set batched is its three')
 i8 = {x.name for x in pc.expand(['mixed'], [])}
 ok(len(i8) == 51 and '32768x32768:u8' in i8 and '7x30000:c128' in i8, "set mixed is the README's 51 cases")
 both = pc.expand(['mixed', 'small-elements'], ['16384x16384:f32'])
 dup = [x for x in both if x.name == '16384x16384:f32']
 ok(len(dup) == 1 and dup[0].sets == ['mixed', 'small-elements', 'cli'], 'a case in two sets and on the command line runs once, all three noted',
    dup[0].sets if dup else 'missing')
-old = pc.expand(['issue8', 'issue10', 'issue13'], [])
-ok(len(old) == len(pc.expand(list(pc.DEFAULT_SETS), [])) and {s for x in old for s in x.sets} == set(pc.DEFAULT_SETS),
-   'the old names issue8, issue10, issue13 are aliases, recorded under the new names', {s for x in old for s in x.sets})
 try:
     pc.expand(['nosuch'], [])
     ok(False, 'an unknown set is refused')
@@ -426,7 +423,7 @@ out_dir = os.path.join(tmp, 'results')
 rc, out, err = run('bench/report.py', '--out', out_dir, a, b, other)
 ok(rc == 0, 'report.py on three files of two devices', err)
 dev, dev2 = os.path.join(out_dir, 'nvidia-test-gpu'), os.path.join(out_dir, 'nvidia-other-gpu-h200')
-ok(sorted(os.listdir(dev)) == ['chart-batched.svg', 'chart-issue13.svg', 'chart-issue8.svg', 'chart-skinny.svg',
+ok(sorted(os.listdir(dev)) == ['chart-batched.svg', 'chart-mixed.svg', 'chart-skinny.svg', 'chart-small-elements.svg',
                                'peers.json', 'side-by-side.csv', 'side-by-side.md'],
    'one folder per device: Markdown, CSV, JSON, a chart per set (no selection table: plans choose)', os.listdir(dev) if os.path.isdir(dev) else 'none')
 md = open(os.path.join(dev, 'side-by-side.md')).read() if rc == 0 else ''
@@ -451,17 +448,17 @@ for case, want in expect.items():
     ok(rows.get(case) == want, f'row {case}: ' + ' | '.join(want[2:]), rows.get(case))
 ok('Geometric mean of ptxpose best / best peer: 1.11x over 3 cases.' in md,
    'geometric mean over all cases: (1.10 * 0.80 * 1.5625)^(1/3) = 1.11x')
-ok('## issue8 (2 cases)\n\nGeometric mean of ptxpose best / best peer: 0.94x over 2 cases.' in md,
-   'per set: issue8 sqrt(1.10 * 0.80) = 0.94x')
+ok('## mixed (2 cases)\n\nGeometric mean of ptxpose best / best peer: 0.94x over 2 cases.' in md,
+   'per set: mixed sqrt(1.10 * 0.80) = 0.94x')
 ok('## skinny (2 cases)\n\nGeometric mean of ptxpose best / best peer: none' in md, 'a set without any ratio says so')
-ok('## issue13 (1 case)' in md and md.count('| 8191x8193:f16 | 5369 |') == 2,
+ok('## small-elements (1 case)' in md and md.count('| 8191x8193:f16 | 5369 |') == 2,
    'a case measured twice keeps its first figures and both sets')
 ok('- 1x1048576:u8 ptxpose:fast_b8: WRONG: 1 of 1048576 elements differ' in md
    and '- 1048576x1:c128: OutOfMemoryError' in md and '- 3x3:f32:batch=1048576 triton: error: CompilationError' in md,
    'failures are listed under their set')
 csv_lines = open(os.path.join(dev, 'side-by-side.csv')).read().splitlines() if rc == 0 else ['']
 ok(csv_lines[0] == 'sets,' + ','.join(cols) and len(csv_lines) == 6
-   and 'issue8 issue13,8191x8193:f16,5369,50.0,40.0,n/a,100.0,80.0,narrow_b16,triton,0.80x' in csv_lines,
+   and 'mixed small-elements,8191x8193:f16,5369,50.0,40.0,n/a,100.0,80.0,narrow_b16,triton,0.80x' in csv_lines,
    'CSV: the same columns and cells, one row per case', '\n'.join(csv_lines))
 ok(open(os.path.join(dev2, 'peers.json')).read() == open(other).read() if rc == 0 else False,
    'one input file for a device is copied unchanged')
@@ -482,7 +479,7 @@ def svg_parts(path):
     return root, texts, plot, bars
 
 
-labels = {'chart-issue8.svg': ['50.0%', '40.0%', '80.0%', '90.9%', '100.0%', '50.0%', '40.0%', '100.0%', '80.0%'],
+labels = {'chart-mixed.svg': ['50.0%', '40.0%', '80.0%', '90.9%', '100.0%', '50.0%', '40.0%', '100.0%', '80.0%'],
           'chart-batched.svg': ['80.0%', '50.0%', '125.0%'],
           'chart-skinny.svg': ['80.0%', '50.0%', '100.0%']}
 for name, want in labels.items():
@@ -593,7 +590,7 @@ ok('**On the 2 cases the model was not fitted on: ptxpose-pick / best peer 1.12x
    'over the cases the model was not fitted on: sqrt(0.8 * 1.5625) = 1.12x, sqrt(0.976) = 0.99x', md[:2500])
 ok("Its ptxpose-pick column: the plan of ptxpose e0e0e0e (ptxpose 0.3.0 (commit e0e0e0e)), model lib/model_params.tsv, "
    "fitted from: lib/model_data/h100-2026-11-22-smoke.json.xz" in md, 'the header names the ptxpose and model that picked')
-_, texts, _, _ = svg_parts(os.path.join(out_dir, 'pick', 'chart-issue8.svg')) if rc == 0 else (0, {}, 0, 0)
+_, texts, _, _ = svg_parts(os.path.join(out_dir, 'pick', 'chart-mixed.svg')) if rc == 0 else (0, {}, 0, 0)
 ok(texts.get('legend') == ['torch', 'cupy', 'cublas_geam', 'triton', 'ptxpose best', 'ptxpose-pick'],
    'and a legend entry of the same name', texts.get('legend'))
 del picked['cases'][1]['impls']['ptxpose-pick']['fitted']
@@ -622,9 +619,9 @@ ok("Run with: `bench/peers.py --replays 30 --target-ms 1 --max-calls 1000 --ptx 
    "the method paragraph gives each run's options as flags", md[:1800])
 ok('Noise: two runs of the same case on one device differed by up to 3-5%' in md and 'are ties.' in md,
    'the method paragraph says what counts as a tie')
-root = ET.parse(os.path.join(ddir, 'chart-issue13.svg')).getroot() if rc == 0 else None
+root = ET.parse(os.path.join(ddir, 'chart-small-elements.svg')).getroot() if rc == 0 else None
 title = next(t.text for t in root.iter(SVG + 'text')) if root is not None else ''
-ok(title == 'issue13: % of the same-run copy, NVIDIA Test GPU, 2026-11-23, 2026-11-24', "a chart's title names every run's date",
+ok(title == 'small-elements: % of the same-run copy, NVIDIA Test GPU, 2026-11-23, 2026-11-24', "a chart's title names every run's date",
    title)
 
 # ---- report.py: bad input --------------------------------------------------

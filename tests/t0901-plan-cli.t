@@ -49,7 +49,7 @@ golden "choices with a fixed table on a fake device (100 SMs, 40 MiB L2, 2000 GB
 builtin 2>"$tmp/err" | choices >"$tmp/got"
 golden "choices with the built-in model on the built-in H100" tests/data/plan-choices-h100.txt
 tiny 2>"$tmp/err" | choices >"$tmp/got"
-golden "issue 22's tiny batches with the built-in H200 model" tests/data/plan-choices-h200-tiny.txt
+golden "the tiny set's batches with the built-in H200 model" tests/data/plan-choices-h200-tiny.txt
 fixed >"$tmp/a" 2>&1
 fixed >"$tmp/b" 2>&1
 cmp -s "$tmp/a" "$tmp/b" && ok "the same input gives the same output, byte for byte" || nok "deterministic"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/peers_cases.py's diverse case set (the plans issue's public benchmark):
+# bench/peers_cases.py's diverse case set (the plan's public benchmark):
 # seeded and reproducible, 300 distinct cases with the asked-for mix. No GPU.
 cd "$(dirname "$0")/.." || exit 1
 exec python3 - <<'EOF_PY'

@@ -33,7 +33,7 @@ done
 grep -qx "prefix=$prefix" "$stage$prefix/lib/pkgconfig/ptxpose.pc" && grep -qx "Version: $ver" "$stage$prefix/lib/pkgconfig/ptxpose.pc" &&
 	ok "... ptxpose.pc: the PREFIX (not DESTDIR), the version" || { nok "... ptxpose.pc"; diag <"$stage$prefix/lib/pkgconfig/ptxpose.pc"; }
 [ -f "$stage$prefix/share/doc/ptxpose/LICENSE" ] && ok "... the LICENSE with the docs" || nok "... no LICENSE"
-# issue 18: a PREFIX the loader does not search: the install says how to build and run against it
+# A PREFIX the loader does not search: the install says how to build and run against it
 grep -qx "to build against it:  export PKG_CONFIG_PATH=$prefix/lib/pkgconfig" "$tmp/out" &&
 	grep -qx "to run what you link: cc ... -Wl,-rpath,$prefix/lib  (or LD_LIBRARY_PATH=$prefix/lib)" "$tmp/out" &&
 	ok "... prints PKG_CONFIG_PATH and the run path for $prefix" || { nok "... the PKG_CONFIG_PATH and run path lines"; diag <"$tmp/out"; }

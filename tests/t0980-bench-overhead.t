@@ -1,8 +1,8 @@
 #!/bin/sh
 # bench/overhead (the library's host time through its public API, linked
 # with build/libptxpose.a) against the fake driver: it runs, reports every
-# figure, and the library's own overhead stays within the targets of the
-# issue, ptxpose_execute <= 5 us a call with a ready plan and
+# figure, and the library's own overhead stays within its targets,
+# ptxpose_execute <= 5 us a call with a ready plan and
 # ptxpose_transpose <= 10 us on a warm plan cache (the fake's launch
 # included, which leaves a wide margin: the figures are about 0.3 us), and a
 # measured plan plus its first launch in a fresh handle, cold (an empty

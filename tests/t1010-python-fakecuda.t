@@ -6,7 +6,7 @@
 # transpose() on every width, odd, padded, batched and offset views, out= and
 # a result made through the array's module; the stream (explicit, or the CAI
 # v3 one) checked by capturing it into a graph; Plan (heuristic, measured, a
-# kernel by name) and its info; the queries; every bad input the issue names,
+# kernel by name) and its info; the queries; every bad input the package refuses,
 # each an Error naming the value, before anything reaches the device; and
 # `python -m ptxpose` with and without a library or a driver.
 import ctypes

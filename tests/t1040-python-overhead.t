@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # t1040-python-overhead: the host time of ptxpose.transpose(x) from Python on
-# a warm plan, its result allocated by torch (the issue's target: at most 10
+# a warm plan, its result allocated by torch (the target: at most 10
 # us a call), on a GPU with torch tensors of 64x64 floats, through
 # bench/py_overhead.py: every figure (transpose(x), transpose(x, out),
 # Plan.execute, torch's own y.copy_(x.t()) and x.t().contiguous(), and each

@@ -1,4 +1,4 @@
-/* The emulator on hostile or broken input (issue 9): the launch's budget of
+/* The emulator on hostile or broken input: the launch's budget of
  * instructions and barriers, immediates and address offsets out of range,
  * and the limits on what one program may declare, each reached in linear
  * time. Prints TAP. */

@@ -72,7 +72,6 @@ static void test_read(void)
 	free(s);
 	ok(!fs_read_input(at("missing"), FS_INPUT_MAX, NULL, err, sizeof err) && errno == ENOENT, "a missing file");
 	has_str(err, "missing: cannot read: No such file or directory", "... named, with the reason");
-	/* issue 9, item 11 */
 	ok(mkfifo(at("fifo"), 0600) == 0, "mkfifo");
 	alarm(5);
 	ok(!fs_read_input(at("fifo"), FS_INPUT_MAX, NULL, err, sizeof err), "a FIFO without a writer is refused, not waited on");

@@ -135,7 +135,7 @@ static double now_s(void)
 	return (double)t.tv_sec + t.tv_nsec / 1e9;
 }
 
-/* Issue 18, item 1, in this process (the fuzzer's way): the sandbox's own
+/* The time limit in this process (the fuzzer's way): the sandbox's own
  * bounds end each escape quickly, with its line. */
 static void escapes(void)
 {

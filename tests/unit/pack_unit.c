@@ -139,7 +139,7 @@ static void hand_worked(void)
 	int f = nd_pack_preferred(&r);
 	ok(a && !b && !c && e && !f, "preferred: 2x5 and 11x10 c128 cores over batches of 4 and 3 dims; not 256x256 f32, "
 	   "nor 6-row f16 or 40-row c128 ones over one batch dim or none (%d %d %d %d %d)", a, b, c, e, f);
-	/* tiles that once were refused (review): dims taken whole overshot the
+	/* tiles that once were refused: dims taken whole overshot the
 	 * capacity, 8 tile dims, a span grown past 2^31 bytes */
 	int r8 = choose(MK(1, L(8, 8, 8, 8, 8, 8), L(5, 4, 3, 2, 1, 0)), &r, &pk);
 	int r5 = choose(MK(1, L(5, 5, 5, 5, 5, 5), L(5, 4, 3, 2, 1, 0)), &r, &pk);

@@ -136,7 +136,7 @@ static void test_parse(void)
 	ok(rig_shape_list("1x1,2x3:elem=8,4x5", &v, &n, err, sizeof err) == PX_OK && n == 3 && v[1].p.cols == 3 &&
 	   rig_shape_elem_bits(&v[1]) == 8 && v[2].p.rows == 4, "a list of three");
 	free(v);
-	/* issue 19 item 3: elem= as bits, bytes with a unit or a type name (common/elem.h) */
+	/* elem= as bits, bytes with a unit or a type name (common/elem.h) */
 	static const struct {
 		const char *text;
 		unsigned bits;
@@ -172,8 +172,8 @@ static void test_parse(void)
 	has_str(err, "stride_out 5 is less than", "... naming it");
 }
 
-/* issue 9, item 5 and 10: entries without an x, keys given twice, numbers
- * past 2^32 and 2^64, empty entries. Lists are copied to the heap first, so
+/* Entries without an x, keys given twice, numbers past 2^32 and 2^64,
+ * empty entries. Lists are copied to the heap first, so
  * the ASan build sees a read past an entry's end. */
 static void test_parse_bad(void)
 {
