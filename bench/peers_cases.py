@@ -267,7 +267,7 @@ def _skinny():
 
 
 SETS = {
-    # the README's side-by-side cases: large square and near-square matrices, odd, wide and
+    # large square and near-square matrices, odd, wide and
     # tall ones, every width
     'mixed': _each(('16384x16384', '8192x8192', '8191x8193', '12345x6789', '4096x4096',
                      '2048x2048', '65536x4096', '4096x65536', '30000x7', '7x30000'))

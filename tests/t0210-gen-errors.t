@@ -113,12 +113,12 @@ $px gen --force --out "$tmp/o" "$tmp/mine.lua" >/dev/null 2>&1 && grep -q 'Gener
 t $? "--force replaces it"
 $px gen --out "$tmp/o" "$tmp/mine.lua" >"$tmp/out" 2>&1 && grep -q '^unchanged ' "$tmp/out"
 t $? "a regenerated, identical file is reported unchanged"
-# README's "Writing a variant": its script generates, and its error example
+# docs/kernels.md's "Writing a kernel variant": its script generates, and its error example
 # (the same script with elem = 64) is what gen prints, word for word.
-awk '/^```lua$/ { n++; next } /^```$/ { if (n == 1) exit } n == 1' README.md >"$tmp/readme.lua"
+awk '/^```lua$/ { n++; next } /^```$/ { if (n == 1) exit } n == 1' docs/kernels.md >"$tmp/readme.lua"
 mkdir -p "$tmp/rd" && (cd "$tmp/rd" && "$OLDPWD/$px" gen --out mine ../readme.lua >/dev/null 2>&1) && [ -f "$tmp/rd/mine/my_swizzled.ptx" ]
-t $? "README's example script generates my_swizzled.ptx"
+t $? "docs/kernels.md's example script generates my_swizzled.ptx"
 sed 's/elem = 32,/elem = 64,/' "$tmp/readme.lua" >"$tmp/rd/my.lua"
 msg=$(cd "$tmp/rd" && "$OLDPWD/$px" gen --out mine my.lua 2>&1 | sed 's/^ptxpose gen: //')
-[ -n "$msg" ] && tr '\n' ' ' <README.md | sed 's/  */ /g' | grep -qF "$msg"
-t $? "README's error example is gen's message ($msg)"
+[ -n "$msg" ] && tr '\n' ' ' <docs/kernels.md | sed 's/  */ /g' | grep -qF "$msg"
+t $? "docs/kernels.md's error example is gen's message ($msg)"

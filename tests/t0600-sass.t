@@ -9,7 +9,7 @@
 # listings show SHFL.BFLY and MOVM, LDSM or STSM);
 # every file has instructions per byte, the arithmetic of its metadata's tile
 # (grid=linear: per_block elements), and narrow_b16's agrees with a count by
-# hand of its raw SASS; the README's figures are this run's.
+# hand of its raw SASS; docs/inspect.md's figures are this run's.
 # Needs cuobjdump: the README's set-up installs it (pip, into .deps/).
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib/tap.sh
@@ -166,30 +166,30 @@ else
 	diag <"$tmp/err"
 fi
 
-# The README's figures of instructions per byte are this run's, for the ptxas
+# docs/inspect.md's figures of instructions per byte are this run's, for the ptxas
 # version they name (another ptxas makes other SASS: skipped, saying so).
 ptxas=$(sed -n 's/^ptxas: //p' "$tmp/all.err" | head -1)
-readme_ver=$(sed -n 's/.*For sm_90 with ptxas \([0-9.]*\), `ptxpose sass --summary$/\1/p' README.md)
+readme_ver=$(sed -n 's/.*For sm_90 with ptxas \([0-9.]*\), `ptxpose sass --summary$/\1/p' docs/inspect.md)
 if [ -z "$readme_ver" ]; then
-	nok "README.md names the ptxas version of its instructions-per-byte figures"
+	nok "docs/inspect.md names the ptxas version of its instructions-per-byte figures"
 elif ! "$ptxas" --version 2>/dev/null | grep -q "release $readme_ver,"; then
-	ok "# SKIP README's instructions per byte are for ptxas $readme_ver; this is $("$ptxas" --version 2>/dev/null | grep -o 'release [0-9.]*')"
+	ok "# SKIP docs/inspect.md's instructions per byte are for ptxas $readme_ver; this is $("$ptxas" --version 2>/dev/null | grep -o 'release [0-9.]*')"
 elif python3 -c '
 import json, re, sys
 objs = {}
 for l in open(sys.argv[1]):
     r = json.loads(l)
     objs[r["file"]] = r["instructions_per_byte"]
-rows = re.findall(r"^    (\w+) +([0-9.]+) \((\d+) instructions x (\d+) warps / (\d+) bytes\)$", open("README.md").read(), re.M)
+rows = re.findall(r"^    (\w+) +([0-9.]+) \((\d+) instructions x (\d+) warps / (\d+) bytes\)$", open("docs/inspect.md").read(), re.M)
 assert len(rows) == 3, rows
 for name, value, ins, warps, nbytes in rows:
     x = objs["ptx/%s.ptx" % name]
     got = ("%.3f" % x["value"], x["instructions"], x["warps"], x["bytes"])
-    assert got == (value, int(ins), int(warps), int(nbytes)), (name, "README", (value, ins, warps, nbytes), "sass", got)
+    assert got == (value, int(ins), int(warps), int(nbytes)), (name, "docs/inspect.md", (value, ins, warps, nbytes), "sass", got)
 ' "$tmp/all.jsonl" 2>"$tmp/err"; then
-	ok "README.md's instructions per byte of narrow_b16, fast_b16, narrow_b8 are what sass gives (ptxas $readme_ver)"
+	ok "docs/inspect.md's instructions per byte of narrow_b16, fast_b16, narrow_b8 are what sass gives (ptxas $readme_ver)"
 else
-	nok "README.md's instructions per byte of narrow_b16, fast_b16, narrow_b8 are what sass gives (ptxas $readme_ver)"
+	nok "docs/inspect.md's instructions per byte of narrow_b16, fast_b16, narrow_b8 are what sass gives (ptxas $readme_ver)"
 	diag <"$tmp/err"
 fi
 

@@ -110,7 +110,7 @@ ok(skinny == want, 'set skinny is K x N and N x K, every K and width', sorted(wa
 ok({x.name for x in pc.expand(['batched'], [])}
    == {'1024x1024:f32:batch=64', '64x128:f16:batch=4096', '3x3:f32:batch=1048576'}, 'set batched is its three')
 i8 = {x.name for x in pc.expand(['mixed'], [])}
-ok(len(i8) == 51 and '32768x32768:u8' in i8 and '7x30000:c128' in i8, "set mixed is the README's 51 cases")
+ok(len(i8) == 51 and '32768x32768:u8' in i8 and '7x30000:c128' in i8, 'set mixed is its 51 cases')
 both = pc.expand(['mixed', 'small-elements'], ['16384x16384:f32'])
 dup = [x for x in both if x.name == '16384x16384:f32']
 ok(len(dup) == 1 and dup[0].sets == ['mixed', 'small-elements', 'cli'], 'a case in two sets and on the command line runs once, all three noted',
