@@ -200,7 +200,7 @@ stage_pack() {
 # bench/pick.py (no GPU; it runs the carried build/ptxpose). PEER_SETS names
 # the case sets (default: peers.py's, mixed extremes small-elements); PEER_ARGS adds
 # options (--replays 20 --target-ms 0.5, or --quick). Then, anywhere:
-# python3 bench/report.py --out bench/results $OUT/peers.json
+# python3 bench/report.py --out /tmp/report $OUT/peers.json
 stage_peers() {
 	log peers
 	local sets=""

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Turn bench/peers.py results into the committed side-by-side report, one folder per device.
+"""Turn bench/peers.py results into a side-by-side report, one folder per device.
 
-    python3 bench/report.py --out bench/results RESULTS.json...
+    python3 bench/report.py --out OUT RESULTS.json...
 
 Files of the same device are merged (a case measured twice keeps its first
 figures). For each device it writes, under OUT/<device>/:
