@@ -175,7 +175,10 @@ def embed_kernels(dst, files):
 
 def api_only(path):
     """Whether a program includes of the tree only include/ (the public API), and
-    headers of its own folder or tests/ that do the same: then it links libptxpose.a."""
+    headers of its own folder or tests/ that do the same: then it links libptxpose.a.
+    A program that is not there (the sdist holds the library alone) does not."""
+    if not os.path.exists(path):
+        return False
     for inc in re.findall(r'^\s*#\s*include\s*"([^"]+)"', open(path).read(), re.M):
         own = inc if '/' in inc else os.path.join(os.path.dirname(path), inc)
         if own.startswith('include/'):
@@ -184,6 +187,30 @@ def api_only(path):
                 not os.path.exists(own) or not api_only(own):
             return False
     return True
+
+
+def library_sources(srcs):
+    """Of srcs, what libptxpose is compiled from."""
+    return [s for s in srcs if s.startswith(('lib/', 'loader/', 'build/')) or s in LIB_COMMON]
+
+
+def library_inputs():
+    """Every file of the tree that building the library (`ninja lib`) reads: its
+    sources and the headers they include, the embedded files and kernels, the
+    build's own files. The Python package's sdist holds these (python/wheelbuild.py)."""
+    seen, todo = set(), [s for s in library_sources(sources()) if not s.startswith('build/')]
+    while todo:
+        path = todo.pop()
+        if path in seen or path.startswith('build/') or not os.path.exists(path):
+            continue  # build/gen/commit.h is made by the build
+        seen.add(path)
+        for inc in re.findall(r'^\s*#\s*include\s*"([^"]+)"', open(path).read(), re.M):
+            todo.append(inc if '/' in inc else os.path.join(os.path.dirname(path), inc))
+    seen.update(EMBED)
+    seen.update(glob.glob('ptx/*.ptx'))
+    seen.update(['configure.py', 'build.ninja', ABI_H, 'lib/ptxpose.map', 'build-aux/commit.sh',
+                 'build-aux/ninja.sh'])
+    return sorted(seen)
 
 
 def version():
@@ -227,10 +254,13 @@ def main():
     if sys.argv[1:2] == ['--embed-kernels']:
         embed_kernels(sys.argv[2], sys.argv[3:])
         return 0
+    if sys.argv[1:2] == ['--library-inputs']:
+        print('\n'.join(library_inputs()))
+        return 0
     srcs = sources()
     lib = [s for s in srcs if not s.startswith('cli/')]
     tool = [s for s in srcs if s.split('/')[0] in TOOL_MODULES] + LOADER_FORMAT + TOOL_PENDING
-    library = [s for s in srcs if s.startswith('lib/') or s.startswith('loader/') or s.startswith('build/') or s in LIB_COMMON]
+    library = library_sources(srcs)
     major, minor, patch = version()
     # While MAJOR is 0 every MINOR may change the ABI (0.3 grew ptxpose_plan_info),
     # so the soname carries it: libptxpose.so.0.MINOR; from 1.0, libptxpose.so.MAJOR.
