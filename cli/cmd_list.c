@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/kernel_arg.h"
 #include "cli/list.h"
 #include "cli/opts.h"
 #include "inspect/inspect.h"
@@ -19,9 +20,10 @@
 
 static const char help[] =
 	"usage: ptxpose list [--arch sm_90] [--no-sass | --no-ptxas] [--csv | --json] [-v]\n"
-	"                    [FILE.ptx... | DIR]\n"
+	"                    [FILE.ptx... | NAME... | DIR]\n"
 	"\n"
-	"Summarizes PTX files, one row each; with none given, the library's kernels\n"
+	"Summarizes PTX files (or the library's kernels of those NAMEs), one row each; with\n"
+	"none given, the library's kernels\n"
 	"(those built into ptxpose, and $PTXPOSE_PTX's), named by the file they came from:\n"
 	"  name         the file name without .ptx\n"
 	"  elem         element width in bits (metadata elem=)\n"
@@ -267,8 +269,14 @@ int cmd_list(int argc, char **argv)
 		rc = EXIT_INPUT;
 		goto done;
 	}
-	for (int i = 0; o.nfiles && i < n; i++)
-		in[i].path = paths[i];
+	for (int i = 0; o.nfiles && i < n; i++) {
+		size_t len;
+		if (cli_kernel_arg(paths[i], &in[i].path, &in[i].ptx, &len, err, sizeof err)) {
+			cli_err("list", "%s", err);
+			rc = EXIT_INPUT;
+			goto done;
+		}
+	}
 	/* a terminal sees what takes the time; a pipe or a file gets no progress */
 	int progress = n > 1 && !o.no_ptxas && isatty(STDERR_FILENO);
 	if (progress) {
