@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/kernel_arg.h"
 #include "cli/list.h"
+#include "cli/progress.h"
 #include "cli/opts.h"
 #include "inspect/inspect.h"
 #include "include/ptxpose_tools.h"
@@ -59,10 +59,11 @@ static const char help[] =
 	"  -v           the tools used, then each file's ptxas -v output on stderr,\n"
 	"               under a line 'FILE:'\n"
 	"\n"
-	"On a terminal, a progress line on stderr while the tools run, erased after;\n"
-	"none when stderr is a pipe or a file. Errors follow the table on stderr, one\n"
-	"line a file (a rejected file: ptxas's output); a file that cannot be read\n"
-	"gets no row when no file could be.\n"
+	"Progress, on stderr while the tools run: on a terminal, a line rewritten and\n"
+	"erased after; in a pipe or a file, a line once they have run 2 s, then every\n"
+	"10 s, and one at the end. PTXPOSE_PROGRESS=0 turns it off. Errors follow the\n"
+	"table on stderr, one line a file (a rejected file: ptxas's output); a file\n"
+	"that cannot be read gets no row when no file could be.\n"
 	"\n"
 	"Exit codes: 0 ok, 2 usage, 3 a file missing, unreadable, empty, holding a NUL\n"
 	"byte or without ptxpose metadata, 5 a file ptxas rejects,\n"
@@ -277,15 +278,12 @@ int cmd_list(int argc, char **argv)
 			goto done;
 		}
 	}
-	/* a terminal sees what takes the time; a pipe or a file gets no progress */
-	int progress = n > 1 && !o.no_ptxas && isatty(STDERR_FILENO);
-	if (progress) {
-		fprintf(stderr, "ptxpose list: %s %d files...", tools.cuobjdump[0] ? "assembling and disassembling" : "assembling", n);
-		fflush(stderr);
-	}
-	ins_inspect_many(&tools, in, n, o.arch, (int)o.jobs, reps, NULL);
-	if (progress)
-		fputs("\r\033[K", stderr);
+	/* what takes the time, on stderr (cli/progress.h) */
+	cli_progress prog;
+	cli_progress_init(&prog, "list");
+	ins_progress step = {cli_progress_step, &prog};
+	ins_inspect_many(&tools, in, n, o.arch, (int)o.jobs, reps, NULL, &step);
+	cli_progress_end(&prog);
 	int unread = 0;
 	if (o.csv)
 		sb_add(&out, LIST_CSV_HEAD);

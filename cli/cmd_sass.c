@@ -277,7 +277,7 @@ static int report_errors(const ins_report *rep, int n)
 static int run(const sass_opts *o, const ins_tools *tools, const ins_input *in, ins_report *rep)
 {
 	ins_batch_info info;
-	ins_inspect_many(tools, in, o->nfiles, o->arch, ins_jobs_default(), rep, &info);
+	ins_inspect_many(tools, in, o->nfiles, o->arch, ins_jobs_default(), rep, &info, NULL);
 	if (o->verbose && o->nfiles > 2)
 		fprintf(stderr, "sass: %d files: %d from %d merged module%s, %d alone\n", o->nfiles, info.merged,
 			info.modules, info.modules == 1 ? "" : "s", info.alone);

@@ -83,7 +83,7 @@ LD_LIBRARY_PATH=$libs ldd "$tmp/transpose_c" | grep -q "libptxpose.so.$(sover) =
 # cache of ptxas's and cuobjdump's results, tests/lib/tap.sh: its list
 # assembles the built-in kernels, which t0300 has assembled already)
 px=$stage$prefix/bin/ptxpose
-away() { (cd / && env -i PATH=/usr/bin:/bin HOME="$tmp" PTXPOSE_TOOL_CACHE="$PTXPOSE_TOOL_CACHE" "$px" "$@"); }
+away() { (cd / && env -i PATH=/usr/bin:/bin HOME="$tmp" PTXPOSE_PROGRESS=0 PTXPOSE_TOOL_CACHE="$PTXPOSE_TOOL_CACHE" "$px" "$@"); }
 check "installed: list --no-sass, from /" 0 away list --no-sass
 check "installed: plan, from /" 0 away plan --elem 8 --rows 5000 --cols 3
 check "installed: run --emulate, from /" 0 away run --elem 16 --rows 67 --cols 129 --emulate
