@@ -8,7 +8,8 @@
 #   ./build.sh install  build, then install (build-aux/install.sh) into PREFIX
 #                       (default /usr/local), staged under DESTDIR if set:
 #                       bin/ptxpose, lib/libptxpose.{a,so*}, include/ptxpose.h,
-#                       lib/pkgconfig/ptxpose.pc, share/doc/ptxpose/.
+#                       lib/pkgconfig/ptxpose.pc, lib/cmake/ptxpose/ (the
+#                       CMake package), share/doc/ptxpose/.
 #   ./build.sh wheel    the Python wheel (python/wheelbuild.py) with
 #                       libptxpose.so inside, into build/wheel/: builds the
 #                       library alone (ninja lib), not the tools or the tests.
@@ -38,8 +39,8 @@ as_root() {
 }
 
 # Debian packages: Lua 5.4 (static library and headers), ninja, prove, a C
-# compiler, a C++ compiler and pkg-config (the tests build examples/ against
-# a staged install).
+# compiler, a C++ compiler, pkg-config and cmake (the tests build examples/
+# against a staged install with both).
 deps_apt() {
 	missing=""
 	[ -f /usr/include/lua5.4/lua.h ] && [ -f /usr/lib/x86_64-linux-gnu/liblua5.4.a ] || missing="$missing liblua5.4-dev"
@@ -48,6 +49,7 @@ deps_apt() {
 	command -v cc >/dev/null 2>&1 || missing="$missing gcc"
 	command -v c++ >/dev/null 2>&1 || missing="$missing g++"
 	command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"
+	command -v cmake >/dev/null 2>&1 || missing="$missing cmake"
 	command -v python3 >/dev/null 2>&1 || missing="$missing python3"
 	python3 -m pip --version >/dev/null 2>&1 || missing="$missing python3-pip"
 	if [ -n "$missing" ]; then
