@@ -8,9 +8,11 @@
 #   ./build.sh install  build, then install (build-aux/install.sh) into PREFIX
 #                       (default /usr/local), staged under DESTDIR if set:
 #                       bin/ptxpose, lib/libptxpose.{a,so*}, include/ptxpose.h,
-#                       lib/pkgconfig/ptxpose.pc, share/doc/ptxpose/.
-#   ./build.sh wheel    build, then the Python wheel (python/wheelbuild.py) with
-#                       libptxpose.so inside, into build/wheel/.
+#                       lib/pkgconfig/ptxpose.pc, lib/cmake/ptxpose/ (the
+#                       CMake package), share/doc/ptxpose/.
+#   ./build.sh wheel    the Python wheel (python/wheelbuild.py) with
+#                       libptxpose.so inside, into build/wheel/: builds the
+#                       library alone (ninja lib), not the tools or the tests.
 #   ./build.sh fuzz [SECONDS]
 #                       install clang and libFuzzer where missing, build the
 #                       fuzz targets (fuzz/fuzz_*.c) and run each for SECONDS
@@ -37,8 +39,8 @@ as_root() {
 }
 
 # Debian packages: Lua 5.4 (static library and headers), ninja, prove, a C
-# compiler, a C++ compiler and pkg-config (the tests build examples/ against
-# a staged install).
+# compiler, a C++ compiler, pkg-config and cmake (the tests build examples/
+# against a staged install with both).
 deps_apt() {
 	missing=""
 	[ -f /usr/include/lua5.4/lua.h ] && [ -f /usr/lib/x86_64-linux-gnu/liblua5.4.a ] || missing="$missing liblua5.4-dev"
@@ -47,6 +49,7 @@ deps_apt() {
 	command -v cc >/dev/null 2>&1 || missing="$missing gcc"
 	command -v c++ >/dev/null 2>&1 || missing="$missing g++"
 	command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"
+	command -v cmake >/dev/null 2>&1 || missing="$missing cmake"
 	command -v python3 >/dev/null 2>&1 || missing="$missing python3"
 	python3 -m pip --version >/dev/null 2>&1 || missing="$missing python3-pip"
 	if [ -n "$missing" ]; then
@@ -119,22 +122,12 @@ fuzz_one() {
 	return 1
 }
 
-# quiet_ninja TARGET...: ninja without its step lines (errors still show),
-# with one line first when there is work to do.
-quiet_ninja() {
-	n=$(ninja -n "$@" 2>/dev/null | grep -c '^\[') || true
-	[ "${n:-0}" -le 5 ] || say "building $* ($n steps)"
-	mkdir -p build
-	{ ninja "$@" 2>&1; echo $? >build/.ninja-rc; } | grep -v -e '^\[[0-9]*/[0-9]*\] ' -e '^ninja: no work to do' >&2 || true
-	return "$(cat build/.ninja-rc)"
-}
-
 # build TARGET...: what is missing installed, then TARGET built.
 build() {
 	deps_apt
 	deps_cuda
 	deps_cuobjdump
-	quiet_ninja "$@"
+	sh build-aux/ninja.sh "$@"
 }
 
 # gen_quiet: ptx/ from scripts/variants.lua, the files it wrote named, those
@@ -165,7 +158,7 @@ main)
 	say "generating ptx/ from scripts/variants.lua"
 	gen_quiet
 	n=$(ls ptx/*.ptx | wc -l)
-	say "assembling and summarizing the $n kernels (ptxas and cuobjdump; about 20 s on 2 cores)"
+	say "assembling and summarizing the $n kernels (ptxas and cuobjdump)"
 	build/ptxpose list ptx
 	tap=build/check.tap
 	if build/ptxpose check --shapes 1x1 ptx/naive_1d_b32.ptx >/dev/null 2>&1; then
@@ -178,7 +171,7 @@ main)
 		build/ptxpose bench
 		echo "$n kernels generated, assembled, verified and timed on the GPU: $counts"
 	else
-		say "no CUDA device here: verifying every kernel on small shapes in the emulator (about 15 s; TAP in $tap)"
+		say "no CUDA device here: verifying every kernel on small shapes in the emulator (TAP in $tap)"
 		rc=0
 		build/ptxpose check --emulate ptx/*.ptx >"$tap" || rc=$?
 		echo "$n kernels generated, assembled, emulated: $(check_summary "$tap" "$rc");" \
@@ -191,7 +184,9 @@ install)
 	sh build-aux/install.sh
 	;;
 wheel)
-	build
+	# what the wheel holds: the library (wheelbuild.py builds it), the package
+	deps_apt
+	deps_cuda
 	python3 python/wheelbuild.py --out build/wheel
 	;;
 test)
@@ -207,7 +202,7 @@ fuzz)
 	esac
 	build main
 	deps_fuzz
-	quiet_ninja fuzz
+	sh build-aux/ninja.sh fuzz
 	# as many targets at a time as there are processors, each line printed in
 	# the targets' order once its batch ends
 	jobs=$(nproc 2>/dev/null || echo 1)

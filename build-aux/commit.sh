@@ -24,7 +24,9 @@ dep() { [ -e "$1" ] && printf ' \\\n %s' "$(printf %s "$1" | sed 's/[ #$]/\\&/g'
 		dep "$common/packed-refs"
 		dep "$common/refs/tags"
 		if ref=$(git symbolic-ref -q HEAD); then dep "$common/$ref"; fi
-		git ls-files | while IFS= read -r f; do dep "$f"; done
+		# one awk for the tracked files, not a process each (a fresh build waits on this)
+		git ls-files | while IFS= read -r f; do [ -e "$f" ] && printf '%s\n' "$f"; done |
+			awk '{ gsub(/[ #$]/, "\\\\&"); printf " \\\n %s", $0 }'
 	fi
 	echo
 } >"$out.d"

@@ -11,6 +11,7 @@
 #include "rig/geam.h"
 #include "cli/cli.h"
 #include "cli/gpu.h"
+#include "cli/kernel_arg.h"
 #include "cli/opts_shape.h"
 #include "rig/rig.h"
 
@@ -379,7 +380,7 @@ static int load_files(bench *b)
 		return EXIT_CUDA;
 	}
 	for (size_t i = 0; i < b->o->nfiles; i++) {
-		px_status st = px_file_load(&b->v[i].f, b->o->files[i], err, sizeof err);
+		px_status st = cli_kernel_load(&b->v[i].f, b->o->files[i], err, sizeof err);
 		if (st) {
 			cli_err(CMD, "%s", err);
 			return cli_exit(st);

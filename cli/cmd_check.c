@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "cli/gpu.h"
+#include "cli/kernel_arg.h"
 #include "cli/opts_shape.h"
 #include "emu/emu.h"
 #include "rig/rig.h"
@@ -323,7 +324,7 @@ static void check_file(check_run *c, const char *path)
 {
 	px_file f;
 	char err[1024];
-	px_status st = px_file_load(&f, path, err, sizeof err);
+	px_status st = cli_kernel_load(&f, path, err, sizeof err);
 	if (st) {
 		fail_all(c, path, err, 0, cli_exit(st));
 		return;

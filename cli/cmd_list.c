@@ -9,19 +9,21 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/kernel_arg.h"
 #include "cli/list.h"
+#include "cli/progress.h"
 #include "cli/opts.h"
 #include "inspect/inspect.h"
 #include "include/ptxpose_tools.h"
 
 static const char help[] =
 	"usage: ptxpose list [--arch sm_90] [--no-sass | --no-ptxas] [--csv | --json] [-v]\n"
-	"                    [FILE.ptx... | DIR]\n"
+	"                    [FILE.ptx... | NAME... | DIR]\n"
 	"\n"
-	"Summarizes PTX files, one row each; with none given, the library's kernels\n"
+	"Summarizes PTX files (or the library's kernels of those NAMEs), one row each; with\n"
+	"none given, the library's kernels\n"
 	"(those built into ptxpose, and $PTXPOSE_PTX's), named by the file they came from:\n"
 	"  name         the file name without .ptx\n"
 	"  elem         element width in bits (metadata elem=)\n"
@@ -57,10 +59,11 @@ static const char help[] =
 	"  -v           the tools used, then each file's ptxas -v output on stderr,\n"
 	"               under a line 'FILE:'\n"
 	"\n"
-	"On a terminal, a progress line on stderr while the tools run, erased after;\n"
-	"none when stderr is a pipe or a file. Errors follow the table on stderr, one\n"
-	"line a file (a rejected file: ptxas's output); a file that cannot be read\n"
-	"gets no row when no file could be.\n"
+	"Progress, on stderr while the tools run: on a terminal, a line rewritten and\n"
+	"erased after; in a pipe or a file, a line once they have run 2 s, then every\n"
+	"10 s, and one at the end. PTXPOSE_PROGRESS=0 turns it off. Errors follow the\n"
+	"table on stderr, one line a file (a rejected file: ptxas's output); a file\n"
+	"that cannot be read gets no row when no file could be.\n"
 	"\n"
 	"Exit codes: 0 ok, 2 usage, 3 a file missing, unreadable, empty, holding a NUL\n"
 	"byte or without ptxpose metadata, 5 a file ptxas rejects,\n"
@@ -267,17 +270,20 @@ int cmd_list(int argc, char **argv)
 		rc = EXIT_INPUT;
 		goto done;
 	}
-	for (int i = 0; o.nfiles && i < n; i++)
-		in[i].path = paths[i];
-	/* a terminal sees what takes the time; a pipe or a file gets no progress */
-	int progress = n > 1 && !o.no_ptxas && isatty(STDERR_FILENO);
-	if (progress) {
-		fprintf(stderr, "ptxpose list: %s %d files...", tools.cuobjdump[0] ? "assembling and disassembling" : "assembling", n);
-		fflush(stderr);
+	for (int i = 0; o.nfiles && i < n; i++) {
+		size_t len;
+		if (cli_kernel_arg(paths[i], &in[i].path, &in[i].ptx, &len, err, sizeof err)) {
+			cli_err("list", "%s", err);
+			rc = EXIT_INPUT;
+			goto done;
+		}
 	}
-	ins_inspect_many(&tools, in, n, o.arch, (int)o.jobs, reps, NULL);
-	if (progress)
-		fputs("\r\033[K", stderr);
+	/* what takes the time, on stderr (cli/progress.h) */
+	cli_progress prog;
+	cli_progress_init(&prog, "list");
+	ins_progress step = {cli_progress_step, &prog};
+	ins_inspect_many(&tools, in, n, o.arch, (int)o.jobs, reps, NULL, &step);
+	cli_progress_end(&prog);
 	int unread = 0;
 	if (o.csv)
 		sb_add(&out, LIST_CSV_HEAD);

@@ -8,6 +8,7 @@
 
 #include "cli/cli.h"
 #include "cli/gpu.h"
+#include "cli/kernel_arg.h"
 #include "cli/opts_shape.h"
 #include "cli/run_pick.h"
 #include "emu/emu.h"
@@ -265,7 +266,7 @@ int cmd_run(int argc, char **argv)
 		return code == HELP_SHOWN ? EXIT_OK : code;
 	char err[1024], name[96], head[320];
 	px_file f = {0};
-	px_status st = o.file ? px_file_load(&f, o.file, err, sizeof err) : PX_OK;
+	px_status st = o.file ? cli_kernel_load(&f, o.file, err, sizeof err) : PX_OK;
 	if (st)
 		return fail(st, err);
 	rig_shape s = o.sh.s;

@@ -6,10 +6,9 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/kernel_arg.h"
 #include "cli/opts.h"
-#include "common/fsio.h"
 #include "inspect/inspect.h"
-#include "include/ptxpose_tools.h"
 
 static const char help[] =
 	"usage: ptxpose sass [--arch sm_90] [--summary | --raw] [--json] [-v] FILE.ptx|VARIANT\n"
@@ -203,46 +202,6 @@ static int parse_args(int argc, char **argv, sass_opts *o)
 	return parse_given(o) ? EXIT_USAGE : 0;
 }
 
-static int ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-	return n >= m && !strcmp(s + n - m, suffix);
-}
-
-/* The library's kernels, for names: 0, or -1 (said) when they cannot be had. */
-static int library(ptxpose_tool_kernels **r)
-{
-	if (*r)
-		return 0;
-	ptxpose_status st = ptxpose_tool_kernels_new(r);
-	if (!st)
-		st = ptxpose_tool_kernels_add_library(*r);
-	if (st)
-		cli_err(CMD, "%s", ptxpose_last_error());
-	return st ? -1 : 0;
-}
-
-/* A path as given (an existing file, a name ending in .ptx or holding a
- * '/'), or a kernel of the library's by name (*reg made on demand). */
-static int resolve(const char *arg, ptxpose_tool_kernels **reg, ins_input *out)
-{
-	int i;
-	*out = (ins_input){.path = arg};
-	if (fs_exists(arg) || ends_with(arg, ".ptx") || strchr(arg, '/'))
-		return 0;
-	if (library(reg))
-		return -1;
-	if ((i = ptxpose_tool_kernels_find(*reg, arg)) >= 0) {
-		ptxpose_tool_kernel k;
-		ptxpose_tool_kernels_get(*reg, i, &k);
-		*out = (ins_input){.path = k.file, .ptx = k.ptx};
-		return 0;
-	}
-	cli_err(CMD, "%s: no such file, and no kernel of that name among the library's (built in, $PTXPOSE_PTX)",
-		arg);
-	return -1;
-}
-
 static int exit_code(int st)
 {
 	switch (st) {
@@ -318,7 +277,7 @@ static int report_errors(const ins_report *rep, int n)
 static int run(const sass_opts *o, const ins_tools *tools, const ins_input *in, ins_report *rep)
 {
 	ins_batch_info info;
-	ins_inspect_many(tools, in, o->nfiles, o->arch, ins_jobs_default(), rep, &info);
+	ins_inspect_many(tools, in, o->nfiles, o->arch, ins_jobs_default(), rep, &info, NULL);
 	if (o->verbose && o->nfiles > 2)
 		fprintf(stderr, "sass: %d files: %d from %d merged module%s, %d alone\n", o->nfiles, info.merged,
 			info.modules, info.modules == 1 ? "" : "s", info.alone);
@@ -352,7 +311,6 @@ int cmd_sass(int argc, char **argv)
 		free(o.files);
 		return rc == OPT_HELP ? EXIT_OK : rc;
 	}
-	ptxpose_tool_kernels *reg = NULL;
 	ins_input *in = calloc((size_t)o.nfiles, sizeof *in);
 	ins_report *rep = calloc((size_t)o.nfiles, sizeof *rep);
 	ins_tools tools;
@@ -363,7 +321,9 @@ int cmd_sass(int argc, char **argv)
 		goto done;
 	}
 	for (int i = 0; i < o.nfiles; i++) {
-		if (resolve(o.files[i], &reg, &in[i])) {
+		size_t len;
+		if (cli_kernel_arg(o.files[i], &in[i].path, &in[i].ptx, &len, err, sizeof err)) {
+			cli_err(CMD, "%s", err);
 			rc = EXIT_INPUT;
 			goto done;
 		}
@@ -384,6 +344,5 @@ done:
 	free(rep);
 	free(in);
 	free(o.files);
-	ptxpose_tool_kernels_free(reg);
 	return rc;
 }

@@ -50,6 +50,9 @@ static void usage(FILE *f)
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "  %-6s %s\n", commands[i].name, commands[i].what);
 	fprintf(f, "  %-6s %s\n", "help", "this text, or `ptxpose help COMMAND` for one command");
+	fprintf(f, "\nWherever a command takes a FILE.ptx, the name of one of the library's kernels\n"
+		   "(built in, or $PTXPOSE_PTX's; `ptxpose list` lists them) does too:\n"
+		   "`ptxpose check --emulate fast_b32`.\n");
 	fprintf(f, "\nEach command takes --help, anywhere among its arguments. --version prints the\n"
 		   "version and the commit it was built from. Exit codes: 0 ok, 1 wrong result,\n"
 		   "2 usage, 3 input, 4 no CUDA driver or device, 5 CUDA error, 6 script error,\n"

@@ -235,8 +235,17 @@ typedef struct {
 	int alone;    /* files disassembled alone */
 } ins_batch_info;
 
+/* Told of each step of ins_inspect_many as it ends, from the threads doing
+ * them: one more of `total` done in `phase` ("files assembled", "merged
+ * modules disassembled"). */
+typedef struct {
+	void (*step)(void *ud, const char *phase, int total);
+	void *ud;
+} ins_progress;
+
+/* progress may be NULL. */
 void ins_inspect_many(const ins_tools *tools, const ins_input *in, int n, const char *arch, int jobs,
-		      ins_report *reps, ins_batch_info *info);
+		      ins_report *reps, ins_batch_info *info, const ins_progress *progress);
 
 /* The SASS of the reports with status INS_OK (inspected without cuobjdump)
  * from merged modules, up to `jobs` at a time (merge.c): fills sass,
@@ -244,7 +253,7 @@ void ins_inspect_many(const ins_tools *tools, const ins_input *in, int n, const 
  * and err; redo[i] = 1 for a file the merge could not take, to inspect
  * alone. */
 void ins_merge_sass(const ins_tools *tools, const ins_input *in, int n, const char *arch, int jobs,
-		    ins_report *reps, int *redo, ins_batch_info *info);
+		    ins_report *reps, int *redo, ins_batch_info *info, const ins_progress *progress);
 
 /* The number of processors online, from 1 to 16: the files inspected at a
  * time (batch.c; common/pool.h runs them). */

@@ -223,6 +223,7 @@ typedef struct {
 	int *start;        /* chunk c: member[start[c] .. start[c + 1]) */
 	int nchunks;
 	int *redo;
+	const ins_progress *progress;
 } merge_job;
 
 /* Assemble and disassemble one chunk; fill its members' SASS, or mark them
@@ -276,7 +277,10 @@ static void run_chunk(merge_job *j, int c)
 
 static void chunk_one(void *arg, int c)
 {
-	run_chunk(arg, c);
+	merge_job *j = arg;
+	run_chunk(j, c);
+	if (j->progress)
+		j->progress->step(j->progress->ud, "merged modules disassembled", j->nchunks);
 }
 
 /* 1 when file i can join chunk c (same header, an entry name of its own). */
@@ -321,14 +325,14 @@ static void assign(merge_job *j, int n, int eligible, int jobs, int *chunk_of, i
 }
 
 void ins_merge_sass(const ins_tools *tools, const ins_input *in, int n, const char *arch, int jobs,
-		    ins_report *reps, int *redo, ins_batch_info *info)
+		    ins_report *reps, int *redo, ins_batch_info *info, const ins_progress *progress)
 {
 	part *parts = calloc((size_t)n + 1, sizeof *parts);
 	int *member = calloc((size_t)n + 1, sizeof *member), *start = calloc((size_t)n + 2, sizeof *start);
 	int *chunk_of = calloc((size_t)n + 1, sizeof *chunk_of), *first = calloc((size_t)n + 1, sizeof *first);
 	int *size = calloc((size_t)n + 1, sizeof *size);
 	int ok = parts && member && start && chunk_of && first && size;
-	merge_job j = {tools, in, reps, parts, arch, member, start, 0, redo};
+	merge_job j = {tools, in, reps, parts, arch, member, start, 0, redo, progress};
 	int eligible = 0;
 	for (int i = 0; i < n; i++) {
 		redo[i] = !ok && reps[i].status == INS_OK;

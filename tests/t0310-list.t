@@ -3,7 +3,10 @@
 # file, CSV, --no-sass, and the failures (a file ptxas rejects, a file
 # without metadata, a missing, empty or NUL-holding file, ptxas missing, a bad
 # --arch, an empty folder), cuobjdump missing (a note, the table as
-# --no-sass), the progress line on a terminal and none in a pipe.
+# --no-sass); the progress (cli/progress.h, off elsewhere in the suite): on a
+# terminal, a line rewritten as files end, cleared; in a pipe, lines once the
+# phase has run past 2 s (a ptxas that sleeps 1 s a file, one at a time),
+# the table on stdout the same.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib/tap.sh
 
@@ -13,7 +16,7 @@ need_ptx "$1"
 nfiles=$#
 
 check "list --no-sass runs on ptx/" 0 "$PX" list --no-sass
-[ -s "$tmp/err" ] && { nok "... nothing on stderr (no progress line in a file)"; diag <"$tmp/err"; } || ok "... nothing on stderr (no progress line in a file)"
+[ -s "$tmp/err" ] && { nok "... nothing on stderr (PTXPOSE_PROGRESS=0)"; diag <"$tmp/err"; } || ok "... nothing on stderr (PTXPOSE_PROGRESS=0)"
 rows=$(($(wc -l <"$tmp/out") - 1))
 if [ "$rows" -eq "$nfiles" ]; then ok "one row per file ($rows)"; else nok "one row per file ($rows rows, $nfiles files)"; diag <"$tmp/out"; fi
 if head -1 "$tmp/out" | grep -q '^name  *elem  *tile  *block  *vec  *smem  *regs  *smem B  *spill/stack  *LDG128  *STG128  *bank W/I$'; then
@@ -90,13 +93,26 @@ check "list without cuobjdump: exit 0" 0 env PTXPOSE_CUOBJDUMP="$tmp/nothere" "$
 one_line "... one note saying what is left out" "^ptxpose list: note: PTXPOSE_CUOBJDUMP=.* is not an executable.*; LDG128 and STG128 are left as - (--no-sass)$"
 awk 'NR > 1 && $10 == "-" && $11 == "-" { n++ } END { exit n != 2 }' "$tmp/out" && ok "... the table, LDG128 and STG128 as -" ||
 	{ nok "... the table, LDG128 and STG128 as -"; diag <"$tmp/out"; }
-# a progress line on a terminal only (script(1) gives it one)
+# progress: on a terminal (script(1) gives stderr one; stdout to a file)
 if command -v script >/dev/null 2>&1; then
-	script -qec "\"$PX\" list --no-sass \"$1\" \"$2\"" /dev/null >"$tmp/tty" 2>&1
-	grep -q 'ptxpose list: assembling 2 files\.\.\.' "$tmp/tty" && ok "on a terminal: a progress line" || { nok "on a terminal: a progress line"; diag <"$tmp/tty"; }
+	env -u PTXPOSE_PROGRESS script -qec "\"$PX\" list --no-sass \"$1\" \"$2\" 2>&1 >\"$tmp/tty.out\"" /dev/null >"$tmp/tty" 2>&1
+	printf '\rptxpose list: 2 of 2 files assembled\033[K\r\033[K' >"$tmp/tty.end"
+	tail -c "$(wc -c <"$tmp/tty.end")" "$tmp/tty" | cmp -s - "$tmp/tty.end" && [ "$(wc -l <"$tmp/tty.out")" -eq 3 ] &&
+		! grep -q 'assembled' "$tmp/tty.out" && ok "on a terminal: 2 of 2 files assembled, then the line cleared; stdout the table" ||
+		{ nok "on a terminal: the progress line"; od -c "$tmp/tty" | diag; }
 else
 	ok "# SKIP script(1) missing: no terminal to show a progress line on"
 fi
+# in a pipe: a long phase (three files, one at a time, 1 s each) says so
+ptxas=$("$PX" list -v --no-sass "$1" 2>&1 >/dev/null | sed -n 's/^ptxas: //p')
+printf '#!/bin/sh\nsleep 1\nexec "%s" "$@"\n' "$ptxas" >"$tmp/slow"
+chmod +x "$tmp/slow"
+"$PX" list --no-sass "$1" "$2" "$3" >"$tmp/fast" 2>/dev/null
+check "in a pipe, a ptxas of 1 s a file, --jobs 1: exit 0" 0 env -u PTXPOSE_PROGRESS -u PTXPOSE_TOOL_CACHE PTXPOSE_PTXAS="$tmp/slow" \
+	"$PX" list --no-sass --jobs 1 "$1" "$2" "$3"
+grep -q '^ptxpose list: [23] of 3 files assembled ([0-9]* s)$' "$tmp/err" && grep -q '^ptxpose list: done in [0-9]* s$' "$tmp/err" &&
+	! grep -qv '^ptxpose list: ' "$tmp/err" && ok "... past 2 s, a line on stderr, then one at the end" || { nok "... the progress lines"; diag <"$tmp/err"; }
+cmp -s "$tmp/out" "$tmp/fast" && ok "... stdout: the table, as without progress" || { nok "... stdout differs"; diff "$tmp/fast" "$tmp/out" | diag; }
 # --no-ptxas: the metadata's columns, no tool run (none needed)
 check "list --no-ptxas, ptxas missing: exit 0" 0 env PTXPOSE_PTXAS=/nonexistent PTXPOSE_CUOBJDUMP=/nonexistent "$PX" list --no-ptxas "$1" "$2"
 [ ! -s "$tmp/err" ] && [ "$(wc -l <"$tmp/out")" -eq 3 ] &&

@@ -1,7 +1,10 @@
 #!/bin/sh
 # A fresh clone's first minutes: ./build.sh's main job is quiet (no ninja
-# step lines, no "unchanged ptx/..." per file: a count), builds `ninja main`
-# alone, keeps check's TAP in build/check.tap and ends with a summary line;
+# step lines but the count of steps, right on a fresh clone where ninja would
+# regenerate build.ninja first, and a line at each quarter; no "unchanged
+# ptx/..." per file: a count), builds `ninja main` alone, keeps check's TAP
+# in build/check.tap and ends with a summary line; `./build.sh wheel` leaves
+# the build to wheelbuild.py (the library alone: no `ninja all`);
 # apt-get waits for the lock (DPkg::Lock::Timeout), for update and install;
 # `ninja test`'s prove never says "No saved state", starts with tests/slow-first
 # on a fresh tree and empties build/tool-cache first; `./build.sh fuzz` gives
@@ -11,21 +14,26 @@
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib/tap.sh
 t=$tmp/tree bin=$tmp/bin log=$tmp/calls
-mkdir -p "$t/build" "$t/ptx" "$t/fuzz" "$t/.deps/nvidia/x/bin" "$bin"
+mkdir -p "$t/build" "$t/build-aux" "$t/ptx" "$t/fuzz" "$t/.deps/nvidia/x/bin" "$bin"
 cp build.sh "$t/"
+cp build-aux/ninja.sh "$t/build-aux/"
 touch "$t/ptx/a.ptx" "$t/ptx/b.ptx" "$t/.deps/nvidia/x/bin/cuobjdump" "$t/.deps/nvidia/x/bin/nvdisasm" "$t/fuzz/fuzz_x.c"
 : >"$log"
 # the real tools build.sh needs, and nothing else (no pkg-config, python3, cc: "missing")
-for x in sh dirname ls wc grep sed cut cat mkdir rm cp head tail env tr; do
+for x in sh dirname ls wc grep sed cut cat mkdir rm cp head tail env tr awk; do
 	p=$(command -v $x) && ln -s "$p" "$bin/$x"
 done
 stub() { printf '#!/bin/sh\n%s\n' "$2" >"$bin/$1" && chmod +x "$bin/$1"; }
 stub id 'echo 0'
 stub nproc 'echo 2'
 stub apt-get "echo \"apt-get \$*\" >>'$log'"
+# ninja: as on a fresh clone, build.ninja is regenerated before anything (a
+# dry run before that shows that step alone), then 40 steps
 stub ninja "echo \"ninja \$*\" >>'$log'
-if [ \"\$1\" = -n ]; then i=0; while [ \$i -lt 40 ]; do i=\$((i+1)); echo \"[\$i/40] CC x\$i.o\"; done; exit 0; fi
-echo '[1/2] CC a.o'; echo '[2/2] LINK build/ptxpose'; echo 'ninja: no work to do.'"
+if [ \"\$1\" = build.ninja ]; then : >'$tmp/configured'; echo '[1/1] CONFIGURE'; exit 0; fi
+[ -e '$tmp/configured' ] || { echo '[1/1] CONFIGURE'; exit 0; }
+[ \"\$1\" = -n ] && n=1 || n=
+i=0; while [ \$i -lt 40 ]; do i=\$((i+1)); echo \"[\$i/40] CC x\$i.o\"; done; [ -n \"\$n\" ] || echo 'ninja: no work to do.'"
 stub clang 'case $1 in -print-file-name=*) echo /bin/sh ;; -dumpversion) echo 16.0 ;; esac'
 # ptxpose: gen writes one file and leaves one; check --emulate passes 3 cases, or fails one when FAIL is set
 cat >"$t/build/ptxpose" <<'PX'
@@ -53,7 +61,9 @@ grep -q '^== apt-get update (waits up to 10 minutes if another package manager h
 grep -qx 'ninja main' "$log" && ! grep -qx 'ninja' "$log" && ! grep -q 'ninja all' "$log" &&
 	ok "... builds ninja main, not everything" || { nok "... what it builds"; diag <"$log"; }
 ! grep -q '^\[[0-9]*/[0-9]*\] \|no work to do' "$tmp/out" "$tmp/err" && grep -q '^== building main (40 steps)$' "$tmp/err" &&
-	ok "... no ninja step lines: one line saying how many" || { nok "... ninja's lines"; diag <"$tmp/err"; }
+	ok "... no ninja step lines: one line saying how many, after build.ninja is regenerated" || { nok "... ninja's lines"; diag <"$tmp/err"; }
+[ "$(grep '^== building main: ' "$tmp/err" | tr '\n' '|')" = "== building main: 25% (10 of 40 steps)|== building main: 50% (20 of 40 steps)|== building main: 75% (30 of 40 steps)|" ] &&
+	ok "... and a line at each quarter" || { nok "... the quarter lines"; diag <"$tmp/err"; }
 ! grep -q '^unchanged ' "$tmp/out" "$tmp/err" && grep -qx '== 1 files of ptx/ unchanged' "$tmp/err" &&
 	grep -qx 'wrote ptx/b.ptx' "$tmp/out" && ok "... ptx/ files left alone counted, the written named" ||
 	{ nok "... gen's lines"; diag <"$tmp/out"; diag <"$tmp/err"; }
@@ -76,6 +86,14 @@ grep -qx 'not ok 3 - b 3x3' "$tmp/err" && grep -qx '# wrong at (1, 2)' "$tmp/err
 run sh build.sh test
 grep -qx 'ninja all' "$log" && grep -qx 'ninja test' "$log" && ok "./build.sh test: ninja all, then ninja test" ||
 	{ nok "./build.sh test"; diag <"$log"; }
+
+stub python3 "echo \"python3 \$*\" >>'$log'"
+stub pip3 ''
+: >"$log"
+run sh build.sh wheel
+grep -qx 'python3 python/wheelbuild.py --out build/wheel' "$log" && ! grep -q '^ninja' "$log" &&
+	ok "./build.sh wheel: wheelbuild.py, which builds the library; no ninja all" || { nok "./build.sh wheel"; diag <"$log"; diag <"$tmp/err"; }
+rm "$bin/python3" "$bin/pip3"
 
 # ninja test's prove: --state=slow only once build/prove-state has times;
 # before, the tests of tests/slow-first first, then tests/

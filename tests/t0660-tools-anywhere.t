@@ -32,7 +32,7 @@ mkdir -p "$tmp/bare/bin"
 cp build/ptxpose "$tmp/bare/bin/"
 # (with the run's ptxas results, $PTXPOSE_TOOL_CACHE: list assembles every
 # built-in kernel, 5 CPU-seconds otherwise, and no cuobjdump run is cached)
-bare() { (cd / && env -i PATH=/usr/bin:/bin HOME="$tmp/home" ${PTXPOSE_TOOL_CACHE:+PTXPOSE_TOOL_CACHE="$PTXPOSE_TOOL_CACHE"} "$tmp/bare/bin/ptxpose" "$@"); }
+bare() { (cd / && env -i PATH=/usr/bin:/bin HOME="$tmp/home" PTXPOSE_PROGRESS=0 ${PTXPOSE_TOOL_CACHE:+PTXPOSE_TOOL_CACHE="$PTXPOSE_TOOL_CACHE"} "$tmp/bare/bin/ptxpose" "$@"); }
 if bare sass --summary fast_b32 >/dev/null 2>&1; then
 	ok "# SKIP cuobjdump is found from /usr/bin, /bin or /usr/local/cuda/bin: it cannot be missing"
 	ok "# SKIP (the same)"

@@ -5,12 +5,15 @@
 # examples/transpose.c and .cpp built against it through
 # `pkg-config --cflags --libs ptxpose` (and the static library), run without
 # a driver (the library's "no CUDA driver" status, 4, as their exit code) and
-# with the fake driver (the whole call sequence, checked bit-exactly); and the
-# installed ptxpose run from / with no repository.
+# with the fake driver (the whole call sequence, checked bit-exactly); the
+# CMake package (find_package(ptxpose): its version rule, and
+# examples/cmake built with it against the staged tree, which is not where
+# PREFIX says: the package is relocatable); and the installed ptxpose run
+# from / with no repository, its built-in kernels taken by name.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib/tap.sh
 need_ptxpose
-for t in pkg-config c++; do
+for t in pkg-config c++ cmake; do
 	command -v $t >/dev/null 2>&1 || { nok "$t is missing (./build.sh test installs it)"; finish; }
 done
 prefix=/opt/ptxpose-test
@@ -26,7 +29,8 @@ sover() { if [ "$(v MAJOR)" = 0 ]; then echo "0.$(v MINOR)"; else v MAJOR; fi; }
 ver=$(v MAJOR).$(v MINOR).$(v PATCH)
 missing=
 for f in bin/ptxpose include/ptxpose.h lib/libptxpose.a lib/libptxpose.so.$ver lib/libptxpose.so.$(sover) \
-	lib/libptxpose.so lib/pkgconfig/ptxpose.pc share/doc/ptxpose/README.md share/doc/ptxpose/DESIGN.md; do
+	lib/libptxpose.so lib/pkgconfig/ptxpose.pc lib/cmake/ptxpose/ptxposeConfig.cmake \
+	lib/cmake/ptxpose/ptxposeConfigVersion.cmake share/doc/ptxpose/README.md share/doc/ptxpose/DESIGN.md; do
 	[ -e "$stage$prefix/$f" ] || missing="$missing $f"
 done
 [ -z "$missing" ] && ok "... every file in its place" || { nok "... missing:$missing"; diag <"$tmp/err"; }
@@ -79,14 +83,54 @@ LD_LIBRARY_PATH=$libs ldd "$tmp/transpose_c" | grep -q "libptxpose.so.$(sover) =
 	! LD_LIBRARY_PATH=$libs ldd "$tmp/transpose_static" | grep -q libptxpose &&
 	ok "the shared build needs libptxpose.so.$(sover); the static one nothing of ptxpose" || nok "ldd"
 
+# the CMake package: no folder written in it; find_package's version rule
+# (while MAJOR is 0, the same MAJOR.MINOR and no newer: the soname's rule)
+cm=$stage$prefix/lib/cmake/ptxpose
+! grep -q -e "$prefix" -e "$stage" "$cm/ptxposeConfig.cmake" "$cm/ptxposeConfigVersion.cmake" &&
+	ok "the CMake package names no folder (relocatable)" || nok "the CMake package names $prefix or $stage"
+mm=$(v MAJOR).$(v MINOR)
+cat >"$tmp/versions.cmake" <<CMAKE
+foreach(want "" $mm $ver $ver.0 $(v MAJOR).$(($(v MINOR) - 1)) $(v MAJOR).$(($(v MINOR) + 1)) $(($(v MAJOR) + 1)).0 $mm.99)
+  unset(PACKAGE_VERSION_COMPATIBLE)
+  unset(PACKAGE_VERSION_EXACT)
+  set(PACKAGE_FIND_VERSION "\${want}")
+  string(REGEX MATCHALL "[0-9]+" parts "\${want}.0.0")
+  list(GET parts 0 PACKAGE_FIND_VERSION_MAJOR)
+  list(GET parts 1 PACKAGE_FIND_VERSION_MINOR)
+  set(CMAKE_SIZEOF_VOID_P 8)
+  include("$cm/ptxposeConfigVersion.cmake")
+  message("[\${want}] \${PACKAGE_VERSION_COMPATIBLE} \${PACKAGE_VERSION_EXACT}")
+endforeach()
+CMAKE
+cmake -P "$tmp/versions.cmake" >"$tmp/out" 2>&1
+printf '%s\n' "[] TRUE " "[$mm] TRUE TRUE" "[$ver] TRUE TRUE" "[$ver.0] TRUE TRUE" "[$(v MAJOR).$(($(v MINOR) - 1))] FALSE " \
+	"[$(v MAJOR).$(($(v MINOR) + 1))] FALSE " "[$(($(v MAJOR) + 1)).0] FALSE " "[$mm.99] FALSE " >"$tmp/want"
+cmp -s "$tmp/out" "$tmp/want" && ok "ptxposeConfigVersion.cmake: any version, $mm and $ver served ($mm, as $mm.0, and $ver exactly); the MINOR before and after, the next MAJOR and $mm.99 not" ||
+	{ nok "ptxposeConfigVersion.cmake"; diff "$tmp/want" "$tmp/out" | diag; }
+check "examples/cmake: cmake configures with find_package(ptxpose $mm), CMAKE_PREFIX_PATH the staged tree" 0 \
+	cmake -S examples/cmake -B "$tmp/cmake" -DCMAKE_PREFIX_PATH="$stage$prefix" -DCMAKE_BUILD_TYPE=Release \
+	-DCMAKE_C_FLAGS="-Wall -Wextra -Werror" -DCMAKE_CXX_FLAGS="-Wall -Wextra -Werror"
+check "... and builds transpose_c, transpose_cpp (ptxpose::ptxpose) and transpose_static (ptxpose::static)" 0 \
+	cmake --build "$tmp/cmake"
+for ex in transpose_c transpose_cpp transpose_static; do
+	check "$ex (CMake) with the fake driver, no LD_LIBRARY_PATH: exit 0" 0 env -u LD_LIBRARY_PATH PTXPOSE_LIBCUDA="$PWD/build/fakecuda/libcuda.so.1" "$tmp/cmake/$ex"
+	grep -q '^transpose: [0-9]*x[0-9]* [a-z]* by [a-z0-9_]* on Fake CUDA Device 0: bit-exact$' "$tmp/out" &&
+		ok "... transposed bit-exactly" || { nok "... bit-exact"; diag <"$tmp/out"; }
+done
+ldd "$tmp/cmake/transpose_c" | grep -q "libptxpose.so.$(sover) => $stage$prefix/lib/" && ! ldd "$tmp/cmake/transpose_static" | grep -q libptxpose &&
+	ok "... the shared one loads the staged libptxpose.so.$(sover); the static one needs none" || nok "... ldd of the CMake builds"
+
 # the installed binary, from /, with no repository around (but the run's
 # cache of ptxas's and cuobjdump's results, tests/lib/tap.sh: its list
 # assembles the built-in kernels, which t0300 has assembled already)
 px=$stage$prefix/bin/ptxpose
-away() { (cd / && env -i PATH=/usr/bin:/bin HOME="$tmp" PTXPOSE_TOOL_CACHE="$PTXPOSE_TOOL_CACHE" "$px" "$@"); }
+away() { (cd / && env -i PATH=/usr/bin:/bin HOME="$tmp" PTXPOSE_PROGRESS=0 PTXPOSE_TOOL_CACHE="$PTXPOSE_TOOL_CACHE" "$px" "$@"); }
 check "installed: list --no-sass, from /" 0 away list --no-sass
 check "installed: plan, from /" 0 away plan --elem 8 --rows 5000 --cols 3
 check "installed: run --emulate, from /" 0 away run --elem 16 --rows 67 --cols 129 --emulate
+check "installed: check --emulate of a built-in kernel by name, from /" 0 away check --emulate --shapes 67x129,1x33 fast_b32
+[ "$(grep -c '^ok [12] - fast_b32 ' "$tmp/out")" -eq 2 ] && ok "... its two shapes pass" || { nok "... check's TAP"; diag <"$tmp/out"; }
+check "installed: run of a built-in kernel by name, from /" 0 away run fast_b16 --rows 67 --cols 129 --emulate
 cuobjdump=$(ls .deps/nvidia/*/bin/cuobjdump 2>/dev/null | head -1)
 [ -z "$cuobjdump" ] && [ -x /usr/local/cuda/bin/cuobjdump ] && cuobjdump=/usr/local/cuda/bin/cuobjdump
 if [ -n "$cuobjdump" ]; then

@@ -1,7 +1,7 @@
 # tap.sh: TAP helpers for the shell tests, sourced from the repository root
 # (`. tests/lib/tap.sh`). Sets $PX (the ptxpose under test: $PTXPOSE, else
 # the ASan build), $tmp (a fresh folder, removed at exit) and exports
-# $PTXPOSE_TOOL_CACHE (build/tool-cache unless set).
+# $PTXPOSE_TOOL_CACHE (build/tool-cache unless set) and PTXPOSE_PROGRESS=0.
 #   ok DESC / nok DESC        one TAP line
 #   diag <FILE                the file as # diagnostics
 #   check DESC CODE CMD...    run CMD (stdout in $tmp/out, stderr in $tmp/err),
@@ -23,6 +23,9 @@ PX=${PTXPOSE:-build/asan/ptxpose}
 # empties it first): a kernel is assembled and disassembled once a run. A
 # test of the tools' own limits unsets it.
 export PTXPOSE_TOOL_CACHE="${PTXPOSE_TOOL_CACHE-$PWD/build/tool-cache}"
+# No progress lines (cli/progress.h): whether a phase prints one hangs on how
+# long it took; the tests of those lines unset this.
+export PTXPOSE_PROGRESS=0
 n=0
 fails=0
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptxpose-test.XXXXXX") || exit 1
