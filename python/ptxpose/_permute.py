@@ -7,7 +7,7 @@ from types import SimpleNamespace
 from typing import Any, Sequence, Tuple
 
 from . import _arrays, _core, _handles, _jax, _lib, _streams
-from ._errors import InvalidArgument, Unsupported
+from ._errors import InvalidArgument, SizeOverflow, Unsupported
 
 STRIDE_MAX = 2**63 - 1  # the desc's int64 strides
 
@@ -34,6 +34,8 @@ def _perm_of(perm: Any, rank: int) -> Tuple[int, ...]:
 
 
 def _strides(v: _arrays.View, role: str) -> Tuple[int, ...]:
+    """The desc's strides of a side, checked: a dimension of one element gets stride 1 (its stride
+    is never used), so that the library never reads strides given as its all-zero "packed"."""
     for i, (n, s) in enumerate(zip(v.shape, v.strides)):
         if s < 0 and n > 1:
             raise Unsupported(f'{role}: negative stride {s} elements (dimension {i} of shape {v.shape}): not '
@@ -43,14 +45,33 @@ def _strides(v: _arrays.View, role: str) -> Tuple[int, ...]:
                               f'supported; pass a copy')
         if s > STRIDE_MAX:
             raise InvalidArgument(f'{role}: stride {s} elements (dimension {i}) is past 2^63')
-    return tuple(max(s, 0) for s in v.strides)
+    strides = tuple(s if n != 1 else 1 for n, s in zip(v.shape, v.strides))
+    if role == 'out':
+        _distinct(v.shape, strides)
+    return strides
 
 
-def _span(v: _arrays.View) -> int:
-    """Bytes from the pointer to one past the last element (0 for an empty array)."""
+def _distinct(shape: Tuple[int, ...], strides: Tuple[int, ...]) -> None:
+    """out's elements at distinct addresses, by the library's test (common/nd.h, nd_check): the
+    dimensions of two or more elements by stride ascending, each stride at least the span of the
+    faster ones. Sufficient, not exact: interleaved layouts that never collide are refused too."""
+    span = 1
+    for s, n, k in sorted((s, n, k) for k, (n, s) in enumerate(zip(shape, strides)) if n > 1):
+        if s < span:
+            raise InvalidArgument(f'out: its elements are not distinct: stride {s} elements (dimension {k} of shape '
+                                  f'{shape}, strides {strides}) is less than {span}, the span of the dimensions '
+                                  f'with smaller strides (interleaved layouts are refused as they may alias)')
+        span += s * (n - 1)
+
+
+def _span(v: _arrays.View, role: str) -> int:
+    """Bytes from the pointer to one past the last element (0 for an empty array); past 2^63, an Error."""
     if 0 in v.shape:
         return 0
-    return (sum((n - 1) * max(s, 0) for n, s in zip(v.shape, v.strides)) + 1) * v.itemsize
+    span = (sum((n - 1) * max(s, 0) for n, s in zip(v.shape, v.strides)) + 1) * v.itemsize
+    if span > STRIDE_MAX:
+        raise SizeOverflow(f'{role}: shape {v.shape} with strides {v.strides} spans {span} bytes, past 2^63')
+    return span
 
 
 def permute(x: Any, perm: Sequence[int], out: Any = None, *, stream: Any = None) -> Any:
@@ -75,11 +96,14 @@ def permute(x: Any, perm: Sequence[int], out: Any = None, *, stream: Any = None)
     p = _perm_of(perm, rank)
     if min(vx.shape) < 0:
         raise InvalidArgument(f'x: shape {vx.shape} has a negative dimension')
+    if max(vx.shape) > STRIDE_MAX:  # the desc's uint64 extents would wrap; the library names the rest
+        raise SizeOverflow(f'x: shape {vx.shape}: extent {max(vx.shape)} is past 2^63')
     _arrays.check_pointer(vx, 'x')
     empty = 0 in vx.shape
     if not empty and not vx.ptr:
         raise InvalidArgument(f'x: a null data pointer for shape {vx.shape}')
     sx = _strides(vx, 'x') if not empty else vx.strides
+    ax = _span(vx, 'x')  # before the result's memory is taken
     dev = _core._device_of(vx, 'x')
     run_on = s if s is not None else _streams.current(vx)
     want = tuple(vx.shape[k] for k in p)
@@ -104,7 +128,7 @@ def permute(x: Any, perm: Sequence[int], out: Any = None, *, stream: Any = None)
     if not vo.ptr:
         raise InvalidArgument(f'out: a null data pointer for shape {vo.shape}')
     so = _strides(vo, 'out')
-    ax, ao = _span(vx), _span(vo)
+    ao = _span(vo, 'out')
     if vx.ptr < vo.ptr + ao and vo.ptr < vx.ptr + ax:
         raise InvalidArgument(f'x and out overlap: x spans {vx.ptr:#x}..{vx.ptr + ax:#x}, out '
                               f'{vo.ptr:#x}..{vo.ptr + ao:#x} (a permutation is out of place)')
