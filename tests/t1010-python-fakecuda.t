@@ -234,4 +234,12 @@ ok(rc == 0 and out == 'False\n', 'no library: hasattr(ptxpose, "__version__") is
 rc, out, err = run(['-c', 'import ptxpose, sys\ntry:\n ptxpose.device()\nexcept ptxpose.NoDriver as e:\n'
                     ' print(e.status, e.message)'], PTXPOSE_LIBCUDA='/nonexistent/libcuda.so.1')
 ok(rc == 0 and out.startswith('4 ') and 'libcuda' in out, f'no driver: NoDriver, status 4 ({out.strip()[:80]})', err)
+rc, out, err = run(['-m', 'ptxpose', '--kernels'], PTXPOSE_LIBCUDA='/nonexistent/libcuda.so.1')
+lines = out.splitlines()
+ok(rc == 0 and len(lines) == len(ks) and lines[0].startswith(ks[0].name + ' elem=') and not err,
+   f'no driver: python -m ptxpose --kernels lists the {len(ks)} kernels', err)
+rc, out, err = run(['-c', 'import ptxpose\nks = ptxpose.kernels()\nprint(len(ks), ks[0].name, len(ks[0].ptx) > 100, '
+                    'ptxpose.version()[:5], ptxpose.library_path().source)'], PTXPOSE_LIBCUDA='/nonexistent/libcuda.so.1')
+ok(rc == 0 and out.split() == [str(len(ks)), ks[0].name, 'True', '0.3.0', 'build', 'folder'], 'no driver: kernels(), version() and '
+   f'library_path() answer ({out.strip()})', err)
 finish()

@@ -477,14 +477,16 @@ class _Owned:
 
 
 def kernels(device: Optional[int] = None) -> List[Kernel]:
-    """Every kernel the library holds (built in, and any $PTXPOSE_PTX adds)."""
-    h, lib = _handles.get(device), _lib.load()
+    """Every kernel the library holds (built in, and any $PTXPOSE_PTX adds). With no device,
+    no driver is needed; with one, that device's handle's (made on first use)."""
+    lib = _lib.load()
+    h = _handles.get(device).ptr if device is not None else None
     n = ctypes.c_int()
-    _handles.check(lib.ptxpose_kernel_count(h.ptr, ctypes.byref(n)))
+    _handles.check(lib.ptxpose_kernel_count(h, ctypes.byref(n)))
     out = []
     for i in range(n.value):
         k = _lib.KernelInfo()
-        _handles.check(lib.ptxpose_kernel_get(h.ptr, i, ctypes.byref(k)))
+        _handles.check(lib.ptxpose_kernel_get(h, i, ctypes.byref(k)))
         out.append(Kernel(_s(k.name), k.elem_bytes, k.tile_rows, k.tile_cols, k.per_block, tuple(k.block), k.regs,
                           _s(k.source), _s(k.meta), _s(k.ptx)))
     return out
