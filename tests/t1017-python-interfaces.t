@@ -328,9 +328,9 @@ def case(seed):
 
     how = rng.random()
     if perm == list(range(rank - 2)) + [rank - 1, rank - 2] and how < 0.5:
-        call = (lambda: ptxpose.transpose(x, y)) if how < 0.4 or flips else plan_then_execute
+        call = (lambda: ptxpose.transpose(x, out=y)) if how < 0.4 or flips else plan_then_execute
     else:
-        call = lambda: ptxpose.permute(x, perm, y)  # noqa: E731
+        call = lambda: ptxpose.permute(x, perm, out=y)  # noqa: E731
     check_call(seed, call, (x, y), truth)
     return True
 
@@ -353,10 +353,10 @@ osmall = dict(obig, shape=(4, 4), strides=(16, 4))
 for k in range(3):
     for first, second, ofirst in ((big, small, obig), (small, big, osmall)):
         flip, out = Iface(first, second), Iface(ofirst)
-        check_call(k, lambda: ptxpose.transpose(flip, out), (flip, out),
+        check_call(k, lambda: ptxpose.transpose(flip, out=out), (flip, out),
                    lambda: (permuted(first, 4, [1, 0]), ofirst, 4))
         honest, out = Iface(small), Iface(osmall)
-        check_call(10 + k, lambda: ptxpose.transpose(honest, out), (honest, out),
+        check_call(10 + k, lambda: ptxpose.transpose(honest, out=out), (honest, out),
                    lambda: (permuted(small, 4, [1, 0]), osmall, 4))
 ok(not failures, 'an interface that changes between reads never files a plan under another layout: each call '
    'exact by its one read, and honest 4x4 transposes after it stay exact', '\n'.join(failures))
@@ -408,13 +408,13 @@ from pytap import raises  # noqa: E402
 one = Dev(4)
 zeros = Iface(dict(shape=(4, 3), typestr='<f4', data=(one.ptr, False), strides=(0, 0), version=3))
 x43 = Iface(layout(random.Random(3), XMEM, (3, 4), 4))
-raises(lambda: ptxpose.permute(x43, (1, 0), zeros), ptxpose.InvalidArgument, r'out: its elements are not distinct',
+raises(lambda: ptxpose.permute(x43, (1, 0), out=zeros), ptxpose.InvalidArgument, r'out: its elements are not distinct',
        'permute: an out of shape (4, 3) with strides (0, 0) over one element is refused by name')
 ob = Iface(dict(shape=(2, 4, 3), typestr='<f4', data=(OMEM.ptr, False), strides=(4, 12, 4), version=3))
-raises(lambda: ptxpose.transpose(Iface(layout(random.Random(4), XMEM, (2, 3, 4), 4)), ob), ptxpose.InvalidArgument,
+raises(lambda: ptxpose.transpose(Iface(layout(random.Random(4), XMEM, (2, 3, 4), 4)), out=ob), ptxpose.InvalidArgument,
        r'out: its elements are not distinct: matrices 1 elements apart',
        "transpose: an out whose matrices overlap (batch stride 1 element) is refused by name")
-raises(lambda: ptxpose.transpose(x43, Iface(dict(layout(random.Random(5), OMEM, (4, 3), 4), typestr='>f4'))),
+raises(lambda: ptxpose.transpose(x43, out=Iface(dict(layout(random.Random(5), OMEM, (4, 3), 4), typestr=">f4"))),
        ptxpose.Unsupported, r"out: __cuda_array_interface__: typestr '>f4' is big-endian float32",
        'a big-endian out of a little-endian x is refused by name')
 raises(lambda: ptxpose.transpose(Iface(dict(shape=(4, 4), typestr='<f4', data=XMEM.ptr, version=3))),
@@ -426,7 +426,7 @@ ok(isinstance(e, ptxpose.InvalidArgument), '... and a ptxpose.Error (InvalidArgu
 raises(lambda: ptxpose.Plan(x43, kernel='fast\udcff'), ptxpose.InvalidArgument, 'no UTF-8 encoding',
        'a kernel name that cannot be encoded is named')
 raises(lambda: ptxpose.permute(Iface(dict(layout(random.Random(6), XMEM, (4, 4), 4), strides=(2**62, 4))), (1, 0),
-                               Iface(layout(random.Random(7), OMEM, (4, 4), 4))),
+                               out=Iface(layout(random.Random(7), OMEM, (4, 4), 4))),
        ptxpose.SizeOverflow, r'x: shape \(4, 4\) with strides \(1152921504606846976, 1\) spans \d+ bytes, past 2\^63',
        'a span past 2^63 is named as such, not as an overlap')
 raises(lambda: ptxpose.permute(DL((2, 0), shape=None, ndim=2, data=XMEM.ptr), (1, 0)), ptxpose.InvalidArgument,
@@ -477,7 +477,7 @@ for seed in range(300):
                   strides=None if strides is None else tuple(4 * st for st in strides), version=3)
         return permuted(dx, 4, [1, 0]), do, 4
 
-    check_call(seed, lambda: ptxpose.permute(x, (1, 0), y), (y,), truth)
+    check_call(seed, lambda: ptxpose.permute(x, (1, 0), out=y), (y,), truth)
 ok(not failures, f'{dl_cases} DLPack capsules (bad ndim, NULL or negative shapes, strides, pointers, offsets, '
    f'dtypes, devices): {counts["exact"]} exact, {counts["refused"]} refused by a one-line ptxpose.Error',
    '\n'.join(failures))

@@ -13,11 +13,11 @@ loaded. Errors are `ptxpose.Error` subclasses with the library's `status`
 and a one-line `message`.
 """
 from ._core import Device, Kernel, Plan, PlanInfo, device, kernels, library_path, transpose, version
-from ._permute import permute
+from ._permute import ascontiguousarray, permute
 from ._errors import (BadPtx, ContextMismatch, CudaError, Error, InvalidArgument, InvalidType, JitError, LibraryNotFound,
                       Misaligned, NoDevice, NoDriver, NoKernel, OutOfMemory, SizeOverflow, Stale, Unsupported)
 
-__all__ = ['transpose', 'permute', 'Plan', 'PlanInfo', 'Kernel', 'Device', 'kernels', 'device', 'version', 'library_path',
+__all__ = ['transpose', 'permute', 'ascontiguousarray', 'Plan', 'PlanInfo', 'Kernel', 'Device', 'kernels', 'device', 'version', 'library_path',
            'Error', 'LibraryNotFound', 'InvalidArgument', 'InvalidType', 'Misaligned', 'SizeOverflow', 'NoDriver', 'NoDevice',
            'ContextMismatch', 'CudaError', 'JitError', 'OutOfMemory', 'NoKernel', 'BadPtx', 'Stale', 'Unsupported',
            '__version__']

@@ -257,17 +257,23 @@ class Plan:
         return f'<ptxpose.Plan {self.desc} on device {self.device}>'
 
 
-def transpose(x: Any, out: Any = None, *, stream: Any = None) -> Any:
-    """Swap the last two dimensions of a CUDA array: out[..., j, i] = x[..., i, j].
+def transpose(x: Any, dim0: Any = -2, dim1: Any = -1, *, out: Any = None, stream: Any = None) -> Any:
+    """Swap two dimensions of a CUDA array, materialized: torch.transpose(x, dim0, dim1).contiguous();
+    by default the last two, out[..., j, i] = x[..., i, j].
 
     x: a torch tensor, CuPy, Numba or JAX array, or any object with __cuda_array_interface__ (v2,
     v3) or __dlpack__; its strides, dtype (1, 2, 4, 8 or 16-byte elements) and pointer alignment are
-    honoured, and its leading dimensions are a batch. out: None (a new C-contiguous array of x's
-    kind; a jax.Array for JAX, which out= cannot be: it is immutable) or an array of shape
-    x.shape[:-2] + (cols, rows) and x's dtype, on x's device, not overlapping x. stream: None (the caller's current stream), an int handle or a stream object.
-    Returns out. Asynchronous: no synchronization, so it can be captured in a CUDA graph (plan a
-    problem once outside the capture: the first call for a problem makes its plan).
+    honoured, and its leading dimensions are a batch. dim0, dim1: dimensions (negative from the
+    end). out (keyword-only): None (a new C-contiguous array of x's kind; a jax.Array for JAX, which
+    out= cannot be: it is immutable) or an array of x's shape with dim0 and dim1 swapped, of x's
+    dtype, on x's device, not overlapping x. stream: None (the caller's current stream), an int
+    handle or a stream object. Returns out. Asynchronous: no synchronization, so it can be captured
+    in a CUDA graph (plan a problem once outside the capture: the first call for a problem makes its
+    plan). Another pair than the last two runs as permute() with those two swapped.
     """
+    if dim0.__class__ is not int or dim1.__class__ is not int or dim0 != -2 or dim1 != -1:
+        if (dim0.__class__ is not int or dim1.__class__ is not int or (dim0, dim1) != (-1, -2)):
+            return _swap(x, dim0, dim1, out, stream)
     if type(x) in _TORCH_TYPES:  # a layout checked before: its plan, without reading it again
         tx, xp = _torch_key(x)
         plan = None
@@ -301,6 +307,18 @@ def transpose(x: Any, out: Any = None, *, stream: Any = None) -> Any:
                 out = made
             return _transpose(x, out, stream, cx, co)
     return _transpose(x, out, stream)
+
+
+def _swap(x: Any, dim0: Any, dim1: Any, out: Any, stream: Any) -> Any:
+    """transpose() of two dimensions other than the last two (by permute())."""
+    from . import _permute
+
+    def perm_of(rank: int) -> Tuple[int, ...]:
+        p = list(range(rank))
+        a, b = _permute.dim_of(dim0, rank, 'dim0'), _permute.dim_of(dim1, rank, 'dim1')
+        p[a], p[b] = p[b], p[a]
+        return tuple(p)
+    return _permute.run(x, perm_of, out, stream)
 
 
 def _transpose(x: Any, out: Any, stream: Any, cx: Any = None, co: Any = None) -> Any:
