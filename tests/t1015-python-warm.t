@@ -113,6 +113,36 @@ raises(lambda: ptxpose.transpose(x, out=Tensor((129, 67), faketorch.float64, str
 raises(lambda: ptxpose.transpose(x, out=Tensor((129, 67), strides=(70, 1), dev=1)), ptxpose.InvalidArgument,
        'out: on device 1', 'warm x: an out on another device')
 
+# an explicit stream other than torch's current one: the allocator is told (record_stream) of x and
+# out, on the full path, the warm one, Plan.execute and permute; on the current stream it is not
+import ctypes  # noqa: E402
+st = ctypes.c_void_p()
+fakearrays.cu('cuStreamCreate', ctypes.byref(st), 0)
+xs, outs = Tensor((40, 24)), Tensor((24, 40))
+xs.fill(31)
+seen = []
+for k in range(2):  # the first call plans, the second is warm
+    faketorch.recorded.clear()
+    ptxpose.transpose(xs, out=outs, stream=st.value)
+    fakearrays.cu('cuStreamSynchronize', st)
+    seen.append(sorted((id(t), h) for t, h in faketorch.recorded) == sorted([(id(xs), st.value), (id(outs), st.value)])
+                and is_transpose(outs, xs))
+faketorch.recorded.clear()
+ptxpose.Plan(xs, outs).execute(xs, outs, st.value)
+fakearrays.cu('cuStreamSynchronize', st)
+seen.append(len(faketorch.recorded) == 2)
+faketorch.recorded.clear()
+ptxpose.permute(xs, (1, 0), out=outs, stream=st.value)
+fakearrays.cu('cuStreamSynchronize', st)
+seen.append(len(faketorch.recorded) == 2 and is_transpose(outs, xs))
+faketorch.recorded.clear()
+ptxpose.transpose(xs, out=outs, stream=0)  # torch's current stream (the stand-in's is 0)
+ptxpose.transpose(xs, out=outs)
+sync()
+seen.append(faketorch.recorded == [])
+ok(seen == [True] * 5, 'stream= another than torch\'s current: x and out record_stream()ed (full, warm, Plan.execute, '
+   'permute); the current stream or none: no record', seen)
+
 # ---- arrays through __cuda_array_interface__
 x = Arr((33, 65), '<f4')
 res = []

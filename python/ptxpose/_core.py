@@ -218,7 +218,7 @@ class Plan:
             to, op = _torch_key(out)
             spans = self._warm.get((tx, to)) if tx is not None and to is not None else None
             if spans is not None and xp and op and not (xp < op + spans[1] and op < xp + spans[0]):
-                return _launch(self._ptr, xp, op, tx[3], stream, out)
+                return _launch(self._ptr, xp, op, tx[3], stream, x, out)
         pb = _Problem(x, out, _streams.handle(stream))
         if pb.fields() != self._fields:
             raise InvalidArgument(f'x and out do not have the layout of this plan: (elem_bytes, rows, cols, ld_in, '
@@ -227,6 +227,8 @@ class Plan:
         if pb.device != self.device:
             raise ContextMismatch(f'x: on device {pb.device}, the plan on device {self.device}')
         _handles.check(_lib.load().ptxpose_execute(self._ptr, pb.x.ptr, pb.out.ptr, pb.stream))
+        if stream is not None:
+            _record(pb)
         if pb.out.kind == 'jaxout':
             return _jax.result(pb, x)
         if pb.x.kind == 'torch' and pb.out.kind == 'torch' and pb.x.obj is x and out is not None:
@@ -293,9 +295,12 @@ def transpose(x: Any, dim0: Any = -2, dim1: Any = -1, *, out: Any = None, stream
                 if warm is not None and op and not (xp < op + warm[2] and op < xp + warm[1]):  # else named below
                     plan, y = warm[3], out
         if plan is not None:  # _launch's work, written out: a Python call less on the path that counts
-            rc = _execute(plan, xp, op, _raw_stream(tx[3]) if stream is None else _streams.handle(stream))
+            s = _raw_stream(tx[3]) if stream is None else _streams.handle(stream)
+            rc = _execute(plan, xp, op, s)
             if rc:
                 _handles.check(rc)
+            if stream is not None:
+                _streams.record(s, tx[3], x, y)
             return y
     else:
         kind = _CAI_TYPES.get(type(x))
@@ -340,6 +345,8 @@ def _transpose(x: Any, out: Any, stream: Any, cx: Any = None, co: Any = None) ->
         _handles.check(lib.ptxpose_plan_create(h.ptr, ctypes.byref(ptr), ctypes.byref(d)))
         owned = h.plans.setdefault(key, _Owned(ptr))  # a plan another thread made first is kept
     _handles.check(lib.ptxpose_execute(owned.ptr, pb.x.ptr, pb.out.ptr, pb.stream))
+    if stream is not None:
+        _record(pb)
     if pb.x.kind == 'torch' and pb.out.kind == 'torch' and pb.x.obj is x:  # x not resolved (a lazy conjugate)
         _remember(x, out, pb, owned)
     elif pb.x.kind in _CAI_KINDS and pb.out.kind in _CAI_KINDS:
@@ -470,12 +477,21 @@ def _cai_remember(pb: _Problem, made: bool, owned: '_Owned') -> None:
         _cai_warm_keys[kx] = pb.out.shape
 
 
-def _launch(plan: ctypes.c_void_p, xp: int, op: int, device: int, stream: Any, out: Any) -> Any:
+def _record(pb: _Problem) -> None:
+    """The torch tensors of a problem run on an explicit stream, told to the allocator (_streams.record)."""
+    torch = [v.obj for v in (pb.x, pb.out) if v.kind == 'torch']
+    if torch:
+        _streams.record(pb.stream, pb.device, *torch)
+
+
+def _launch(plan: ctypes.c_void_p, xp: int, op: int, device: int, stream: Any, x: Any, out: Any) -> Any:
     """Execute a plan on arrays checked before, on the stream asked or torch's current one."""
     s = _raw_stream(device) if stream is None else _streams.handle(stream)
     rc = _execute(plan, xp, op, s)
     if rc:
         _handles.check(rc)
+    if stream is not None:
+        _streams.record(s, device, x, out)
     return out
 
 

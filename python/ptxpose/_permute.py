@@ -177,6 +177,8 @@ def run(x: Any, perm_of: Callable[[int], Tuple[int, ...]], out: Any, stream: Any
         d.extents[k], d.perm[k], d.strides_in[k], d.strides_out[k] = vx.shape[k], p[k], sx[k], so[k]
     h = _handles.get(dev)
     _handles.check(_lib.load().ptxpose_permute(h.ptr, ctypes.byref(d), vx.ptr, vo.ptr, run_on))
+    if s is not None:
+        _core._record(SimpleNamespace(x=vx, out=vo, stream=run_on, device=dev))
     return _jax_result(vx, vo, run_on, x, p) if vo.kind == 'jaxout' else vo.obj
 
 

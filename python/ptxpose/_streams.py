@@ -62,3 +62,17 @@ def current(view) -> int:
     if view.kind == 'cupy':
         return sys.modules['cupy'].cuda.get_current_stream().ptr
     return 0
+
+
+def record(stream: int, device: int, *tensors: Any) -> None:
+    """torch tensors a call enqueued work on `stream` with (an explicit stream=): where that is not
+    torch's current stream of the device, the caching allocator is told (Tensor.record_stream) that
+    their memory is in use there, so that it is not handed out again, when the caller frees them,
+    before that work ends. On the current stream the allocator's own order holds."""
+    torch = sys.modules['torch']
+    raw = getattr(torch._C, '_cuda_getCurrentRawStream', None)
+    if stream == (raw(device) if raw else torch.cuda.current_stream(device).cuda_stream):
+        return
+    s = torch.cuda.ExternalStream(stream, device=device)
+    for t in tensors:
+        t.record_stream(s)
