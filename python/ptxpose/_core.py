@@ -4,13 +4,15 @@ from __future__ import annotations
 import ctypes
 import sys
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, SupportsIndex, Tuple, TypeVar, Union
 
 from . import _arrays, _handles, _jax, _lib, _streams
 from ._arrays import View
 from ._errors import ContextMismatch, Error, InvalidArgument, InvalidType, Unsupported
 
 MODES = {'heuristic': 0, 'measure': 1}
+ArrayT = TypeVar('ArrayT')  # the caller's array type: results are of x's kind (out's, where given)
+StreamLike = Union[int, object, None]  # an int handle, a torch/CuPy/Numba stream, __cuda_stream__; None: current
 DIM_MAX = 2**31 - 1  # rows, cols and batch (include/ptxpose.h); the library checks them, this spares an allocation
 PLANS_KEPT = 1024  # transpose()'s plans per device; past it they are dropped and made again
 
@@ -259,7 +261,8 @@ class Plan:
         return f'<ptxpose.Plan {self.desc} on device {self.device}>'
 
 
-def transpose(x: Any, dim0: Any = -2, dim1: Any = -1, *, out: Any = None, stream: Any = None) -> Any:
+def transpose(x: ArrayT, dim0: SupportsIndex = -2, dim1: SupportsIndex = -1, *, out: Optional[ArrayT] = None,
+              stream: StreamLike = None) -> ArrayT:
     """Swap two dimensions of a CUDA array, materialized: torch.transpose(x, dim0, dim1).contiguous();
     by default the last two, out[..., j, i] = x[..., i, j].
 

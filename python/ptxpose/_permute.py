@@ -5,9 +5,10 @@ from __future__ import annotations
 import ctypes
 import sys
 from types import SimpleNamespace
-from typing import Any, Callable, Tuple
+from typing import Any, Callable, Optional, Sequence, SupportsIndex, Tuple
 
 from . import _arrays, _core, _handles, _jax, _lib, _streams
+from ._core import ArrayT, StreamLike
 from ._errors import InvalidArgument, InvalidType, SizeOverflow, Unsupported
 
 STRIDE_MAX = 2**63 - 1  # the desc's int64 strides
@@ -97,7 +98,8 @@ def _span(v: _arrays.View, role: str) -> int:
     return span
 
 
-def permute(x: Any, axes: Any = None, *, out: Any = None, stream: Any = None) -> Any:
+def permute(x: ArrayT, axes: Optional[Sequence[SupportsIndex]] = None, *, out: Optional[ArrayT] = None,
+            stream: StreamLike = None) -> ArrayT:
     """Permute the dimensions of a CUDA array, as numpy.transpose(x, axes) (out's dimension k is
     x's dimension axes[k]; negative axes count from the end; None reverses them), materialized: as
     x.permute(axes).contiguous() in torch.
@@ -114,7 +116,7 @@ def permute(x: Any, axes: Any = None, *, out: Any = None, stream: Any = None) ->
     return run(x, lambda rank: axes_of(axes, rank), out, stream)
 
 
-def ascontiguousarray(x: Any, *, out: Any = None, stream: Any = None) -> Any:
+def ascontiguousarray(x: ArrayT, *, out: Optional[ArrayT] = None, stream: StreamLike = None) -> ArrayT:
     """x as a C-contiguous array, as numpy.ascontiguousarray and torch's x.contiguous(): x itself
     where it is C-contiguous already and no out is given, else a copy (into out, or a new array of
     x's kind) at copy speed, whatever x's strides. out and stream as for permute()."""
