@@ -82,6 +82,10 @@ def build(out_dir, lib=None):
             with open(path, 'rb') as f:
                 files.append((f'ptxpose/{name}', f.read(), 0o644))
     files.append((f'ptxpose/{SONAME}', so, 0o755))
+    xla = os.path.join(os.path.dirname(real), 'libptxpose_xla.so')
+    if os.path.isfile(xla):  # ptxpose.jax's XLA FFI handler, where it was built beside the library
+        with open(xla, 'rb') as f:
+            files.append(('ptxpose/libptxpose_xla.so', f.read(), 0o755))
     with open(os.path.join(HERE, 'README.md'), 'rb') as f:
         readme = f.read().decode()
     meta = (f'Metadata-Version: 2.1\nName: ptxpose\nVersion: {version}\n'
