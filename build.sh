@@ -85,6 +85,7 @@ deps_cuobjdump() {
 # installed already, only its headers are looked for.
 deps_jax() {
 	[ -f .deps/py/jaxlib/include/xla/ffi/api/ffi.h ] && return
+	command -v python3 >/dev/null 2>&1 || return 0 # deps_apt installs it; without it nothing here runs
 	say "installing jax and jaxlib (CPU) into .deps/py"
 	python3 -m pip install -q --disable-pip-version-check --target .deps/py jax jaxlib
 }
