@@ -15,7 +15,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'lib'))
-from pytap import ROOT, finish, ok, raises, skip_all  # noqa: E402
+from pytap import ROOT, finish, ok, raises  # noqa: E402
 
 other = os.environ.get('PTXPOSE_TEST_PYTHON')
 if other and os.path.abspath(other) != os.path.abspath(sys.executable):

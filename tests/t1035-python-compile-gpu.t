@@ -16,14 +16,9 @@ import time
 import traceback
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'lib'))
-from pytap import finish, ok, skip_all  # noqa: E402
+from pytap import cuda_torch, finish, gpu_jax, ok  # noqa: E402
 
-try:
-    import torch
-    if not torch.cuda.is_available():
-        raise RuntimeError('torch.cuda.is_available() is False')
-except Exception as e:  # noqa: BLE001
-    skip_all(f'no CUDA device ({type(e).__name__}: {e})')
+torch = cuda_torch()
 import ptxpose  # noqa: E402
 import ptxpose.torch as pt  # noqa: E402
 
@@ -135,14 +130,10 @@ section('CUDA graphs', graphs)
 
 # ---- JAX
 def jax_section():
-    try:
-        import jax
-        import jax.numpy as jnp
-        if not any(d.platform == 'gpu' for d in jax.devices()):
-            raise RuntimeError('no GPU device in jax.devices()')
-    except Exception as e:  # noqa: BLE001
-        print(f'# SKIP JAX: {type(e).__name__}: {e}')
+    jax = gpu_jax('JAX')
+    if jax is None:
         return
+    import jax.numpy as jnp
     import numpy as np
     import ptxpose.jax as pj
     key = jax.random.PRNGKey(0)
@@ -178,12 +169,7 @@ def readme():
     x = ns['y'].detach()
     ok(len(tb) == 1 and tuple(x.shape) == (8, 16, 128, 64), "the page's torch.compile example runs", x.shape)
     jb = [b for b in blocks if 'jax.jit' in b]
-    try:
-        import jax
-        if not any(d.platform == 'gpu' for d in jax.devices()):
-            raise RuntimeError('no GPU device in jax.devices()')
-    except Exception as e:  # noqa: BLE001
-        print(f'# SKIP the jax.jit example: {type(e).__name__}: {e}')
+    if gpu_jax('the jax.jit example') is None:
         return
     ns = {}
     exec(jb[0], ns)
