@@ -28,7 +28,7 @@ try:
     import torch  # noqa: E402
 except ImportError as e:
     ok(r.returncode == 0 and r.stdout.strip() == '[]', 'import ptxpose imports no framework', r.stdout + r.stderr)
-    print(f'# SKIP the rest: torch is not installed here ({e}); the GPU session runs this test')
+    print(f'# SKIP the rest: torch is not installed here ({e}); bench/gpu-session.sh pycompile runs it on a GPU machine')
     finish()
 ok(r.returncode == 0 and r.stdout.strip() == '[]', 'import ptxpose imports no framework (torch is installed)',
    r.stdout + r.stderr)
