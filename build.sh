@@ -83,6 +83,16 @@ deps_cuobjdump() {
 		nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm
 }
 
+# jax and jaxlib (CPU wheels) in .deps/py: jaxlib's XLA FFI headers build ptxpose.jax's handler
+# (build/libptxpose_xla.so), and the tests trace jitted programs with them. Where a jax is
+# installed already, only its headers are looked for.
+deps_jax() {
+	[ -f .deps/py/jaxlib/include/xla/ffi/api/ffi.h ] && return
+	command -v python3 >/dev/null 2>&1 || return 0 # deps_apt installs it; without it nothing here runs
+	say "installing jax and jaxlib (CPU) into .deps/py"
+	python3 -m pip install -q --disable-pip-version-check --target .deps/py jax jaxlib
+}
+
 # clang with libFuzzer's runtime (Debian: clang and the libclang-rt-N-dev of
 # its version N).
 deps_fuzz() {
@@ -127,6 +137,7 @@ build() {
 	deps_apt
 	deps_cuda
 	deps_cuobjdump
+	case " $* " in *" all "*) deps_jax ;; esac
 	sh build-aux/ninja.sh "$@"
 }
 

@@ -55,6 +55,9 @@ LIB_COMMON = ['common/cache.c', 'common/cache_entry.c', 'common/elem.c', 'common
 LIB_LIBS = '-ldl -lm -lpthread'
 # Programs that use the library through include/ptxpose.h alone, linked with
 # build/libptxpose.a (which has nothing else to link with).
+# the XLA FFI handler of ptxpose.jax (python/xla/ffi_permute.cc): C++ against jaxlib's FFI headers
+# (build.sh puts jax and jaxlib in .deps/py) and the shared library, beside which it is found
+XLA_HANDLER = ('python/xla/ffi_permute.cc', 'build/libptxpose_xla.so', '.deps/py/jaxlib/include')
 PUBLIC_PROGRAMS = {'bench/overhead.c': ['common/elem.c']}  # each with the tool sources it also takes
 # The tools (build/ptxpose): their own folders, linked with libptxpose.a, which
 # gives them include/ptxpose.h and include/ptxpose_tools.h and makes every
@@ -337,6 +340,12 @@ def main():
     p('  command = sh build-aux/install.sh')
     p('  description = INSTALL')
     p('  pool = console')
+    p('rule xlaffi')
+    p('  command = c++ -std=c++17 -O2 -Wall -Wextra -Werror -fPIC -shared -fvisibility=hidden -MMD -MF $out.d '
+      '-I. -isystem $jaxinc $in -o $out -Lbuild -l:$soname -Wl,-rpath,\'$$ORIGIN\'')
+    p('  depfile = $out.d')
+    p('  deps = gcc')
+    p('  description = CXX $out')
     p('rule prove')
     # the slowest first: once build/prove-state has their times by those,
     # before it does (a fresh clone; prove would say that a selection by
@@ -383,6 +392,9 @@ def main():
             p(f'  soname = {soname}')
             p(f'build build/{soname}: symlink {so}')
             p(f'  target = {os.path.basename(so)}')
+            p(f'build {XLA_HANDLER[1]}: xlaffi {XLA_HANDLER[0]} | build/{soname}')
+            p(f'  jaxinc = {XLA_HANDLER[2]}')
+            p(f'  soname = {soname}')
             p(f'build build/libptxpose.so: symlink build/{soname}')
             p(f'  target = {soname}')
             # programs of the public API alone, linked with the static library
@@ -445,7 +457,7 @@ def main():
         p('build fuzz: phony ' + ' '.join(f'build/fuzz/{n}' for n in names))
         p('')
     libs = [so, f'build/{soname}', 'build/libptxpose.so', 'build/libptxpose.a']
-    alls = ['build/ptxpose', 'build/asan/ptxpose', 'build/asan/libptxpose.a'] + libs + [f'build/{b[:-2]}' for b in PUBLIC_PROGRAMS] + list(FAKES) + [f'build/tsan/tests/{n}' for n in TSAN]
+    alls = ['build/ptxpose', 'build/asan/ptxpose', 'build/asan/libptxpose.a'] + libs + [XLA_HANDLER[1]] + [f'build/{b[:-2]}' for b in PUBLIC_PROGRAMS] + list(FAKES) + [f'build/tsan/tests/{n}' for n in TSAN]
     for prefix in VARIANTS:
         alls += [f'build/{prefix}tests/{os.path.basename(u)[:-2]}' for u in units]
     # `ninja main`: what ./build.sh's main job runs; `ninja lib`: the library

@@ -20,7 +20,8 @@
 # sets small, tiny, skinny, skinny-mid, large and the holdout with every
 # kernel, resumable; judged by bench/judge.py), tinyg-check (the gathering
 # flat kernels flat_g*: checks, memcheck and racecheck on tiny odd and
-# misaligned batches). The experiments' stages are lab/gpu-session.sh's; it
+# misaligned batches), pycompile (the Python package in torch.compile,
+# autograd, CUDA graphs and JAX jit: tests t1018, t1019, t1035). The experiments' stages are lab/gpu-session.sh's; it
 # sources this file for the helpers (sourced, this file runs no stage).
 set -u
 OUT=${OUT:-/tmp/ptxpose-out}
@@ -304,6 +305,19 @@ stage_nd() {
 		echo "$t rc=$? ok=$(grep -c '^ok' "$OUT/$(basename "$t" .t).tap") $(grep -v '^ok' "$OUT/$(basename "$t" .t).tap" | grep -v '^#' | head -3)"
 	done
 	grep -h '^# ptxpose.transpose(x) \|^# torch: x.t().contiguous\|^# C: execute ' "$OUT/t1040-python-overhead.tap"
+}
+
+# ptxpose in compiled programs: the torch operators (t1018: registration, fake implementations;
+# t1035: torch.compile, autograd, CUDA graphs, JAX jit/vmap/grad, host overhead) and the JAX
+# lowering (t1019, which needs build/libptxpose_xla.so carried), their TAP under $OUT; the
+# figures' table last.
+stage_pycompile() {
+	log Python: torch.compile, autograd, CUDA graphs, JAX
+	for t in tests/t1018-python-torch-ops.t tests/t1019-python-jax-jit.t tests/t1035-python-compile-gpu.t; do
+		timeout 400 python3 "$t" >"$OUT/$(basename "$t" .t).tap" 2>&1
+		echo "$t rc=$? ok=$(grep -c '^ok' "$OUT/$(basename "$t" .t).tap") $(grep '^not ok' "$OUT/$(basename "$t" .t).tap" | head -3)"
+	done
+	grep -h '^# ' "$OUT/t1035-python-compile-gpu.tap" | tail -7
 }
 
 # The named sets (bench/peers_cases.py) that bench/judge.py judges the plan's

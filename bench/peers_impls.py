@@ -100,7 +100,7 @@ def setup_ptxpose(env, case, buf, label, chosen, **plan_args):
 
 def setup_ptxpose_permute(env, case, buf, label, chosen, **plan_args):
     """ptxpose on an N-d case, once the package has ptxpose.permute: a Plan for the permutation
-    where Plan takes perm=, else the one call ptxpose.permute(x, perm, out, stream=...) (its plan
+    where Plan takes perm=, else the one call ptxpose.permute(x, perm, out=, stream=...) (its plan
     cache), on the harness's stream."""
     px = env.need('ptxpose')
     if not hasattr(px, 'permute'):
@@ -110,7 +110,7 @@ def setup_ptxpose_permute(env, case, buf, label, chosen, **plan_args):
         return setup_ptxpose(env, case, buf, label, chosen, perm=perm, **plan_args)
     if plan_args:
         raise NotApplicable('ptxpose.Plan takes no perm=, so only the one-call ptxpose.permute runs')
-    return [(label, lambda: px.permute(x, perm, y, stream=stream),
+    return [(label, lambda: px.permute(x, perm, out=y, stream=stream),
              'ptxpose.permute(x, perm, out, stream) (its plan cache); through the ptxpose package')]
 
 

@@ -99,7 +99,7 @@ def parts_and_totals(torch, ptxpose, x, y, with_torch: bool) -> Tuple[Timed, Tim
     p = ptxpose.Plan(x, y)
     for _ in range(3):
         ptxpose.transpose(x)
-        ptxpose.transpose(x, y)
+        ptxpose.transpose(x, out=y)
         p.execute(x, y)
     key, xp = core._torch_key(x)
     owned, want = core._warm[key][:2]
@@ -124,7 +124,7 @@ def parts_and_totals(torch, ptxpose, x, y, with_torch: bool) -> Tuple[Timed, Tim
     ]
     totals = [
         ('ptxpose.transpose(x)', lambda: ptxpose.transpose(x)),
-        ('ptxpose.transpose(x, out)', lambda: ptxpose.transpose(x, y)),
+        ('ptxpose.transpose(x, out)', lambda: ptxpose.transpose(x, out=y)),
         ('ptxpose.Plan.execute(x, out)', lambda: p.execute(x, y)),
     ]
     if with_torch:

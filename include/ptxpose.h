@@ -269,7 +269,10 @@ typedef struct {
 	const char *ptx;         /* the PTX text */
 } ptxpose_kernel_info;
 
-/* The strings stay valid until the handle is destroyed. */
+/* The strings stay valid until the handle is destroyed. A NULL handle: the
+ * built-in kernels and $PTXPOSE_PTX's (what a handle made now would hold,
+ * before any ptxpose_register_ptx), read once a process with no driver
+ * needed; its strings stay valid for the process. */
 PTXPOSE_API ptxpose_status ptxpose_kernel_count(ptxpose_handle h, int *count);
 PTXPOSE_API ptxpose_status ptxpose_kernel_get(ptxpose_handle h, int index, ptxpose_kernel_info *info);
 

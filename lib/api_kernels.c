@@ -1,35 +1,80 @@
 /* api_kernels: the kernels of a handle: queries and registration. */
 #include "lib/api.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "loader/jit.h"
 
-ptxpose_status ptxpose_kernel_count(ptxpose_handle h, int *count)
+/* The kernels of no handle (h NULL): the built-in ones and $PTXPOSE_PTX's,
+ * read once a process and kept; no driver is needed to read them. */
+static struct {
+	pthread_once_t once;
+	kreg *reg;
+	px_status st;
+	char err[1024];
+} bare = {PTHREAD_ONCE_INIT, NULL, 0, ""};
+
+static void bare_make(void)
 {
-	ptxpose_status st = api_check_handle_arg(&h, count, "count");
+	bare.st = kreg_new(&bare.reg, bare.err, sizeof bare.err);
+	if (!bare.st)
+		bare.st = kreg_add_builtins(bare.reg, bare.err, sizeof bare.err);
+	if (!bare.st)
+		bare.st = kreg_add_env(bare.reg, bare.err, sizeof bare.err);
+}
+
+/* The registry a query reads, read-locked where it is a handle's (*locked
+ * 1): a handle's, or the bare one for h NULL. */
+static ptxpose_status registry(ptxpose_handle *h, const void *arg, const char *name, const kreg **reg, int *locked)
+{
+	*locked = 0;
+	if (!*h) {
+		if (!arg)
+			return api_fail(PTXPOSE_ERR_INVALID, "%s is NULL", name);
+		pthread_once(&bare.once, bare_make);
+		if (bare.st)
+			return api_fail_px(bare.st, bare.err);
+		*reg = bare.reg;
+		return PTXPOSE_OK;
+	}
+	ptxpose_status st = api_check_handle_arg(h, arg, name);
 	if (st)
 		return st;
-	pthread_rwlock_rdlock(&h->reg_lock);
-	*count = kreg_count(h->reg);
-	pthread_rwlock_unlock(&h->reg_lock);
+	pthread_rwlock_rdlock(&(*h)->reg_lock);
+	*reg = (*h)->reg, *locked = 1;
+	return PTXPOSE_OK;
+}
+
+ptxpose_status ptxpose_kernel_count(ptxpose_handle h, int *count)
+{
+	const kreg *reg = NULL;
+	int locked;
+	ptxpose_status st = registry(&h, count, "count", &reg, &locked);
+	if (st)
+		return st;
+	*count = kreg_count(reg);
+	if (locked)
+		pthread_rwlock_unlock(&h->reg_lock);
 	return PTXPOSE_OK;
 }
 
 ptxpose_status ptxpose_kernel_get(ptxpose_handle h, int index, ptxpose_kernel_info *info)
 {
-	ptxpose_status st = api_check_handle_arg(&h, info, "info");
+	const kreg *reg = NULL;
+	int locked;
+	ptxpose_status st = registry(&h, info, "info", &reg, &locked);
 	if (st)
 		return st;
-	pthread_rwlock_rdlock(&h->reg_lock);
-	int n = kreg_count(h->reg);
+	int n = kreg_count(reg);
 	if (index < 0 || index >= n) {
-		pthread_rwlock_unlock(&h->reg_lock);
+		if (locked)
+			pthread_rwlock_unlock(&h->reg_lock);
 		return api_fail(PTXPOSE_ERR_INVALID, "kernel index %d is out of range (0 to %d)", index, n - 1);
 	}
-	const kreg_kernel *k = kreg_get(h->reg, index);
+	const kreg_kernel *k = kreg_get(reg, index);
 	const px_meta *m = &k->meta;
 	memset(info, 0, sizeof *info);
 	info->name = m->kernel;
@@ -45,7 +90,8 @@ ptxpose_status ptxpose_kernel_get(ptxpose_handle h, int index, ptxpose_kernel_in
 	info->source = k->source;
 	info->meta = k->meta_text;
 	info->ptx = k->ptx;
-	pthread_rwlock_unlock(&h->reg_lock);
+	if (locked)
+		pthread_rwlock_unlock(&h->reg_lock);
 	return PTXPOSE_OK;
 }
 

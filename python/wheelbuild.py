@@ -263,8 +263,12 @@ def build(out_dir, lib=None):
     version = library_version(real)
     with open(real, 'rb') as f:
         so = f.read()
-    return write_wheel(out_dir, version, f'py3-none-{platform_tag(so)}',
-                       _package_files() + [(f'ptxpose/{SONAME}', so, 0o755)])
+    files = _package_files() + [(f'ptxpose/{SONAME}', so, 0o755)]
+    xla = os.path.join(os.path.dirname(real), 'libptxpose_xla.so')
+    if os.path.isfile(xla):  # ptxpose.jax's XLA FFI handler, where it was built beside the library
+        with open(xla, 'rb') as f:
+            files.append(('ptxpose/libptxpose_xla.so', f.read(), 0o755))
+    return write_wheel(out_dir, version, f'py3-none-{platform_tag(so)}', files)
 
 
 # The editable install's hook: a finder that loads `ptxpose` (and nothing else) from python/.

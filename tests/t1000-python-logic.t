@@ -220,7 +220,7 @@ for desc, cai, cls, pattern in [
          'data pointer 18446744073709551616'),
         ('a float pointer', dict(data=(1.5, False)), ptxpose.InvalidArgument, 'data pointer 1.5 is not an integer'),
         ('a shape of str', dict(shape='ab'), ptxpose.InvalidArgument, "shape 'ab' is not a tuple of integers"),
-        ('strides of str', dict(strides=('a', 4)), ptxpose.InvalidArgument, r"strides \('a', 4\) are not integers"),
+        ('strides of str', dict(strides=('a', 4)), ptxpose.InvalidArgument, r"strides \('a', 4\) is not a tuple of integers"),
         ('a typestr not a str', dict(typestr=4), ptxpose.InvalidArgument, 'typestr 4 is not a NumPy type string'),
         ('a version of str', dict(version='3'), ptxpose.InvalidArgument, "version '3' is not an integer"),
         ('a v3 stream 0', dict(stream=0), ptxpose.InvalidArgument, 'stream 0 is disallowed by version 3'),

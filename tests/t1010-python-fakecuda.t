@@ -51,7 +51,7 @@ for dt in WIDTH:
 x = Arr((67, 129), '<f4', strides=(140 * 4, 4))
 x.fill(2)
 y = Arr((129, 67), '<f4', strides=(70 * 4, 4))
-ok(ptxpose.transpose(x, y) is y, 'out=: the caller\'s array is returned')
+ok(ptxpose.transpose(x, out=y) is y, 'out=: the caller\'s array is returned')
 cu('cuStreamSynchronize', None)
 same(x, y, 'padded rows in and out (ld_in 140, ld_out 70)')
 x = Arr((3, 33, 31), '<f8', strides=(1100 * 8, 31 * 8, 8))
@@ -65,7 +65,7 @@ same(x, ptxpose.transpose(x), 'two leading dimensions: a batch of 6') if not cu(
 x = Arr((45, 77), '<f2', offset=2)
 x.fill(5)
 y = Arr((77, 45), '<f2', offset=6)
-ptxpose.transpose(x, y)
+ptxpose.transpose(x, out=y)
 cu('cuStreamSynchronize', None)
 same(x, y, 'pointers one and three elements past 256-byte alignment')
 x = Arr((9, 0), '<f4')
@@ -94,14 +94,14 @@ def captured(call, x, y):
 
 x, y = Arr((100, 300), '<f4'), Arr((300, 100), '<f4')
 x.fill(6)
-ptxpose.transpose(x, y)  # plans it: the capture then holds only the launch
+ptxpose.transpose(x, out=y)  # plans it: the capture then holds only the launch
 cu('cuStreamSynchronize', None)
 y.clear()
-ok(captured(lambda: ptxpose.transpose(x, y, stream=s.value), x, y),
+ok(captured(lambda: ptxpose.transpose(x, out=y, stream=s.value), x, y),
    'stream=: the launch went to that stream (captured, run by the graph only)')
 y.clear()
 xs = Arr((100, 300), '<f4', mem=x.mem, stream=s.value)
-ok(captured(lambda: ptxpose.transpose(xs, y), x, y), "no stream=: the array's CAI v3 stream")
+ok(captured(lambda: ptxpose.transpose(xs, out=y), x, y), "no stream=: the array's CAI v3 stream")
 
 
 class TorchStream:
@@ -109,7 +109,7 @@ class TorchStream:
 
 
 y.clear()
-ok(captured(lambda: ptxpose.transpose(x, y, stream=TorchStream()), x, y), 'a stream object (cuda_stream)')
+ok(captured(lambda: ptxpose.transpose(x, out=y, stream=TorchStream()), x, y), 'a stream object (cuda_stream)')
 
 # ---- Plan
 p = ptxpose.Plan(x)
@@ -189,7 +189,7 @@ ok(lib.ptxpose_plan_get(ptr, ctypes.byref(info)) == 12, 'a Plan collected: its p
 x = Arr((64, 64), '<f4')
 raises(lambda: ptxpose.transpose(type('Host', (), {'__array_interface__': {}})()), ptxpose.InvalidArgument,
        'a host array', 'a host array')
-raises(lambda: ptxpose.transpose(x, Arr((64, 64), '<f4', device=1)), ptxpose.InvalidArgument,
+raises(lambda: ptxpose.transpose(x, out=Arr((64, 64), '<f4', device=1)), ptxpose.InvalidArgument,
        'out: on device 1, x on device 0', 'out on another device')
 raises(lambda: p.execute(Arr((100, 300), '<f4', device=1), Arr((300, 100), '<f4', device=1)), ptxpose.ContextMismatch,
        'x: on device 1, the plan on device 0', 'x on another device than its plan')
@@ -197,19 +197,19 @@ raises(lambda: ptxpose.transpose(Arr((4, 4), '|V12')), ptxpose.Unsupported, 'voi
        'an unsupported dtype width')
 raises(lambda: ptxpose.transpose(Arr((4, 4), '<f4', strides=(-16, 4), offset=48)), ptxpose.Unsupported,
        'negative stride -4 elements.*not supported yet', 'a negative stride')
-raises(lambda: ptxpose.transpose(x, Arr((64, 65), '<f4')), ptxpose.InvalidArgument,
+raises(lambda: ptxpose.transpose(x, out=Arr((64, 65), '<f4')), ptxpose.InvalidArgument,
        r'out: shape \(64, 65\), but x of shape \(64, 64\) transposes to \(64, 64\)', 'out of the wrong shape')
-raises(lambda: ptxpose.transpose(x, Arr((64, 64), '<i4')), ptxpose.InvalidArgument, 'out: dtype int32, x is float32',
+raises(lambda: ptxpose.transpose(x, out=Arr((64, 64), '<i4')), ptxpose.InvalidArgument, 'out: dtype int32, x is float32',
        'out of the wrong dtype')
 big = Dev(64 * 64 * 4 * 2)
-raises(lambda: ptxpose.transpose(Arr((64, 64), mem=big), Arr((64, 64), mem=big, offset=64 * 64 * 4 - 4)),
+raises(lambda: ptxpose.transpose(Arr((64, 64), mem=big), out=Arr((64, 64), mem=big, offset=64 * 64 * 4 - 4)),
        ptxpose.InvalidArgument, r'x and out overlap: x spans 0x[0-9a-f]+\.\.0x[0-9a-f]+, out', 'x and out overlap')
 raises(lambda: ptxpose.transpose(Arr((4, 4), '<c16', offset=8)), ptxpose.Misaligned,
        'complex128 .*aligned to 8 bytes only: ptxpose needs 16', 'a 16-byte dtype 8-byte aligned')
 ro = Arr((64, 64))
 ro.__class__ = type('RO', (Arr,), {'__cuda_array_interface__': property(
     lambda a: dict(Arr.__cuda_array_interface__.fget(a), data=(a.ptr, True)))})
-raises(lambda: ptxpose.transpose(x, ro), ptxpose.InvalidArgument, 'out: a read-only array', 'a read-only out')
+raises(lambda: ptxpose.transpose(x, out=ro), ptxpose.InvalidArgument, 'out: a read-only array', 'a read-only out')
 raises(lambda: ptxpose.transpose(x, stream='s'), ptxpose.InvalidArgument, 'not a CUDA stream', 'a bad stream')
 raises(lambda: ptxpose.device(7), ptxpose.NoDevice, 'device 7: .*no such CUDA device', 'a device that is not there')
 
@@ -234,4 +234,12 @@ ok(rc == 0 and out == 'False\n', 'no library: hasattr(ptxpose, "__version__") is
 rc, out, err = run(['-c', 'import ptxpose, sys\ntry:\n ptxpose.device()\nexcept ptxpose.NoDriver as e:\n'
                     ' print(e.status, e.message)'], PTXPOSE_LIBCUDA='/nonexistent/libcuda.so.1')
 ok(rc == 0 and out.startswith('4 ') and 'libcuda' in out, f'no driver: NoDriver, status 4 ({out.strip()[:80]})', err)
+rc, out, err = run(['-m', 'ptxpose', '--kernels'], PTXPOSE_LIBCUDA='/nonexistent/libcuda.so.1')
+lines = out.splitlines()
+ok(rc == 0 and len(lines) == len(ks) and lines[0].startswith(ks[0].name + ' elem=') and not err,
+   f'no driver: python -m ptxpose --kernels lists the {len(ks)} kernels', err)
+rc, out, err = run(['-c', 'import ptxpose\nks = ptxpose.kernels()\nprint(len(ks), ks[0].name, len(ks[0].ptx) > 100, '
+                    'ptxpose.version()[:5], ptxpose.library_path().source)'], PTXPOSE_LIBCUDA='/nonexistent/libcuda.so.1')
+ok(rc == 0 and out.split() == [str(len(ks)), ks[0].name, 'True', '0.3.0', 'build', 'folder'], 'no driver: kernels(), version() and '
+   f'library_path() answer ({out.strip()})', err)
 finish()

@@ -92,6 +92,6 @@ x = fakejax.make((0, 5), (2, 32))
 y = ptxpose.transpose(x)
 ok(type(y) is fakejax.Array and y.shape == (5, 0), 'an empty array: an empty jax Array, nothing allocated')
 x = fakejax.make((6, 5), (2, 32))
-raises(lambda: ptxpose.transpose(x, fakejax.make((5, 6), (2, 32))), ptxpose.InvalidArgument,
+raises(lambda: ptxpose.transpose(x, out=fakejax.make((5, 6), (2, 32))), ptxpose.InvalidArgument,
        r'is a jax\.Array, immutable', 'out= a JAX array')
 finish()

@@ -116,7 +116,7 @@ def refusals():
     class C16:
         __cuda_array_interface__ = dict(shape=(64, 64), typestr='<c16', data=(base.data_ptr() + 8, False), version=2)
 
-    raises(lambda: ptxpose.transpose(C16(), torch.empty(64, 64, dtype=torch.complex128, device='cuda')),
+    raises(lambda: ptxpose.transpose(C16(), out=torch.empty(64, 64, dtype=torch.complex128, device='cuda')),
            ptxpose.Misaligned, 'aligned to 8 bytes only', 'complex128 at an 8-byte aligned pointer: refused')
     raises(lambda: ptxpose.transpose(torch.ones(4, 4)), ptxpose.InvalidArgument, 'a host array', 'a CPU tensor')
     raises(lambda: ptxpose.transpose(torch.eye(4, device='cuda').to_sparse()), ptxpose.Unsupported,
@@ -154,10 +154,10 @@ class DLOnly:
 def interfaces():
     x = rand((67, 129), torch.float32)
     y = torch.empty(129, 67, device='cuda')
-    ptxpose.transpose(CAIOnly(x), CAIOnly(y))
+    ptxpose.transpose(CAIOnly(x), out=CAIOnly(y))
     ok(exact(y, x), 'the __cuda_array_interface__ path')
     y.zero_()
-    ptxpose.transpose(DLOnly(x), y)
+    ptxpose.transpose(DLOnly(x), out=y)
     ok(exact(y, x), 'the DLPack path')
 
 
@@ -215,9 +215,9 @@ def streams():  # the transpose must be ordered after what is queued before it o
             x.copy_(src)
         if how == 'current':
             with torch.cuda.stream(s):
-                ptxpose.transpose(x, y)
+                ptxpose.transpose(x, out=y)
         else:
-            ptxpose.transpose(x, y, stream=s)
+            ptxpose.transpose(x, out=y, stream=s)
         s.synchronize()
         ok(exact(y, src), f'a busy non-default stream ({how}): the transpose ran after the copy queued before it')
     s = torch.cuda.Stream()
@@ -227,7 +227,7 @@ def streams():  # the transpose must be ordered after what is queued before it o
     with torch.cuda.stream(s):
         torch.cuda._sleep(50_000_000)
         x.copy_(src)
-    ptxpose.transpose(x.conj(), y, stream=s)
+    ptxpose.transpose(x.conj(), out=y, stream=s)
     s.synchronize()
     ok(exact(y, src.conj().resolve_conj()), 'a lazy conjugate on a busy explicit stream: resolved on it, after the copy')
 
@@ -323,7 +323,7 @@ def jax_arrays():
         y = ptxpose.transpose(x)
         z = ptxpose.transpose(y + 1)  # JAX computes on the result, ptxpose reads JAX's pending result
         ok(same_bits(z, x + 1) and same_bits(y, x.T), 'JAX: the result used by JAX and transposed back')
-        raises(lambda: ptxpose.transpose(x, jnp.zeros((500, 300), jnp.float32)), ptxpose.InvalidArgument,
+        raises(lambda: ptxpose.transpose(x, out=jnp.zeros((500, 300), jnp.float32)), ptxpose.InvalidArgument,
                'immutable', 'JAX: out= a jax.Array refused')
         del y
         ok(same_bits(x + 1, z), 'JAX: x still usable after its results are gone')

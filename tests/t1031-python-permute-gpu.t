@@ -44,7 +44,7 @@ def bits(t):
 def case(x, perm, desc, out=None):
     want = x.permute(perm)
     try:
-        y = ptxpose.permute(x, perm, out)
+        y = ptxpose.permute(x, perm, out=out)
     except ptxpose.Unsupported as e:
         unsupported[desc] = e.message
         return
@@ -96,9 +96,9 @@ for how in ('current', 'explicit'):
         x.copy_(src)
     if how == 'current':
         with torch.cuda.stream(st):
-            ptxpose.permute(x, (2, 0, 1), y)
+            ptxpose.permute(x, (2, 0, 1), out=y)
     else:
-        ptxpose.permute(x, (2, 0, 1), y, stream=st)
+        ptxpose.permute(x, (2, 0, 1), out=y, stream=st)
     st.synchronize()
     ok(torch.equal(bits(y), bits(src.permute(2, 0, 1))),
        f'a busy non-default stream ({how}): the permutation ran after the copy queued before it')

@@ -6,6 +6,9 @@
     ptxpose.transpose(x, out=y, stream=s)
     p = ptxpose.Plan(x, mode='measure'); p.execute(x, y); p.info
     y = ptxpose.permute(x, (0, 2, 1, 3))  # any permutation of an N-d array
+    y = ptxpose.transpose(x, 0, 2); y = ptxpose.ascontiguousarray(x[:, ::2])
+    import ptxpose.torch                  # torch.ops.ptxpose.*: torch.compile, autograd
+    import ptxpose.jax                    # ptxpose.jax.permute inside jax.jit, vmap, grad
 
 Pure Python over the shared library libptxpose (ctypes; no compiled
 extension, no framework dependency). `library_path()` says which library was
@@ -13,12 +16,17 @@ loaded. Errors are `ptxpose.Error` subclasses with the library's `status`
 and a one-line `message`.
 """
 from ._core import Device, Kernel, Plan, PlanInfo, device, kernels, library_path, transpose, version
-from ._permute import permute
-from ._errors import (BadPtx, ContextMismatch, CudaError, Error, InvalidArgument, JitError, LibraryNotFound,
+from ._permute import ascontiguousarray, permute
+from ._errors import (BadPtx, ContextMismatch, CudaError, Error, InvalidArgument, InvalidType, JitError, LibraryNotFound,
                       Misaligned, NoDevice, NoDriver, NoKernel, OutOfMemory, SizeOverflow, Stale, Unsupported)
 
-__all__ = ['transpose', 'permute', 'Plan', 'PlanInfo', 'Kernel', 'Device', 'kernels', 'device', 'version', 'library_path',
-           'Error', 'LibraryNotFound', 'InvalidArgument', 'Misaligned', 'SizeOverflow', 'NoDriver', 'NoDevice',
+import sys as _sys
+
+if getattr(_sys.modules.get('torch'), 'library', None) is not None:  # torch imported: its operators too
+    from . import torch as _torch_ops  # noqa: F401  (torch.ops.ptxpose.*; ptxpose.torch)
+
+__all__ = ['transpose', 'permute', 'ascontiguousarray', 'Plan', 'PlanInfo', 'Kernel', 'Device', 'kernels', 'device', 'version', 'library_path',
+           'Error', 'LibraryNotFound', 'InvalidArgument', 'InvalidType', 'Misaligned', 'SizeOverflow', 'NoDriver', 'NoDevice',
            'ContextMismatch', 'CudaError', 'JitError', 'OutOfMemory', 'NoKernel', 'BadPtx', 'Stale', 'Unsupported',
            '__version__']
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 import ctypes
 import operator
 import sys
-from typing import Any, Optional, Tuple
+from typing import Any, Dict, Mapping, Optional, Tuple
 
-from ._errors import InvalidArgument, Misaligned, SizeOverflow, Unsupported
+from ._errors import InvalidArgument, InvalidType, Misaligned, SizeOverflow, Unsupported
 
 WIDTHS = (1, 2, 4, 8, 16)
 ADDRESS_MAX = 2**64 - 1  # pointers and stream handles: what a C pointer holds
@@ -30,21 +30,29 @@ class View:
     """One array: `ptr` (bytes), `shape`, `strides` (elements), `itemsize` (bytes), `dtype` (a
     name such as "float32"), `device` (ordinal, or None when the array does not say), `stream`
     (the CAI v3 stream, or None), `readonly`, `kind` ("torch", "cupy", "numba", "cai",
-    "dlpack", "jax"; "jaxout" for a JAX result's memory), `obj` (the array) and `keep` (what must live while the pointer is used)."""
+    "dlpack", "jax"; "jaxout" for a JAX result's memory), `obj` (the array), `keep` (what must
+    live while the pointer is used) and `key` (the warm paths' key of the layout, made from the
+    values this View was made of; None where there is none)."""
     __slots__ = ('obj', 'kind', 'ptr', 'shape', 'strides', 'itemsize', 'dtype', 'device', 'stream',
-                 'readonly', 'keep')
+                 'readonly', 'keep', 'key')
 
     def __init__(self, obj, kind, ptr, shape, strides, itemsize, dtype, device, stream=None, readonly=False,
-                 keep=None):
+                 keep=None, key=None):
         self.obj, self.kind, self.ptr, self.shape, self.strides = obj, kind, ptr, shape, strides
         self.itemsize, self.dtype, self.device, self.stream = itemsize, dtype, device, stream
-        self.readonly, self.keep = readonly, keep
+        self.readonly, self.keep, self.key = readonly, keep, key
+
+
+def name_of(x: Any) -> str:
+    """"module.Type" of an object, for messages."""
+    return f'{type(x).__module__}.{type(x).__name__}'
 
 
 def integer(v: Any, what: str, lo: int = 0, hi: int = ADDRESS_MAX) -> int:
-    """v as an int in lo..hi (an int, or what has __index__: a NumPy integer), or an Error
-    naming it: ctypes would otherwise wrap a value past a C type's range without a word."""
-    if isinstance(v, int) and not isinstance(v, bool):
+    """v as a plain int in lo..hi (an int, or what has __index__: a NumPy integer), or an Error
+    naming it (InvalidType where it is no integer): ctypes would otherwise wrap a value past a C
+    type's range without a word."""
+    if type(v) is int:
         i = v
     else:
         try:
@@ -52,20 +60,49 @@ def integer(v: Any, what: str, lo: int = 0, hi: int = ADDRESS_MAX) -> int:
                 raise TypeError
             i = operator.index(v)
         except TypeError:
-            raise InvalidArgument(f'{what} {v!r} is not an integer') from None
+            raise InvalidType(f'{what} {v!r} is not an integer') from None
+        if type(i) is not int:  # an int subclass: its plain value, taken once
+            i = int.__index__(i)
     if lo <= i <= hi:
         return i
     raise (SizeOverflow if i > hi else InvalidArgument)(f'{what} {i} is out of range ({lo} to {hi})')
 
 
-def typestr_dtype(typestr: str) -> Tuple[str, int]:
-    """('float32', 4) for '<f4': the dtype's name and its width in bytes."""
+def integers(v: Any, what: str) -> Tuple[int, ...]:
+    """A tuple or list of integers as a tuple of plain ints (each read once), or InvalidType."""
+    if type(v) is tuple and set(map(type, v)) == _INT:
+        return v
+    if not isinstance(v, (tuple, list)):
+        raise InvalidType(f'{what} {v!r} is not a tuple of integers')
+    out = []
+    for e in tuple(v):
+        if type(e) is not int:
+            if isinstance(e, bool) or not hasattr(type(e), '__index__'):
+                raise InvalidType(f'{what} {v!r} is not a tuple of integers')
+            e = integer(e, what, -2**64, 2**64)  # plain; the range is each user's
+        out.append(e)
+    return tuple(out)
+
+
+_INT = {int}
+NATIVE = '<' if sys.byteorder == 'little' else '>'
+
+
+def typestr_dtype(typestr: str, what: str = '__cuda_array_interface__') -> Tuple[str, int]:
+    """('float32', 4) for '<f4': the dtype's name and its width in bytes. A byte order other than
+    this machine's (of an element wider than a byte) is refused: the kernels move bytes, so x and
+    out would have to agree on it, and the values a consumer reads would not be those it meant."""
     if (not isinstance(typestr, str) or len(typestr) < 3 or typestr[0] not in '<>|=' or typestr[1] not in TYPESTR_KINDS
             or not typestr[2:].isdigit()):
-        raise InvalidArgument(f"__cuda_array_interface__: typestr {typestr!r} is not a NumPy type string")
+        raise InvalidArgument(f"{what}: typestr {typestr!r} is not a NumPy type string")
     width = int(typestr[2:])
     kind = TYPESTR_KINDS[typestr[1]]
-    return ('bool' if kind == 'bool' else f'{kind}{8 * width}'), width
+    name = 'bool' if kind == 'bool' else f'{kind}{8 * width}'
+    if typestr[0] in '<>' and typestr[0] != NATIVE and width > 1 and kind != 'void':
+        order = 'big' if typestr[0] == '>' else 'little'
+        raise Unsupported(f"{what}: typestr {typestr!r} is {order}-endian {name}: ptxpose takes "
+                          f"this machine's byte order ({sys.byteorder}-endian) only; pass a byte-swapped copy")
+    return name, width
 
 
 def contiguous(shape) -> Tuple[int, ...]:
@@ -78,13 +115,9 @@ def contiguous(shape) -> Tuple[int, ...]:
 
 
 def _byte_strides(role, shape, strides, itemsize):
-    """Element strides from byte strides (None: C-contiguous)."""
+    """Element strides from byte strides (None: C-contiguous); both plain ints (integers())."""
     if strides is None:
         return contiguous(shape)
-    try:
-        strides = tuple(map(operator.index, strides))
-    except TypeError:
-        raise InvalidArgument(f'{role}: strides {strides!r} are not integers') from None
     if len(strides) != len(shape):
         raise InvalidArgument(f'{role}: {len(strides)} strides for {len(shape)} dimensions')
     for i, (n, s) in enumerate(zip(shape, strides)):
@@ -128,45 +161,99 @@ def _torch_view(role, x, stream) -> View:
         x = _torch_resolved(x, stream)
     if x.layout is not sys.modules['torch'].strided:  # sparse, MKL-DNN: no data pointer or strides to read
         raise Unsupported(f'{role}: a torch.Tensor of layout {x.layout}: ptxpose moves dense (strided) tensors')
-    dtype = _TORCH_NAMES.get(x.dtype)
+    dt = x.dtype
+    dtype = _TORCH_NAMES.get(dt)
     if dtype is None:
-        dtype = _TORCH_NAMES[x.dtype] = str(x.dtype).replace('torch.', '')
+        dtype = _TORCH_NAMES[dt] = str(dt).replace('torch.', '')
     itemsize = x.element_size()
     _check_width(role, dtype, itemsize)
-    return View(x, 'torch', x.data_ptr(), tuple(x.shape), tuple(x.stride()), itemsize, dtype, x.device.index)
+    shape, strides, ptr, dev = x.shape, x.stride(), x.data_ptr(), x.device.index
+    # the warm key (_core._torch_key's) of the values read here, the ones that are checked and planned
+    return View(x, 'torch', ptr, tuple(shape), tuple(strides), itemsize, dtype, dev,
+                key=(shape, strides, dt, dev, ptr & 255))
 
 
-def _cai_view(role, x, cai, kind) -> View:
+def cai_read(role: str, x: Any) -> Any:
+    """x's __cuda_array_interface__, read once, as a plain dict (a mapping's entries copied out, so
+    that each is read once), or None where x has none; an Error where reading it fails."""
     try:
-        shape, (ptr, readonly), typestr = cai['shape'], cai['data'], cai['typestr']
-    except (KeyError, TypeError, ValueError) as e:
-        raise InvalidArgument(f'{role}: __cuda_array_interface__ of {type(x).__name__} lacks {e}') from None
+        c = getattr(x, '__cuda_array_interface__', None)
+    except Exception as e:  # the object's own failure, named
+        raise InvalidArgument(f'{role}: reading {name_of(x)}.__cuda_array_interface__ raised '
+                              f'{type(e).__name__}: {e}') from None
+    if c is None or type(c) is dict:
+        return c
+    if not isinstance(c, Mapping):
+        raise InvalidType(f'{role}: {name_of(x)}.__cuda_array_interface__ is a {type(c).__name__}, not a dict')
     try:
-        shape = tuple(map(operator.index, shape))
-    except TypeError:
-        raise InvalidArgument(f'{role}: __cuda_array_interface__ shape {shape!r} is not a tuple of integers') \
-            from None
-    if type(ptr) is not int or not 0 <= ptr <= ADDRESS_MAX:  # the common case costs one test; else named
-        ptr = integer(ptr or 0, f'{role}: __cuda_array_interface__ data pointer')
-    version = cai.get('version', 2)
+        return dict(c)
+    except Exception as e:
+        raise InvalidArgument(f'{role}: {name_of(x)}.__cuda_array_interface__ could not be read as a dict: '
+                              f'{type(e).__name__}: {e}') from None
+
+
+def cai_fields(role: str, x: Any, c: Dict[str, Any]) -> Tuple[Any, ...]:
+    """The entries of an interface (cai_read's dict), each read once and checked for type and range:
+    (key, pointer, stream or None, read-only, shape, byte strides or None, typestr, version). The key
+    is the warm paths' (_core.py): every value a check reads, but the pointer, of which it holds the
+    low byte. Masked arrays and a v3 stream 0 are refused here, so that a warm layout refuses them too."""
+    what = f'{role}: __cuda_array_interface__'
+    data, shape, typestr, strides = c.get('data'), c.get('shape'), c.get('typestr'), c.get('strides')
+    if type(data) is not tuple or len(data) != 2:
+        if not isinstance(data, (tuple, list)) or len(data) != 2:
+            raise (InvalidArgument if data is None else InvalidType)(
+                f"{what} of {name_of(x)}: data {data!r} is not (pointer, read-only)" if data is not None else
+                f"{what} of {name_of(x)} has no 'data' (pointer, read-only)")
+        data = tuple(data)
+    ptr, readonly = data
+    if type(ptr) is not int or not 0 <= ptr <= ADDRESS_MAX:
+        ptr = 0 if ptr is None else integer(ptr, f'{what} data pointer')
+    if type(readonly) is not bool:
+        readonly = bool(readonly)
+    if shape is None:
+        raise InvalidArgument(f"{what} of {name_of(x)} has no 'shape'")
+    shape = integers(shape, f'{what} shape')
+    if strides is not None:
+        strides = integers(strides, f'{what} strides')
+    if type(typestr) is not str:
+        if typestr is None:
+            raise InvalidArgument(f"{what} of {name_of(x)} has no 'typestr'")
+        if not isinstance(typestr, str):
+            raise InvalidType(f'{what}: typestr {typestr!r} is not a NumPy type string (a str such as "<f4")')
+        typestr = str.__str__(typestr)
+    version = c.get('version', 2)
     if type(version) is not int:
-        version = integer(version, f'{role}: __cuda_array_interface__ version')
-    stream = cai.get('stream') if version >= 3 else None
+        version = integer(version, f'{what} version')
+    stream = c.get('stream') if version >= 3 else None
     if stream is not None and (type(stream) is not int or not 0 < stream <= ADDRESS_MAX):
-        stream = integer(stream, f'{role}: __cuda_array_interface__ stream')
+        stream = integer(stream, f'{what} stream')
         if stream == 0:  # v3: 1 is the legacy default stream, 2 the per-thread one, 0 disallowed
-            raise InvalidArgument(f'{role}: __cuda_array_interface__ stream 0 is disallowed by version 3 (it is '
-                                  f'ambiguous: 1 is the legacy default stream, 2 the per-thread one)')
-    if cai.get('mask') is not None:
+            raise InvalidArgument(f'{what} stream 0 is disallowed by version 3 (it is ambiguous: 1 is the '
+                                  f'legacy default stream, 2 the per-thread one)')
+    if c.get('mask') is not None:
         raise Unsupported(f'{role}: a masked array (__cuda_array_interface__ mask): not supported')
-    dtype, itemsize = typestr_dtype(typestr)
+    key = (type(x), shape, strides, typestr, version, readonly, stream is None, ptr & 255)
+    return key, ptr, stream, readonly, shape, strides, typestr, version
+
+
+def device_id(role: str, x: Any) -> Optional[int]:
+    """The ordinal an interface array names (CuPy's and Numba's `device.id`), or None."""
+    d = getattr(getattr(x, 'device', None), 'id', None)
+    if d is None or (type(d) is int and 0 <= d < 2**31):
+        return d
+    return integer(d, f'{role}: {name_of(x)}.device.id', 0, 2**31 - 1)
+
+
+def _cai_view(role, x, f, kind) -> View:
+    """The View of an interface array from its fields (cai_fields)."""
+    key, ptr, stream, readonly, shape, strides, typestr = f[:7]
+    dtype, itemsize = typestr_dtype(typestr, f'{role}: __cuda_array_interface__')
     _check_width(role, dtype, itemsize)
-    strides = _byte_strides(role, shape, cai.get('strides'), itemsize)
-    dev = getattr(x, 'device', None)
-    device = getattr(dev, 'id', None)  # CuPy and Numba say; another array: the pointer's device
+    strides = _byte_strides(role, shape, strides, itemsize)
+    device = device_id(role, x)  # CuPy and Numba say; another array: the pointer's device
     if kind == 'cupy':
         dtype = str(x.dtype)
-    return View(x, kind, ptr, shape, strides, itemsize, dtype, device, stream, bool(readonly))
+    return View(x, kind, ptr, shape, strides, itemsize, dtype, device, stream, readonly, key=key)
 
 
 class _DLDevice(ctypes.Structure):
@@ -190,29 +277,42 @@ _capsule_valid = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.py_object, ctypes.c_char
     ('PyCapsule_IsValid', ctypes.pythonapi))
 
 
+def _call(role, x, name, *args, **kw):
+    """x.name(*args, **kw), its failure an Error naming it."""
+    try:
+        return getattr(x, name)(*args, **kw)
+    except Exception as e:
+        raise InvalidArgument(f'{role}: {name_of(x)}.{name}() raised {type(e).__name__}: {e}') from None
+
+
 def dlpack_device(role, x) -> int:
     """The CUDA ordinal of a DLPack array; a host (or other) device raises."""
+    got = _call(role, x, '__dlpack_device__')
     try:
-        dtype, did = map(operator.index, x.__dlpack_device__())
+        dtype, did = map(operator.index, got)
     except (TypeError, ValueError):
         raise InvalidArgument(f'{role}: __dlpack_device__ of {type(x).__name__} is not (device type, id)') from None
     if dtype not in (DL_CUDA, DL_CUDA_MANAGED):
         where = DL_NAMES.get(dtype, f'device type {dtype}')
-        raise InvalidArgument(f'{role}: a host array ({type(x).__module__}.{type(x).__name__} on {where}): '
+        raise InvalidArgument(f'{role}: a host array ({name_of(x)} on {where}): '
                               f'ptxpose needs CUDA device memory' if dtype in (DL_CPU, DL_CUDA_HOST) else
                               f'{role}: an array on {where}, not a CUDA device')
+    if not 0 <= did < 2**31:
+        raise InvalidArgument(f'{role}: __dlpack_device__ of {type(x).__name__}: device {did} is not an ordinal')
     return did
 
 
 def _dlpack_view(role, x, stream) -> View:
     device = dlpack_device(role, x)
-    cap = x.__dlpack__(stream=stream)  # the producer orders its work before `stream`
+    cap = _call(role, x, '__dlpack__', stream=stream)  # the producer orders its work before `stream`
     if not _capsule_valid(cap, b'dltensor'):
         raise InvalidArgument(f'{role}: __dlpack__ of {type(x).__name__} returned no "dltensor" capsule '
                               f'(a used or versioned one)')
     t = _DLTensor.from_address(_capsule_pointer(cap, b'dltensor'))  # DLManagedTensor starts with it
     if not 0 <= t.ndim <= 64:  # the shape and strides arrays are read through raw pointers
         raise InvalidArgument(f'{role}: __dlpack__ of {type(x).__name__}: ndim {t.ndim}')
+    if t.ndim and not t.shape:
+        raise InvalidArgument(f'{role}: __dlpack__ of {type(x).__name__}: a {t.ndim}-d tensor with a null shape')
     shape = tuple(t.shape[i] for i in range(t.ndim))
     code, bits, lanes = t.dtype.code, t.dtype.bits, t.dtype.lanes
     name = (DL_CODES[code] if code < len(DL_CODES) else f'code{code}') + str(bits) + (f'x{lanes}' if lanes > 1 else '')
@@ -225,31 +325,36 @@ def _dlpack_view(role, x, stream) -> View:
                 stream, keep=cap)
 
 
-def view(x: Any, role: str = 'x', stream: Optional[int] = None) -> View:
+def view(x: Any, role: str = 'x', stream: Optional[int] = None, cai: Any = None) -> View:
     """The View of an array, or an Error naming what is wrong with it. `stream` goes to
-    __dlpack__ (the stream the transpose will run on)."""
+    __dlpack__ (the stream the transpose will run on). `cai`: the fields of x's interface where
+    the caller read them already (cai_fields), so that it is read once a call."""
+    if cai is not None:
+        if isinstance(cai, Exception):  # what reading it raised, raised where the full checks read it
+            raise cai
+        mod = type(x).__module__.partition('.')[0]
+        return _cai_view(role, x, cai, mod if mod in ('cupy', 'numba') else 'cai')
     mod = type(x).__module__.partition('.')[0]
     if mod == 'torch' and hasattr(x, 'data_ptr'):
         return _torch_view(role, x, stream)
     if mod in ('jax', 'jaxlib'):  # DLPack: its stream orders JAX's work (its interface waits on the host)
         if role == 'out':
-            raise InvalidArgument(f'out: {type(x).__module__}.{type(x).__name__} is a jax.Array, immutable: '
+            raise InvalidArgument(f'out: {name_of(x)} is a jax.Array, immutable: '
                                   f'ptxpose never writes one in place; pass out=None for a new jax.Array')
         v = _dlpack_view(role, x, 1 if stream in (None, 0) else stream)
         v.kind = 'jax'
         return v
     if mod == 'ptxpose' and hasattr(x, 'view'):  # a JAX result's memory (_jax.Buffer)
         return x.view()
-    cai = getattr(x, '__cuda_array_interface__', None)
-    if cai is not None:
-        return _cai_view(role, x, cai, mod if mod in ('cupy', 'numba') else 'cai')
+    c = cai_read(role, x)
+    if c is not None:
+        return _cai_view(role, x, cai_fields(role, x, c), mod if mod in ('cupy', 'numba') else 'cai')
     if hasattr(x, '__dlpack_device__') and hasattr(x, '__dlpack__'):
         return _dlpack_view(role, x, 1 if stream in (None, 0) else stream)
     if hasattr(x, '__array_interface__') or hasattr(x, '__array__'):
-        raise InvalidArgument(f'{role}: a host array ({type(x).__module__}.{type(x).__name__}): ptxpose needs '
-                              f'CUDA device memory')
-    raise InvalidArgument(f'{role}: {type(x).__module__}.{type(x).__name__} is not an array: it has neither '
-                          f'__cuda_array_interface__ nor __dlpack__')
+        raise InvalidArgument(f'{role}: a host array ({name_of(x)}): ptxpose needs CUDA device memory')
+    raise InvalidType(f'{role}: {name_of(x)} is not an array: it has neither __cuda_array_interface__ nor '
+                      f'__dlpack__')
 
 
 class Matrix:
@@ -268,7 +373,9 @@ def matrix(v: View, role: str) -> Matrix:
     if len(shape) == 2:  # the common case, quickly: rows of adjacent elements, ld >= cols
         rows, cols = shape
         if rows > 1 and cols > 1 and strides[1] == 1 and FIELD_MAX >= strides[0] >= cols and rows <= FIELD_MAX:
-            return Matrix(1, rows, cols, strides[0], 0, ((rows - 1) * strides[0] + cols) * v.itemsize)
+            span = ((rows - 1) * strides[0] + cols) * v.itemsize
+            if span <= FIELD_MAX:
+                return Matrix(1, rows, cols, strides[0], 0, span)
     if len(shape) < 2:
         raise InvalidArgument(f'{role}: {len(shape)}-d array of shape {shape}: a transpose needs at least 2 '
                               f'dimensions (it swaps the last two)')
@@ -306,7 +413,13 @@ def matrix(v: View, role: str) -> Matrix:
     big = max(batch, rows, ld, bstride)
     if big > FIELD_MAX:  # the desc's uint64 fields would wrap; the library names what it refuses below
         raise SizeOverflow(f'{role}: shape {shape} with strides {strides}: {big} elements is past 2^63')
-    span = ((batch - 1) * bstride + (rows - 1) * ld + cols) * v.itemsize
+    one = (rows - 1) * ld + cols  # elements of one matrix, from its first to its last
+    if role == 'out' and batch > 1 and bstride < one:  # written twice: the library would refuse it too
+        raise InvalidArgument(f'out: its elements are not distinct: matrices {bstride} elements apart overlap '
+                              f'their {one} elements (shape {shape}, strides {strides})')
+    span = ((batch - 1) * bstride + one) * v.itemsize
+    if span > FIELD_MAX:
+        raise SizeOverflow(f'{role}: shape {shape} with strides {strides} spans {span} bytes, past 2^63')
     return Matrix(batch, rows, cols, ld, bstride if batch > 1 else 0, span)
 
 

@@ -4,13 +4,15 @@ from __future__ import annotations
 import ctypes
 import sys
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, SupportsIndex, Tuple, TypeVar, Union
 
 from . import _arrays, _handles, _jax, _lib, _streams
 from ._arrays import View
-from ._errors import ContextMismatch, InvalidArgument, Unsupported
+from ._errors import ContextMismatch, Error, InvalidArgument, InvalidType, Unsupported
 
 MODES = {'heuristic': 0, 'measure': 1}
+ArrayT = TypeVar('ArrayT')  # the caller's array type: results are of x's kind (out's, where given)
+StreamLike = Union[int, object, None]  # an int handle, a torch/CuPy/Numba stream, __cuda_stream__; None: current
 DIM_MAX = 2**31 - 1  # rows, cols and batch (include/ptxpose.h); the library checks them, this spares an allocation
 PLANS_KEPT = 1024  # transpose()'s plans per device; past it they are dropped and made again
 
@@ -72,11 +74,13 @@ def _device_of(v: View, role: str) -> int:
 
 
 class _Problem:
-    """A transpose of x into out, checked: the two views and matrices, and the desc's fields."""
+    """A transpose of x into out, checked: the two views and matrices, and the desc's fields.
+    `cx`, `co`: the interface fields of x and out where the warm path read them (_cai_warm)."""
     __slots__ = ('x', 'out', 'mx', 'mo', 'device', 'empty', 'stream')
 
-    def __init__(self, x: Any, out: Any, stream: Optional[int], plan_only: bool = False):
-        self.x = vx = _arrays.view(x, 'x', stream)
+    def __init__(self, x: Any, out: Any, stream: Optional[int], plan_only: bool = False, cx: Any = None,
+                 co: Any = None):
+        self.x = vx = _arrays.view(x, 'x', stream, cx)
         self.mx = mx = _arrays.matrix(vx, 'x')
         _arrays.check_pointer(vx, 'x')
         if mx.span and not vx.ptr:
@@ -93,7 +97,7 @@ class _Problem:
         else:
             made = (_jax.Buffer(self.device, want, vx.dtype) if vx.kind == 'jax' else
                     _allocate(vx.obj, vx.kind, vx.device, want)) if out is None else out
-            vo = _arrays.view(made, 'out', self.stream)
+            vo = _arrays.view(made, 'out', self.stream, co if made is out else None)
         self.out = vo
         if vo.shape != want:
             raise InvalidArgument(f'out: shape {vo.shape}, but x of shape {vx.shape} transposes to {want}')
@@ -163,15 +167,23 @@ class Plan:
     def __init__(self, x: Any, out: Any = None, *, mode: str = 'heuristic', kernel: Optional[str] = None,
                  measure_budget_ms: float = 0.0, align: Optional[int] = None):
         if not isinstance(mode, str) or mode not in MODES:
-            raise InvalidArgument(f"mode {mode!r}: 'heuristic' or 'measure'")
-        if kernel is not None and (not isinstance(kernel, str) or '\0' in kernel):
-            raise InvalidArgument(f'kernel {kernel!r}: a kernel name (str, ptxpose.kernels())')
+            raise (InvalidArgument if isinstance(mode, str) else InvalidType)(
+                f"mode {mode!r}: 'heuristic' or 'measure'")
+        if kernel is not None:
+            if not isinstance(kernel, str):
+                raise InvalidType(f'kernel {kernel!r}: a kernel name (a str, ptxpose.kernels())')
+            try:
+                name = kernel.encode()
+            except UnicodeEncodeError:
+                raise InvalidArgument(f'kernel {kernel!r}: not a kernel name (it has no UTF-8 encoding)') from None
+            if b'\0' in name:
+                raise InvalidArgument(f'kernel {kernel!r}: a kernel name holds no NUL character')
         if align is not None:
             align = _arrays.integer(align, 'align', 1, 2**31)  # the desc's uint32 align_in/out
         try:
             measure_budget_ms = float(measure_budget_ms)
         except (TypeError, ValueError):
-            raise InvalidArgument(f'measure_budget_ms {measure_budget_ms!r} is not a number') from None
+            raise InvalidType(f'measure_budget_ms {measure_budget_ms!r} is not a number') from None
         pb = _Problem(x, out, None, plan_only=True)
         if pb.empty:
             raise InvalidArgument(f'x: shape {pb.x.shape} has no element: nothing to plan')
@@ -180,7 +192,7 @@ class Plan:
         self._fields = pb.fields()
         a_in = align or _arrays.alignment(pb.x.ptr)
         a_out = align or (_arrays.alignment(pb.out.ptr) if pb.out.ptr else 256)
-        self._kernel = kernel.encode() if kernel is not None else None
+        self._kernel = name if kernel is not None else None
         d = _desc(self._fields, a_in, a_out, MODES[mode], self._kernel, measure_budget_ms)
         self._ptr = ctypes.c_void_p()
         self._warm: Dict[Any, Tuple[int, int]] = {}  # execute()'s torch layouts checked: (x, out) keys -> spans
@@ -208,7 +220,7 @@ class Plan:
             to, op = _torch_key(out)
             spans = self._warm.get((tx, to)) if tx is not None and to is not None else None
             if spans is not None and xp and op and not (xp < op + spans[1] and op < xp + spans[0]):
-                return _launch(self._ptr, xp, op, tx[3], stream, out)
+                return _launch(self._ptr, xp, op, tx[3], stream, x, out)
         pb = _Problem(x, out, _streams.handle(stream))
         if pb.fields() != self._fields:
             raise InvalidArgument(f'x and out do not have the layout of this plan: (elem_bytes, rows, cols, ld_in, '
@@ -217,6 +229,8 @@ class Plan:
         if pb.device != self.device:
             raise ContextMismatch(f'x: on device {pb.device}, the plan on device {self.device}')
         _handles.check(_lib.load().ptxpose_execute(self._ptr, pb.x.ptr, pb.out.ptr, pb.stream))
+        if stream is not None:
+            _record(pb)
         if pb.out.kind == 'jaxout':
             return _jax.result(pb, x)
         if pb.x.kind == 'torch' and pb.out.kind == 'torch' and pb.x.obj is x and out is not None:
@@ -247,17 +261,24 @@ class Plan:
         return f'<ptxpose.Plan {self.desc} on device {self.device}>'
 
 
-def transpose(x: Any, out: Any = None, *, stream: Any = None) -> Any:
-    """Swap the last two dimensions of a CUDA array: out[..., j, i] = x[..., i, j].
+def transpose(x: ArrayT, dim0: SupportsIndex = -2, dim1: SupportsIndex = -1, *, out: Optional[ArrayT] = None,
+              stream: StreamLike = None) -> ArrayT:
+    """Swap two dimensions of a CUDA array, materialized: torch.transpose(x, dim0, dim1).contiguous();
+    by default the last two, out[..., j, i] = x[..., i, j].
 
     x: a torch tensor, CuPy, Numba or JAX array, or any object with __cuda_array_interface__ (v2,
     v3) or __dlpack__; its strides, dtype (1, 2, 4, 8 or 16-byte elements) and pointer alignment are
-    honoured, and its leading dimensions are a batch. out: None (a new C-contiguous array of x's
-    kind; a jax.Array for JAX, which out= cannot be: it is immutable) or an array of shape
-    x.shape[:-2] + (cols, rows) and x's dtype, on x's device, not overlapping x. stream: None (the caller's current stream), an int handle or a stream object.
-    Returns out. Asynchronous: no synchronization, so it can be captured in a CUDA graph (plan a
-    problem once outside the capture: the first call for a problem makes its plan).
+    honoured, and its leading dimensions are a batch. dim0, dim1: dimensions (negative from the
+    end). out (keyword-only): None (a new C-contiguous array of x's kind; a jax.Array for JAX, which
+    out= cannot be: it is immutable) or an array of x's shape with dim0 and dim1 swapped, of x's
+    dtype, on x's device, not overlapping x. stream: None (the caller's current stream), an int
+    handle or a stream object. Returns out. Asynchronous: no synchronization, so it can be captured
+    in a CUDA graph (plan a problem once outside the capture: the first call for a problem makes its
+    plan). Another pair than the last two runs as permute() with those two swapped.
     """
+    if dim0.__class__ is not int or dim1.__class__ is not int or dim0 != -2 or dim1 != -1:
+        if (dim0.__class__ is not int or dim1.__class__ is not int or (dim0, dim1) != (-1, -2)):
+            return _swap(x, dim0, dim1, out, stream)
     if type(x) in _TORCH_TYPES:  # a layout checked before: its plan, without reading it again
         tx, xp = _torch_key(x)
         plan = None
@@ -277,24 +298,40 @@ def transpose(x: Any, out: Any = None, *, stream: Any = None) -> Any:
                 if warm is not None and op and not (xp < op + warm[2] and op < xp + warm[1]):  # else named below
                     plan, y = warm[3], out
         if plan is not None:  # _launch's work, written out: a Python call less on the path that counts
-            rc = _execute(plan, xp, op, _raw_stream(tx[3]) if stream is None else _streams.handle(stream))
+            s = _raw_stream(tx[3]) if stream is None else _streams.handle(stream)
+            rc = _execute(plan, xp, op, s)
             if rc:
                 _handles.check(rc)
+            if stream is not None:
+                _streams.record(s, tx[3], x, y)
             return y
     else:
         kind = _CAI_TYPES.get(type(x))
         if kind is not None and (out is None or type(out) in _CAI_TYPES):
-            done, made = _cai_warm(x, kind, out, stream)
+            done, made, cx, co = _cai_warm(x, kind, out, stream)
             if done is not None:
                 return done
             if made is not None:  # the result made, its layout not warm: checked below as out
                 out = made
+            return _transpose(x, out, stream, cx, co)
     return _transpose(x, out, stream)
 
 
-def _transpose(x: Any, out: Any, stream: Any) -> Any:
-    """transpose(), every check made."""
-    pb = _Problem(x, out, _streams.handle(stream))
+def _swap(x: Any, dim0: Any, dim1: Any, out: Any, stream: Any) -> Any:
+    """transpose() of two dimensions other than the last two (by permute())."""
+    from . import _permute
+
+    def perm_of(rank: int) -> Tuple[int, ...]:
+        p = list(range(rank))
+        a, b = _permute.dim_of(dim0, rank, 'dim0'), _permute.dim_of(dim1, rank, 'dim1')
+        p[a], p[b] = p[b], p[a]
+        return tuple(p)
+    return _permute.run(x, perm_of, out, stream)
+
+
+def _transpose(x: Any, out: Any, stream: Any, cx: Any = None, co: Any = None) -> Any:
+    """transpose(), every check made (on the interface fields cx and co where the warm path read them)."""
+    pb = _Problem(x, out, _streams.handle(stream), cx=cx, co=co)
     if pb.empty:
         return _jax.result(pb, x) if pb.out.kind == 'jaxout' else pb.out.obj
     h = _handles.get(pb.device)
@@ -311,6 +348,8 @@ def _transpose(x: Any, out: Any, stream: Any) -> Any:
         _handles.check(lib.ptxpose_plan_create(h.ptr, ctypes.byref(ptr), ctypes.byref(d)))
         owned = h.plans.setdefault(key, _Owned(ptr))  # a plan another thread made first is kept
     _handles.check(lib.ptxpose_execute(owned.ptr, pb.x.ptr, pb.out.ptr, pb.stream))
+    if stream is not None:
+        _record(pb)
     if pb.x.kind == 'torch' and pb.out.kind == 'torch' and pb.x.obj is x:  # x not resolved (a lazy conjugate)
         _remember(x, out, pb, owned)
     elif pb.x.kind in _CAI_KINDS and pb.out.kind in _CAI_KINDS:
@@ -351,8 +390,8 @@ def _remember(x: Any, out: Any, pb: _Problem, owned: Optional['_Owned']) -> Tupl
         raw = getattr(torch._C, '_cuda_getCurrentRawStream', None)  # the handle, without a Stream object
         _raw_stream = raw or (lambda d: torch.cuda.current_stream(d).cuda_stream)
         _execute = _lib.load().ptxpose_execute
-    tx, xp = _torch_key(x)
-    to, op = _torch_key(out) if out is not None else (None, 0)
+    tx, xp = pb.x.key, pb.x.ptr  # the values checked and planned, not read again
+    to, op = (pb.out.key, pb.out.ptr) if out is not None else (None, 0)
     if tx is None or tx[3] != pb.device or not xp or (out is not None and (to is None or not op)):
         return None, None
     _TORCH_TYPES[type(x)] = True
@@ -366,70 +405,57 @@ def _remember(x: Any, out: Any, pb: _Problem, owned: Optional['_Owned']) -> Tupl
     return tx, to
 
 
-# The same for arrays read through __cuda_array_interface__: (type, shape, strides, typestr, version, data's
-# read-only flag, a mask, a stream given, the pointer's low byte) of x and of out -> the plan and both spans;
-# x's key alone -> the shape of the result transpose(x) makes. The pointers, the devices and the stream are
-# read each call.
+# The same for arrays read through __cuda_array_interface__: the keys of x and of out (_arrays.cai_fields:
+# type, shape, strides, typestr, version, read-only flag, whether a stream is given, the pointer's low byte)
+# -> the plan and both spans; x's key alone -> the shape of the result transpose(x) makes. Each interface
+# is read once a call: a layout not warm is checked from the fields the lookup read, and remembered by
+# the keys of those. The pointers, the devices and the stream are read each call.
 _cai_warm_keys: Dict[Any, Tuple[Any, ...]] = {}
 _CAI_TYPES: Dict[type, str] = {}  # type -> its View kind
 _CAI_KINDS = ('cupy', 'numba', 'cai')
-_INT = {int}
-_MALFORMED = (KeyError, TypeError, ValueError, IndexError, AttributeError)  # what a malformed interface raises
-
-
-def _cai_key(a: Any) -> Tuple[Any, int, Any]:
-    """An interface array's key, its pointer and its CAI v3 stream (None); a TypeError where a
-    value is not of the exact type the full checks take without a word (a key compares by value:
-    64.0 would match 64)."""
-    c = a.__cuda_array_interface__
-    ptr, readonly = c['data']
-    shape, strides, version = c['shape'], c.get('strides'), c.get('version', 2)
-    if (type(ptr) is not int or not 0 < ptr <= _arrays.ADDRESS_MAX or type(version) is not int
-            or type(shape) is not tuple or set(map(type, shape)) != _INT
-            or not (strides is None or (type(strides) is tuple and set(map(type, strides)) == _INT))):
-        raise TypeError
-    s = c.get('stream') if version >= 3 else None
-    return (type(a), shape, strides, c['typestr'], version, readonly, c.get('mask') is None, s is None,
-            ptr & 255), ptr, s
 
 
 def _cai_device(a: Any, ptr: int, role: str) -> int:
-    d = getattr(getattr(a, 'device', None), 'id', None)
+    d = _arrays.device_id(role, a)
     if d is not None:
         return d
     d = _handles.pointer_device(ptr, role)
     return _handles.current_device() if d is None else d
 
 
-def _cai_warm(x: Any, kind: str, out: Any, stream: Any) -> Tuple[Any, Any]:
-    """transpose() of interface arrays of a layout checked before: (out, None) when done; else
-    (None, the result made, or None): the caller then takes the full path."""
-    try:
-        kx, xp, xs = _cai_key(x)
-    except _MALFORMED:  # named by the full path
-        return None, None
+def _cai_warm(x: Any, kind: str, out: Any, stream: Any) -> Tuple[Any, Any, Any, Any]:
+    """transpose() of interface arrays of a layout checked before: (out, None, None, None) when
+    done; else (None, the result made or None, x's fields, out's fields or the Error reading them
+    raised, or None) for the full path, which then reads neither interface again."""
+    c = _arrays.cai_read('x', x)
+    if c is None:  # no interface now: the full path says what x is
+        return None, None, None, None
+    fx = _arrays.cai_fields('x', x, c)  # an Error here is the full path's first too
+    kx, xp, xs = fx[0], fx[1], fx[2]
     made = None
     if out is None:
         want = _cai_warm_keys.get(kx)
         if want is None:
-            return None, None
+            return None, None, fx, None
         dev = _cai_device(x, xp, 'x')
         out = made = _allocate(x, kind, dev, want)
     try:
-        ko, op, _ = _cai_key(out)
-        warm = _cai_warm_keys.get((kx, ko))
-    except _MALFORMED:
-        return None, made
-    if warm is None or (xp < op + warm[2] and op < xp + warm[1]):  # an overlap: named by the full path
-        return None, made
+        c = _arrays.cai_read('out', out)
+        fo = _arrays.cai_fields('out', out, c) if c is not None else None
+    except Error as e:  # raised by the full path where it reads out (after x's checks)
+        return None, made, fx, e
+    if fo is None:
+        return None, made, fx, None
+    ko, op = fo[0], fo[1]
+    warm = _cai_warm_keys.get((kx, ko))
+    if warm is None or not xp or not op or (xp < op + warm[2] and op < xp + warm[1]):  # named by the full path
+        return None, made, fx, fo
     dev = _cai_device(x, xp, 'x')
     if _cai_device(out, op, 'out') != dev:
-        return None, made
+        return None, made, fx, fo
     if stream is not None:
         s = _streams.handle(stream)
     elif xs is not None:
-        if type(xs) is not int or not 0 < xs <= _arrays.ADDRESS_MAX:
-            return None, made
         s = xs
     elif kind == 'cupy':
         s = sys.modules['cupy'].cuda.get_current_stream().ptr
@@ -438,16 +464,13 @@ def _cai_warm(x: Any, kind: str, out: Any, stream: Any) -> Tuple[Any, Any]:
     rc = _lib.load().ptxpose_execute(warm[0].ptr, xp, op, s)
     if rc:
         _handles.check(rc)
-    return out, None
+    return out, None, None, None
 
 
 def _cai_remember(pb: _Problem, made: bool, owned: '_Owned') -> None:
-    """Note an interface problem that passed every check."""
-    try:
-        kx, _, _ = _cai_key(pb.x.obj)
-        ko, _, _ = _cai_key(pb.out.obj)
-        hash((kx, ko))
-    except _MALFORMED:
+    """Note an interface problem that passed every check, by the keys of the fields checked."""
+    kx, ko = pb.x.key, pb.out.key
+    if kx is None or ko is None:
         return
     if len(_cai_warm_keys) >= PLANS_KEPT:
         _cai_warm_keys.clear()
@@ -457,12 +480,21 @@ def _cai_remember(pb: _Problem, made: bool, owned: '_Owned') -> None:
         _cai_warm_keys[kx] = pb.out.shape
 
 
-def _launch(plan: ctypes.c_void_p, xp: int, op: int, device: int, stream: Any, out: Any) -> Any:
+def _record(pb: _Problem) -> None:
+    """The torch tensors of a problem run on an explicit stream, told to the allocator (_streams.record)."""
+    torch = [v.obj for v in (pb.x, pb.out) if v.kind == 'torch']
+    if torch:
+        _streams.record(pb.stream, pb.device, *torch)
+
+
+def _launch(plan: ctypes.c_void_p, xp: int, op: int, device: int, stream: Any, x: Any, out: Any) -> Any:
     """Execute a plan on arrays checked before, on the stream asked or torch's current one."""
     s = _raw_stream(device) if stream is None else _streams.handle(stream)
     rc = _execute(plan, xp, op, s)
     if rc:
         _handles.check(rc)
+    if stream is not None:
+        _streams.record(s, device, x, out)
     return out
 
 
@@ -482,14 +514,16 @@ class _Owned:
 
 
 def kernels(device: Optional[int] = None) -> List[Kernel]:
-    """Every kernel the library holds (built in, and any $PTXPOSE_PTX adds)."""
-    h, lib = _handles.get(device), _lib.load()
+    """Every kernel the library holds (built in, and any $PTXPOSE_PTX adds). With no device,
+    no driver is needed; with one, that device's handle's (made on first use)."""
+    lib = _lib.load()
+    h = _handles.get(device).ptr if device is not None else None
     n = ctypes.c_int()
-    _handles.check(lib.ptxpose_kernel_count(h.ptr, ctypes.byref(n)))
+    _handles.check(lib.ptxpose_kernel_count(h, ctypes.byref(n)))
     out = []
     for i in range(n.value):
         k = _lib.KernelInfo()
-        _handles.check(lib.ptxpose_kernel_get(h.ptr, i, ctypes.byref(k)))
+        _handles.check(lib.ptxpose_kernel_get(h, i, ctypes.byref(k)))
         out.append(Kernel(_s(k.name), k.elem_bytes, k.tile_rows, k.tile_cols, k.per_block, tuple(k.block), k.regs,
                           _s(k.source), _s(k.meta), _s(k.ptx)))
     return out

@@ -15,7 +15,7 @@ import sys
 from typing import Any, Optional
 
 from ._arrays import ADDRESS_MAX, integer
-from ._errors import InvalidArgument
+from ._errors import InvalidArgument, InvalidType
 
 
 def handle(stream: Any) -> Optional[int]:
@@ -28,9 +28,13 @@ def handle(stream: Any) -> Optional[int]:
                                   ('a negative int)' if stream < 0 else 'past 64 bits)'))
         return stream
     if hasattr(stream, '__cuda_stream__'):
-        got = stream.__cuda_stream__()
+        try:
+            got = stream.__cuda_stream__()
+        except Exception as e:
+            raise InvalidArgument(f'stream: {type(stream).__name__}.__cuda_stream__() raised {type(e).__name__}: '
+                                  f'{e}') from None
         if not isinstance(got, tuple) or len(got) != 2:
-            raise InvalidArgument(f'stream: {type(stream).__name__}.__cuda_stream__() gave {got!r}, not '
+            raise InvalidType(f'stream: {type(stream).__name__}.__cuda_stream__() gave {got!r}, not '
                                   f'(version, handle)')
         return integer(got[1], 'stream: the __cuda_stream__ handle')
     for attr in ('cuda_stream', 'ptr'):  # torch.cuda.Stream, cupy.cuda.Stream
@@ -42,7 +46,7 @@ def handle(stream: Any) -> Optional[int]:
         return int(h.value or 0)
     if hasattr(type(stream), '__index__') and not isinstance(stream, bool):  # a NumPy integer
         return integer(stream, 'stream')
-    raise InvalidArgument(f'stream: a {type(stream).__module__}.{type(stream).__name__} is not a CUDA stream (an '
+    raise InvalidType(f'stream: a {type(stream).__module__}.{type(stream).__name__} is not a CUDA stream (an '
                           f'int handle, a torch.cuda.Stream, a CuPy or Numba stream, or an object with '
                           f'__cuda_stream__)')
 
@@ -58,3 +62,17 @@ def current(view) -> int:
     if view.kind == 'cupy':
         return sys.modules['cupy'].cuda.get_current_stream().ptr
     return 0
+
+
+def record(stream: int, device: int, *tensors: Any) -> None:
+    """torch tensors a call enqueued work on `stream` with (an explicit stream=): where that is not
+    torch's current stream of the device, the caching allocator is told (Tensor.record_stream) that
+    their memory is in use there, so that it is not handed out again, when the caller frees them,
+    before that work ends. On the current stream the allocator's own order holds."""
+    torch = sys.modules['torch']
+    raw = getattr(torch._C, '_cuda_getCurrentRawStream', None)
+    if stream == (raw(device) if raw else torch.cuda.current_stream(device).cuda_stream):
+        return
+    s = torch.cuda.ExternalStream(stream, device=device)
+    for t in tensors:
+        t.record_stream(s)

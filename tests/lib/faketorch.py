@@ -1,6 +1,7 @@
 """A stand-in `torch` for the Python tests on the fake driver: a Tensor over fake device memory
 with what ptxpose reads of a torch.Tensor (data_ptr, shape, stride, dtype, device, get_device,
-is_conj, is_neg, layout, element_size, new_empty), and torch._C._cuda_getCurrentRawStream.
+is_conj, is_neg, layout, element_size, new_empty, record_stream), torch._C._cuda_getCurrentRawStream
+and torch.cuda.ExternalStream.
 Importing it installs it as sys.modules['torch'] (import fakearrays first)."""
 import ctypes
 import random
@@ -22,6 +23,8 @@ def _raw(device):
 
 
 torch._C = types.SimpleNamespace(_cuda_getCurrentRawStream=_raw)
+recorded = []  # (tensor, stream handle) of each record_stream
+torch.cuda = types.SimpleNamespace(ExternalStream=lambda handle, device=None: ('stream', handle, device))
 
 
 class dtype:
@@ -75,6 +78,9 @@ class Tensor:
 
     def is_neg(self):
         return False
+
+    def record_stream(self, s):
+        recorded.append((self, s[1]))
 
     def element_size(self):
         return self.dtype.width

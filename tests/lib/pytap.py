@@ -1,5 +1,5 @@
 """TAP for the Python tests (tests/t08*-bench-*.t, tests/t10*-python-*.t): ok, raises,
-skip_all, finish; scratch and bench_script for the bench and lab scripts' tests. Imported with
+skip_all, finish, cuda_torch and gpu_jax (what a GPU test needs, or its skip); scratch and bench_script for the bench and lab scripts' tests. Imported with
 tests/lib on sys.path; the package under test is python/ of this tree."""
 import atexit
 import os
@@ -43,6 +43,29 @@ def raises(fn, cls, pattern, desc):
 def skip_all(why):
     print(f'1..0 # SKIP {why}')
     sys.exit(0)
+
+
+def cuda_torch():
+    """torch where it has a CUDA device; else the whole test skips, saying why."""
+    try:
+        import torch
+        if not torch.cuda.is_available():
+            raise RuntimeError('torch.cuda.is_available() is False')
+    except Exception as e:  # noqa: BLE001
+        skip_all(f'no CUDA device ({type(e).__name__}: {e})')
+    return torch
+
+
+def gpu_jax(what):
+    """jax where it sees a GPU; else None, and a '# SKIP WHAT' line saying why."""
+    try:
+        import jax
+        if not any(d.platform == 'gpu' for d in jax.devices()):
+            raise RuntimeError('no GPU device in jax.devices()')
+    except Exception as e:  # noqa: BLE001
+        print(f'# SKIP {what}: {type(e).__name__}: {e}')
+        return None
+    return jax
 
 
 def finish():
